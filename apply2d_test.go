@@ -128,7 +128,7 @@ func TestApply2DRejects(t *testing.T) {
 		call func()
 		msg  string
 	}{
-		{"invalid op", func() { Apply2D(Op(9), 1, 1, buf, 1, a, 1, 1, b, 1, 1) }, "invalid Op(9)"},
+		{"invalid op", func() { Apply2D(Op(40), 1, 1, buf, 1, a, 1, 1, b, 1, 1) }, "invalid Op(40)"},
 		{"negative size", func() { Apply2D(OpAdd, -1, 3, buf, 3, a, 3, 1, b, 3, 1) }, "negative size -1 x 3"},
 		{"negative stride", func() { Apply2D(OpAdd, 2, 3, buf, 3, a, -3, 1, b, 3, 1) }, "negative leading stride"},
 		{"inner stride 2", func() { Apply2D(OpAdd, 2, 3, buf, 3, a, 6, 2, b, 3, 1) }, "inner strides must be 0 or 1"},

@@ -178,3 +178,32 @@ func ExampleExp() {
 	// [0 0.36787944117144233 1 2.718281828459045 1.6549840276802644e+308]
 	// [-Inf -1 0 1 709.7]
 }
+
+// Sin and Cos reduce an argument of any size exactly: 1e22 radians is a
+// whole number of turns plus what they compute from.
+func ExampleSin() {
+	x := []float64{0, math.Pi / 6, 1e22, math.Inf(1)}
+	s, c := make([]float64, len(x)), make([]float64, len(x))
+	elem.Sin(s, x)
+	elem.Cos(c, x)
+	fmt.Println(s)
+	fmt.Println(c)
+	// Output:
+	// [0 0.5 -0.8522008497671888 NaN]
+	// [1 0.8660254037844386 0.523214785395139 NaN]
+}
+
+// Pow follows math.Pow's special cases and keeps its accuracy for large
+// exponents.
+func ExamplePow() {
+	x := []float64{2, -8, -2, 0, 1.0000001}
+	y := []float64{0.5, 1.0 / 3, 3, -1, 1e9}
+	d := make([]float64, len(x))
+	elem.Pow(d, x, y)
+	fmt.Println(d)
+	elem.PowScalar(d[:1], x[:1], 10)
+	fmt.Println(d[0])
+	// Output:
+	// [1.4142135623730951 NaN -8 +Inf 2.6881038582144647e+43]
+	// 1024
+}

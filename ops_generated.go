@@ -20,6 +20,7 @@ const (
 	OpMax             // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
 	OpHypot           // sqrt(a**2 + b**2): within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN
 	OpAtan2           // atan2(a, b): the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)
+	OpPow             // a**b: a to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer
 )
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
@@ -31,7 +32,7 @@ func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
 // the integer types: bit op is set for each.
 const (
-	opOnFloats   = 0b11111111
+	opOnFloats   = 0b111111111
 	opOnIntegers = 0b110111
 )
 
@@ -48,7 +49,7 @@ func opOn[T Number]() uint64 {
 func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
-func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2} }
+func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2, OpPow} }
 
 // Add sets dst[i] = a[i] + b[i].
 func Add[T Number](dst []T, a, b []T) {
@@ -336,6 +337,28 @@ func Atan2Scalar[T Float](dst []T, a []T, s T) {
 	kernel.FenceAfter(stream)
 }
 
+// Pow sets dst[i] = T(pow64(float64(a[i]), float64(b[i]))).
+// A to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer.
+func Pow[T Float](dst []T, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		panic(misuseVV(OpPow, dst, a, b))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Pow(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// PowScalar sets dst[i] = T(pow64(float64(a[i]), float64(s))).
+// A to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer.
+func PowScalar[T Float](dst []T, a []T, s T) {
+	if !fits(dst, a) {
+		panic(misuseV(OpPow, dst, a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Pow(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Number](op Op, dst []T, a, b []T) {
 	if !DefinedOn[T](op) {
@@ -418,6 +441,10 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	case OpAtan2:
 		stream := kernel.StreamFlat[T](len(dst), 3)
 		kernel.Atan2(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpPow:
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Pow(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }
@@ -505,6 +532,10 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		stream := kernel.StreamFlat[T](len(dst), 2)
 		kernel.Atan2(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
+	case OpPow:
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Pow(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	}
 }
 
@@ -532,6 +563,8 @@ const (
 	OpSigmoid                    // 1/(1 + e**-a): the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is
 	OpTanh                       // tanh(a): within 1 ulp; ±1 for large |a|
 	OpErf                        // erf(a): the error function, within 1 ulp; ±1 from |a| = 6 on
+	OpSin                        // sin(a): within 1 ulp for every finite a, however large (an exact reduction by pi/2); NaN for ±Inf
+	OpCos                        // cos(a): within 1 ulp for every finite a, however large; NaN for ±Inf
 )
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
@@ -542,7 +575,7 @@ func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
 
 // UnaryOps returns every unary operation in order.
 func UnaryOps() []UnaryOp {
-	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh, OpErf}
+	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh, OpErf, OpSin, OpCos}
 }
 
 // Neg sets dst[i] = -a[i].
@@ -802,6 +835,28 @@ func Erf[T Float](dst []T, a []T) {
 	kernel.FenceAfter(stream)
 }
 
+// Sin sets dst[i] = sin(a[i]).
+// Within 1 ulp for every finite a, however large (an exact reduction by pi/2); NaN for ±Inf.
+func Sin[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Sin", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Sin(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Cos sets dst[i] = cos(a[i]).
+// Within 1 ulp for every finite a, however large; NaN for ±Inf.
+func Cos[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Cos", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Cos(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // shortUnaryOp reports whether an op-valued call of op on n elements of T runs the
 // op's row loop rather than a kernel, as the named calls do.
 func shortUnaryOp[T Number](op UnaryOp, n int) bool {
@@ -827,6 +882,10 @@ func shortUnaryOp[T Number](op UnaryOp, n int) bool {
 	case OpTanh:
 		return false
 	case OpErf:
+		return false
+	case OpSin:
+		return false
+	case OpCos:
 		return false
 	}
 	return n <= smallN

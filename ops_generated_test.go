@@ -117,6 +117,18 @@ func namedCalls[T Float]() []namedCall {
 				kernel.Reference(kernel.VS, kernel.OpAtan2, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
 			},
 		},
+		{name: "Pow", op: "pow", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { Pow(dst.([]T), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VV, kernel.OpPow, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "PowScalar", op: "pow", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { PowScalar(dst.([]T), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VS, kernel.OpPow, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
 		{name: "Neg", op: "neg", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
 			run: func(dst any, in []any) { Neg(dst.([]T), in[0].([]T)) },
 			ref: func(n int, dst any, in []any) {
@@ -223,6 +235,18 @@ func namedCalls[T Float]() []namedCall {
 			run: func(dst any, in []any) { Erf(dst.([]T), in[0].([]T)) },
 			ref: func(n int, dst any, in []any) {
 				kernel.ReferenceUnary(kernel.V, kernel.OpErf, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Sin", op: "sin", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Sin(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpSin, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Cos", op: "cos", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Cos(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpCos, 1, n, dst.([]T), 0, in[0].([]T), 0)
 			},
 		},
 		{name: "Eq", op: "eq", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",

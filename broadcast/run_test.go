@@ -288,7 +288,7 @@ func TestRunErrorsWriteNothing(t *testing.T) {
 		{"short dst", func() error { return Run(p, elem.OpAdd, other[:31], buf[:32], buf[:8]) }, errs(ErrDataLength), []string{"dst has 31 elements", "(4,8)"}},
 		{"b inside dst", func() error { return Run(p, elem.OpAdd, buf[:32], other[:32], buf[8:16]) }, errs(ErrOverlap), []string{"b shape (8)"}},
 		{"a shifted", func() error { return Run(p, elem.OpAdd, buf[:32], buf[1:33], other[:8]) }, errs(ErrOverlap), []string{"a shape (4,8)"}},
-		{"bad op", func() error { return Run(p, elem.Op(8), other[:32], buf[:32], buf[:8]) }, errs(ErrOp), []string{"Op(8)"}},
+		{"bad op", func() error { return Run(p, elem.Op(40), other[:32], buf[:32], buf[:8]) }, errs(ErrOp), []string{"Op(40)"}},
 		{"incompatible", func() error { return Apply(elem.OpAdd, buf[:6], buf[:3], S(3), buf[:2], S(2)) }, errs(ErrIncompatible), []string{"(3)", "(2)"}},
 		{"negative", func() error { return Apply(elem.OpAdd, buf[:6], buf[:3], S(3, -1), buf[:2], S(2)) }, errs(ErrNegativeDim), []string{"-1"}},
 		{"overflow", func() error { return Apply(elem.OpAdd, buf, buf, S(huge, 1), buf, S(1, huge)) }, errs(ErrOverflow), nil},

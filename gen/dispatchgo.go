@@ -378,8 +378,12 @@ func kindIndex(kd registry.Kind) int {
 }
 
 // hasStreamTwin reports whether op o has kernels writing with non-temporal
-// stores on isa.
-func hasStreamTwin(o registry.Op, isa *registry.ISA) bool { return o.Family.Stream && isa.Stream }
+// stores on isa. A math op has none: at half a nanosecond an element or
+// more it is far from memory speed, where the stores' kind would tell, and
+// a twin would double the largest kernels there are.
+func hasStreamTwin(o registry.Op, isa *registry.ISA) bool {
+	return o.Family.Stream && isa.Stream && !o.Math
+}
 
 // kindArrays counts the arrays of n values a row of kind kd reads or
 // writes: dst and each vector input. A call's bytes are m*n elements

@@ -18,15 +18,38 @@ import (
 // or reorder: the roundings are those of the program on every architecture.
 func writeMathGo(dir string) error {
 	g := newGoFile(filepath.Join(dir, "vmath_generated.go"), "", "kernel", "math")
+	tables := map[string]bool{}
 	for _, o := range registry.Ops {
 		if !o.Math {
 			continue
 		}
 		for _, t := range registry.Floats {
-			writeMathFunc(g, registry.MathProgramOf(o, t))
+			p := registry.MathProgramOf(o, t)
+			writeMathFunc(g, p)
+			for i, tab := range p.Tables {
+				if name := p.TableSymbol(i); !tables[name] {
+					tables[name] = true
+					writeMathTable(g, name, p.T, tab.Entries)
+				}
+			}
 		}
 	}
 	return g.write()
+}
+
+// writeMathTable writes a lookup table of the math functions.
+func writeMathTable(g *goFile, name string, t registry.Type, entries []uint64) {
+	g.doc(fmt.Sprintf("%s is a lookup table of the math functions (see gen/registry).", name))
+	g.p("var %s = [...]uint%d{", name, t.Bits)
+	for i := 0; i < len(entries); i += 4 {
+		var row []string
+		for _, e := range entries[i:min(i+4, len(entries))] {
+			row = append(row, fmt.Sprintf("%#x,", e))
+		}
+		g.p("%s", strings.Join(row, " "))
+	}
+	g.p("}")
+	g.p("")
 }
 
 // mathFuncName is the Go function of program p: "exp32".
@@ -78,8 +101,27 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 	bitOps := map[registry.MathOp]string{registry.MIAdd: "+", registry.MISub: "-", registry.MAnd: "&", registry.MOr: "|",
 		registry.MXor: "^"}
 	compares := map[registry.MathOp]string{registry.MLt: "<", registry.MEq: "=="}
+	// A block's results are declared before it with the values of before
+	// it, and the block runs only for an element in its mask.
+	outs := map[int]bool{}
+	ends := map[int]bool{}
 	for i, s := range p.Steps {
 		v := fmt.Sprintf("v%d", i)
+		if bl, ok := p.BlockAt(i); ok {
+			for _, o := range bl.Outs {
+				outs[o] = true
+				g.p("v%d := %s", o, val(p.Steps[o].Args[2], lanes[o]))
+			}
+			ends[bl.End-1] = true
+			g.p("if %s {", val(bl.Cond, registry.LaneMask))
+		}
+		if outs[i] {
+			g.p("%s = %s", v, val(s.Args[1], lanes[i]))
+			if ends[i] {
+				g.p("}")
+			}
+			continue
+		}
 		switch op := s.Op; {
 		case op == registry.MIn || op == registry.MConst:
 			continue
@@ -113,6 +155,8 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 			g.p("%s := %s && %s", v, val(s.Args[0], registry.LaneMask), val(s.Args[1], registry.LaneMask))
 		case op == registry.MMaskOr:
 			g.p("%s := %s || %s", v, val(s.Args[0], registry.LaneMask), val(s.Args[1], registry.LaneMask))
+		case op == registry.MTable:
+			g.p("%s := %s[%s]", v, p.TableSymbol(int(s.Imm)), val(s.Args[0], registry.LaneBits))
 		case op == registry.MSelect:
 			g.p("%s := %s", v, val(s.Args[2], lanes[i]))
 			g.p("if %s { %s = %s }", val(s.Args[0], registry.LaneMask), v, val(s.Args[1], lanes[i]))

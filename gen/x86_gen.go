@@ -55,7 +55,7 @@ func generateAMD64(dir string, f *registry.Family) error {
 					continue
 				}
 				for _, kd := range f.Kinds {
-					for _, stream := range streamModes(f, isa.ISA) {
+					for _, stream := range streamModes(o, isa.ISA) {
 						k := &x86Kernel{Context: c, isa: isa, op: o, em: em, kind: kd, t: t, stream: stream}
 						k.name = registry.KernelName(o, kd, t, isa.ISA)
 						if stream {
@@ -150,10 +150,10 @@ func addTailMask(c *build.Context) {
 	}
 }
 
-// streamModes are the store modes of family f's kernels on isa: ordinary,
-// and non-temporal where both have it.
-func streamModes(f *registry.Family, isa *registry.ISA) []bool {
-	if f.Stream && isa.Stream {
+// streamModes are the store modes of op o's kernels on isa: ordinary, and
+// non-temporal where it has a twin that writes so.
+func streamModes(o registry.Op, isa *registry.ISA) []bool {
+	if hasStreamTwin(o, isa) {
 		return []bool{false, true}
 	}
 	return []bool{false}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/simdkit/elem/gen/registry"
 )
@@ -35,13 +37,22 @@ func x86Math(name string) x86Emitter {
 // x86MathGroups is the number of vectors a kernel of program p computes at
 // once on isa: as many as its registers hold (with room for the constants
 // an instruction cannot take from memory and for avo's allocator, which
-// does not always find the tightest assignment), up to four.
+// does not always find the tightest assignment), up to four; a block's
+// steps, computed one vector after another, need room for one vector's
+// and the values the others hold across it.
 func x86MathGroups(isa x86ISA, p *registry.MathProgram) int {
 	regs := 16
 	if isa.masked {
 		regs = 32
 	}
-	return max(1, min(4, (regs-4)/(p.MaxLive()+1)))
+	outside, blocks := p.Pressure()
+	g := max(1, min(4, (regs-4)/(outside+1)))
+	for _, bp := range blocks {
+		for g > 1 && (g-1)*(bp.Across+1)+bp.Inside+1 > regs-4 {
+			g--
+		}
+	}
+	return g
 }
 
 // x86MathTables holds, per assembly file, the constant table of each
@@ -76,6 +87,48 @@ func (k *x86Kernel) mathTable(p *registry.MathProgram) Mem {
 	return m
 }
 
+// mathLookup gathers the entries of p's table i at the indices idx. The
+// gather's destination and mask are written first (the destination is
+// read too, the mask cleared), which also keeps them in registers apart
+// from the index, as the instruction requires.
+func (k *x86Kernel) mathLookup(p *registry.MathProgram, i int, idx Op, w int) Op {
+	name := p.TableSymbol(i)
+	tables := x86MathTables[k.Context]
+	m, ok := tables[name]
+	if !ok {
+		m = k.StaticGlobal(name)
+		k.DataAttributes(attr.RODATA | attr.NOPTR)
+		for j, e := range p.Tables[i].Entries {
+			if p.T.Bits == 32 {
+				k.AddDatum(4*j, U32(e))
+			} else {
+				k.AddDatum(8*j, U64(e))
+			}
+		}
+		tables[name] = m
+	}
+	base := k.GP64()
+	k.LEAQ(m, base)
+	at := Mem{Base: base, Index: idx.(reg.Register), Scale: uint8(p.T.Size())}
+	r := narrow(k.vec(w), w)
+	cmpeq, gather := k.VPCMPEQD, k.VPGATHERDD
+	if p.T.Bits == 64 {
+		cmpeq, gather = k.VPCMPEQQ, k.VPGATHERQQ
+	}
+	if k.isa.masked {
+		mask := k.K()
+		cmpeq(idx, idx, mask)
+		k.VPXORD(idx, idx, r)
+		gather(at, mask, r)
+		return r
+	}
+	mask := narrow(k.vec(w), w)
+	cmpeq(idx, idx, mask)
+	k.VPXOR(idx, idx, r)
+	gather(mask, at, r)
+	return r
+}
+
 // mathSteps emits program p on the inputs at width w and returns the
 // result's register. A constant is a memory operand where the instruction
 // takes one (its last source) and is loaded otherwise; a step writes into
@@ -88,16 +141,111 @@ func (k *x86Kernel) mathSteps(p *registry.MathProgram, ins [][]x86Src, w int) []
 	for g := range ins {
 		vals[g] = make([]Op, len(p.Steps))
 	}
-	for i := range p.Steps {
-		for g, in := range ins {
-			k.mathStep(p, i, in, vals[g], last, table, w)
+	for i := 0; i < len(p.Steps); i++ {
+		bl, ok := p.BlockAt(i)
+		if !ok {
+			for g, in := range ins {
+				k.mathStep(p, i, in, vals[g], last, table, w)
+			}
+			continue
 		}
+		// A block one vector after the other: it needs more registers
+		// than the steps around it, and runs rarely.
+		skip := k.mathBlockStart(p, bl, ins, vals, last, table, w)
+		for g, in := range ins {
+			for j := bl.Start; j < bl.End; j++ {
+				if slices.Contains(bl.Outs, j) {
+					k.mathBlockOut(p, j, in, vals[g], table, w)
+				} else {
+					k.mathStep(p, j, in, vals[g], last, table, w)
+				}
+			}
+		}
+		k.Label(skip)
+		i = bl.End - 1
 	}
 	out := make([]Op, len(ins))
 	for g, in := range ins {
 		out[g] = k.mathValue(p, p.Out, in, vals[g], table, w, true)
 	}
 	return out
+}
+
+// x86MathBlocks numbers the blocks' labels, unique in every function.
+var x86MathBlocks int
+
+// mathBlockStart gives the results of block bl their registers, holding
+// the values of before the block, and branches past the block when no
+// lane of any vector is in its mask; it returns the label to place after
+// it.
+func (k *x86Kernel) mathBlockStart(p *registry.MathProgram, bl registry.MathBlock, ins [][]x86Src, vals [][]Op, last []int, table Mem, w int) string {
+	x86MathBlocks++
+	skip := fmt.Sprintf("mathblock%d", x86MathBlocks)
+	kmask := k.isa.masked && w == 64
+	var any Op
+	for g, in := range ins {
+		for _, o := range bl.Outs {
+			if fb := p.Steps[o].Args[2]; ownsBefore(p, bl, o, last) {
+				vals[g][o] = vals[g][fb] // read here for the last time: its register serves
+				continue
+			}
+			r := narrow(k.vec(w), w)
+			k.VMOVUPS(k.mathValue(p, p.Steps[o].Args[2], in, vals[g], table, w, true), r)
+			vals[g][o] = r
+		}
+		m := vals[g][bl.Cond]
+		switch {
+		case g == 0:
+			any = m
+		case kmask:
+			t := k.K()
+			k.KORW(any, m, t)
+			any = t
+		default:
+			t := narrow(k.vec(w), w)
+			k.or(m, any, t, w)
+			any = t
+		}
+	}
+	if kmask {
+		k.KORTESTW(any, any)
+	} else {
+		k.VPTEST(any, any)
+	}
+	k.JZ(LabelRef(skip))
+	return skip
+}
+
+// ownsBefore reports whether block result o may take the register of its
+// value of before: one computed, read by o for the last time and by no
+// other result of the block.
+func ownsBefore(p *registry.MathProgram, bl registry.MathBlock, o int, last []int) bool {
+	fb := p.Steps[o].Args[2]
+	if !p.Computed(fb) || last[fb] != o {
+		return false
+	}
+	for _, other := range bl.Outs {
+		if other != o && p.Steps[other].Args[2] == fb {
+			return false
+		}
+	}
+	return true
+}
+
+// mathBlockOut emits a block's result i: its value in the block where the
+// block's mask is set, into the register that holds the value of before.
+func (k *x86Kernel) mathBlockOut(p *registry.MathProgram, i int, in []x86Src, vals []Op, table Mem, w int) {
+	a := p.Steps[i].Args
+	r := vals[i]
+	src := func(x int) Op { return k.mathValue(p, x, in, vals, table, w, false) }
+	switch {
+	case k.isa.masked && w == 64:
+		pick(p.T, k.VBLENDMPS, k.VBLENDMPD)(src(a[1]), r, src(a[0]), r)
+	case p.T.Bits == 32:
+		k.VBLENDVPS(src(a[0]), src(a[1]), r, r)
+	default:
+		k.VBLENDVPD(src(a[0]), src(a[1]), r, r)
+	}
 }
 
 // mathValue is step a's value: in a register if reg, else possibly a
@@ -262,6 +410,8 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 		} else {
 			k.VBLENDVPD(src(a[0]), src(a[1]), reg(a[2]), r)
 		}
+	case registry.MTable:
+		r = k.mathLookup(p, int(s.Imm), reg(a[0]), w)
 	default:
 		panic(fmt.Sprintf("gen: %s: no amd64 form of step %d", p.Name, i))
 	}

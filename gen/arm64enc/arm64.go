@@ -797,11 +797,7 @@ func (p *Program) VST1LaneP(base Reg, arr Arrangement, s VReg, lane int) {
 }
 
 func (p *Program) laneAccess(mnemonic string, base Reg, arr Arrangement, v VReg, lane int, post, store bool) {
-	if !p.ok(base.check()) || !p.ok(arr.check()) || !p.ok(v.check()) {
-		return
-	}
-	if lane < 0 || lane >= 16/arr.ElemBytes() {
-		p.fail(fmt.Errorf("asm: %s lane index %d out of range for %s elements", mnemonic, lane, arr.elemName()))
+	if !p.ok(base.check()) || !p.laneOK(mnemonic, arr, v, lane) {
 		return
 	}
 	elem := fmt.Sprintf("%s.%s[%d]", v, arr.elemName(), lane)
@@ -836,4 +832,49 @@ func checkImm12(mnemonic string, imm int) error {
 		return fmt.Errorf("asm: %s immediate %d out of range 0..4095", mnemonic, imm)
 	}
 	return nil
+}
+
+// VMOVToGP copies lane lane of n, of arr's lane size (S or D), to the
+// general register d (UMOV): VMOV V1.S[2], R3.
+func (p *Program) VMOVToGP(arr Arrangement, d Reg, n VReg, lane int) {
+	if p.laneOK("VMOV", arr, n, lane) && p.ok(d.check()) {
+		p.inst("VMOV", fmt.Sprintf("%s.%s[%d]", n, arr.elemName(), lane), d.String())
+	}
+}
+
+// VMOVFromGP copies the general register n into lane lane of d, of arr's
+// lane size (INS): VMOV R3, V1.S[2].
+func (p *Program) VMOVFromGP(arr Arrangement, d VReg, lane int, n Reg) {
+	if p.laneOK("VMOV", arr, d, lane) && p.ok(n.check()) {
+		p.inst("VMOV", n.String(), fmt.Sprintf("%s.%s[%d]", d, arr.elemName(), lane))
+	}
+}
+
+// LoadIndexed loads the size bytes (4 or 8) at base + idx*size into d,
+// zero-extended: MOVWU (R1)(R2<<2), R3.
+func (p *Program) LoadIndexed(size int, d, base, idx Reg) {
+	if !p.ok(checkRegs(d, base, idx)) {
+		return
+	}
+	switch size {
+	case 4:
+		p.inst("MOVWU", fmt.Sprintf("(%s)(%s<<2)", base, idx), d.String())
+	case 8:
+		p.inst("MOVD", fmt.Sprintf("(%s)(%s<<3)", base, idx), d.String())
+	default:
+		p.fail(fmt.Errorf("asm: an indexed load of %d bytes", size))
+	}
+}
+
+// laneOK checks a lane operand: a vector register and a lane index of
+// arr's lane size.
+func (p *Program) laneOK(mnemonic string, arr Arrangement, v VReg, lane int) bool {
+	if !p.ok(arr.check()) || !p.ok(v.check()) {
+		return false
+	}
+	if lane < 0 || lane >= 16/arr.ElemBytes() {
+		p.fail(fmt.Errorf("asm: %s lane index %d out of range for %s elements", mnemonic, lane, arr.elemName()))
+		return false
+	}
+	return true
 }

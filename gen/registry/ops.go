@@ -178,6 +178,7 @@ var Ops = []Op{
 		Doc: "Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0"},
 	mathBinaryOp("hypot", "Hypot", "sqrt({a}**2 + {b}**2)", "within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN"),
 	mathBinaryOp("atan2", "Atan2", "atan2({a}, {b})", "the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)"),
+	mathBinaryOp("pow", "Pow", "{a}**{b}", "a to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer"),
 
 	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And", SignBlind: true},
 	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or", SignBlind: true},
@@ -212,6 +213,8 @@ var Ops = []Op{
 	mathOp("sigmoid", "Sigmoid", "1/(1 + e**-{a})", "the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is"),
 	mathOp("tanh", "Tanh", "tanh({a})", "within 1 ulp; ±1 for large |a|"),
 	mathOp("erf", "Erf", "erf({a})", "the error function, within 1 ulp; ±1 from |a| = 6 on"),
+	mathOp("sin", "Sin", "sin({a})", "within 1 ulp for every finite a, however large (an exact reduction by pi/2); NaN for ±Inf"),
+	mathOp("cos", "Cos", "cos({a})", "within 1 ulp for every finite a, however large; NaN for ±Inf"),
 
 	{Name: "eq", Family: Compare, Types: Floats, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN"},
 	{Name: "ne", Family: Compare, Types: Floats, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN"},

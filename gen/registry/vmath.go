@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 )
 
 // A MathProgram is the algorithm of one math function (exp, log, ...) on one
@@ -21,6 +22,40 @@ type MathProgram struct {
 	Inputs int
 	Steps  []MathStep
 	Out    int // the step whose value is the result
+	// Tables are the lookup tables the MTable steps read, by Imm.
+	Tables []MathTable
+	// Blocks are the runs of steps that only some lanes need.
+	Blocks []MathBlock
+}
+
+// A MathBlock is a run of steps, Start to End (exclusive), whose results
+// only the lanes of mask Cond use: a back end may skip it when no lane of
+// a vector is in Cond (the generic code skips it per element). Its
+// results are its last steps, Outs, each a select (Cond, a value of the
+// block, a value from before it); no later step reads any other of its
+// steps, so that a skipped block leaves the values from before it.
+type MathBlock struct {
+	Cond       int
+	Start, End int
+	Outs       []int
+}
+
+// BlockAt returns the block that starts at step i, if any.
+func (p *MathProgram) BlockAt(i int) (MathBlock, bool) {
+	for _, bl := range p.Blocks {
+		if bl.Start == i {
+			return bl, true
+		}
+	}
+	return MathBlock{}, false
+}
+
+// MathTable is a lookup table: its entries, T's width each, and a name
+// that back ends give the symbol (with T's width: "rempio2_0_64"), shared
+// by the programs that use the same table.
+type MathTable struct {
+	Name    string
+	Entries []uint64
 }
 
 // MathStep is one step: an operation on the values of earlier steps.
@@ -63,6 +98,7 @@ const (
 	MMaskOr                // masks a || b
 	MSelect                // a where mask m, else b (Args m, a, b)
 	MSqrt                  // the square root of a, correctly rounded
+	MTable                 // entry a (bits, in range) of table Imm
 )
 
 // Lane is what a value holds.
@@ -84,6 +120,8 @@ func (op MathOp) Result() Lane {
 		return LaneBits
 	case op >= MLt && op <= MMaskOr:
 		return LaneMask
+	case op == MTable:
+		return LaneBits
 	}
 	// MSqrt, like the arithmetic, is a float.
 	return LaneFloat
@@ -217,6 +255,47 @@ func (b *mathBuilder) isNaN(x int) int      { return b.step(MNaN, 0, x) }
 func (b *mathBuilder) sel(m, x, y int) int  { return b.step(MSelect, 0, m, x, y) }
 func (b *mathBuilder) sqrt(x int) int       { return b.step(MSqrt, 0, x) }
 func (b *mathBuilder) or2(m, n int) int     { return b.step(MMaskOr, 0, m, n) }
+func (b *mathBuilder) and2(m, n int) int    { return b.step(MMaskAnd, 0, m, n) }
+
+// block adds the steps body makes as a block that only the lanes of cond
+// need: its results are body's values where cond, else the values of
+// before (a step each).
+func (b *mathBuilder) block(cond int, before []int, body func() []int) []int {
+	start := len(b.p.Steps)
+	vals := body()
+	outs := make([]int, len(vals))
+	for i, v := range vals {
+		outs[i] = b.sel(cond, v, before[i])
+	}
+	bl := MathBlock{Cond: cond, Start: start, End: len(b.p.Steps), Outs: outs}
+	b.p.Blocks = append(b.p.Blocks, bl)
+	return outs
+}
+
+// checkBlocks panics if a step after a block reads a value computed in it
+// other than its results.
+func (p *MathProgram) checkBlocks() {
+	for _, bl := range p.Blocks {
+		for i := bl.End; i < len(p.Steps); i++ {
+			for _, a := range p.Steps[i].Args {
+				if a >= bl.Start && a < bl.End && p.Computed(a) && !slices.Contains(bl.Outs, a) {
+					panic(fmt.Sprintf("registry: %s: step %d reads step %d inside a block", p.Name, i, a))
+				}
+			}
+		}
+	}
+}
+
+// table is the entry at index idx of the lookup table name with entries.
+func (b *mathBuilder) table(name string, idx int, entries []uint64) int {
+	b.p.Tables = append(b.p.Tables, MathTable{Name: name, Entries: entries})
+	return b.step(MTable, uint64(len(b.p.Tables)-1), idx)
+}
+
+// TableSymbol is the name of table i of p: its name and T's width.
+func (p *MathProgram) TableSymbol(i int) string {
+	return fmt.Sprintf("%s_%d", p.Tables[i].Name, p.T.Bits)
+}
 
 // horner evaluates c[0] + x*(c[1] + x*(c[2] + ...)) with fused steps.
 func (b *mathBuilder) horner(x int, c ...float64) int {
@@ -268,6 +347,9 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"erf":     erfProgram,
 	"hypot":   hypotProgram,
 	"atan2":   atan2Program,
+	"sin":     sinCosProgram(false),
+	"cos":     sinCosProgram(true),
+	"pow":     powProgram,
 }
 
 // mathProgramCache holds every program built, by op name and type: the
@@ -281,6 +363,7 @@ func MathProgramOf(o Op, t Type) *MathProgram {
 		return p
 	}
 	p := MathPrograms[o.Name](t)
+	p.checkBlocks()
 	mathProgramCache[key] = p
 	return p
 }
@@ -341,7 +424,11 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 		r = b.fnma(n, b.f(ln2lo), r1)
 		c = b.fnma(n, b.f(ln2lo), b.sub(r1, r))
 		if lo >= 0 {
-			c = b.add(c, lo)
+			// lo joins r, not c: c*(1+r) stands for c*e^r only while c is
+			// far below an ulp of r, and lo may be 2^-44 (pow).
+			var e int
+			r, e = b.twoSum(r, lo)
+			c = b.add(c, e)
 		}
 	}
 	coef := make([]float64, deg-1)
@@ -634,23 +721,46 @@ func mathOp(name, named, formula, doc string) Op {
 		Expr32: "{T}(" + name + "32(float32({a})))"}
 }
 
-// MaxLive is the largest number of values (inputs and results of steps,
-// constants not counted) live at once: what a back end's registers must
-// hold per vector in flight.
-func (p *MathProgram) MaxLive() int {
+// Pressure is what a back end needs to know to interleave the steps of
+// several vectors: the most values live at once outside the blocks, and,
+// for a block computed one vector after another, the most live inside it
+// plus, for every other vector, the values live across it (a vector's
+// values from before a block that it still reads during or after it).
+func (p *MathProgram) Pressure() (outside int, block []BlockPressure) {
 	last := p.LastUse()
-	best := 0
-	for i := range p.Steps {
-		live := 0
+	live := func(i int) int {
+		n := 0
 		for j := 0; j <= i; j++ {
 			if p.Steps[j].Op != MConst && last[j] >= i {
-				live++
+				n++
 			}
 		}
-		best = max(best, live)
+		return n
 	}
-	return best
+	inBlock := make([]bool, len(p.Steps))
+	for _, bl := range p.Blocks {
+		bp := BlockPressure{}
+		for i := bl.Start; i < bl.End; i++ {
+			inBlock[i] = true
+			bp.Inside = max(bp.Inside, live(i))
+		}
+		for j := 0; j < bl.Start; j++ {
+			if p.Steps[j].Op != MConst && last[j] >= bl.Start {
+				bp.Across++
+			}
+		}
+		block = append(block, bp)
+	}
+	for i := range p.Steps {
+		if !inBlock[i] {
+			outside = max(outside, live(i))
+		}
+	}
+	return outside, block
 }
+
+// BlockPressure is the register need of a block (see Pressure).
+type BlockPressure struct{ Inside, Across int }
 
 // erfProgram is fdlibm's erf (Go's math.Erf), branch-free: every lane
 // computes the three approximations and selects its own. On [0, 0.84375)
@@ -767,7 +877,7 @@ func atan2Program(t Type) *MathProgram {
 	ax, ay := b.abs(x), b.abs(y)
 	inf := b.f(fb.inf)
 	one := b.f(1)
-	bothInf := b.step(MMaskAnd, 0, b.eq(ax, inf), b.eq(ay, inf))
+	bothInf := b.and2(b.eq(ax, inf), b.eq(ay, inf))
 	swap := b.lt(ax, ay)
 	num := b.sel(bothInf, one, b.sel(swap, ax, ay))
 	den := b.sel(bothInf, one, b.sel(swap, ay, ax))

@@ -189,60 +189,45 @@ func maxSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func hypotVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// hypotVVF32AVX2NT is hypotVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // hypotVSF32AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX2.
 //
 //go:noescape
 func hypotVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
-// hypotVSF32AVX2NT is hypotVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // hypotSVF32AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
 //
 //go:noescape
 func hypotSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// hypotSVF32AVX2NT is hypotSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // atan2VVF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2VVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
-// atan2VVF32AVX2NT is atan2VVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // atan2VSF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2VSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// atan2VSF32AVX2NT is atan2VSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // atan2SVF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2SVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// atan2SVF32AVX2NT is atan2SVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// powVVF32AVX2 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
-func atan2SVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+func powVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powVSF32AVX2 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func powVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powSVF32AVX2 computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func powSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // addVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
@@ -429,60 +414,45 @@ func maxSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func hypotVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// hypotVVF64AVX2NT is hypotVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // hypotVSF64AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX2.
 //
 //go:noescape
 func hypotVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
-// hypotVSF64AVX2NT is hypotVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // hypotSVF64AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
 //
 //go:noescape
 func hypotSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// hypotSVF64AVX2NT is hypotSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // atan2VVF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2VVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
-// atan2VVF64AVX2NT is atan2VVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // atan2VSF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2VSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// atan2VSF64AVX2NT is atan2VSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // atan2SVF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func atan2SVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// atan2SVF64AVX2NT is atan2SVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// powVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
-func atan2SVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+func powVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powVSF64AVX2 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func powVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powSVF64AVX2 computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func powSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
@@ -1509,60 +1479,45 @@ func maxSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func hypotVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// hypotVVF32AVX512NT is hypotVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // hypotVSF32AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX512.
 //
 //go:noescape
 func hypotVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
-// hypotVSF32AVX512NT is hypotVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // hypotSVF32AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
 //
 //go:noescape
 func hypotSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// hypotSVF32AVX512NT is hypotSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // atan2VVF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2VVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
-// atan2VVF32AVX512NT is atan2VVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // atan2VSF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2VSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// atan2VSF32AVX512NT is atan2VSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-
 // atan2SVF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2SVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// atan2SVF32AVX512NT is atan2SVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// powVVF32AVX512 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
-func atan2SVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+func powVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powVSF32AVX512 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func powVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powSVF32AVX512 computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func powSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // addVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //
@@ -1749,60 +1704,45 @@ func maxSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func hypotVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// hypotVVF64AVX512NT is hypotVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // hypotVSF64AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX512.
 //
 //go:noescape
 func hypotVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
-// hypotVSF64AVX512NT is hypotVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // hypotSVF64AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
 //
 //go:noescape
 func hypotSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// hypotSVF64AVX512NT is hypotSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func hypotSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // atan2VVF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2VVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
-// atan2VVF64AVX512NT is atan2VVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // atan2VSF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2VSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// atan2VSF64AVX512NT is atan2VSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func atan2VSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-
 // atan2SVF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func atan2SVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// atan2SVF64AVX512NT is atan2SVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// powVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
-func atan2SVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+func powVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powVSF64AVX512 computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func powVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powSVF64AVX512 computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func powSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //

@@ -6364,436 +6364,6 @@ DATA hypot32consts<>+752(SB)/8, $0x0040000000400000
 DATA hypot32consts<>+760(SB)/8, $0x0040000000400000
 GLOBL hypot32consts<>(SB), RODATA|NOPTR, $768
 
-// func hypotVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotVVF32AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVVF32AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotVVF32AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotVVF32AVX2NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           hypotVVF32AVX2NT_head4
-	VMOVUPS      (SI)(R10*4), X0
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVUPS      X0, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotVVF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           hypotVVF32AVX2NT_head2
-	VMOVQ        (SI)(R10*4), X0
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVQ        X0, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVVF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVVF32AVX2NT_head1
-	VMOVSS       (SI)(R10*4), X0
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVSS       X0, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVVF32AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotVVF32AVX2NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotVVF32AVX2NT_after1
-	VMOVUPS      (SI)(R10*4), Y0
-	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        hypot32consts<>+0(SB), Y0, Y2
-	VPAND        hypot32consts<>+0(SB), Y1, Y3
-	VMAXPS       Y3, Y2, Y4
-	VMINPS       Y3, Y2, Y5
-	VMOVUPS      hypot32consts<>+128(SB), Y6
-	VCMPPS       $0x11, Y4, Y6, Y6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot32consts<>+64(SB), Y8
-	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
-	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot32consts<>+64(SB), Y9
-	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
-	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y4, Y4, Y6
-	VMULPS       Y5, Y5, Y8
-	VPXOR        hypot32consts<>+512(SB), Y6, Y9
-	VFMADD231PS  Y4, Y4, Y9
-	VPXOR        hypot32consts<>+512(SB), Y8, Y4
-	VFMADD231PS  Y5, Y5, Y4
-	VADDPS       Y4, Y9, Y9
-	VADDPS       Y8, Y6, Y4
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VSQRTPS      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS Y5, Y5, Y8
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y5, Y5, Y6
-	VDIVPS       Y6, Y8, Y8
-	VADDPS       Y8, Y5, Y5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
-	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
-	VMULPS       Y7, Y5, Y5
-	VCMPPS       $0x03, Y1, Y1, Y4
-	VPOR         hypot32consts<>+704(SB), Y1, Y1
-	VBLENDVPS    Y4, Y1, Y5, Y1
-	VCMPPS       $0x03, Y0, Y0, Y4
-	VPOR         hypot32consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y4, Y0, Y1, Y0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
-	VMOVNTPS     Y0, (DX)(R10*4)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotVVF32AVX2NT_loop1
-
-hypotVVF32AVX2NT_after1:
-	CMPQ         R11, $0x00000004
-	JB           hypotVVF32AVX2NT_tail4
-	VMOVUPS      (SI)(R10*4), X0
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVUPS      X0, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotVVF32AVX2NT_tail4:
-	CMPQ         R11, $0x00000002
-	JB           hypotVVF32AVX2NT_tail2
-	VMOVQ        (SI)(R10*4), X0
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVQ        X0, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVVF32AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVVF32AVX2NT_tail1
-	VMOVSS       (SI)(R10*4), X0
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVSS       X0, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVVF32AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVVF32AVX2NT_row
-
-hypotVVF32AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·hypotVSF32AVX2(SB), NOSPLIT, $0-64
@@ -7107,430 +6677,6 @@ hypotVSF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func hypotVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotVSF32AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVSF32AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotVSF32AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotVSF32AVX2NT_row:
-	VBROADCASTSS (R8), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           hypotVSF32AVX2NT_head4
-	VMOVUPS      (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X6
-	VBLENDVPS    X4, X6, X5, X6
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X6, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVUPS      X1, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotVSF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           hypotVSF32AVX2NT_head2
-	VMOVQ        (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X6
-	VBLENDVPS    X4, X6, X5, X6
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X6, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVQ        X1, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVSF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVSF32AVX2NT_head1
-	VMOVSS       (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X6
-	VBLENDVPS    X4, X6, X5, X6
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X6, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVSS       X1, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVSF32AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotVSF32AVX2NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotVSF32AVX2NT_after1
-	VMOVUPS      (SI)(R10*4), Y1
-	VPAND        hypot32consts<>+0(SB), Y1, Y2
-	VPAND        hypot32consts<>+0(SB), Y0, Y3
-	VMAXPS       Y3, Y2, Y4
-	VMINPS       Y3, Y2, Y5
-	VMOVUPS      hypot32consts<>+128(SB), Y6
-	VCMPPS       $0x11, Y4, Y6, Y6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot32consts<>+64(SB), Y8
-	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
-	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot32consts<>+64(SB), Y9
-	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
-	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y4, Y4, Y6
-	VMULPS       Y5, Y5, Y8
-	VPXOR        hypot32consts<>+512(SB), Y6, Y9
-	VFMADD231PS  Y4, Y4, Y9
-	VPXOR        hypot32consts<>+512(SB), Y8, Y4
-	VFMADD231PS  Y5, Y5, Y4
-	VADDPS       Y4, Y9, Y9
-	VADDPS       Y8, Y6, Y4
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VSQRTPS      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS Y5, Y5, Y8
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y5, Y5, Y6
-	VDIVPS       Y6, Y8, Y8
-	VADDPS       Y8, Y5, Y5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
-	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
-	VMULPS       Y7, Y5, Y5
-	VCMPPS       $0x03, Y0, Y0, Y4
-	VPOR         hypot32consts<>+704(SB), Y0, Y6
-	VBLENDVPS    Y4, Y6, Y5, Y6
-	VCMPPS       $0x03, Y1, Y1, Y4
-	VPOR         hypot32consts<>+704(SB), Y1, Y1
-	VBLENDVPS    Y4, Y1, Y6, Y1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
-	VMOVNTPS     Y1, (DX)(R10*4)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotVSF32AVX2NT_loop1
-
-hypotVSF32AVX2NT_after1:
-	CMPQ         R11, $0x00000004
-	JB           hypotVSF32AVX2NT_tail4
-	VMOVUPS      (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X6
-	VBLENDVPS    X4, X6, X5, X6
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X6, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVUPS      X1, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotVSF32AVX2NT_tail4:
-	CMPQ         R11, $0x00000002
-	JB           hypotVSF32AVX2NT_tail2
-	VMOVQ        (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X6
-	VBLENDVPS    X4, X6, X5, X6
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X6, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVQ        X1, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVSF32AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVSF32AVX2NT_tail1
-	VMOVSS       (SI)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X1, X2
-	VPAND        hypot32consts<>+0(SB), X0, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X5, X0
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X0, X1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
-	VMOVSS       X1, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVSF32AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVSF32AVX2NT_row
-
-hypotVSF32AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·hypotSVF32AVX2(SB), NOSPLIT, $0-64
@@ -7841,430 +6987,6 @@ hypotSVF32AVX2_exact1:
 
 hypotSVF32AVX2_end:
 hypotSVF32AVX2_done:
-	VZEROUPPER
-	RET
-
-// func hypotSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotSVF32AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotSVF32AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotSVF32AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotSVF32AVX2NT_row:
-	VBROADCASTSS (SI), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           hypotSVF32AVX2NT_head4
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X5
-	VBLENDVPS    X4, X5, X1, X5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
-	VMOVUPS      X5, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotSVF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           hypotSVF32AVX2NT_head2
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X5
-	VBLENDVPS    X4, X5, X1, X5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
-	VMOVQ        X5, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotSVF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotSVF32AVX2NT_head1
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X5
-	VBLENDVPS    X4, X5, X1, X5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
-	VMOVSS       X5, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotSVF32AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotSVF32AVX2NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotSVF32AVX2NT_after1
-	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        hypot32consts<>+0(SB), Y0, Y2
-	VPAND        hypot32consts<>+0(SB), Y1, Y3
-	VMAXPS       Y3, Y2, Y4
-	VMINPS       Y3, Y2, Y5
-	VMOVUPS      hypot32consts<>+128(SB), Y6
-	VCMPPS       $0x11, Y4, Y6, Y6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot32consts<>+64(SB), Y8
-	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
-	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot32consts<>+64(SB), Y9
-	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
-	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y4, Y4, Y6
-	VMULPS       Y5, Y5, Y8
-	VPXOR        hypot32consts<>+512(SB), Y6, Y9
-	VFMADD231PS  Y4, Y4, Y9
-	VPXOR        hypot32consts<>+512(SB), Y8, Y4
-	VFMADD231PS  Y5, Y5, Y4
-	VADDPS       Y4, Y9, Y9
-	VADDPS       Y8, Y6, Y4
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VSQRTPS      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS Y5, Y5, Y8
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y5, Y5, Y6
-	VDIVPS       Y6, Y8, Y8
-	VADDPS       Y8, Y5, Y5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
-	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
-	VMULPS       Y7, Y5, Y5
-	VCMPPS       $0x03, Y1, Y1, Y4
-	VPOR         hypot32consts<>+704(SB), Y1, Y1
-	VBLENDVPS    Y4, Y1, Y5, Y1
-	VCMPPS       $0x03, Y0, Y0, Y4
-	VPOR         hypot32consts<>+704(SB), Y0, Y5
-	VBLENDVPS    Y4, Y5, Y1, Y5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
-	VMOVNTPS     Y5, (DX)(R10*4)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotSVF32AVX2NT_loop1
-
-hypotSVF32AVX2NT_after1:
-	CMPQ         R11, $0x00000004
-	JB           hypotSVF32AVX2NT_tail4
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X5
-	VBLENDVPS    X4, X5, X1, X5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
-	VMOVUPS      X5, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-hypotSVF32AVX2NT_tail4:
-	CMPQ         R11, $0x00000002
-	JB           hypotSVF32AVX2NT_tail2
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X5
-	VBLENDVPS    X4, X5, X1, X5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
-	VMOVQ        X5, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotSVF32AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotSVF32AVX2NT_tail1
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        hypot32consts<>+0(SB), X0, X2
-	VPAND        hypot32consts<>+0(SB), X1, X3
-	VMAXPS       X3, X2, X4
-	VMINPS       X3, X2, X5
-	VMOVUPS      hypot32consts<>+128(SB), X6
-	VCMPPS       $0x11, X4, X6, X6
-	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
-	VMOVUPS      hypot32consts<>+64(SB), X8
-	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
-	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
-	VMOVUPS      hypot32consts<>+64(SB), X9
-	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
-	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
-	VMULPS       X8, X4, X4
-	VMULPS       X8, X5, X5
-	VMULPS       X4, X4, X6
-	VMULPS       X5, X5, X8
-	VPXOR        hypot32consts<>+512(SB), X6, X9
-	VFMADD231PS  X4, X4, X9
-	VPXOR        hypot32consts<>+512(SB), X8, X4
-	VFMADD231PS  X5, X5, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X8, X6, X4
-	VSUBPS       X4, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       X9, X6, X6
-	VSQRTPS      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PS X5, X5, X8
-	VADDPS       X6, X8, X8
-	VADDPS       X5, X5, X6
-	VDIVPS       X6, X8, X8
-	VADDPS       X8, X5, X5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
-	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
-	VMULPS       X7, X5, X5
-	VCMPPS       $0x03, X1, X1, X4
-	VPOR         hypot32consts<>+704(SB), X1, X1
-	VBLENDVPS    X4, X1, X5, X1
-	VCMPPS       $0x03, X0, X0, X4
-	VPOR         hypot32consts<>+704(SB), X0, X0
-	VBLENDVPS    X4, X0, X1, X0
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
-	VMOVSS       X0, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotSVF32AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotSVF32AVX2NT_row
-
-hypotSVF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -9106,884 +7828,6 @@ DATA atan232consts<>+1584(SB)/8, $0x0040000000400000
 DATA atan232consts<>+1592(SB)/8, $0x0040000000400000
 GLOBL atan232consts<>(SB), RODATA|NOPTR, $1600
 
-// func atan2VVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2VVF32AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VVF32AVX2NT_done
-	TESTQ CX, CX
-	JLE   atan2VVF32AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-atan2VVF32AVX2NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           atan2VVF32AVX2NT_head4
-	VMOVUPS      (SI)(R10*4), X0
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVUPS      X0, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-atan2VVF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           atan2VVF32AVX2NT_head2
-	VMOVQ        (SI)(R10*4), X0
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVQ        X0, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VVF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VVF32AVX2NT_head1
-	VMOVSS       (SI)(R10*4), X0
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVSS       X0, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VVF32AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2VVF32AVX2NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           atan2VVF32AVX2NT_after1
-	VMOVUPS      (SI)(R10*4), Y0
-	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        atan232consts<>+64(SB), Y1, Y2
-	VPAND        atan232consts<>+64(SB), Y0, Y3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPS       $0x11, Y3, Y2, Y5
-	VBLENDVPS    Y5, Y2, Y3, Y6
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
-	VBLENDVPS    Y5, Y3, Y2, Y2
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan232consts<>+192(SB), Y7
-	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y4, Y2, Y2
-	VDIVPS       Y2, Y6, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
-	VFNMADD231PS Y2, Y4, Y6
-	VDIVPS       Y2, Y6, Y6
-	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan232consts<>+448(SB), Y2
-	VCMPPS       $0x11, Y4, Y2, Y2
-	VADDPS       atan232consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VSUBPS       Y7, Y8, Y8
-	VADDPS       Y4, Y8, Y8
-	VADDPS       Y6, Y8, Y8
-	VSUBPS       atan232consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan232consts<>+192(SB), Y10
-	VDIVPS       Y7, Y10, Y10
-	VMULPS       Y10, Y9, Y11
-	VFNMADD231PS Y7, Y11, Y9
-	VADDPS       Y6, Y9, Y9
-	VFNMADD231PS Y8, Y11, Y9
-	VMULPS       Y10, Y9, Y9
-	VBLENDVPS    Y2, Y11, Y4, Y11
-	VBLENDVPS    Y2, Y9, Y6, Y9
-	VMULPS       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan232consts<>+512(SB), Y7
-	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
-	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
-	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
-	VMULPS       Y6, Y4, Y6
-	VDIVPS       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PS Y4, Y9, Y7
-	VFMADD231PS  Y6, Y11, Y7
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan232consts<>+384(SB), Y6
-	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
-	VADDPS       Y7, Y2, Y2
-	VADDPS       Y11, Y4, Y6
-	VSUBPS       Y4, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y4, Y4
-	VSUBPS       Y7, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y2, Y4, Y4
-	VPXOR        atan232consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan232consts<>+1344(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       atan232consts<>+1280(SB), Y2, Y8
-	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
-	VSUBPS       Y9, Y8, Y10
-	VMOVUPS      atan232consts<>+1280(SB), Y11
-	VSUBPS       Y10, Y11, Y10
-	VSUBPS       Y9, Y2, Y2
-	VADDPS       Y2, Y10, Y10
-	VADDPS       Y7, Y10, Y10
-	VBLENDVPS    Y5, Y8, Y6, Y8
-	VBLENDVPS    Y5, Y10, Y4, Y10
-	VPAND        atan232consts<>+0(SB), Y1, Y2
-	VPOR         atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
-	VPXOR        atan232consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan232consts<>+1472(SB), Y5
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       atan232consts<>+1408(SB), Y4, Y6
-	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
-	VSUBPS       Y7, Y6, Y9
-	VMOVUPS      atan232consts<>+1408(SB), Y11
-	VSUBPS       Y9, Y11, Y9
-	VSUBPS       Y7, Y4, Y4
-	VADDPS       Y4, Y9, Y9
-	VADDPS       Y5, Y9, Y9
-	VBLENDVPS    Y2, Y6, Y8, Y6
-	VBLENDVPS    Y2, Y9, Y10, Y9
-	VADDPS       Y9, Y6, Y6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
-	VBLENDVPS    Y3, Y2, Y6, Y2
-	VPAND        atan232consts<>+0(SB), Y0, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPS       $0x03, Y1, Y1, Y3
-	VPOR         atan232consts<>+1536(SB), Y1, Y1
-	VBLENDVPS    Y3, Y1, Y2, Y1
-	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         atan232consts<>+1536(SB), Y0, Y0
-	VBLENDVPS    Y2, Y0, Y1, Y0
-	VMOVNTPS     Y0, (DX)(R10*4)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          atan2VVF32AVX2NT_loop1
-
-atan2VVF32AVX2NT_after1:
-	CMPQ         R11, $0x00000004
-	JB           atan2VVF32AVX2NT_tail4
-	VMOVUPS      (SI)(R10*4), X0
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVUPS      X0, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-atan2VVF32AVX2NT_tail4:
-	CMPQ         R11, $0x00000002
-	JB           atan2VVF32AVX2NT_tail2
-	VMOVQ        (SI)(R10*4), X0
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVQ        X0, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VVF32AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VVF32AVX2NT_tail1
-	VMOVSS       (SI)(R10*4), X0
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVSS       X0, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VVF32AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VVF32AVX2NT_row
-
-atan2VVF32AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func atan2VSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·atan2VSF32AVX2(SB), NOSPLIT, $0-64
@@ -10614,878 +8458,6 @@ atan2VSF32AVX2_exact1:
 
 atan2VSF32AVX2_end:
 atan2VSF32AVX2_done:
-	VZEROUPPER
-	RET
-
-// func atan2VSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2VSF32AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VSF32AVX2NT_done
-	TESTQ CX, CX
-	JLE   atan2VSF32AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-atan2VSF32AVX2NT_row:
-	VBROADCASTSS (R8), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           atan2VSF32AVX2NT_head4
-	VMOVUPS      (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X4
-	VBLENDVPS    X3, X4, X2, X4
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X4, X1
-	VMOVUPS      X1, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-atan2VSF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           atan2VSF32AVX2NT_head2
-	VMOVQ        (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X4
-	VBLENDVPS    X3, X4, X2, X4
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X4, X1
-	VMOVQ        X1, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VSF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VSF32AVX2NT_head1
-	VMOVSS       (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X4
-	VBLENDVPS    X3, X4, X2, X4
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X4, X1
-	VMOVSS       X1, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VSF32AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2VSF32AVX2NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           atan2VSF32AVX2NT_after1
-	VMOVUPS      (SI)(R10*4), Y1
-	VPAND        atan232consts<>+64(SB), Y0, Y2
-	VPAND        atan232consts<>+64(SB), Y1, Y3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPS       $0x11, Y3, Y2, Y5
-	VBLENDVPS    Y5, Y2, Y3, Y6
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
-	VBLENDVPS    Y5, Y3, Y2, Y2
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan232consts<>+192(SB), Y7
-	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y4, Y2, Y2
-	VDIVPS       Y2, Y6, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
-	VFNMADD231PS Y2, Y4, Y6
-	VDIVPS       Y2, Y6, Y6
-	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan232consts<>+448(SB), Y2
-	VCMPPS       $0x11, Y4, Y2, Y2
-	VADDPS       atan232consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VSUBPS       Y7, Y8, Y8
-	VADDPS       Y4, Y8, Y8
-	VADDPS       Y6, Y8, Y8
-	VSUBPS       atan232consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan232consts<>+192(SB), Y10
-	VDIVPS       Y7, Y10, Y10
-	VMULPS       Y10, Y9, Y11
-	VFNMADD231PS Y7, Y11, Y9
-	VADDPS       Y6, Y9, Y9
-	VFNMADD231PS Y8, Y11, Y9
-	VMULPS       Y10, Y9, Y9
-	VBLENDVPS    Y2, Y11, Y4, Y11
-	VBLENDVPS    Y2, Y9, Y6, Y9
-	VMULPS       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan232consts<>+512(SB), Y7
-	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
-	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
-	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
-	VMULPS       Y6, Y4, Y6
-	VDIVPS       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PS Y4, Y9, Y7
-	VFMADD231PS  Y6, Y11, Y7
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan232consts<>+384(SB), Y6
-	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
-	VADDPS       Y7, Y2, Y2
-	VADDPS       Y11, Y4, Y6
-	VSUBPS       Y4, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y4, Y4
-	VSUBPS       Y7, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y2, Y4, Y4
-	VPXOR        atan232consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan232consts<>+1344(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       atan232consts<>+1280(SB), Y2, Y8
-	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
-	VSUBPS       Y9, Y8, Y10
-	VMOVUPS      atan232consts<>+1280(SB), Y11
-	VSUBPS       Y10, Y11, Y10
-	VSUBPS       Y9, Y2, Y2
-	VADDPS       Y2, Y10, Y10
-	VADDPS       Y7, Y10, Y10
-	VBLENDVPS    Y5, Y8, Y6, Y8
-	VBLENDVPS    Y5, Y10, Y4, Y10
-	VPAND        atan232consts<>+0(SB), Y0, Y2
-	VPOR         atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
-	VPXOR        atan232consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan232consts<>+1472(SB), Y5
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       atan232consts<>+1408(SB), Y4, Y6
-	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
-	VSUBPS       Y7, Y6, Y9
-	VMOVUPS      atan232consts<>+1408(SB), Y11
-	VSUBPS       Y9, Y11, Y9
-	VSUBPS       Y7, Y4, Y4
-	VADDPS       Y4, Y9, Y9
-	VADDPS       Y5, Y9, Y9
-	VBLENDVPS    Y2, Y6, Y8, Y6
-	VBLENDVPS    Y2, Y9, Y10, Y9
-	VADDPS       Y9, Y6, Y6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
-	VBLENDVPS    Y3, Y2, Y6, Y2
-	VPAND        atan232consts<>+0(SB), Y1, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPS       $0x03, Y0, Y0, Y3
-	VPOR         atan232consts<>+1536(SB), Y0, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y4
-	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         atan232consts<>+1536(SB), Y1, Y1
-	VBLENDVPS    Y2, Y1, Y4, Y1
-	VMOVNTPS     Y1, (DX)(R10*4)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          atan2VSF32AVX2NT_loop1
-
-atan2VSF32AVX2NT_after1:
-	CMPQ         R11, $0x00000004
-	JB           atan2VSF32AVX2NT_tail4
-	VMOVUPS      (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X4
-	VBLENDVPS    X3, X4, X2, X4
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X4, X1
-	VMOVUPS      X1, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-
-atan2VSF32AVX2NT_tail4:
-	CMPQ         R11, $0x00000002
-	JB           atan2VSF32AVX2NT_tail2
-	VMOVQ        (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X4
-	VBLENDVPS    X3, X4, X2, X4
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X4, X1
-	VMOVQ        X1, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VSF32AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VSF32AVX2NT_tail1
-	VMOVSS       (SI)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X0, X2
-	VPAND        atan232consts<>+64(SB), X1, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X0, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X3, X0, X2, X0
-	VCMPPS       $0x03, X1, X1, X2
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X2, X1, X0, X1
-	VMOVSS       X1, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VSF32AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VSF32AVX2NT_row
-
-atan2VSF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -12122,15 +9094,15 @@ atan2SVF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func atan2SVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2SVF32AVX2NT(SB), NOSPLIT, $0-64
+// func powVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
 	TESTQ AX, AX
-	JLE   atan2SVF32AVX2NT_done
+	JLE   powVVF32AVX2_done
 	TESTQ CX, CX
-	JLE   atan2SVF32AVX2NT_done
+	JLE   powVVF32AVX2_done
 	MOVQ  dst+16(FP), DX
 	MOVQ  ldd+24(FP), BX
 	SHLQ  $0x02, BX
@@ -12140,857 +9112,3342 @@ TEXT ·atan2SVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    powVVF32AVX2_exact1
 
-atan2SVF32AVX2NT_row:
-	VBROADCASTSS (SI), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000004
-	JB           atan2SVF32AVX2NT_head4
-	VMOVUPS      (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X3
-	VBLENDVPS    X2, X3, X1, X3
-	VMOVUPS      X3, (DX)(R10*4)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
+powVVF32AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
 
-atan2SVF32AVX2NT_head4:
-	CMPQ         R11, $0x00000002
-	JB           atan2SVF32AVX2NT_head2
-	VMOVQ        (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X3
-	VBLENDVPS    X2, X3, X1, X3
-	VMOVQ        X3, (DX)(R10*4)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2SVF32AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2SVF32AVX2NT_head1
-	VMOVSS       (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
-	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
-	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X3
-	VBLENDVPS    X2, X3, X1, X3
-	VMOVSS       X3, (DX)(R10*4)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2SVF32AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2SVF32AVX2NT_loop1:
+powVVF32AVX2_loop1:
 	CMPQ         R11, $0x00000008
-	JB           atan2SVF32AVX2NT_after1
+	JB           powVVF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y0
 	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        atan232consts<>+64(SB), Y1, Y2
-	VPAND        atan232consts<>+64(SB), Y0, Y3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPS       $0x11, Y3, Y2, Y5
-	VBLENDVPS    Y5, Y2, Y3, Y6
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
-	VBLENDVPS    Y5, Y3, Y2, Y2
-	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan232consts<>+192(SB), Y7
-	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y4, Y2, Y2
-	VDIVPS       Y2, Y6, Y4
-	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
-	VFNMADD231PS Y2, Y4, Y6
-	VDIVPS       Y2, Y6, Y6
-	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan232consts<>+448(SB), Y2
-	VCMPPS       $0x11, Y4, Y2, Y2
-	VADDPS       atan232consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VSUBPS       Y7, Y8, Y8
-	VADDPS       Y4, Y8, Y8
-	VADDPS       Y6, Y8, Y8
-	VSUBPS       atan232consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan232consts<>+192(SB), Y10
-	VDIVPS       Y7, Y10, Y10
-	VMULPS       Y10, Y9, Y11
-	VFNMADD231PS Y7, Y11, Y9
-	VADDPS       Y6, Y9, Y9
-	VFNMADD231PS Y8, Y11, Y9
-	VMULPS       Y10, Y9, Y9
-	VBLENDVPS    Y2, Y11, Y4, Y11
-	VBLENDVPS    Y2, Y9, Y6, Y9
-	VMULPS       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan232consts<>+512(SB), Y7
-	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
-	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
-	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan232consts<>+192(SB), Y8
-	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
-	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
-	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
-	VMULPS       Y6, Y4, Y6
-	VDIVPS       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PS Y4, Y9, Y7
-	VFMADD231PS  Y6, Y11, Y7
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan232consts<>+384(SB), Y6
-	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
-	VADDPS       Y7, Y2, Y2
-	VADDPS       Y11, Y4, Y6
-	VSUBPS       Y4, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y4, Y4
-	VSUBPS       Y7, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y2, Y4, Y4
-	VPXOR        atan232consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VPAND        pow32consts<>+0(SB), Y0, Y2
+	VPAND        pow32consts<>+0(SB), Y1, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
 	VSUBPS       Y4, Y7, Y7
-	VADDPS       atan232consts<>+1280(SB), Y2, Y8
-	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
-	VSUBPS       Y9, Y8, Y10
-	VMOVUPS      atan232consts<>+1280(SB), Y11
-	VSUBPS       Y10, Y11, Y10
-	VSUBPS       Y9, Y2, Y2
-	VADDPS       Y2, Y10, Y10
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y10, Y10
-	VBLENDVPS    Y5, Y8, Y6, Y8
-	VBLENDVPS    Y5, Y10, Y4, Y10
-	VPAND        atan232consts<>+0(SB), Y1, Y2
-	VPOR         atan232consts<>+192(SB), Y2, Y2
-	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
-	VPXOR        atan232consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan232consts<>+1472(SB), Y5
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       atan232consts<>+1408(SB), Y4, Y6
-	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
-	VSUBPS       Y7, Y6, Y9
-	VMOVUPS      atan232consts<>+1408(SB), Y11
-	VSUBPS       Y9, Y11, Y9
-	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
 	VADDPS       Y4, Y9, Y9
-	VADDPS       Y5, Y9, Y9
-	VBLENDVPS    Y2, Y6, Y8, Y6
-	VBLENDVPS    Y2, Y9, Y10, Y9
+	VMULPS       Y5, Y1, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y1, Y6
+	VFMADD231PS  Y9, Y1, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
 	VADDPS       Y9, Y6, Y6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan232consts<>+384(SB), Y4
-	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
-	VBLENDVPS    Y3, Y2, Y6, Y2
-	VPAND        atan232consts<>+0(SB), Y0, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPS       $0x03, Y1, Y1, Y3
-	VPOR         atan232consts<>+1536(SB), Y1, Y1
-	VBLENDVPS    Y3, Y1, Y2, Y1
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y2, Y0, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         atan232consts<>+1536(SB), Y0, Y3
-	VBLENDVPS    Y2, Y3, Y1, Y3
-	VMOVNTPS     Y3, (DX)(R10*4)
+	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
-	JMP          atan2SVF32AVX2NT_loop1
+	JMP          powVVF32AVX2_loop1
 
-atan2SVF32AVX2NT_after1:
+powVVF32AVX2_after1:
 	CMPQ         R11, $0x00000004
-	JB           atan2SVF32AVX2NT_tail4
+	JB           powVVF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X0
 	VMOVUPS      (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
 	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
 	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
 	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X3
-	VBLENDVPS    X2, X3, X1, X3
-	VMOVUPS      X3, (DX)(R10*4)
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVUPS      X4, (DX)(R10*4)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
 
-atan2SVF32AVX2NT_tail4:
+powVVF32AVX2_tail4:
 	CMPQ         R11, $0x00000002
-	JB           atan2SVF32AVX2NT_tail2
+	JB           powVVF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X0
 	VMOVQ        (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
 	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
 	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
 	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X3
-	VBLENDVPS    X2, X3, X1, X3
-	VMOVQ        X3, (DX)(R10*4)
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*4)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
 
-atan2SVF32AVX2NT_tail2:
+powVVF32AVX2_tail2:
 	CMPQ         R11, $0x00000001
-	JB           atan2SVF32AVX2NT_tail1
+	JB           powVVF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X0
 	VMOVSS       (R8)(R10*4), X1
-	VPAND        atan232consts<>+64(SB), X1, X2
-	VPAND        atan232consts<>+64(SB), X0, X3
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPS       $0x11, X3, X2, X5
-	VBLENDVPS    X5, X2, X3, X6
-	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
-	VBLENDVPS    X5, X3, X2, X2
-	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
-	VMOVUPS      atan232consts<>+192(SB), X7
-	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
-	VMULPS       X4, X6, X6
-	VMULPS       X4, X2, X2
-	VDIVPS       X2, X6, X4
-	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
-	VFNMADD231PS X2, X4, X6
-	VDIVPS       X2, X6, X6
-	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
-	VMOVUPS      atan232consts<>+448(SB), X2
-	VCMPPS       $0x11, X4, X2, X2
-	VADDPS       atan232consts<>+192(SB), X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VSUBPS       X7, X8, X8
-	VADDPS       X4, X8, X8
-	VADDPS       X6, X8, X8
-	VSUBPS       atan232consts<>+192(SB), X4, X9
-	VMOVUPS      atan232consts<>+192(SB), X10
-	VDIVPS       X7, X10, X10
-	VMULPS       X10, X9, X11
-	VFNMADD231PS X7, X11, X9
-	VADDPS       X6, X9, X9
-	VFNMADD231PS X8, X11, X9
-	VMULPS       X10, X9, X9
-	VBLENDVPS    X2, X11, X4, X11
-	VBLENDVPS    X2, X9, X6, X9
-	VMULPS       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan232consts<>+512(SB), X7
-	VFMADD213PS  atan232consts<>+576(SB), X7, X6
-	VFMADD213PS  atan232consts<>+640(SB), X4, X6
-	VFMADD213PS  atan232consts<>+704(SB), X4, X6
-	VFMADD213PS  atan232consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan232consts<>+192(SB), X8
-	VFMADD213PS  atan232consts<>+832(SB), X8, X7
-	VFMADD213PS  atan232consts<>+896(SB), X4, X7
-	VFMADD213PS  atan232consts<>+960(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
-	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
-	VMULPS       X6, X4, X6
-	VDIVPS       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PS X4, X9, X7
-	VFMADD231PS  X6, X11, X7
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
-	VMOVUPS      atan232consts<>+384(SB), X6
-	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
-	VADDPS       X7, X2, X2
-	VADDPS       X11, X4, X6
-	VSUBPS       X4, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X4, X4
-	VSUBPS       X7, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X2, X4, X4
-	VPXOR        atan232consts<>+0(SB), X6, X2
-	VMOVUPS      atan232consts<>+1344(SB), X7
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
 	VSUBPS       X4, X7, X7
-	VADDPS       atan232consts<>+1280(SB), X2, X8
-	VSUBPS       atan232consts<>+1280(SB), X8, X9
-	VSUBPS       X9, X8, X10
-	VMOVUPS      atan232consts<>+1280(SB), X11
-	VSUBPS       X10, X11, X10
-	VSUBPS       X9, X2, X2
-	VADDPS       X2, X10, X10
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X10, X10
-	VBLENDVPS    X5, X8, X6, X8
-	VBLENDVPS    X5, X10, X4, X10
-	VPAND        atan232consts<>+0(SB), X1, X2
-	VPOR         atan232consts<>+192(SB), X2, X2
-	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
-	VPXOR        atan232consts<>+0(SB), X8, X4
-	VMOVUPS      atan232consts<>+1472(SB), X5
-	VSUBPS       X10, X5, X5
-	VADDPS       atan232consts<>+1408(SB), X4, X6
-	VSUBPS       atan232consts<>+1408(SB), X6, X7
-	VSUBPS       X7, X6, X9
-	VMOVUPS      atan232consts<>+1408(SB), X11
-	VSUBPS       X9, X11, X9
-	VSUBPS       X7, X4, X4
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
 	VADDPS       X4, X9, X9
-	VADDPS       X5, X9, X9
-	VBLENDVPS    X2, X6, X8, X6
-	VBLENDVPS    X2, X9, X10, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
 	VADDPS       X9, X6, X6
-	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
-	VMOVUPS      atan232consts<>+384(SB), X4
-	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
-	VBLENDVPS    X3, X2, X6, X2
-	VPAND        atan232consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPS       $0x03, X1, X1, X3
-	VPOR         atan232consts<>+1536(SB), X1, X1
-	VBLENDVPS    X3, X1, X2, X1
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         atan232consts<>+1536(SB), X0, X0
-	VBLENDVPS    X2, X0, X1, X0
-	VMOVSS       X0, (DX)(R10*4)
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVSS       X4, (DX)(R10*4)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
 
-atan2SVF32AVX2NT_tail1:
+powVVF32AVX2_tail1:
 	ADDQ BX, DX
 	ADDQ DI, SI
 	ADDQ R9, R8
 	DECQ AX
-	JNZ  atan2SVF32AVX2NT_row
+	JNZ  powVVF32AVX2_row
+	JMP  powVVF32AVX2_end
 
-atan2SVF32AVX2NT_done:
+powVVF32AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        pow32consts<>+0(SB), Y0, Y2
+	VPAND        pow32consts<>+0(SB), Y1, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
+	VADDPS       Y7, Y10, Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y4, Y9, Y9
+	VMULPS       Y5, Y1, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y1, Y6
+	VFMADD231PS  Y9, Y1, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y2, Y0, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF32AVX2_exact1
+
+powVVF32AVX2_end:
+powVVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA pow32consts<>+0(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+8(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+16(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+24(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+32(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+40(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+48(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+56(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+64(SB)/8, $0x0000000000000000
+DATA pow32consts<>+72(SB)/8, $0x0000000000000000
+DATA pow32consts<>+80(SB)/8, $0x0000000000000000
+DATA pow32consts<>+88(SB)/8, $0x0000000000000000
+DATA pow32consts<>+96(SB)/8, $0x0000000000000000
+DATA pow32consts<>+104(SB)/8, $0x0000000000000000
+DATA pow32consts<>+112(SB)/8, $0x0000000000000000
+DATA pow32consts<>+120(SB)/8, $0x0000000000000000
+DATA pow32consts<>+128(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+136(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+144(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+152(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+160(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+168(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+176(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+184(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+192(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+200(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+208(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+216(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+224(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+232(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+240(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+248(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+256(SB)/8, $0x8000000080000000
+DATA pow32consts<>+264(SB)/8, $0x8000000080000000
+DATA pow32consts<>+272(SB)/8, $0x8000000080000000
+DATA pow32consts<>+280(SB)/8, $0x8000000080000000
+DATA pow32consts<>+288(SB)/8, $0x8000000080000000
+DATA pow32consts<>+296(SB)/8, $0x8000000080000000
+DATA pow32consts<>+304(SB)/8, $0x8000000080000000
+DATA pow32consts<>+312(SB)/8, $0x8000000080000000
+DATA pow32consts<>+320(SB)/8, $0x0080000000800000
+DATA pow32consts<>+328(SB)/8, $0x0080000000800000
+DATA pow32consts<>+336(SB)/8, $0x0080000000800000
+DATA pow32consts<>+344(SB)/8, $0x0080000000800000
+DATA pow32consts<>+352(SB)/8, $0x0080000000800000
+DATA pow32consts<>+360(SB)/8, $0x0080000000800000
+DATA pow32consts<>+368(SB)/8, $0x0080000000800000
+DATA pow32consts<>+376(SB)/8, $0x0080000000800000
+DATA pow32consts<>+384(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+392(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+400(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+408(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+416(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+424(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+432(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+440(SB)/8, $0x4c0000004c000000
+DATA pow32consts<>+448(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+456(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+464(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+472(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+480(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+488(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+496(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+504(SB)/8, $0x004afb0d004afb0d
+DATA pow32consts<>+512(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+520(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+528(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+536(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+544(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+552(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+560(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+568(SB)/8, $0x4b0000004b000000
+DATA pow32consts<>+576(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+584(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+592(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+600(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+608(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+616(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+624(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+632(SB)/8, $0x4b0000984b000098
+DATA pow32consts<>+640(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+648(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+656(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+664(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+672(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+680(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+688(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+696(SB)/8, $0x4b00007f4b00007f
+DATA pow32consts<>+704(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+712(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+720(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+728(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+736(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+744(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+752(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+760(SB)/8, $0x007fffff007fffff
+DATA pow32consts<>+768(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+776(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+784(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+792(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+800(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+808(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+816(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+824(SB)/8, $0x3f3504f33f3504f3
+DATA pow32consts<>+832(SB)/8, $0x4000000040000000
+DATA pow32consts<>+840(SB)/8, $0x4000000040000000
+DATA pow32consts<>+848(SB)/8, $0x4000000040000000
+DATA pow32consts<>+856(SB)/8, $0x4000000040000000
+DATA pow32consts<>+864(SB)/8, $0x4000000040000000
+DATA pow32consts<>+872(SB)/8, $0x4000000040000000
+DATA pow32consts<>+880(SB)/8, $0x4000000040000000
+DATA pow32consts<>+888(SB)/8, $0x4000000040000000
+DATA pow32consts<>+896(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+904(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+912(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+920(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+928(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+936(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+944(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+952(SB)/8, $0x3f2aaaab3f2aaaab
+DATA pow32consts<>+960(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+968(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+976(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+984(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+992(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+1000(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+1008(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+1016(SB)/8, $0xb2aaaaabb2aaaaab
+DATA pow32consts<>+1024(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1032(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1040(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1048(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1056(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1064(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1072(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1080(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1088(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1096(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1104(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1112(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1120(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1128(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1136(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1144(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1152(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1160(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1168(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1176(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1184(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1192(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1200(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1208(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1216(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1224(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1232(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1240(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1248(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1256(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1264(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1272(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1280(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1288(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1296(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1304(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1312(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1320(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1328(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1336(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1344(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1352(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1360(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1368(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1376(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1384(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1392(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1400(SB)/8, $0x3e4ccccd3e4ccccd
+DATA pow32consts<>+1408(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1416(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1424(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1432(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1440(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1448(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1456(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1464(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1472(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1480(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1488(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1496(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1504(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1512(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1520(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1528(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1536(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1544(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1552(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1560(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1568(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1576(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1584(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1592(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1600(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1608(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1616(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1624(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1632(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1640(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1648(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1656(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1664(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1672(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1680(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1688(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1696(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1704(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1712(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1720(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1728(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1736(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1744(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1752(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1760(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1768(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1776(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1784(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1792(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1800(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1808(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1816(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1824(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1832(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1840(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1848(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1856(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1864(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1872(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1880(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1888(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1896(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1904(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1912(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1920(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1928(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1936(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1944(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1952(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1960(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1968(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1976(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1984(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+1992(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2000(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2008(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2016(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2024(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2032(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2040(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2048(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2056(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2064(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2072(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2080(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2088(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2096(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2104(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2112(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2120(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2128(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2136(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2144(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2152(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2160(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2168(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2176(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2184(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2192(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2200(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2208(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2216(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2224(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2232(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2240(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2248(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2256(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2264(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2272(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2280(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2288(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2296(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2304(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2312(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2320(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2328(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2336(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2344(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2352(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2360(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2368(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2376(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2384(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2392(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2400(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2408(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2416(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2424(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2432(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2440(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2448(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2456(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2464(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2472(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2480(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2488(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2496(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2504(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2512(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2520(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2528(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2536(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2544(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2552(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2560(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2568(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2576(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2584(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2592(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2600(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2608(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2616(SB)/8, $0x0040000000400000
+GLOBL pow32consts<>(SB), RODATA|NOPTR, $2624
+
+// func powVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powVSF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powVSF32AVX2_done
+	TESTQ CX, CX
+	JLE   powVSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    powVSF32AVX2_exact1
+
+powVSF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powVSF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           powVSF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        pow32consts<>+0(SB), Y1, Y2
+	VPAND        pow32consts<>+0(SB), Y0, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
+	VADDPS       Y7, Y10, Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y4, Y9, Y9
+	VMULPS       Y5, Y0, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y0, Y6
+	VFMADD231PS  Y9, Y0, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y1, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VBLENDVPS    Y2, Y1, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         pow32consts<>+2560(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y1
+	VPOR         Y2, Y1, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          powVSF32AVX2_loop1
+
+powVSF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           powVSF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X1, X2
+	VPAND        pow32consts<>+0(SB), X0, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X0, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X0, X6
+	VFMADD231PS  X9, X0, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X2, X1, X5, X5
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VPOR         X2, X1, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X4, X4
+	VMOVUPS      X4, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+powVSF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           powVSF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X1, X2
+	VPAND        pow32consts<>+0(SB), X0, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X0, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X0, X6
+	VFMADD231PS  X9, X0, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X2, X1, X5, X5
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VPOR         X2, X1, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+powVSF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           powVSF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X1, X2
+	VPAND        pow32consts<>+0(SB), X0, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X0, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X0, X6
+	VFMADD231PS  X9, X0, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X2, X1, X5, X5
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VPOR         X0, X1, X0
+	VBLENDVPS    X0, pow32consts<>+128(SB), X4, X4
+	VMOVSS       X4, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+powVSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powVSF32AVX2_row
+	JMP  powVSF32AVX2_end
+
+powVSF32AVX2_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        pow32consts<>+0(SB), Y1, Y2
+	VPAND        pow32consts<>+0(SB), Y0, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
+	VADDPS       Y7, Y10, Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y4, Y9, Y9
+	VMULPS       Y5, Y0, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y0, Y6
+	VFMADD231PS  Y9, Y0, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y1, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VBLENDVPS    Y2, Y1, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         pow32consts<>+2560(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y1
+	VPOR         Y0, Y1, Y0
+	VBLENDVPS    Y0, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF32AVX2_exact1
+
+powVSF32AVX2_end:
+powVSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powSVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powSVF32AVX2_done
+	TESTQ CX, CX
+	JLE   powSVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    powSVF32AVX2_exact1
+
+powSVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powSVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           powSVF32AVX2_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        pow32consts<>+0(SB), Y0, Y2
+	VPAND        pow32consts<>+0(SB), Y1, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
+	VADDPS       Y7, Y10, Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y4, Y9, Y9
+	VMULPS       Y5, Y1, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y1, Y6
+	VFMADD231PS  Y9, Y1, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y2, Y0, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VPOR         Y1, Y2, Y1
+	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          powSVF32AVX2_loop1
+
+powSVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           powSVF32AVX2_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VPOR         X1, X2, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVUPS      X4, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+powSVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           powSVF32AVX2_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VPOR         X1, X2, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+powSVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           powSVF32AVX2_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        pow32consts<>+0(SB), X0, X2
+	VPAND        pow32consts<>+0(SB), X1, X3
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
+	VMULPS       pow32consts<>+384(SB), X2, X5
+	VBLENDVPS    X4, X5, X2, X5
+	VPADDD       pow32consts<>+448(SB), X5, X5
+	VPSRLD       $0x17, X5, X6
+	VPOR         pow32consts<>+512(SB), X6, X6
+	VMOVUPS      pow32consts<>+640(SB), X7
+	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
+	VSUBPS       X4, X6, X6
+	VPAND        pow32consts<>+704(SB), X5, X5
+	VPADDD       pow32consts<>+768(SB), X5, X5
+	VSUBPS       pow32consts<>+128(SB), X5, X5
+	VADDPS       pow32consts<>+832(SB), X5, X4
+	VMOVUPS      pow32consts<>+832(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      pow32consts<>+128(SB), X8
+	VDIVPS       X4, X8, X8
+	VMULPS       X8, X5, X9
+	VFNMADD231PS X4, X9, X5
+	VADDPS       pow32consts<>+64(SB), X5, X5
+	VFNMADD231PS X7, X9, X5
+	VMULPS       X8, X5, X5
+	VMULPS       X9, X9, X4
+	VPXOR        pow32consts<>+256(SB), X4, X7
+	VFMADD231PS  X9, X9, X7
+	VADDPS       X9, X9, X8
+	VFMADD231PS  X5, X8, X7
+	VMULPS       X9, X4, X8
+	VPXOR        pow32consts<>+256(SB), X8, X10
+	VFMADD231PS  X9, X4, X10
+	VFMADD231PS  X5, X4, X10
+	VFMADD231PS  X9, X7, X10
+	VMULPS       pow32consts<>+896(SB), X8, X7
+	VPXOR        pow32consts<>+256(SB), X7, X11
+	VFMADD231PS  pow32consts<>+896(SB), X8, X11
+	VFMADD231PS  pow32consts<>+960(SB), X8, X11
+	VFMADD231PS  pow32consts<>+896(SB), X10, X11
+	VADDPS       X9, X9, X8
+	VMULPS       X4, X4, X10
+	VMULPS       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow32consts<>+1024(SB), X12
+	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
+	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
+	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
+	VMULPS       X10, X8, X8
+	VMULPS       pow32consts<>+1408(SB), X6, X4
+	VADDPS       X9, X9, X9
+	VADDPS       X9, X4, X10
+	VSUBPS       X4, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X4, X4
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X4, X4
+	VADDPS       X7, X10, X9
+	VSUBPS       X10, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X10, X10
+	VSUBPS       X12, X7, X7
+	VADDPS       X7, X10, X10
+	VADDPS       X10, X4, X4
+	VADDPS       X5, X5, X5
+	VADDPS       X5, X4, X4
+	VADDPS       X8, X11, X11
+	VMULPS       pow32consts<>+1472(SB), X6, X6
+	VADDPS       X6, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X4, X9, X5
+	VSUBPS       X5, X9, X9
+	VADDPS       X4, X9, X9
+	VMULPS       X5, X1, X4
+	VPXOR        pow32consts<>+256(SB), X4, X6
+	VFMADD231PS  X5, X1, X6
+	VFMADD231PS  X9, X1, X6
+	VPAND        pow32consts<>+0(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VBLENDVPS    X5, X6, X7, X6
+	VMAXPS       pow32consts<>+1600(SB), X4, X4
+	VMINPS       pow32consts<>+1664(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow32consts<>+1728(SB), X7
+	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
+	VSUBPS       pow32consts<>+1792(SB), X5, X7
+	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
+	VSUBPS       X8, X4, X4
+	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
+	VADDPS       X6, X8, X7
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X7, X10
+	VSUBPS       X10, X8, X8
+	VSUBPS       X9, X6, X6
+	VADDPS       X6, X8, X8
+	VADDPS       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow32consts<>+1856(SB), X8
+	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
+	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
+	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
+	VMULPS       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PS  X7, X4, X9
+	VFMADD231PS  X8, X6, X9
+	VADDPS       pow32consts<>+128(SB), X7, X4
+	VMOVUPS      pow32consts<>+128(SB), X6
+	VSUBPS       X4, X6, X6
+	VADDPS       X7, X6, X6
+	VADDPS       X9, X6, X6
+	VPSUBD       pow32consts<>+2304(SB), X5, X5
+	VPSRLD       $0x01, X5, X7
+	VPSUBD       pow32consts<>+2368(SB), X7, X8
+	VPSLLD       $0x17, X8, X8
+	VPSUBD       X7, X5, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSLLD       $0x17, X5, X5
+	VADDPS       X6, X4, X4
+	VMULPS       X8, X4, X4
+	VMULPS       X5, X4, X4
+	VPAND        pow32consts<>+256(SB), X3, X5
+	VPOR         pow32consts<>+512(SB), X5, X5
+	VPAND        pow32consts<>+0(SB), X3, X6
+	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
+	VADDPS       X5, X3, X7
+	VSUBPS       X5, X7, X7
+	VBLENDVPS    X6, X7, X3, X7
+	VCMPPS       $0x00, X3, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
+	VADDPS       pow32consts<>+512(SB), X3, X6
+	VBLENDVPS    X5, X6, X3, X6
+	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPSLLD       $0x1f, X6, X6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X5, X6, X8, X6
+	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
+	VBLENDVPS    X7, X4, X6, X4
+	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPS    X7, X8, X4, X8
+	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
+	VMOVUPS      pow32consts<>+192(SB), X7
+	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPS    X4, X7, X8, X7
+	VMOVUPS      pow32consts<>+128(SB), X4
+	VCMPPS       $0x11, X2, X4, X4
+	VMOVUPS      pow32consts<>+192(SB), X5
+	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X8
+	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
+	VBLENDVPS    X4, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
+	VBLENDVPS    X3, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X2, X0, X5, X5
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         pow32consts<>+2560(SB), X1, X3
+	VBLENDVPS    X2, X3, X5, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         pow32consts<>+2560(SB), X0, X4
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VMOVSS       X4, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+powSVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powSVF32AVX2_row
+	JMP  powSVF32AVX2_end
+
+powSVF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        pow32consts<>+0(SB), Y0, Y2
+	VPAND        pow32consts<>+0(SB), Y1, Y3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
+	VMULPS       pow32consts<>+384(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VPADDD       pow32consts<>+448(SB), Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
+	VPOR         pow32consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow32consts<>+640(SB), Y7
+	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
+	VSUBPS       Y4, Y6, Y6
+	VPAND        pow32consts<>+704(SB), Y5, Y5
+	VPADDD       pow32consts<>+768(SB), Y5, Y5
+	VSUBPS       pow32consts<>+128(SB), Y5, Y5
+	VADDPS       pow32consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+832(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y5, Y7, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y8
+	VDIVPS       Y4, Y8, Y8
+	VMULPS       Y8, Y5, Y9
+	VFNMADD231PS Y4, Y9, Y5
+	VADDPS       pow32consts<>+64(SB), Y5, Y5
+	VFNMADD231PS Y7, Y9, Y5
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y9, Y9, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y7
+	VFMADD231PS  Y9, Y9, Y7
+	VADDPS       Y9, Y9, Y8
+	VFMADD231PS  Y5, Y8, Y7
+	VMULPS       Y9, Y4, Y8
+	VPXOR        pow32consts<>+256(SB), Y8, Y10
+	VFMADD231PS  Y9, Y4, Y10
+	VFMADD231PS  Y5, Y4, Y10
+	VFMADD231PS  Y9, Y7, Y10
+	VMULPS       pow32consts<>+896(SB), Y8, Y7
+	VPXOR        pow32consts<>+256(SB), Y7, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
+	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
+	VADDPS       Y9, Y9, Y8
+	VMULPS       Y4, Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow32consts<>+1024(SB), Y12
+	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
+	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
+	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       pow32consts<>+1408(SB), Y6, Y4
+	VADDPS       Y9, Y9, Y9
+	VADDPS       Y9, Y4, Y10
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y4, Y4
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y4, Y4
+	VADDPS       Y7, Y10, Y9
+	VSUBPS       Y10, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y10, Y10
+	VSUBPS       Y12, Y7, Y7
+	VADDPS       Y7, Y10, Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y8, Y11, Y11
+	VMULPS       pow32consts<>+1472(SB), Y6, Y6
+	VADDPS       Y6, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y4, Y9, Y5
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y4, Y9, Y9
+	VMULPS       Y5, Y1, Y4
+	VPXOR        pow32consts<>+256(SB), Y4, Y6
+	VFMADD231PS  Y5, Y1, Y6
+	VFMADD231PS  Y9, Y1, Y6
+	VPAND        pow32consts<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VBLENDVPS    Y5, Y6, Y7, Y6
+	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
+	VMINPS       pow32consts<>+1664(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow32consts<>+1728(SB), Y7
+	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
+	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
+	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
+	VSUBPS       Y8, Y4, Y4
+	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
+	VADDPS       Y6, Y8, Y7
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y7, Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y9, Y6, Y6
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow32consts<>+1856(SB), Y8
+	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
+	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PS  Y7, Y4, Y9
+	VFMADD231PS  Y8, Y6, Y9
+	VADDPS       pow32consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow32consts<>+128(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y5, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y5, Y4, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VPOR         pow32consts<>+512(SB), Y5, Y5
+	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
+	VADDPS       Y5, Y3, Y7
+	VSUBPS       Y5, Y7, Y7
+	VBLENDVPS    Y6, Y7, Y3, Y7
+	VCMPPS       $0x00, Y3, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
+	VADDPS       pow32consts<>+512(SB), Y3, Y6
+	VBLENDVPS    Y5, Y6, Y3, Y6
+	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPSLLD       $0x1f, Y6, Y6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y5, Y6, Y8, Y6
+	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
+	VBLENDVPS    Y7, Y4, Y6, Y4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y4, Y8
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+128(SB), Y4
+	VCMPPS       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow32consts<>+192(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y2, Y0, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VMOVUPS      Y4, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF32AVX2_exact1
+
+powSVF32AVX2_end:
+powSVF32AVX2_done:
 	VZEROUPPER
 	RET
 
@@ -18655,326 +18112,6 @@ DATA hypot64consts<>+624(SB)/8, $0x0008000000000000
 DATA hypot64consts<>+632(SB)/8, $0x0008000000000000
 GLOBL hypot64consts<>(SB), RODATA|NOPTR, $640
 
-// func hypotVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotVVF64AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVVF64AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotVVF64AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotVVF64AVX2NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           hypotVVF64AVX2NT_head2
-	VMOVUPD      (SI)(R10*8), X0
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X1, X0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
-	VMOVUPD      X0, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVVF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVVF64AVX2NT_head1
-	VMOVQ        (SI)(R10*8), X0
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X1, X0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
-	VMOVQ        X0, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVVF64AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotVVF64AVX2NT_loop1:
-	CMPQ         R11, $0x00000004
-	JB           hypotVVF64AVX2NT_after1
-	VMOVUPD      (SI)(R10*8), Y0
-	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        hypot64consts<>+0(SB), Y0, Y2
-	VPAND        hypot64consts<>+0(SB), Y1, Y3
-	VMAXPD       Y3, Y2, Y4
-	VMINPD       Y3, Y2, Y5
-	VMOVUPS      hypot64consts<>+128(SB), Y6
-	VCMPPD       $0x11, Y4, Y6, Y6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot64consts<>+64(SB), Y8
-	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
-	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot64consts<>+64(SB), Y9
-	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
-	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y4, Y4, Y6
-	VMULPD       Y5, Y5, Y8
-	VPXOR        hypot64consts<>+384(SB), Y6, Y9
-	VFMADD231PD  Y4, Y4, Y9
-	VPXOR        hypot64consts<>+384(SB), Y8, Y4
-	VFMADD231PD  Y5, Y5, Y4
-	VADDPD       Y4, Y9, Y9
-	VADDPD       Y8, Y6, Y4
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VSQRTPD      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD Y5, Y5, Y8
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y5, Y5, Y6
-	VDIVPD       Y6, Y8, Y8
-	VADDPD       Y8, Y5, Y5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
-	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
-	VMULPD       Y7, Y5, Y5
-	VCMPPD       $0x03, Y1, Y1, Y4
-	VPOR         hypot64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y4, Y1, Y5, Y1
-	VCMPPD       $0x03, Y0, Y0, Y4
-	VPOR         hypot64consts<>+576(SB), Y0, Y0
-	VBLENDVPD    Y4, Y0, Y1, Y0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
-	VMOVNTPD     Y0, (DX)(R10*8)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-	JMP          hypotVVF64AVX2NT_loop1
-
-hypotVVF64AVX2NT_after1:
-	CMPQ         R11, $0x00000002
-	JB           hypotVVF64AVX2NT_tail2
-	VMOVUPD      (SI)(R10*8), X0
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X1, X0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
-	VMOVUPD      X0, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVVF64AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVVF64AVX2NT_tail1
-	VMOVQ        (SI)(R10*8), X0
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X1, X0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
-	VMOVQ        X0, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVVF64AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVVF64AVX2NT_row
-
-hypotVVF64AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·hypotVSF64AVX2(SB), NOSPLIT, $0-64
@@ -19234,322 +18371,6 @@ hypotVSF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func hypotVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotVSF64AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVSF64AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotVSF64AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotVSF64AVX2NT_row:
-	VBROADCASTSD (R8), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           hypotVSF64AVX2NT_head2
-	VMOVUPD      (SI)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X1, X2
-	VPAND        hypot64consts<>+0(SB), X0, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X6
-	VBLENDVPD    X4, X6, X5, X6
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X6, X1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
-	VMOVUPD      X1, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVSF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVSF64AVX2NT_head1
-	VMOVQ        (SI)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X1, X2
-	VPAND        hypot64consts<>+0(SB), X0, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X6
-	VBLENDVPD    X4, X6, X5, X6
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X6, X1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
-	VMOVQ        X1, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVSF64AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotVSF64AVX2NT_loop1:
-	CMPQ         R11, $0x00000004
-	JB           hypotVSF64AVX2NT_after1
-	VMOVUPD      (SI)(R10*8), Y1
-	VPAND        hypot64consts<>+0(SB), Y1, Y2
-	VPAND        hypot64consts<>+0(SB), Y0, Y3
-	VMAXPD       Y3, Y2, Y4
-	VMINPD       Y3, Y2, Y5
-	VMOVUPS      hypot64consts<>+128(SB), Y6
-	VCMPPD       $0x11, Y4, Y6, Y6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot64consts<>+64(SB), Y8
-	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
-	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot64consts<>+64(SB), Y9
-	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
-	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y4, Y4, Y6
-	VMULPD       Y5, Y5, Y8
-	VPXOR        hypot64consts<>+384(SB), Y6, Y9
-	VFMADD231PD  Y4, Y4, Y9
-	VPXOR        hypot64consts<>+384(SB), Y8, Y4
-	VFMADD231PD  Y5, Y5, Y4
-	VADDPD       Y4, Y9, Y9
-	VADDPD       Y8, Y6, Y4
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VSQRTPD      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD Y5, Y5, Y8
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y5, Y5, Y6
-	VDIVPD       Y6, Y8, Y8
-	VADDPD       Y8, Y5, Y5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
-	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
-	VMULPD       Y7, Y5, Y5
-	VCMPPD       $0x03, Y0, Y0, Y4
-	VPOR         hypot64consts<>+576(SB), Y0, Y6
-	VBLENDVPD    Y4, Y6, Y5, Y6
-	VCMPPD       $0x03, Y1, Y1, Y4
-	VPOR         hypot64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y4, Y1, Y6, Y1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
-	VMOVNTPD     Y1, (DX)(R10*8)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-	JMP          hypotVSF64AVX2NT_loop1
-
-hypotVSF64AVX2NT_after1:
-	CMPQ         R11, $0x00000002
-	JB           hypotVSF64AVX2NT_tail2
-	VMOVUPD      (SI)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X1, X2
-	VPAND        hypot64consts<>+0(SB), X0, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X6
-	VBLENDVPD    X4, X6, X5, X6
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X6, X1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
-	VMOVUPD      X1, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotVSF64AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotVSF64AVX2NT_tail1
-	VMOVQ        (SI)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X1, X2
-	VPAND        hypot64consts<>+0(SB), X0, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X5, X0
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X0, X1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
-	VMOVQ        X1, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotVSF64AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVSF64AVX2NT_row
-
-hypotVSF64AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·hypotSVF64AVX2(SB), NOSPLIT, $0-64
@@ -19806,322 +18627,6 @@ hypotSVF64AVX2_exact1:
 
 hypotSVF64AVX2_end:
 hypotSVF64AVX2_done:
-	VZEROUPPER
-	RET
-
-// func hypotSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·hypotSVF64AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotSVF64AVX2NT_done
-	TESTQ CX, CX
-	JLE   hypotSVF64AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotSVF64AVX2NT_row:
-	VBROADCASTSD (SI), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           hypotSVF64AVX2NT_head2
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X5
-	VBLENDVPD    X4, X5, X1, X5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
-	VMOVUPD      X5, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotSVF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           hypotSVF64AVX2NT_head1
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X5
-	VBLENDVPD    X4, X5, X1, X5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
-	VMOVQ        X5, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotSVF64AVX2NT_head1:
-	MOVQ R13, R11
-
-hypotSVF64AVX2NT_loop1:
-	CMPQ         R11, $0x00000004
-	JB           hypotSVF64AVX2NT_after1
-	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        hypot64consts<>+0(SB), Y0, Y2
-	VPAND        hypot64consts<>+0(SB), Y1, Y3
-	VMAXPD       Y3, Y2, Y4
-	VMINPD       Y3, Y2, Y5
-	VMOVUPS      hypot64consts<>+128(SB), Y6
-	VCMPPD       $0x11, Y4, Y6, Y6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
-	VMOVUPS      hypot64consts<>+64(SB), Y8
-	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
-	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
-	VMOVUPS      hypot64consts<>+64(SB), Y9
-	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
-	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y4, Y4, Y6
-	VMULPD       Y5, Y5, Y8
-	VPXOR        hypot64consts<>+384(SB), Y6, Y9
-	VFMADD231PD  Y4, Y4, Y9
-	VPXOR        hypot64consts<>+384(SB), Y8, Y4
-	VFMADD231PD  Y5, Y5, Y4
-	VADDPD       Y4, Y9, Y9
-	VADDPD       Y8, Y6, Y4
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VSQRTPD      Y4, Y5
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD Y5, Y5, Y8
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y5, Y5, Y6
-	VDIVPD       Y6, Y8, Y8
-	VADDPD       Y8, Y5, Y5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
-	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
-	VMULPD       Y7, Y5, Y5
-	VCMPPD       $0x03, Y1, Y1, Y4
-	VPOR         hypot64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y4, Y1, Y5, Y1
-	VCMPPD       $0x03, Y0, Y0, Y4
-	VPOR         hypot64consts<>+576(SB), Y0, Y5
-	VBLENDVPD    Y4, Y5, Y1, Y5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
-	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
-	VMOVNTPD     Y5, (DX)(R10*8)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-	JMP          hypotSVF64AVX2NT_loop1
-
-hypotSVF64AVX2NT_after1:
-	CMPQ         R11, $0x00000002
-	JB           hypotSVF64AVX2NT_tail2
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X5
-	VBLENDVPD    X4, X5, X1, X5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
-	VMOVUPD      X5, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-hypotSVF64AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           hypotSVF64AVX2NT_tail1
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        hypot64consts<>+0(SB), X0, X2
-	VPAND        hypot64consts<>+0(SB), X1, X3
-	VMAXPD       X3, X2, X4
-	VMINPD       X3, X2, X5
-	VMOVUPS      hypot64consts<>+128(SB), X6
-	VCMPPD       $0x11, X4, X6, X6
-	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
-	VMOVUPS      hypot64consts<>+64(SB), X8
-	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
-	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
-	VMOVUPS      hypot64consts<>+64(SB), X9
-	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
-	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
-	VMULPD       X8, X4, X4
-	VMULPD       X8, X5, X5
-	VMULPD       X4, X4, X6
-	VMULPD       X5, X5, X8
-	VPXOR        hypot64consts<>+384(SB), X6, X9
-	VFMADD231PD  X4, X4, X9
-	VPXOR        hypot64consts<>+384(SB), X8, X4
-	VFMADD231PD  X5, X5, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X8, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       X9, X6, X6
-	VSQRTPD      X4, X5
-	VMOVUPS      X4, X8
-	VFNMADD231PD X5, X5, X8
-	VADDPD       X6, X8, X8
-	VADDPD       X5, X5, X6
-	VDIVPD       X6, X8, X8
-	VADDPD       X8, X5, X5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
-	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
-	VMULPD       X7, X5, X5
-	VCMPPD       $0x03, X1, X1, X4
-	VPOR         hypot64consts<>+576(SB), X1, X1
-	VBLENDVPD    X4, X1, X5, X1
-	VCMPPD       $0x03, X0, X0, X4
-	VPOR         hypot64consts<>+576(SB), X0, X0
-	VBLENDVPD    X4, X0, X1, X0
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
-	VPOR         X2, X3, X2
-	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
-	VMOVQ        X0, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-hypotSVF64AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotSVF64AVX2NT_row
-
-hypotSVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -20844,646 +19349,6 @@ DATA atan264consts<>+1584(SB)/8, $0x0008000000000000
 DATA atan264consts<>+1592(SB)/8, $0x0008000000000000
 GLOBL atan264consts<>(SB), RODATA|NOPTR, $1600
 
-// func atan2VVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2VVF64AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VVF64AVX2NT_done
-	TESTQ CX, CX
-	JLE   atan2VVF64AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-atan2VVF64AVX2NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           atan2VVF64AVX2NT_head2
-	VMOVUPD      (SI)(R10*8), X0
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X2, X0, X1, X0
-	VMOVUPD      X0, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VVF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VVF64AVX2NT_head1
-	VMOVQ        (SI)(R10*8), X0
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X2, X0, X1, X0
-	VMOVQ        X0, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VVF64AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2VVF64AVX2NT_loop1:
-	CMPQ         R11, $0x00000004
-	JB           atan2VVF64AVX2NT_after1
-	VMOVUPD      (SI)(R10*8), Y0
-	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        atan264consts<>+64(SB), Y1, Y2
-	VPAND        atan264consts<>+64(SB), Y0, Y3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPD       $0x11, Y3, Y2, Y5
-	VBLENDVPD    Y5, Y2, Y3, Y6
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
-	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan264consts<>+192(SB), Y7
-	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
-	VMULPD       Y4, Y6, Y6
-	VMULPD       Y4, Y2, Y2
-	VDIVPD       Y2, Y6, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
-	VFNMADD231PD Y2, Y4, Y6
-	VDIVPD       Y2, Y6, Y6
-	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan264consts<>+448(SB), Y2
-	VCMPPD       $0x11, Y4, Y2, Y2
-	VADDPD       atan264consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VSUBPD       Y7, Y8, Y8
-	VADDPD       Y4, Y8, Y8
-	VADDPD       Y6, Y8, Y8
-	VSUBPD       atan264consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan264consts<>+192(SB), Y10
-	VDIVPD       Y7, Y10, Y10
-	VMULPD       Y10, Y9, Y11
-	VFNMADD231PD Y7, Y11, Y9
-	VADDPD       Y6, Y9, Y9
-	VFNMADD231PD Y8, Y11, Y9
-	VMULPD       Y10, Y9, Y9
-	VBLENDVPD    Y2, Y11, Y4, Y11
-	VBLENDVPD    Y2, Y9, Y6, Y9
-	VMULPD       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan264consts<>+512(SB), Y7
-	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
-	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
-	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
-	VMULPD       Y6, Y4, Y6
-	VDIVPD       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PD Y4, Y9, Y7
-	VFMADD231PD  Y6, Y11, Y7
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan264consts<>+384(SB), Y6
-	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
-	VADDPD       Y7, Y2, Y2
-	VADDPD       Y11, Y4, Y6
-	VSUBPD       Y4, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y4, Y4
-	VSUBPD       Y7, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y2, Y4, Y4
-	VPXOR        atan264consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan264consts<>+1344(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       atan264consts<>+1280(SB), Y2, Y8
-	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
-	VSUBPD       Y9, Y8, Y10
-	VMOVUPS      atan264consts<>+1280(SB), Y11
-	VSUBPD       Y10, Y11, Y10
-	VSUBPD       Y9, Y2, Y2
-	VADDPD       Y2, Y10, Y10
-	VADDPD       Y7, Y10, Y10
-	VBLENDVPD    Y5, Y8, Y6, Y8
-	VBLENDVPD    Y5, Y10, Y4, Y10
-	VPAND        atan264consts<>+0(SB), Y1, Y2
-	VPOR         atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
-	VPXOR        atan264consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan264consts<>+1472(SB), Y5
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       atan264consts<>+1408(SB), Y4, Y6
-	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
-	VSUBPD       Y7, Y6, Y9
-	VMOVUPS      atan264consts<>+1408(SB), Y11
-	VSUBPD       Y9, Y11, Y9
-	VSUBPD       Y7, Y4, Y4
-	VADDPD       Y4, Y9, Y9
-	VADDPD       Y5, Y9, Y9
-	VBLENDVPD    Y2, Y6, Y8, Y6
-	VBLENDVPD    Y2, Y9, Y10, Y9
-	VADDPD       Y9, Y6, Y6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
-	VBLENDVPD    Y3, Y2, Y6, Y2
-	VPAND        atan264consts<>+0(SB), Y0, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPD       $0x03, Y1, Y1, Y3
-	VPOR         atan264consts<>+1536(SB), Y1, Y1
-	VBLENDVPD    Y3, Y1, Y2, Y1
-	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         atan264consts<>+1536(SB), Y0, Y0
-	VBLENDVPD    Y2, Y0, Y1, Y0
-	VMOVNTPD     Y0, (DX)(R10*8)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-	JMP          atan2VVF64AVX2NT_loop1
-
-atan2VVF64AVX2NT_after1:
-	CMPQ         R11, $0x00000002
-	JB           atan2VVF64AVX2NT_tail2
-	VMOVUPD      (SI)(R10*8), X0
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X2, X0, X1, X0
-	VMOVUPD      X0, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VVF64AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VVF64AVX2NT_tail1
-	VMOVQ        (SI)(R10*8), X0
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X2, X0, X1, X0
-	VMOVQ        X0, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VVF64AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VVF64AVX2NT_row
-
-atan2VVF64AVX2NT_done:
-	VZEROUPPER
-	RET
-
 // func atan2VSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, FMA3
 TEXT ·atan2VSF64AVX2(SB), NOSPLIT, $0-64
@@ -21996,642 +19861,6 @@ atan2VSF64AVX2_exact1:
 
 atan2VSF64AVX2_end:
 atan2VSF64AVX2_done:
-	VZEROUPPER
-	RET
-
-// func atan2VSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2VSF64AVX2NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VSF64AVX2NT_done
-	TESTQ CX, CX
-	JLE   atan2VSF64AVX2NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-atan2VSF64AVX2NT_row:
-	VBROADCASTSD (R8), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           atan2VSF64AVX2NT_head2
-	VMOVUPD      (SI)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X0, X2
-	VPAND        atan264consts<>+64(SB), X1, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X0, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         atan264consts<>+1536(SB), X0, X4
-	VBLENDVPD    X3, X4, X2, X4
-	VCMPPD       $0x03, X1, X1, X2
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X2, X1, X4, X1
-	VMOVUPD      X1, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VSF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VSF64AVX2NT_head1
-	VMOVQ        (SI)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X0, X2
-	VPAND        atan264consts<>+64(SB), X1, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X0, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         atan264consts<>+1536(SB), X0, X4
-	VBLENDVPD    X3, X4, X2, X4
-	VCMPPD       $0x03, X1, X1, X2
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X2, X1, X4, X1
-	VMOVQ        X1, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VSF64AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2VSF64AVX2NT_loop1:
-	CMPQ         R11, $0x00000004
-	JB           atan2VSF64AVX2NT_after1
-	VMOVUPD      (SI)(R10*8), Y1
-	VPAND        atan264consts<>+64(SB), Y0, Y2
-	VPAND        atan264consts<>+64(SB), Y1, Y3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPD       $0x11, Y3, Y2, Y5
-	VBLENDVPD    Y5, Y2, Y3, Y6
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
-	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan264consts<>+192(SB), Y7
-	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
-	VMULPD       Y4, Y6, Y6
-	VMULPD       Y4, Y2, Y2
-	VDIVPD       Y2, Y6, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
-	VFNMADD231PD Y2, Y4, Y6
-	VDIVPD       Y2, Y6, Y6
-	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan264consts<>+448(SB), Y2
-	VCMPPD       $0x11, Y4, Y2, Y2
-	VADDPD       atan264consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VSUBPD       Y7, Y8, Y8
-	VADDPD       Y4, Y8, Y8
-	VADDPD       Y6, Y8, Y8
-	VSUBPD       atan264consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan264consts<>+192(SB), Y10
-	VDIVPD       Y7, Y10, Y10
-	VMULPD       Y10, Y9, Y11
-	VFNMADD231PD Y7, Y11, Y9
-	VADDPD       Y6, Y9, Y9
-	VFNMADD231PD Y8, Y11, Y9
-	VMULPD       Y10, Y9, Y9
-	VBLENDVPD    Y2, Y11, Y4, Y11
-	VBLENDVPD    Y2, Y9, Y6, Y9
-	VMULPD       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan264consts<>+512(SB), Y7
-	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
-	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
-	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
-	VMULPD       Y6, Y4, Y6
-	VDIVPD       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PD Y4, Y9, Y7
-	VFMADD231PD  Y6, Y11, Y7
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan264consts<>+384(SB), Y6
-	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
-	VADDPD       Y7, Y2, Y2
-	VADDPD       Y11, Y4, Y6
-	VSUBPD       Y4, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y4, Y4
-	VSUBPD       Y7, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y2, Y4, Y4
-	VPXOR        atan264consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan264consts<>+1344(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       atan264consts<>+1280(SB), Y2, Y8
-	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
-	VSUBPD       Y9, Y8, Y10
-	VMOVUPS      atan264consts<>+1280(SB), Y11
-	VSUBPD       Y10, Y11, Y10
-	VSUBPD       Y9, Y2, Y2
-	VADDPD       Y2, Y10, Y10
-	VADDPD       Y7, Y10, Y10
-	VBLENDVPD    Y5, Y8, Y6, Y8
-	VBLENDVPD    Y5, Y10, Y4, Y10
-	VPAND        atan264consts<>+0(SB), Y0, Y2
-	VPOR         atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
-	VPXOR        atan264consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan264consts<>+1472(SB), Y5
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       atan264consts<>+1408(SB), Y4, Y6
-	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
-	VSUBPD       Y7, Y6, Y9
-	VMOVUPS      atan264consts<>+1408(SB), Y11
-	VSUBPD       Y9, Y11, Y9
-	VSUBPD       Y7, Y4, Y4
-	VADDPD       Y4, Y9, Y9
-	VADDPD       Y5, Y9, Y9
-	VBLENDVPD    Y2, Y6, Y8, Y6
-	VBLENDVPD    Y2, Y9, Y10, Y9
-	VADDPD       Y9, Y6, Y6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
-	VBLENDVPD    Y3, Y2, Y6, Y2
-	VPAND        atan264consts<>+0(SB), Y1, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPD       $0x03, Y0, Y0, Y3
-	VPOR         atan264consts<>+1536(SB), Y0, Y4
-	VBLENDVPD    Y3, Y4, Y2, Y4
-	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         atan264consts<>+1536(SB), Y1, Y1
-	VBLENDVPD    Y2, Y1, Y4, Y1
-	VMOVNTPD     Y1, (DX)(R10*8)
-	ADDQ         $0x00000004, R10
-	SUBQ         $0x00000004, R11
-	JMP          atan2VSF64AVX2NT_loop1
-
-atan2VSF64AVX2NT_after1:
-	CMPQ         R11, $0x00000002
-	JB           atan2VSF64AVX2NT_tail2
-	VMOVUPD      (SI)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X0, X2
-	VPAND        atan264consts<>+64(SB), X1, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X0, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         atan264consts<>+1536(SB), X0, X4
-	VBLENDVPD    X3, X4, X2, X4
-	VCMPPD       $0x03, X1, X1, X2
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X2, X1, X4, X1
-	VMOVUPD      X1, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
-
-atan2VSF64AVX2NT_tail2:
-	CMPQ         R11, $0x00000001
-	JB           atan2VSF64AVX2NT_tail1
-	VMOVQ        (SI)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X0, X2
-	VPAND        atan264consts<>+64(SB), X1, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X0, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X1, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X3, X0, X2, X0
-	VCMPPD       $0x03, X1, X1, X2
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X2, X1, X0, X1
-	VMOVQ        X1, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2VSF64AVX2NT_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VSF64AVX2NT_row
-
-atan2VSF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -23150,15 +20379,15 @@ atan2SVF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func atan2SVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·atan2SVF64AVX2NT(SB), NOSPLIT, $0-64
+// func powVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
 	TESTQ AX, AX
-	JLE   atan2SVF64AVX2NT_done
+	JLE   powVVF64AVX2_done
 	TESTQ CX, CX
-	JLE   atan2SVF64AVX2NT_done
+	JLE   powVVF64AVX2_done
 	MOVQ  dst+16(FP), DX
 	MOVQ  ldd+24(FP), BX
 	SHLQ  $0x03, BX
@@ -23168,621 +20397,2978 @@ TEXT ·atan2SVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    powVVF64AVX2_exact1
 
-atan2SVF64AVX2NT_row:
-	VBROADCASTSD (SI), Y0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000001f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	CMPQ         R11, $0x00000002
-	JB           atan2SVF64AVX2NT_head2
-	VMOVUPD      (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X3
-	VBLENDVPD    X2, X3, X1, X3
-	VMOVUPD      X3, (DX)(R10*8)
-	ADDQ         $0x00000002, R10
-	SUBQ         $0x00000002, R11
+powVVF64AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
 
-atan2SVF64AVX2NT_head2:
-	CMPQ         R11, $0x00000001
-	JB           atan2SVF64AVX2NT_head1
-	VMOVQ        (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
-	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
-	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X3
-	VBLENDVPD    X2, X3, X1, X3
-	VMOVQ        X3, (DX)(R10*8)
-	ADDQ         $0x00000001, R10
-	SUBQ         $0x00000001, R11
-
-atan2SVF64AVX2NT_head1:
-	MOVQ R13, R11
-
-atan2SVF64AVX2NT_loop1:
+powVVF64AVX2_loop1:
 	CMPQ         R11, $0x00000004
-	JB           atan2SVF64AVX2NT_after1
+	JB           powVVF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y0
 	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        atan264consts<>+64(SB), Y1, Y2
-	VPAND        atan264consts<>+64(SB), Y0, Y3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
-	VPAND        Y4, Y5, Y4
-	VCMPPD       $0x11, Y3, Y2, Y5
-	VBLENDVPD    Y5, Y2, Y3, Y6
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
-	VBLENDVPD    Y5, Y3, Y2, Y2
-	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
-	VMOVUPS      atan264consts<>+192(SB), Y7
-	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
-	VMULPD       Y4, Y6, Y6
-	VMULPD       Y4, Y2, Y2
-	VDIVPD       Y2, Y6, Y4
-	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
-	VFNMADD231PD Y2, Y4, Y6
-	VDIVPD       Y2, Y6, Y6
-	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
-	VMOVUPS      atan264consts<>+448(SB), Y2
-	VCMPPD       $0x11, Y4, Y2, Y2
-	VADDPD       atan264consts<>+192(SB), Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VSUBPD       Y7, Y8, Y8
-	VADDPD       Y4, Y8, Y8
-	VADDPD       Y6, Y8, Y8
-	VSUBPD       atan264consts<>+192(SB), Y4, Y9
-	VMOVUPS      atan264consts<>+192(SB), Y10
-	VDIVPD       Y7, Y10, Y10
-	VMULPD       Y10, Y9, Y11
-	VFNMADD231PD Y7, Y11, Y9
-	VADDPD       Y6, Y9, Y9
-	VFNMADD231PD Y8, Y11, Y9
-	VMULPD       Y10, Y9, Y9
-	VBLENDVPD    Y2, Y11, Y4, Y11
-	VBLENDVPD    Y2, Y9, Y6, Y9
-	VMULPD       Y11, Y11, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      atan264consts<>+512(SB), Y7
-	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
-	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
-	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      atan264consts<>+192(SB), Y8
-	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
-	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
-	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
-	VMULPD       Y6, Y4, Y6
-	VDIVPD       Y7, Y6, Y6
-	VMOVUPS      Y9, Y7
-	VFNMADD231PD Y4, Y9, Y7
-	VFMADD231PD  Y6, Y11, Y7
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
-	VMOVUPS      atan264consts<>+384(SB), Y6
-	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
-	VADDPD       Y7, Y2, Y2
-	VADDPD       Y11, Y4, Y6
-	VSUBPD       Y4, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y4, Y4
-	VSUBPD       Y7, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y2, Y4, Y4
-	VPXOR        atan264consts<>+0(SB), Y6, Y2
-	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VPAND        pow64consts<>+0(SB), Y0, Y2
+	VPAND        pow64consts<>+0(SB), Y1, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
 	VSUBPD       Y4, Y7, Y7
-	VADDPD       atan264consts<>+1280(SB), Y2, Y8
-	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
-	VSUBPD       Y9, Y8, Y10
-	VMOVUPS      atan264consts<>+1280(SB), Y11
-	VSUBPD       Y10, Y11, Y10
-	VSUBPD       Y9, Y2, Y2
-	VADDPD       Y2, Y10, Y10
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y10, Y10
-	VBLENDVPD    Y5, Y8, Y6, Y8
-	VBLENDVPD    Y5, Y10, Y4, Y10
-	VPAND        atan264consts<>+0(SB), Y1, Y2
-	VPOR         atan264consts<>+192(SB), Y2, Y2
-	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
-	VPXOR        atan264consts<>+0(SB), Y8, Y4
-	VMOVUPS      atan264consts<>+1472(SB), Y5
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       atan264consts<>+1408(SB), Y4, Y6
-	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
-	VSUBPD       Y7, Y6, Y9
-	VMOVUPS      atan264consts<>+1408(SB), Y11
-	VSUBPD       Y9, Y11, Y9
-	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
 	VADDPD       Y4, Y9, Y9
-	VADDPD       Y5, Y9, Y9
-	VBLENDVPD    Y2, Y6, Y8, Y6
-	VBLENDVPD    Y2, Y9, Y10, Y9
+	VMULPD       Y5, Y1, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y1, Y6
+	VFMADD231PD  Y9, Y1, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
 	VADDPD       Y9, Y6, Y6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
-	VMOVUPS      atan264consts<>+384(SB), Y4
-	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
-	VBLENDVPD    Y3, Y2, Y6, Y2
-	VPAND        atan264consts<>+0(SB), Y0, Y3
-	VPOR         Y3, Y2, Y2
-	VCMPPD       $0x03, Y1, Y1, Y3
-	VPOR         atan264consts<>+1536(SB), Y1, Y1
-	VBLENDVPD    Y3, Y1, Y2, Y1
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y2, Y0, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         atan264consts<>+1536(SB), Y0, Y3
-	VBLENDVPD    Y2, Y3, Y1, Y3
-	VMOVNTPD     Y3, (DX)(R10*8)
+	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
-	JMP          atan2SVF64AVX2NT_loop1
+	JMP          powVVF64AVX2_loop1
 
-atan2SVF64AVX2NT_after1:
+powVVF64AVX2_after1:
 	CMPQ         R11, $0x00000002
-	JB           atan2SVF64AVX2NT_tail2
+	JB           powVVF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X0
 	VMOVUPD      (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
+	VPAND        pow64consts<>+0(SB), X0, X2
+	VPAND        pow64consts<>+0(SB), X1, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
 	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
 	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
+	VMULPD       X5, X1, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X1, X6
+	VFMADD231PD  X9, X1, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
 	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X2, X0, X5, X5
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X3
+	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X3
-	VBLENDVPD    X2, X3, X1, X3
-	VMOVUPD      X3, (DX)(R10*8)
+	VPOR         pow64consts<>+3328(SB), X0, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VMOVUPD      X4, (DX)(R10*8)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
 
-atan2SVF64AVX2NT_tail2:
+powVVF64AVX2_tail2:
 	CMPQ         R11, $0x00000001
-	JB           atan2SVF64AVX2NT_tail1
+	JB           powVVF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X0
 	VMOVQ        (R8)(R10*8), X1
-	VPAND        atan264consts<>+64(SB), X1, X2
-	VPAND        atan264consts<>+64(SB), X0, X3
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
-	VPAND        X4, X5, X4
-	VCMPPD       $0x11, X3, X2, X5
-	VBLENDVPD    X5, X2, X3, X6
-	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
-	VBLENDVPD    X5, X3, X2, X2
-	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
-	VMOVUPS      atan264consts<>+192(SB), X7
-	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
-	VMULPD       X4, X6, X6
-	VMULPD       X4, X2, X2
-	VDIVPD       X2, X6, X4
-	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
-	VFNMADD231PD X2, X4, X6
-	VDIVPD       X2, X6, X6
-	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
-	VMOVUPS      atan264consts<>+448(SB), X2
-	VCMPPD       $0x11, X4, X2, X2
-	VADDPD       atan264consts<>+192(SB), X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VSUBPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VADDPD       X6, X8, X8
-	VSUBPD       atan264consts<>+192(SB), X4, X9
-	VMOVUPS      atan264consts<>+192(SB), X10
-	VDIVPD       X7, X10, X10
-	VMULPD       X10, X9, X11
-	VFNMADD231PD X7, X11, X9
-	VADDPD       X6, X9, X9
-	VFNMADD231PD X8, X11, X9
-	VMULPD       X10, X9, X9
-	VBLENDVPD    X2, X11, X4, X11
-	VBLENDVPD    X2, X9, X6, X9
-	VMULPD       X11, X11, X4
-	VMOVUPS      X4, X6
-	VMOVUPS      atan264consts<>+512(SB), X7
-	VFMADD213PD  atan264consts<>+576(SB), X7, X6
-	VFMADD213PD  atan264consts<>+640(SB), X4, X6
-	VFMADD213PD  atan264consts<>+704(SB), X4, X6
-	VFMADD213PD  atan264consts<>+768(SB), X4, X6
-	VMOVUPS      X4, X7
-	VMOVUPS      atan264consts<>+192(SB), X8
-	VFMADD213PD  atan264consts<>+832(SB), X8, X7
-	VFMADD213PD  atan264consts<>+896(SB), X4, X7
-	VFMADD213PD  atan264consts<>+960(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
-	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
-	VMULPD       X6, X4, X6
-	VDIVPD       X7, X6, X6
-	VMOVUPS      X9, X7
-	VFNMADD231PD X4, X9, X7
-	VFMADD231PD  X6, X11, X7
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
-	VMOVUPS      atan264consts<>+384(SB), X6
-	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
-	VADDPD       X7, X2, X2
-	VADDPD       X11, X4, X6
-	VSUBPD       X4, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X4, X4
-	VSUBPD       X7, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X2, X4, X4
-	VPXOR        atan264consts<>+0(SB), X6, X2
-	VMOVUPS      atan264consts<>+1344(SB), X7
+	VPAND        pow64consts<>+0(SB), X0, X2
+	VPAND        pow64consts<>+0(SB), X1, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
 	VSUBPD       X4, X7, X7
-	VADDPD       atan264consts<>+1280(SB), X2, X8
-	VSUBPD       atan264consts<>+1280(SB), X8, X9
-	VSUBPD       X9, X8, X10
-	VMOVUPS      atan264consts<>+1280(SB), X11
-	VSUBPD       X10, X11, X10
-	VSUBPD       X9, X2, X2
-	VADDPD       X2, X10, X10
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X10, X10
-	VBLENDVPD    X5, X8, X6, X8
-	VBLENDVPD    X5, X10, X4, X10
-	VPAND        atan264consts<>+0(SB), X1, X2
-	VPOR         atan264consts<>+192(SB), X2, X2
-	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
-	VPXOR        atan264consts<>+0(SB), X8, X4
-	VMOVUPS      atan264consts<>+1472(SB), X5
-	VSUBPD       X10, X5, X5
-	VADDPD       atan264consts<>+1408(SB), X4, X6
-	VSUBPD       atan264consts<>+1408(SB), X6, X7
-	VSUBPD       X7, X6, X9
-	VMOVUPS      atan264consts<>+1408(SB), X11
-	VSUBPD       X9, X11, X9
-	VSUBPD       X7, X4, X4
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
 	VADDPD       X4, X9, X9
-	VADDPD       X5, X9, X9
-	VBLENDVPD    X2, X6, X8, X6
-	VBLENDVPD    X2, X9, X10, X9
+	VMULPD       X5, X1, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X1, X6
+	VFMADD231PD  X9, X1, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
 	VADDPD       X9, X6, X6
-	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
-	VMOVUPS      atan264consts<>+384(SB), X4
-	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
-	VBLENDVPD    X3, X2, X6, X2
-	VPAND        atan264consts<>+0(SB), X0, X3
-	VPOR         X3, X2, X2
-	VCMPPD       $0x03, X1, X1, X3
-	VPOR         atan264consts<>+1536(SB), X1, X1
-	VBLENDVPD    X3, X1, X2, X1
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X2, X0, X5, X5
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X3
+	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         atan264consts<>+1536(SB), X0, X0
-	VBLENDVPD    X2, X0, X1, X0
-	VMOVQ        X0, (DX)(R10*8)
+	VPOR         pow64consts<>+3328(SB), X0, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*8)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
 
-atan2SVF64AVX2NT_tail1:
+powVVF64AVX2_tail1:
 	ADDQ BX, DX
 	ADDQ DI, SI
 	ADDQ R9, R8
 	DECQ AX
-	JNZ  atan2SVF64AVX2NT_row
+	JNZ  powVVF64AVX2_row
+	JMP  powVVF64AVX2_end
 
-atan2SVF64AVX2NT_done:
+powVVF64AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        pow64consts<>+0(SB), Y0, Y2
+	VPAND        pow64consts<>+0(SB), Y1, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y7, Y10, Y10
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y4, Y9, Y9
+	VMULPD       Y5, Y1, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y1, Y6
+	VFMADD231PD  Y9, Y1, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y2, Y0, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF64AVX2_exact1
+
+powVVF64AVX2_end:
+powVVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA pow64consts<>+0(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+8(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+16(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+24(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+32(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+40(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+48(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+56(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+64(SB)/8, $0x0000000000000000
+DATA pow64consts<>+72(SB)/8, $0x0000000000000000
+DATA pow64consts<>+80(SB)/8, $0x0000000000000000
+DATA pow64consts<>+88(SB)/8, $0x0000000000000000
+DATA pow64consts<>+96(SB)/8, $0x0000000000000000
+DATA pow64consts<>+104(SB)/8, $0x0000000000000000
+DATA pow64consts<>+112(SB)/8, $0x0000000000000000
+DATA pow64consts<>+120(SB)/8, $0x0000000000000000
+DATA pow64consts<>+128(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+136(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+160(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+168(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+176(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+184(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+192(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+200(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+208(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+216(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+224(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+232(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+240(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+248(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+256(SB)/8, $0x8000000000000000
+DATA pow64consts<>+264(SB)/8, $0x8000000000000000
+DATA pow64consts<>+272(SB)/8, $0x8000000000000000
+DATA pow64consts<>+280(SB)/8, $0x8000000000000000
+DATA pow64consts<>+288(SB)/8, $0x8000000000000000
+DATA pow64consts<>+296(SB)/8, $0x8000000000000000
+DATA pow64consts<>+304(SB)/8, $0x8000000000000000
+DATA pow64consts<>+312(SB)/8, $0x8000000000000000
+DATA pow64consts<>+320(SB)/8, $0x0010000000000000
+DATA pow64consts<>+328(SB)/8, $0x0010000000000000
+DATA pow64consts<>+336(SB)/8, $0x0010000000000000
+DATA pow64consts<>+344(SB)/8, $0x0010000000000000
+DATA pow64consts<>+352(SB)/8, $0x0010000000000000
+DATA pow64consts<>+360(SB)/8, $0x0010000000000000
+DATA pow64consts<>+368(SB)/8, $0x0010000000000000
+DATA pow64consts<>+376(SB)/8, $0x0010000000000000
+DATA pow64consts<>+384(SB)/8, $0x4350000000000000
+DATA pow64consts<>+392(SB)/8, $0x4350000000000000
+DATA pow64consts<>+400(SB)/8, $0x4350000000000000
+DATA pow64consts<>+408(SB)/8, $0x4350000000000000
+DATA pow64consts<>+416(SB)/8, $0x4350000000000000
+DATA pow64consts<>+424(SB)/8, $0x4350000000000000
+DATA pow64consts<>+432(SB)/8, $0x4350000000000000
+DATA pow64consts<>+440(SB)/8, $0x4350000000000000
+DATA pow64consts<>+448(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+456(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+464(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+472(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+480(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+488(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+496(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+504(SB)/8, $0x00095f619980c433
+DATA pow64consts<>+512(SB)/8, $0x4330000000000000
+DATA pow64consts<>+520(SB)/8, $0x4330000000000000
+DATA pow64consts<>+528(SB)/8, $0x4330000000000000
+DATA pow64consts<>+536(SB)/8, $0x4330000000000000
+DATA pow64consts<>+544(SB)/8, $0x4330000000000000
+DATA pow64consts<>+552(SB)/8, $0x4330000000000000
+DATA pow64consts<>+560(SB)/8, $0x4330000000000000
+DATA pow64consts<>+568(SB)/8, $0x4330000000000000
+DATA pow64consts<>+576(SB)/8, $0x4330000000000435
+DATA pow64consts<>+584(SB)/8, $0x4330000000000435
+DATA pow64consts<>+592(SB)/8, $0x4330000000000435
+DATA pow64consts<>+600(SB)/8, $0x4330000000000435
+DATA pow64consts<>+608(SB)/8, $0x4330000000000435
+DATA pow64consts<>+616(SB)/8, $0x4330000000000435
+DATA pow64consts<>+624(SB)/8, $0x4330000000000435
+DATA pow64consts<>+632(SB)/8, $0x4330000000000435
+DATA pow64consts<>+640(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+648(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+656(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+664(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+672(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+680(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+688(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+696(SB)/8, $0x43300000000003ff
+DATA pow64consts<>+704(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+712(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+720(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+728(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+736(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+744(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+752(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+760(SB)/8, $0x000fffffffffffff
+DATA pow64consts<>+768(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+776(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+784(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+792(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+800(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+808(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+816(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+824(SB)/8, $0x3fe6a09e667f3bcd
+DATA pow64consts<>+832(SB)/8, $0x4000000000000000
+DATA pow64consts<>+840(SB)/8, $0x4000000000000000
+DATA pow64consts<>+848(SB)/8, $0x4000000000000000
+DATA pow64consts<>+856(SB)/8, $0x4000000000000000
+DATA pow64consts<>+864(SB)/8, $0x4000000000000000
+DATA pow64consts<>+872(SB)/8, $0x4000000000000000
+DATA pow64consts<>+880(SB)/8, $0x4000000000000000
+DATA pow64consts<>+888(SB)/8, $0x4000000000000000
+DATA pow64consts<>+896(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+904(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+912(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+920(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+928(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+936(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+944(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+952(SB)/8, $0x3fe5555555555555
+DATA pow64consts<>+960(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+968(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+976(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+984(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+992(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+1000(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+1008(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+1016(SB)/8, $0x3c85555555555555
+DATA pow64consts<>+1024(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1032(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1040(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1048(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1056(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1064(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1072(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1080(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1088(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1096(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1104(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1112(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1120(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1128(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1136(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1144(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1152(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1160(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1168(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1176(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1184(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1192(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1200(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1208(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1216(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1224(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1232(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1240(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1248(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1256(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1264(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1272(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1280(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1288(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1296(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1304(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1312(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1320(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1328(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1336(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1344(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1352(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1360(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1368(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1376(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1384(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1392(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1400(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1408(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1416(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1424(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1432(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1440(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1448(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1456(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1464(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1472(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1480(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1488(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1496(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1504(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1512(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1520(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1528(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1536(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1544(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1552(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1560(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1568(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1576(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1584(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1592(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1600(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1608(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1616(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1624(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1632(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1640(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1648(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1656(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1664(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1672(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1680(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1688(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1696(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1704(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1712(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1720(SB)/8, $0x3fc999999999999a
+DATA pow64consts<>+1728(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1736(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1744(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1752(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1760(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1768(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1776(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1784(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1792(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1800(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1808(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1816(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1824(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1832(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1840(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1848(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1856(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1864(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1872(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1880(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1888(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1896(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1904(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1912(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1920(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1928(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1936(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1944(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1952(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1960(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1968(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1976(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1984(SB)/8, $0x4086300000000000
+DATA pow64consts<>+1992(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2000(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2008(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2016(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2024(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2032(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2040(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2048(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2056(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2064(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2072(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2080(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2088(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2096(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2104(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2112(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2120(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2128(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2136(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2144(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2152(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2160(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2168(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2176(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2184(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2192(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2200(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2208(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2216(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2224(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2232(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2240(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2248(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2256(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2264(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2272(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2280(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2288(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2296(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2304(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2312(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2320(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2328(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2336(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2344(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2352(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2360(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2368(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2376(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2384(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2392(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2400(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2408(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2416(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2424(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2432(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2440(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2448(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2456(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2464(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2472(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2480(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2488(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2496(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2504(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2512(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2520(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2528(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2536(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2544(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2552(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2560(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2568(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2576(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2584(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2592(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2600(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2608(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2616(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2624(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2632(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2640(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2648(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2656(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2664(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2672(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2680(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2688(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2696(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2704(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2712(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2720(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2728(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2736(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2744(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2752(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2760(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2768(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2776(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2784(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2792(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2800(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2808(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2816(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2824(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2832(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2840(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2848(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2856(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2864(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2872(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2880(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2888(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2896(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2904(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2912(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2920(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2928(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2936(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2944(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2952(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2960(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2968(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2976(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2984(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+2992(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3000(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3008(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3016(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3024(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3032(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3040(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3048(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3056(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3064(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3072(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3080(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3088(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3096(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3104(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3112(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3120(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3128(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3136(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3144(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3152(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3160(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3168(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3176(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3184(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3192(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3200(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3208(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3216(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3224(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3232(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3240(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3248(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3256(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3264(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3272(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3280(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3288(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3296(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3304(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3312(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3320(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3328(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3336(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3344(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3352(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3360(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3368(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3376(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3384(SB)/8, $0x0008000000000000
+GLOBL pow64consts<>(SB), RODATA|NOPTR, $3392
+
+// func powVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powVSF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powVSF64AVX2_done
+	TESTQ CX, CX
+	JLE   powVSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    powVSF64AVX2_exact1
+
+powVSF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powVSF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           powVSF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        pow64consts<>+0(SB), Y1, Y2
+	VPAND        pow64consts<>+0(SB), Y0, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y7, Y10, Y10
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y4, Y9, Y9
+	VMULPD       Y5, Y0, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y0, Y6
+	VFMADD231PD  Y9, Y0, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y1, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         pow64consts<>+3328(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y1
+	VPOR         Y2, Y1, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          powVSF64AVX2_loop1
+
+powVSF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           powVSF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        pow64consts<>+0(SB), X1, X2
+	VPAND        pow64consts<>+0(SB), X0, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
+	VADDPD       X7, X10, X10
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
+	VADDPD       X4, X9, X9
+	VMULPD       X5, X0, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X0, X6
+	VFMADD231PD  X9, X0, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VADDPD       X9, X6, X6
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X1, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VBLENDVPD    X2, X1, X5, X5
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         pow64consts<>+3328(SB), X0, X3
+	VBLENDVPD    X2, X3, X5, X3
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X1
+	VPOR         X2, X1, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X4, X4
+	VMOVUPD      X4, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+powVSF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           powVSF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        pow64consts<>+0(SB), X1, X2
+	VPAND        pow64consts<>+0(SB), X0, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
+	VADDPD       X7, X10, X10
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
+	VADDPD       X4, X9, X9
+	VMULPD       X5, X0, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X0, X6
+	VFMADD231PD  X9, X0, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VADDPD       X9, X6, X6
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X1, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VBLENDVPD    X2, X1, X5, X5
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         pow64consts<>+3328(SB), X0, X3
+	VBLENDVPD    X2, X3, X5, X3
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X1
+	VPOR         X0, X1, X0
+	VBLENDVPD    X0, pow64consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+powVSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powVSF64AVX2_row
+	JMP  powVSF64AVX2_end
+
+powVSF64AVX2_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        pow64consts<>+0(SB), Y1, Y2
+	VPAND        pow64consts<>+0(SB), Y0, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y7, Y10, Y10
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y4, Y9, Y9
+	VMULPD       Y5, Y0, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y0, Y6
+	VFMADD231PD  Y9, Y0, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y1, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VBLENDVPD    Y2, Y1, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         pow64consts<>+3328(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y1
+	VPOR         Y0, Y1, Y0
+	VBLENDVPD    Y0, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF64AVX2_exact1
+
+powVSF64AVX2_end:
+powVSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·powSVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powSVF64AVX2_done
+	TESTQ CX, CX
+	JLE   powSVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    powSVF64AVX2_exact1
+
+powSVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powSVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           powSVF64AVX2_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        pow64consts<>+0(SB), Y0, Y2
+	VPAND        pow64consts<>+0(SB), Y1, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y7, Y10, Y10
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y4, Y9, Y9
+	VMULPD       Y5, Y1, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y1, Y6
+	VFMADD231PD  Y9, Y1, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y2, Y0, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VPOR         Y1, Y2, Y1
+	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          powSVF64AVX2_loop1
+
+powSVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           powSVF64AVX2_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        pow64consts<>+0(SB), X0, X2
+	VPAND        pow64consts<>+0(SB), X1, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
+	VADDPD       X7, X10, X10
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
+	VADDPD       X4, X9, X9
+	VMULPD       X5, X1, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X1, X6
+	VFMADD231PD  X9, X1, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VADDPD       X9, X6, X6
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X2, X0, X5, X5
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X3
+	VBLENDVPD    X2, X3, X5, X3
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         pow64consts<>+3328(SB), X0, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VPOR         X1, X2, X1
+	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VMOVUPD      X4, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+powSVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           powSVF64AVX2_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        pow64consts<>+0(SB), X0, X2
+	VPAND        pow64consts<>+0(SB), X1, X3
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
+	VMULPD       pow64consts<>+384(SB), X2, X5
+	VBLENDVPD    X4, X5, X2, X5
+	VPADDQ       pow64consts<>+448(SB), X5, X5
+	VPSRLQ       $0x34, X5, X6
+	VPOR         pow64consts<>+512(SB), X6, X6
+	VMOVUPS      pow64consts<>+640(SB), X7
+	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
+	VSUBPD       X4, X6, X6
+	VPAND        pow64consts<>+704(SB), X5, X5
+	VPADDQ       pow64consts<>+768(SB), X5, X5
+	VSUBPD       pow64consts<>+128(SB), X5, X5
+	VADDPD       pow64consts<>+832(SB), X5, X4
+	VMOVUPS      pow64consts<>+832(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      pow64consts<>+128(SB), X8
+	VDIVPD       X4, X8, X8
+	VMULPD       X8, X5, X9
+	VFNMADD231PD X4, X9, X5
+	VADDPD       pow64consts<>+64(SB), X5, X5
+	VFNMADD231PD X7, X9, X5
+	VMULPD       X8, X5, X5
+	VMULPD       X9, X9, X4
+	VPXOR        pow64consts<>+256(SB), X4, X7
+	VFMADD231PD  X9, X9, X7
+	VADDPD       X9, X9, X8
+	VFMADD231PD  X5, X8, X7
+	VMULPD       X9, X4, X8
+	VPXOR        pow64consts<>+256(SB), X8, X10
+	VFMADD231PD  X9, X4, X10
+	VFMADD231PD  X5, X4, X10
+	VFMADD231PD  X9, X7, X10
+	VMULPD       pow64consts<>+896(SB), X8, X7
+	VPXOR        pow64consts<>+256(SB), X7, X11
+	VFMADD231PD  pow64consts<>+896(SB), X8, X11
+	VFMADD231PD  pow64consts<>+960(SB), X8, X11
+	VFMADD231PD  pow64consts<>+896(SB), X10, X11
+	VADDPD       X9, X9, X8
+	VMULPD       X4, X4, X10
+	VMULPD       X10, X8, X8
+	VMOVUPS      X4, X10
+	VMOVUPS      pow64consts<>+1024(SB), X12
+	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
+	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
+	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
+	VMULPD       X10, X8, X8
+	VMULPD       pow64consts<>+1728(SB), X6, X4
+	VADDPD       X9, X9, X9
+	VADDPD       X9, X4, X10
+	VSUBPD       X4, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X4, X4
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X4, X4
+	VADDPD       X7, X10, X9
+	VSUBPD       X10, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X10, X10
+	VSUBPD       X12, X7, X7
+	VADDPD       X7, X10, X10
+	VADDPD       X10, X4, X4
+	VADDPD       X5, X5, X5
+	VADDPD       X5, X4, X4
+	VADDPD       X8, X11, X11
+	VMULPD       pow64consts<>+1792(SB), X6, X6
+	VADDPD       X6, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X4, X9, X5
+	VSUBPD       X5, X9, X9
+	VADDPD       X4, X9, X9
+	VMULPD       X5, X1, X4
+	VPXOR        pow64consts<>+256(SB), X4, X6
+	VFMADD231PD  X5, X1, X6
+	VFMADD231PD  X9, X1, X6
+	VPAND        pow64consts<>+0(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VBLENDVPD    X5, X6, X7, X6
+	VMAXPD       pow64consts<>+1920(SB), X4, X4
+	VMINPD       pow64consts<>+1984(SB), X4, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      pow64consts<>+2048(SB), X7
+	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
+	VSUBPD       pow64consts<>+2112(SB), X5, X7
+	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
+	VMOVUPS      X4, X8
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPS      X7, X6
+	VMOVUPS      pow64consts<>+2304(SB), X8
+	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
+	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
+	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
+	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VMOVUPS      X4, X9
+	VFMADD231PD  X7, X4, X9
+	VFMADD231PD  X8, X6, X9
+	VADDPD       pow64consts<>+128(SB), X7, X4
+	VMOVUPS      pow64consts<>+128(SB), X6
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VADDPD       X9, X6, X6
+	VPSUBQ       pow64consts<>+3072(SB), X5, X5
+	VPSRLQ       $0x01, X5, X7
+	VPSUBQ       pow64consts<>+3136(SB), X7, X8
+	VPSLLQ       $0x34, X8, X8
+	VPSUBQ       X7, X5, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X6, X4, X4
+	VMULPD       X8, X4, X4
+	VMULPD       X5, X4, X4
+	VPAND        pow64consts<>+256(SB), X3, X5
+	VPOR         pow64consts<>+512(SB), X5, X5
+	VPAND        pow64consts<>+0(SB), X3, X6
+	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
+	VADDPD       X5, X3, X7
+	VSUBPD       X5, X7, X7
+	VBLENDVPD    X6, X7, X3, X7
+	VCMPPD       $0x00, X3, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
+	VADDPD       pow64consts<>+512(SB), X3, X6
+	VBLENDVPD    X5, X6, X3, X6
+	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPSLLQ       $0x3f, X6, X6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VPAND        X7, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X5, X6, X8, X6
+	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        X6, X5, X5
+	VPOR         X5, X4, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
+	VBLENDVPD    X7, X4, X6, X4
+	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X8, X8
+	VBLENDVPD    X7, X8, X4, X8
+	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
+	VMOVUPS      pow64consts<>+192(SB), X7
+	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VPOR         X5, X7, X7
+	VBLENDVPD    X4, X7, X8, X7
+	VMOVUPS      pow64consts<>+128(SB), X4
+	VCMPPD       $0x11, X2, X4, X4
+	VMOVUPS      pow64consts<>+192(SB), X5
+	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X8
+	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
+	VBLENDVPD    X4, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
+	VBLENDVPD    X3, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X2, X0, X5, X5
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         pow64consts<>+3328(SB), X1, X3
+	VBLENDVPD    X2, X3, X5, X3
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         pow64consts<>+3328(SB), X0, X4
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VPOR         X1, X0, X1
+	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VMOVQ        X4, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+powSVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powSVF64AVX2_row
+	JMP  powSVF64AVX2_end
+
+powSVF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        pow64consts<>+0(SB), Y0, Y2
+	VPAND        pow64consts<>+0(SB), Y1, Y3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
+	VMULPD       pow64consts<>+384(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VPADDQ       pow64consts<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPOR         pow64consts<>+512(SB), Y6, Y6
+	VMOVUPS      pow64consts<>+640(SB), Y7
+	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
+	VSUBPD       Y4, Y6, Y6
+	VPAND        pow64consts<>+704(SB), Y5, Y5
+	VPADDQ       pow64consts<>+768(SB), Y5, Y5
+	VSUBPD       pow64consts<>+128(SB), Y5, Y5
+	VADDPD       pow64consts<>+832(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+832(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y5, Y7, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y8
+	VDIVPD       Y4, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VFNMADD231PD Y4, Y9, Y5
+	VADDPD       pow64consts<>+64(SB), Y5, Y5
+	VFNMADD231PD Y7, Y9, Y5
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y9, Y9, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y7
+	VFMADD231PD  Y9, Y9, Y7
+	VADDPD       Y9, Y9, Y8
+	VFMADD231PD  Y5, Y8, Y7
+	VMULPD       Y9, Y4, Y8
+	VPXOR        pow64consts<>+256(SB), Y8, Y10
+	VFMADD231PD  Y9, Y4, Y10
+	VFMADD231PD  Y5, Y4, Y10
+	VFMADD231PD  Y9, Y7, Y10
+	VMULPD       pow64consts<>+896(SB), Y8, Y7
+	VPXOR        pow64consts<>+256(SB), Y7, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
+	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
+	VADDPD       Y9, Y9, Y8
+	VMULPD       Y4, Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMOVUPS      Y4, Y10
+	VMOVUPS      pow64consts<>+1024(SB), Y12
+	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
+	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
+	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
+	VMULPD       Y10, Y8, Y8
+	VMULPD       pow64consts<>+1728(SB), Y6, Y4
+	VADDPD       Y9, Y9, Y9
+	VADDPD       Y9, Y4, Y10
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y4, Y4
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VADDPD       Y7, Y10, Y9
+	VSUBPD       Y10, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y10, Y10
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y7, Y10, Y10
+	VADDPD       Y10, Y4, Y4
+	VADDPD       Y5, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y8, Y11, Y11
+	VMULPD       pow64consts<>+1792(SB), Y6, Y6
+	VADDPD       Y6, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y4, Y9, Y5
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y4, Y9, Y9
+	VMULPD       Y5, Y1, Y4
+	VPXOR        pow64consts<>+256(SB), Y4, Y6
+	VFMADD231PD  Y5, Y1, Y6
+	VFMADD231PD  Y9, Y1, Y6
+	VPAND        pow64consts<>+0(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
+	VMINPD       pow64consts<>+1984(SB), Y4, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      pow64consts<>+2048(SB), Y7
+	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
+	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
+	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
+	VSUBPD       Y8, Y4, Y4
+	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
+	VADDPD       Y6, Y8, Y7
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y7, Y10
+	VSUBPD       Y10, Y8, Y8
+	VSUBPD       Y9, Y6, Y6
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y8, Y4, Y4
+	VMOVUPS      Y7, Y6
+	VMOVUPS      pow64consts<>+2304(SB), Y8
+	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
+	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD231PD  Y7, Y4, Y9
+	VFMADD231PD  Y8, Y6, Y9
+	VADDPD       pow64consts<>+128(SB), Y7, Y4
+	VMOVUPS      pow64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y5, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VPOR         pow64consts<>+512(SB), Y5, Y5
+	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y7
+	VCMPPD       $0x00, Y3, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
+	VADDPD       pow64consts<>+512(SB), Y3, Y6
+	VBLENDVPD    Y5, Y6, Y3, Y6
+	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPSLLQ       $0x3f, Y6, Y6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VPAND        Y7, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        Y6, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
+	VBLENDVPD    Y7, Y4, Y6, Y4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y8
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+128(SB), Y4
+	VCMPPD       $0x11, Y2, Y4, Y4
+	VMOVUPS      pow64consts<>+192(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y2, Y0, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VPOR         Y1, Y0, Y1
+	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VMOVUPD      Y4, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF64AVX2_exact1
+
+powSVF64AVX2_end:
+powSVF64AVX2_done:
 	VZEROUPPER
 	RET
 
@@ -57192,334 +56778,6 @@ hypotVVF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func hypotVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotVVF32AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVVF32AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotVVF32AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotVVF32AVX512NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotVVF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z0
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VBLENDMPS    Z0, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotVVF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotVVF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           hypotVVF32AVX512NT_after2
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VMOVUPS      64(R8)(R10*4), Z3
-	VPANDD       hypot32consts<>+0(SB), Z0, Z4
-	VPANDD       hypot32consts<>+0(SB), Z2, Z5
-	VPANDD       hypot32consts<>+0(SB), Z1, Z6
-	VPANDD       hypot32consts<>+0(SB), Z3, Z7
-	VMAXPS       Z6, Z4, Z8
-	VMAXPS       Z7, Z5, Z9
-	VMINPS       Z6, Z4, Z10
-	VMINPS       Z7, Z5, Z11
-	VMOVUPS      hypot32consts<>+128(SB), Z12
-	VCMPPS       $0x11, Z8, Z12, K1
-	VMOVUPS      hypot32consts<>+128(SB), Z12
-	VCMPPS       $0x11, Z9, Z12, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K3
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z9, K4
-	VMOVUPS      hypot32consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    hypot32consts<>+320(SB), Z12, K3, Z12
-	VMOVUPS      hypot32consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPS    hypot32consts<>+320(SB), Z13, K4, Z13
-	VBLENDMPS    hypot32consts<>+256(SB), Z12, K1, Z12
-	VBLENDMPS    hypot32consts<>+256(SB), Z13, K2, Z13
-	VMOVUPS      hypot32consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPS    hypot32consts<>+448(SB), Z14, K3, Z14
-	VMOVUPS      hypot32consts<>+64(SB), Z15
-	VMOVUPS      Z15, Z15
-	VBLENDMPS    hypot32consts<>+448(SB), Z15, K4, Z15
-	VBLENDMPS    hypot32consts<>+384(SB), Z14, K1, Z14
-	VBLENDMPS    hypot32consts<>+384(SB), Z15, K2, Z15
-	VMULPS       Z12, Z8, Z8
-	VMULPS       Z13, Z9, Z9
-	VMULPS       Z12, Z10, Z10
-	VMULPS       Z13, Z11, Z11
-	VMULPS       Z8, Z8, Z12
-	VMULPS       Z9, Z9, Z13
-	VMULPS       Z10, Z10, Z16
-	VMULPS       Z11, Z11, Z17
-	VPXORD       hypot32consts<>+512(SB), Z12, Z18
-	VPXORD       hypot32consts<>+512(SB), Z13, Z19
-	VFMADD231PS  Z8, Z8, Z18
-	VFMADD231PS  Z9, Z9, Z19
-	VPXORD       hypot32consts<>+512(SB), Z16, Z8
-	VPXORD       hypot32consts<>+512(SB), Z17, Z9
-	VFMADD231PS  Z10, Z10, Z8
-	VFMADD231PS  Z11, Z11, Z9
-	VADDPS       Z8, Z18, Z18
-	VADDPS       Z9, Z19, Z19
-	VADDPS       Z16, Z12, Z8
-	VADDPS       Z17, Z13, Z9
-	VSUBPS       Z8, Z12, Z12
-	VSUBPS       Z9, Z13, Z13
-	VADDPS       Z16, Z12, Z12
-	VADDPS       Z17, Z13, Z13
-	VADDPS       Z18, Z12, Z12
-	VADDPS       Z19, Z13, Z13
-	VSQRTPS      Z8, Z10
-	VSQRTPS      Z9, Z11
-	VMOVUPS      Z8, Z16
-	VFNMADD231PS Z10, Z10, Z16
-	VMOVUPS      Z9, Z17
-	VFNMADD231PS Z11, Z11, Z17
-	VADDPS       Z12, Z16, Z16
-	VADDPS       Z13, Z17, Z17
-	VADDPS       Z10, Z10, Z12
-	VADDPS       Z11, Z11, Z13
-	VDIVPS       Z12, Z16, Z16
-	VDIVPS       Z13, Z17, Z17
-	VADDPS       Z16, Z10, Z10
-	VADDPS       Z17, Z11, Z11
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z9, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z10, K1, Z10
-	VBLENDMPS    hypot32consts<>+576(SB), Z11, K2, Z11
-	VMULPS       Z14, Z10, Z10
-	VMULPS       Z15, Z11, Z11
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z3, Z3, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VPORD        hypot32consts<>+704(SB), Z3, Z3
-	VBLENDMPS    Z1, Z10, K1, Z10
-	VBLENDMPS    Z3, Z11, K2, Z11
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VPORD        hypot32consts<>+704(SB), Z2, Z1
-	VBLENDMPS    Z0, Z10, K1, Z10
-	VBLENDMPS    Z1, Z11, K2, Z11
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K3
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z10, K1, Z10
-	VBLENDMPS    hypot32consts<>+640(SB), Z11, K2, Z11
-	VMOVNTPS     Z10, (DX)(R10*4)
-	VMOVNTPS     Z11, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          hypotVVF32AVX512NT_loop2
-
-hypotVVF32AVX512NT_after2:
-hypotVVF32AVX512NT_loop1:
-	CMPQ         R11, $0x00000010
-	JB           hypotVVF32AVX512NT_after1
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K1
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K1, Z5
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VBLENDMPS    Z0, Z5, K1, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
-	VMOVNTPS     Z5, (DX)(R10*4)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotVVF32AVX512NT_loop1
-
-hypotVVF32AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotVVF32AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z0
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VBLENDMPS    Z0, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotVVF32AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVVF32AVX512NT_row
-
-hypotVVF32AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·hypotVSF32AVX512(SB), NOSPLIT, $0-64
@@ -57952,330 +57210,6 @@ hypotVSF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func hypotVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotVSF32AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVSF32AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotVSF32AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotVSF32AVX512NT_row:
-	VBROADCASTSS (R8), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotVSF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z1, Z2
-	VPANDD       hypot32consts<>+0(SB), Z0, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotVSF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotVSF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           hypotVSF32AVX512NT_after2
-	VMOVUPS      (SI)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VPANDD       hypot32consts<>+0(SB), Z2, Z4
-	VPANDD       hypot32consts<>+0(SB), Z0, Z5
-	VPANDD       hypot32consts<>+0(SB), Z0, Z6
-	VMAXPS       Z5, Z3, Z7
-	VMAXPS       Z6, Z4, Z8
-	VMINPS       Z5, Z3, Z9
-	VMINPS       Z6, Z4, Z10
-	VMOVUPS      hypot32consts<>+128(SB), Z11
-	VCMPPS       $0x11, Z7, Z11, K1
-	VMOVUPS      hypot32consts<>+128(SB), Z11
-	VCMPPS       $0x11, Z8, Z11, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
-	VMOVUPS      hypot32consts<>+64(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
-	VMOVUPS      hypot32consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
-	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
-	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
-	VMOVUPS      hypot32consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
-	VMOVUPS      hypot32consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
-	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
-	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
-	VMULPS       Z11, Z7, Z7
-	VMULPS       Z12, Z8, Z8
-	VMULPS       Z11, Z9, Z9
-	VMULPS       Z12, Z10, Z10
-	VMULPS       Z7, Z7, Z11
-	VMULPS       Z8, Z8, Z12
-	VMULPS       Z9, Z9, Z15
-	VMULPS       Z10, Z10, Z16
-	VPXORD       hypot32consts<>+512(SB), Z11, Z17
-	VPXORD       hypot32consts<>+512(SB), Z12, Z18
-	VFMADD231PS  Z7, Z7, Z17
-	VFMADD231PS  Z8, Z8, Z18
-	VPXORD       hypot32consts<>+512(SB), Z15, Z7
-	VPXORD       hypot32consts<>+512(SB), Z16, Z8
-	VFMADD231PS  Z9, Z9, Z7
-	VFMADD231PS  Z10, Z10, Z8
-	VADDPS       Z7, Z17, Z17
-	VADDPS       Z8, Z18, Z18
-	VADDPS       Z15, Z11, Z7
-	VADDPS       Z16, Z12, Z8
-	VSUBPS       Z7, Z11, Z11
-	VSUBPS       Z8, Z12, Z12
-	VADDPS       Z15, Z11, Z11
-	VADDPS       Z16, Z12, Z12
-	VADDPS       Z17, Z11, Z11
-	VADDPS       Z18, Z12, Z12
-	VSQRTPS      Z7, Z9
-	VSQRTPS      Z8, Z10
-	VMOVUPS      Z7, Z15
-	VFNMADD231PS Z9, Z9, Z15
-	VMOVUPS      Z8, Z16
-	VFNMADD231PS Z10, Z10, Z16
-	VADDPS       Z11, Z15, Z15
-	VADDPS       Z12, Z16, Z16
-	VADDPS       Z9, Z9, Z11
-	VADDPS       Z10, Z10, Z12
-	VDIVPS       Z11, Z15, Z15
-	VDIVPS       Z12, Z16, Z16
-	VADDPS       Z15, Z9, Z9
-	VADDPS       Z16, Z10, Z10
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
-	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
-	VMULPS       Z13, Z9, Z9
-	VMULPS       Z14, Z10, Z10
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z7
-	VPORD        hypot32consts<>+704(SB), Z0, Z8
-	VBLENDMPS    Z7, Z9, K1, Z9
-	VBLENDMPS    Z8, Z10, K2, Z10
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VPORD        hypot32consts<>+704(SB), Z2, Z2
-	VBLENDMPS    Z1, Z9, K1, Z9
-	VBLENDMPS    Z2, Z10, K2, Z10
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
-	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
-	VMOVNTPS     Z9, (DX)(R10*4)
-	VMOVNTPS     Z10, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          hypotVSF32AVX512NT_loop2
-
-hypotVSF32AVX512NT_after2:
-hypotVSF32AVX512NT_loop1:
-	CMPQ         R11, $0x00000010
-	JB           hypotVSF32AVX512NT_after1
-	VMOVUPS      (SI)(R10*4), Z1
-	VPANDD       hypot32consts<>+0(SB), Z1, Z2
-	VPANDD       hypot32consts<>+0(SB), Z0, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K1
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        hypot32consts<>+704(SB), Z0, Z4
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K1, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
-	VMOVNTPS     Z5, (DX)(R10*4)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotVSF32AVX512NT_loop1
-
-hypotVSF32AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotVSF32AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z1, Z2
-	VPANDD       hypot32consts<>+0(SB), Z0, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VBLENDMPS    Z0, Z5, K2, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z0
-	VBLENDMPS    Z0, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotVSF32AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVSF32AVX512NT_row
-
-hypotVSF32AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·hypotSVF32AVX512(SB), NOSPLIT, $0-64
@@ -58705,330 +57639,6 @@ hypotSVF32AVX512_exact2:
 
 hypotSVF32AVX512_end:
 hypotSVF32AVX512_done:
-	VZEROUPPER
-	RET
-
-// func hypotSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotSVF32AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotSVF32AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotSVF32AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-hypotSVF32AVX512NT_row:
-	VBROADCASTSS (SI), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotSVF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotSVF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotSVF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           hypotSVF32AVX512NT_after2
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(R8)(R10*4), Z2
-	VPANDD       hypot32consts<>+0(SB), Z0, Z3
-	VPANDD       hypot32consts<>+0(SB), Z0, Z4
-	VPANDD       hypot32consts<>+0(SB), Z1, Z5
-	VPANDD       hypot32consts<>+0(SB), Z2, Z6
-	VMAXPS       Z5, Z3, Z7
-	VMAXPS       Z6, Z4, Z8
-	VMINPS       Z5, Z3, Z9
-	VMINPS       Z6, Z4, Z10
-	VMOVUPS      hypot32consts<>+128(SB), Z11
-	VCMPPS       $0x11, Z7, Z11, K1
-	VMOVUPS      hypot32consts<>+128(SB), Z11
-	VCMPPS       $0x11, Z8, Z11, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
-	VMOVUPS      hypot32consts<>+64(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
-	VMOVUPS      hypot32consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
-	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
-	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
-	VMOVUPS      hypot32consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
-	VMOVUPS      hypot32consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
-	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
-	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
-	VMULPS       Z11, Z7, Z7
-	VMULPS       Z12, Z8, Z8
-	VMULPS       Z11, Z9, Z9
-	VMULPS       Z12, Z10, Z10
-	VMULPS       Z7, Z7, Z11
-	VMULPS       Z8, Z8, Z12
-	VMULPS       Z9, Z9, Z15
-	VMULPS       Z10, Z10, Z16
-	VPXORD       hypot32consts<>+512(SB), Z11, Z17
-	VPXORD       hypot32consts<>+512(SB), Z12, Z18
-	VFMADD231PS  Z7, Z7, Z17
-	VFMADD231PS  Z8, Z8, Z18
-	VPXORD       hypot32consts<>+512(SB), Z15, Z7
-	VPXORD       hypot32consts<>+512(SB), Z16, Z8
-	VFMADD231PS  Z9, Z9, Z7
-	VFMADD231PS  Z10, Z10, Z8
-	VADDPS       Z7, Z17, Z17
-	VADDPS       Z8, Z18, Z18
-	VADDPS       Z15, Z11, Z7
-	VADDPS       Z16, Z12, Z8
-	VSUBPS       Z7, Z11, Z11
-	VSUBPS       Z8, Z12, Z12
-	VADDPS       Z15, Z11, Z11
-	VADDPS       Z16, Z12, Z12
-	VADDPS       Z17, Z11, Z11
-	VADDPS       Z18, Z12, Z12
-	VSQRTPS      Z7, Z9
-	VSQRTPS      Z8, Z10
-	VMOVUPS      Z7, Z15
-	VFNMADD231PS Z9, Z9, Z15
-	VMOVUPS      Z8, Z16
-	VFNMADD231PS Z10, Z10, Z16
-	VADDPS       Z11, Z15, Z15
-	VADDPS       Z12, Z16, Z16
-	VADDPS       Z9, Z9, Z11
-	VADDPS       Z10, Z10, Z12
-	VDIVPS       Z11, Z15, Z15
-	VDIVPS       Z12, Z16, Z16
-	VADDPS       Z15, Z9, Z9
-	VADDPS       Z16, Z10, Z10
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
-	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
-	VMULPS       Z13, Z9, Z9
-	VMULPS       Z14, Z10, Z10
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VPORD        hypot32consts<>+704(SB), Z2, Z2
-	VBLENDMPS    Z1, Z9, K1, Z9
-	VBLENDMPS    Z2, Z10, K2, Z10
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z1
-	VPORD        hypot32consts<>+704(SB), Z0, Z2
-	VBLENDMPS    Z1, Z9, K1, Z9
-	VBLENDMPS    Z2, Z10, K2, Z10
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
-	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
-	VMOVNTPS     Z9, (DX)(R10*4)
-	VMOVNTPS     Z10, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          hypotSVF32AVX512NT_loop2
-
-hypotSVF32AVX512NT_after2:
-hypotSVF32AVX512NT_loop1:
-	CMPQ         R11, $0x00000010
-	JB           hypotSVF32AVX512NT_after1
-	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K1
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K1, Z5
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        hypot32consts<>+704(SB), Z0, Z1
-	VBLENDMPS    Z1, Z5, K1, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
-	VMOVNTPS     Z5, (DX)(R10*4)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotSVF32AVX512NT_loop1
-
-hypotSVF32AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotSVF32AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       hypot32consts<>+0(SB), Z0, Z2
-	VPANDD       hypot32consts<>+0(SB), Z1, Z3
-	VMAXPS       Z3, Z2, Z4
-	VMINPS       Z3, Z2, Z5
-	VMOVUPS      hypot32consts<>+128(SB), Z6
-	VCMPPS       $0x11, Z4, Z6, K2
-	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot32consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot32consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
-	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
-	VMULPS       Z6, Z4, Z4
-	VMULPS       Z6, Z5, Z5
-	VMULPS       Z4, Z4, Z6
-	VMULPS       Z5, Z5, Z8
-	VPXORD       hypot32consts<>+512(SB), Z6, Z9
-	VFMADD231PS  Z4, Z4, Z9
-	VPXORD       hypot32consts<>+512(SB), Z8, Z4
-	VFMADD231PS  Z5, Z5, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z8, Z6, Z4
-	VSUBPS       Z4, Z6, Z6
-	VADDPS       Z8, Z6, Z6
-	VADDPS       Z9, Z6, Z6
-	VSQRTPS      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PS Z5, Z5, Z8
-	VADDPS       Z6, Z8, Z8
-	VADDPS       Z5, Z5, Z6
-	VDIVPS       Z6, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
-	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
-	VMULPS       Z7, Z5, Z5
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        hypot32consts<>+704(SB), Z1, Z1
-	VBLENDMPS    Z1, Z5, K2, Z5
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        hypot32consts<>+704(SB), Z0, Z0
-	VBLENDMPS    Z0, Z5, K2, Z5
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
-	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
-	VMOVUPS      Z5, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-hypotSVF32AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotSVF32AVX512NT_row
-
-hypotSVF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
@@ -59937,669 +58547,6 @@ atan2VVF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func atan2VVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2VVF32AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VVF32AVX512NT_done
-	TESTQ CX, CX
-	JLE   atan2VVF32AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-atan2VVF32AVX512NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2VVF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z0
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VBLENDMPS    Z0, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-atan2VVF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2VVF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           atan2VVF32AVX512NT_after2
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VMOVUPS      64(R8)(R10*4), Z3
-	VPANDD       atan232consts<>+64(SB), Z1, Z4
-	VPANDD       atan232consts<>+64(SB), Z3, Z5
-	VPANDD       atan232consts<>+64(SB), Z0, Z6
-	VPANDD       atan232consts<>+64(SB), Z2, Z7
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z7, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPS       $0x11, Z6, Z4, K3
-	VCMPPS       $0x11, Z7, Z5, K4
-	VMOVUPS      Z6, Z8
-	VBLENDMPS    Z4, Z8, K3, Z8
-	VMOVUPS      Z7, Z9
-	VBLENDMPS    Z5, Z9, K4, Z9
-	VBLENDMPS    atan232consts<>+192(SB), Z8, K1, Z8
-	VBLENDMPS    atan232consts<>+192(SB), Z9, K2, Z9
-	VBLENDMPS    Z6, Z4, K3, Z4
-	VBLENDMPS    Z7, Z5, K4, Z5
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z5, K2, Z5
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K1
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z5, K2
-	VMOVUPS      atan232consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    atan232consts<>+320(SB), Z10, K1, Z10
-	VMOVUPS      atan232consts<>+192(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    atan232consts<>+320(SB), Z11, K2, Z11
-	VMULPS       Z10, Z8, Z8
-	VMULPS       Z11, Z9, Z9
-	VMULPS       Z10, Z4, Z4
-	VMULPS       Z11, Z5, Z5
-	VDIVPS       Z4, Z8, Z10
-	VDIVPS       Z5, Z9, Z11
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
-	VFNMADD231PS Z4, Z10, Z8
-	VFNMADD231PS Z5, Z11, Z9
-	VDIVPS       Z4, Z8, Z8
-	VDIVPS       Z5, Z9, Z9
-	VBLENDMPS    atan232consts<>+384(SB), Z8, K1, Z8
-	VBLENDMPS    atan232consts<>+384(SB), Z9, K2, Z9
-	VMOVUPS      atan232consts<>+448(SB), Z4
-	VCMPPS       $0x11, Z10, Z4, K1
-	VMOVUPS      atan232consts<>+448(SB), Z4
-	VCMPPS       $0x11, Z11, Z4, K2
-	VADDPS       atan232consts<>+192(SB), Z10, Z4
-	VADDPS       atan232consts<>+192(SB), Z11, Z5
-	VMOVUPS      atan232consts<>+192(SB), Z12
-	VSUBPS       Z4, Z12, Z12
-	VMOVUPS      atan232consts<>+192(SB), Z13
-	VSUBPS       Z5, Z13, Z13
-	VADDPS       Z10, Z12, Z12
-	VADDPS       Z11, Z13, Z13
-	VADDPS       Z8, Z12, Z12
-	VADDPS       Z9, Z13, Z13
-	VSUBPS       atan232consts<>+192(SB), Z10, Z14
-	VSUBPS       atan232consts<>+192(SB), Z11, Z15
-	VMOVUPS      atan232consts<>+192(SB), Z16
-	VDIVPS       Z4, Z16, Z16
-	VMOVUPS      atan232consts<>+192(SB), Z17
-	VDIVPS       Z5, Z17, Z17
-	VMULPS       Z16, Z14, Z18
-	VMULPS       Z17, Z15, Z19
-	VFNMADD231PS Z4, Z18, Z14
-	VFNMADD231PS Z5, Z19, Z15
-	VADDPS       Z8, Z14, Z14
-	VADDPS       Z9, Z15, Z15
-	VFNMADD231PS Z12, Z18, Z14
-	VFNMADD231PS Z13, Z19, Z15
-	VMULPS       Z16, Z14, Z14
-	VMULPS       Z17, Z15, Z15
-	VBLENDMPS    Z18, Z10, K1, Z10
-	VBLENDMPS    Z19, Z11, K2, Z11
-	VBLENDMPS    Z14, Z8, K1, Z8
-	VBLENDMPS    Z15, Z9, K2, Z9
-	VMULPS       Z10, Z10, Z4
-	VMULPS       Z11, Z11, Z5
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan232consts<>+512(SB), Z13
-	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
-	VMOVUPS      Z5, Z13
-	VMOVUPS      atan232consts<>+512(SB), Z14
-	VFMADD213PS  atan232consts<>+576(SB), Z14, Z13
-	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+640(SB), Z5, Z13
-	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+704(SB), Z5, Z13
-	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+768(SB), Z5, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan232consts<>+192(SB), Z15
-	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
-	VMOVUPS      Z5, Z15
-	VMOVUPS      atan232consts<>+192(SB), Z16
-	VFMADD213PS  atan232consts<>+832(SB), Z16, Z15
-	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+896(SB), Z5, Z15
-	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+960(SB), Z5, Z15
-	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1024(SB), Z5, Z15
-	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1088(SB), Z5, Z15
-	VMULPS       Z12, Z4, Z12
-	VMULPS       Z13, Z5, Z13
-	VDIVPS       Z14, Z12, Z12
-	VDIVPS       Z15, Z13, Z13
-	VMOVUPS      Z8, Z14
-	VFNMADD231PS Z4, Z8, Z14
-	VMOVUPS      Z9, Z4
-	VFNMADD231PS Z5, Z9, Z4
-	VFMADD231PS  Z12, Z10, Z14
-	VFMADD231PS  Z13, Z11, Z4
-	VMOVUPS      atan232consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+1152(SB), Z5, K1, Z5
-	VMOVUPS      atan232consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    atan232consts<>+1152(SB), Z8, K2, Z8
-	VMOVUPS      atan232consts<>+384(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    atan232consts<>+1216(SB), Z9, K1, Z9
-	VMOVUPS      atan232consts<>+384(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    atan232consts<>+1216(SB), Z12, K2, Z12
-	VADDPS       Z14, Z9, Z9
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z10, Z5, Z4
-	VADDPS       Z11, Z8, Z13
-	VSUBPS       Z5, Z4, Z14
-	VSUBPS       Z8, Z13, Z15
-	VSUBPS       Z14, Z4, Z16
-	VSUBPS       Z15, Z13, Z17
-	VSUBPS       Z16, Z5, Z5
-	VSUBPS       Z17, Z8, Z8
-	VSUBPS       Z14, Z10, Z10
-	VSUBPS       Z15, Z11, Z11
-	VADDPS       Z10, Z5, Z5
-	VADDPS       Z11, Z8, Z8
-	VADDPS       Z9, Z5, Z5
-	VADDPS       Z12, Z8, Z8
-	VPXORD       atan232consts<>+0(SB), Z4, Z9
-	VPXORD       atan232consts<>+0(SB), Z13, Z10
-	VMOVUPS      atan232consts<>+1344(SB), Z11
-	VSUBPS       Z5, Z11, Z11
-	VMOVUPS      atan232consts<>+1344(SB), Z12
-	VSUBPS       Z8, Z12, Z12
-	VADDPS       atan232consts<>+1280(SB), Z9, Z14
-	VADDPS       atan232consts<>+1280(SB), Z10, Z15
-	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
-	VSUBPS       atan232consts<>+1280(SB), Z15, Z17
-	VSUBPS       Z16, Z14, Z18
-	VSUBPS       Z17, Z15, Z19
-	VMOVUPS      atan232consts<>+1280(SB), Z20
-	VSUBPS       Z18, Z20, Z18
-	VMOVUPS      atan232consts<>+1280(SB), Z20
-	VSUBPS       Z19, Z20, Z19
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z17, Z10, Z10
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z19, Z19
-	VADDPS       Z11, Z18, Z18
-	VADDPS       Z12, Z19, Z19
-	VBLENDMPS    Z14, Z4, K3, Z4
-	VBLENDMPS    Z15, Z13, K4, Z13
-	VBLENDMPS    Z18, Z5, K3, Z5
-	VBLENDMPS    Z19, Z8, K4, Z8
-	VPANDD       atan232consts<>+0(SB), Z1, Z9
-	VPANDD       atan232consts<>+0(SB), Z3, Z10
-	VPORD        atan232consts<>+192(SB), Z9, Z9
-	VPORD        atan232consts<>+192(SB), Z10, Z10
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K1
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z10, K2
-	VPXORD       atan232consts<>+0(SB), Z4, Z9
-	VPXORD       atan232consts<>+0(SB), Z13, Z10
-	VMOVUPS      atan232consts<>+1472(SB), Z11
-	VSUBPS       Z5, Z11, Z11
-	VMOVUPS      atan232consts<>+1472(SB), Z12
-	VSUBPS       Z8, Z12, Z12
-	VADDPS       atan232consts<>+1408(SB), Z9, Z14
-	VADDPS       atan232consts<>+1408(SB), Z10, Z15
-	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
-	VSUBPS       atan232consts<>+1408(SB), Z15, Z17
-	VSUBPS       Z16, Z14, Z18
-	VSUBPS       Z17, Z15, Z19
-	VMOVUPS      atan232consts<>+1408(SB), Z20
-	VSUBPS       Z18, Z20, Z18
-	VMOVUPS      atan232consts<>+1408(SB), Z20
-	VSUBPS       Z19, Z20, Z19
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z17, Z10, Z10
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z19, Z19
-	VADDPS       Z11, Z18, Z18
-	VADDPS       Z12, Z19, Z19
-	VBLENDMPS    Z14, Z4, K1, Z4
-	VBLENDMPS    Z15, Z13, K2, Z13
-	VBLENDMPS    Z18, Z5, K1, Z5
-	VBLENDMPS    Z19, Z8, K2, Z8
-	VADDPS       Z5, Z4, Z4
-	VADDPS       Z8, Z13, Z13
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K3
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z7, K4
-	VMOVUPS      atan232consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+1408(SB), Z5, K1, Z5
-	VMOVUPS      atan232consts<>+384(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    atan232consts<>+1408(SB), Z6, K2, Z6
-	VBLENDMPS    Z5, Z4, K3, Z4
-	VBLENDMPS    Z6, Z13, K4, Z13
-	VPANDD       atan232consts<>+0(SB), Z0, Z5
-	VPANDD       atan232consts<>+0(SB), Z2, Z6
-	VPORD        Z5, Z4, Z4
-	VPORD        Z6, Z13, Z13
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z3, Z3, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VPORD        atan232consts<>+1536(SB), Z3, Z3
-	VBLENDMPS    Z1, Z4, K1, Z4
-	VBLENDMPS    Z3, Z13, K2, Z13
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VPORD        atan232consts<>+1536(SB), Z2, Z1
-	VBLENDMPS    Z0, Z4, K1, Z4
-	VBLENDMPS    Z1, Z13, K2, Z13
-	VMOVNTPS     Z4, (DX)(R10*4)
-	VMOVNTPS     Z13, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          atan2VVF32AVX512NT_loop2
-
-atan2VVF32AVX512NT_after2:
-atan2VVF32AVX512NT_loop1:
-	CMPQ         R11, $0x00000010
-	JB           atan2VVF32AVX512NT_after1
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPS       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K2, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPS    Z3, Z2, K2, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K1
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K1, Z5
-	VBLENDMPS    Z7, Z4, K1, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K1, Z6
-	VBLENDMPS    Z9, Z2, K1, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPS    Z2, Z6, K2, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K1, Z6
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VBLENDMPS    Z0, Z6, K1, Z6
-	VMOVNTPS     Z6, (DX)(R10*4)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          atan2VVF32AVX512NT_loop1
-
-atan2VVF32AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           atan2VVF32AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z0
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VBLENDMPS    Z0, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-atan2VVF32AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VVF32AVX512NT_row
-
-atan2VVF32AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func atan2VSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·atan2VSF32AVX512(SB), NOSPLIT, $0-64
@@ -61498,665 +59445,6 @@ atan2VSF32AVX512_exact2:
 
 atan2VSF32AVX512_end:
 atan2VSF32AVX512_done:
-	VZEROUPPER
-	RET
-
-// func atan2VSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2VSF32AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VSF32AVX512NT_done
-	TESTQ CX, CX
-	JLE   atan2VSF32AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x02, R9
-
-atan2VSF32AVX512NT_row:
-	VBROADCASTSS (R8), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2VSF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z0, Z2
-	VPANDD       atan232consts<>+64(SB), Z1, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z0, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z2
-	VBLENDMPS    Z2, Z6, K2, Z6
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-atan2VSF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2VSF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           atan2VSF32AVX512NT_after2
-	VMOVUPS      (SI)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VPANDD       atan232consts<>+64(SB), Z0, Z4
-	VPANDD       atan232consts<>+64(SB), Z1, Z5
-	VPANDD       atan232consts<>+64(SB), Z2, Z6
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPS       $0x11, Z5, Z3, K3
-	VCMPPS       $0x11, Z6, Z4, K4
-	VMOVUPS      Z5, Z7
-	VBLENDMPS    Z3, Z7, K3, Z7
-	VMOVUPS      Z6, Z8
-	VBLENDMPS    Z4, Z8, K4, Z8
-	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
-	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
-	VBLENDMPS    Z5, Z3, K3, Z3
-	VBLENDMPS    Z6, Z4, K4, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
-	VMOVUPS      atan232consts<>+192(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
-	VMOVUPS      atan232consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
-	VMULPS       Z9, Z7, Z7
-	VMULPS       Z10, Z8, Z8
-	VMULPS       Z9, Z3, Z3
-	VMULPS       Z10, Z4, Z4
-	VDIVPS       Z3, Z7, Z9
-	VDIVPS       Z4, Z8, Z10
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
-	VFNMADD231PS Z3, Z9, Z7
-	VFNMADD231PS Z4, Z10, Z8
-	VDIVPS       Z3, Z7, Z7
-	VDIVPS       Z4, Z8, Z8
-	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
-	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
-	VMOVUPS      atan232consts<>+448(SB), Z3
-	VCMPPS       $0x11, Z9, Z3, K1
-	VMOVUPS      atan232consts<>+448(SB), Z3
-	VCMPPS       $0x11, Z10, Z3, K2
-	VADDPS       atan232consts<>+192(SB), Z9, Z3
-	VADDPS       atan232consts<>+192(SB), Z10, Z4
-	VMOVUPS      atan232consts<>+192(SB), Z11
-	VSUBPS       Z3, Z11, Z11
-	VMOVUPS      atan232consts<>+192(SB), Z12
-	VSUBPS       Z4, Z12, Z12
-	VADDPS       Z9, Z11, Z11
-	VADDPS       Z10, Z12, Z12
-	VADDPS       Z7, Z11, Z11
-	VADDPS       Z8, Z12, Z12
-	VSUBPS       atan232consts<>+192(SB), Z9, Z13
-	VSUBPS       atan232consts<>+192(SB), Z10, Z14
-	VMOVUPS      atan232consts<>+192(SB), Z15
-	VDIVPS       Z3, Z15, Z15
-	VMOVUPS      atan232consts<>+192(SB), Z16
-	VDIVPS       Z4, Z16, Z16
-	VMULPS       Z15, Z13, Z17
-	VMULPS       Z16, Z14, Z18
-	VFNMADD231PS Z3, Z17, Z13
-	VFNMADD231PS Z4, Z18, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VFNMADD231PS Z11, Z17, Z13
-	VFNMADD231PS Z12, Z18, Z14
-	VMULPS       Z15, Z13, Z13
-	VMULPS       Z16, Z14, Z14
-	VBLENDMPS    Z17, Z9, K1, Z9
-	VBLENDMPS    Z18, Z10, K2, Z10
-	VBLENDMPS    Z13, Z7, K1, Z7
-	VBLENDMPS    Z14, Z8, K2, Z8
-	VMULPS       Z9, Z9, Z3
-	VMULPS       Z10, Z10, Z4
-	VMOVUPS      Z3, Z11
-	VMOVUPS      atan232consts<>+512(SB), Z12
-	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan232consts<>+512(SB), Z13
-	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
-	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
-	VMOVUPS      Z3, Z13
-	VMOVUPS      atan232consts<>+192(SB), Z14
-	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan232consts<>+192(SB), Z15
-	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
-	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
-	VMULPS       Z11, Z3, Z11
-	VMULPS       Z12, Z4, Z12
-	VDIVPS       Z13, Z11, Z11
-	VDIVPS       Z14, Z12, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PS Z3, Z7, Z13
-	VMOVUPS      Z8, Z3
-	VFNMADD231PS Z4, Z8, Z3
-	VFMADD231PS  Z11, Z9, Z13
-	VFMADD231PS  Z12, Z10, Z3
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+384(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
-	VMOVUPS      atan232consts<>+384(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z9, Z4, Z3
-	VADDPS       Z10, Z7, Z12
-	VSUBPS       Z4, Z3, Z13
-	VSUBPS       Z7, Z12, Z14
-	VSUBPS       Z13, Z3, Z15
-	VSUBPS       Z14, Z12, Z16
-	VSUBPS       Z15, Z4, Z4
-	VSUBPS       Z16, Z7, Z7
-	VSUBPS       Z13, Z9, Z9
-	VSUBPS       Z14, Z10, Z10
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z10, Z7, Z7
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z11, Z7, Z7
-	VPXORD       atan232consts<>+0(SB), Z3, Z8
-	VPXORD       atan232consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan232consts<>+1344(SB), Z10
-	VSUBPS       Z4, Z10, Z10
-	VMOVUPS      atan232consts<>+1344(SB), Z11
-	VSUBPS       Z7, Z11, Z11
-	VADDPS       atan232consts<>+1280(SB), Z8, Z13
-	VADDPS       atan232consts<>+1280(SB), Z9, Z14
-	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
-	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
-	VSUBPS       Z15, Z13, Z17
-	VSUBPS       Z16, Z14, Z18
-	VMOVUPS      atan232consts<>+1280(SB), Z19
-	VSUBPS       Z17, Z19, Z17
-	VMOVUPS      atan232consts<>+1280(SB), Z19
-	VSUBPS       Z18, Z19, Z18
-	VSUBPS       Z15, Z8, Z8
-	VSUBPS       Z16, Z9, Z9
-	VADDPS       Z8, Z17, Z17
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z17, Z17
-	VADDPS       Z11, Z18, Z18
-	VBLENDMPS    Z13, Z3, K3, Z3
-	VBLENDMPS    Z14, Z12, K4, Z12
-	VBLENDMPS    Z17, Z4, K3, Z4
-	VBLENDMPS    Z18, Z7, K4, Z7
-	VPANDD       atan232consts<>+0(SB), Z0, Z8
-	VPANDD       atan232consts<>+0(SB), Z0, Z9
-	VPORD        atan232consts<>+192(SB), Z8, Z8
-	VPORD        atan232consts<>+192(SB), Z9, Z9
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
-	VPXORD       atan232consts<>+0(SB), Z3, Z8
-	VPXORD       atan232consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan232consts<>+1472(SB), Z10
-	VSUBPS       Z4, Z10, Z10
-	VMOVUPS      atan232consts<>+1472(SB), Z11
-	VSUBPS       Z7, Z11, Z11
-	VADDPS       atan232consts<>+1408(SB), Z8, Z13
-	VADDPS       atan232consts<>+1408(SB), Z9, Z14
-	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
-	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
-	VSUBPS       Z15, Z13, Z17
-	VSUBPS       Z16, Z14, Z18
-	VMOVUPS      atan232consts<>+1408(SB), Z19
-	VSUBPS       Z17, Z19, Z17
-	VMOVUPS      atan232consts<>+1408(SB), Z19
-	VSUBPS       Z18, Z19, Z18
-	VSUBPS       Z15, Z8, Z8
-	VSUBPS       Z16, Z9, Z9
-	VADDPS       Z8, Z17, Z17
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z17, Z17
-	VADDPS       Z11, Z18, Z18
-	VBLENDMPS    Z13, Z3, K1, Z3
-	VBLENDMPS    Z14, Z12, K2, Z12
-	VBLENDMPS    Z17, Z4, K1, Z4
-	VBLENDMPS    Z18, Z7, K2, Z7
-	VADDPS       Z4, Z3, Z3
-	VADDPS       Z7, Z12, Z12
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z3, K3, Z3
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPANDD       atan232consts<>+0(SB), Z2, Z5
-	VPORD        Z4, Z3, Z3
-	VPORD        Z5, Z12, Z12
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z4
-	VPORD        atan232consts<>+1536(SB), Z0, Z5
-	VBLENDMPS    Z4, Z3, K1, Z3
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VPORD        atan232consts<>+1536(SB), Z2, Z2
-	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z2, Z12, K2, Z12
-	VMOVNTPS     Z3, (DX)(R10*4)
-	VMOVNTPS     Z12, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          atan2VSF32AVX512NT_loop2
-
-atan2VSF32AVX512NT_after2:
-atan2VSF32AVX512NT_loop1:
-	CMPQ         R11, $0x00000010
-	JB           atan2VSF32AVX512NT_after1
-	VMOVUPS      (SI)(R10*4), Z1
-	VPANDD       atan232consts<>+64(SB), Z0, Z2
-	VPANDD       atan232consts<>+64(SB), Z1, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPS       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K2, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPS    Z3, Z2, K2, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K1
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K1, Z5
-	VBLENDMPS    Z7, Z4, K1, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VPANDD       atan232consts<>+0(SB), Z0, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K1, Z6
-	VBLENDMPS    Z9, Z2, K1, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPS    Z2, Z6, K2, Z6
-	VPANDD       atan232consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        atan232consts<>+1536(SB), Z0, Z2
-	VBLENDMPS    Z2, Z6, K1, Z6
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K1, Z6
-	VMOVNTPS     Z6, (DX)(R10*4)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          atan2VSF32AVX512NT_loop1
-
-atan2VSF32AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           atan2VSF32AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z0, Z2
-	VPANDD       atan232consts<>+64(SB), Z1, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z0, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VBLENDMPS    Z0, Z6, K2, Z6
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z0
-	VBLENDMPS    Z0, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-atan2VSF32AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VSF32AVX512NT_row
-
-atan2VSF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
@@ -63061,15 +60349,15 @@ atan2SVF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func atan2SVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2SVF32AVX512NT(SB), NOSPLIT, $0-64
+// func powVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
 	TESTQ AX, AX
-	JLE   atan2SVF32AVX512NT_done
+	JLE   powVVF32AVX512_done
 	TESTQ CX, CX
-	JLE   atan2SVF32AVX512NT_done
+	JLE   powVVF32AVX512_done
 	MOVQ  dst+16(FP), DX
 	MOVQ  ldd+24(FP), BX
 	SHLQ  $0x02, BX
@@ -63079,644 +60367,1954 @@ TEXT ·atan2SVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    powVVF32AVX512_exact1
 
-atan2SVF32AVX512NT_row:
-	VBROADCASTSS (SI), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x02, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2SVF32AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
-	ADDQ         R11, R10
+powVVF32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
 
-atan2SVF32AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2SVF32AVX512NT_loop2:
-	CMPQ         R11, $0x00000020
-	JB           atan2SVF32AVX512NT_after2
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(R8)(R10*4), Z2
-	VPANDD       atan232consts<>+64(SB), Z1, Z3
-	VPANDD       atan232consts<>+64(SB), Z2, Z4
-	VPANDD       atan232consts<>+64(SB), Z0, Z5
-	VPANDD       atan232consts<>+64(SB), Z0, Z6
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPS       $0x11, Z5, Z3, K3
-	VCMPPS       $0x11, Z6, Z4, K4
-	VMOVUPS      Z5, Z7
-	VBLENDMPS    Z3, Z7, K3, Z7
-	VMOVUPS      Z6, Z8
-	VBLENDMPS    Z4, Z8, K4, Z8
-	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
-	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
-	VBLENDMPS    Z5, Z3, K3, Z3
-	VBLENDMPS    Z6, Z4, K4, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
-	VMOVUPS      atan232consts<>+192(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
-	VMOVUPS      atan232consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
-	VMULPS       Z9, Z7, Z7
-	VMULPS       Z10, Z8, Z8
-	VMULPS       Z9, Z3, Z3
-	VMULPS       Z10, Z4, Z4
-	VDIVPS       Z3, Z7, Z9
-	VDIVPS       Z4, Z8, Z10
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
-	VFNMADD231PS Z3, Z9, Z7
-	VFNMADD231PS Z4, Z10, Z8
-	VDIVPS       Z3, Z7, Z7
-	VDIVPS       Z4, Z8, Z8
-	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
-	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
-	VMOVUPS      atan232consts<>+448(SB), Z3
-	VCMPPS       $0x11, Z9, Z3, K1
-	VMOVUPS      atan232consts<>+448(SB), Z3
-	VCMPPS       $0x11, Z10, Z3, K2
-	VADDPS       atan232consts<>+192(SB), Z9, Z3
-	VADDPS       atan232consts<>+192(SB), Z10, Z4
-	VMOVUPS      atan232consts<>+192(SB), Z11
-	VSUBPS       Z3, Z11, Z11
-	VMOVUPS      atan232consts<>+192(SB), Z12
-	VSUBPS       Z4, Z12, Z12
-	VADDPS       Z9, Z11, Z11
-	VADDPS       Z10, Z12, Z12
-	VADDPS       Z7, Z11, Z11
-	VADDPS       Z8, Z12, Z12
-	VSUBPS       atan232consts<>+192(SB), Z9, Z13
-	VSUBPS       atan232consts<>+192(SB), Z10, Z14
-	VMOVUPS      atan232consts<>+192(SB), Z15
-	VDIVPS       Z3, Z15, Z15
-	VMOVUPS      atan232consts<>+192(SB), Z16
-	VDIVPS       Z4, Z16, Z16
-	VMULPS       Z15, Z13, Z17
-	VMULPS       Z16, Z14, Z18
-	VFNMADD231PS Z3, Z17, Z13
-	VFNMADD231PS Z4, Z18, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VFNMADD231PS Z11, Z17, Z13
-	VFNMADD231PS Z12, Z18, Z14
-	VMULPS       Z15, Z13, Z13
-	VMULPS       Z16, Z14, Z14
-	VBLENDMPS    Z17, Z9, K1, Z9
-	VBLENDMPS    Z18, Z10, K2, Z10
-	VBLENDMPS    Z13, Z7, K1, Z7
-	VBLENDMPS    Z14, Z8, K2, Z8
-	VMULPS       Z9, Z9, Z3
-	VMULPS       Z10, Z10, Z4
-	VMOVUPS      Z3, Z11
-	VMOVUPS      atan232consts<>+512(SB), Z12
-	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan232consts<>+512(SB), Z13
-	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
-	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
-	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
-	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
-	VMOVUPS      Z3, Z13
-	VMOVUPS      atan232consts<>+192(SB), Z14
-	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan232consts<>+192(SB), Z15
-	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
-	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
-	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
-	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
-	VMULPS       Z11, Z3, Z11
-	VMULPS       Z12, Z4, Z12
-	VDIVPS       Z13, Z11, Z11
-	VDIVPS       Z14, Z12, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PS Z3, Z7, Z13
-	VMOVUPS      Z8, Z3
-	VFNMADD231PS Z4, Z8, Z3
-	VFMADD231PS  Z11, Z9, Z13
-	VFMADD231PS  Z12, Z10, Z3
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+384(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
-	VMOVUPS      atan232consts<>+384(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z9, Z4, Z3
-	VADDPS       Z10, Z7, Z12
-	VSUBPS       Z4, Z3, Z13
-	VSUBPS       Z7, Z12, Z14
-	VSUBPS       Z13, Z3, Z15
-	VSUBPS       Z14, Z12, Z16
-	VSUBPS       Z15, Z4, Z4
-	VSUBPS       Z16, Z7, Z7
-	VSUBPS       Z13, Z9, Z9
-	VSUBPS       Z14, Z10, Z10
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z10, Z7, Z7
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z11, Z7, Z7
-	VPXORD       atan232consts<>+0(SB), Z3, Z8
-	VPXORD       atan232consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan232consts<>+1344(SB), Z10
-	VSUBPS       Z4, Z10, Z10
-	VMOVUPS      atan232consts<>+1344(SB), Z11
-	VSUBPS       Z7, Z11, Z11
-	VADDPS       atan232consts<>+1280(SB), Z8, Z13
-	VADDPS       atan232consts<>+1280(SB), Z9, Z14
-	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
-	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
-	VSUBPS       Z15, Z13, Z17
-	VSUBPS       Z16, Z14, Z18
-	VMOVUPS      atan232consts<>+1280(SB), Z19
-	VSUBPS       Z17, Z19, Z17
-	VMOVUPS      atan232consts<>+1280(SB), Z19
-	VSUBPS       Z18, Z19, Z18
-	VSUBPS       Z15, Z8, Z8
-	VSUBPS       Z16, Z9, Z9
-	VADDPS       Z8, Z17, Z17
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z17, Z17
-	VADDPS       Z11, Z18, Z18
-	VBLENDMPS    Z13, Z3, K3, Z3
-	VBLENDMPS    Z14, Z12, K4, Z12
-	VBLENDMPS    Z17, Z4, K3, Z4
-	VBLENDMPS    Z18, Z7, K4, Z7
-	VPANDD       atan232consts<>+0(SB), Z1, Z8
-	VPANDD       atan232consts<>+0(SB), Z2, Z9
-	VPORD        atan232consts<>+192(SB), Z8, Z8
-	VPORD        atan232consts<>+192(SB), Z9, Z9
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
-	VPXORD       atan232consts<>+0(SB), Z3, Z8
-	VPXORD       atan232consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan232consts<>+1472(SB), Z10
-	VSUBPS       Z4, Z10, Z10
-	VMOVUPS      atan232consts<>+1472(SB), Z11
-	VSUBPS       Z7, Z11, Z11
-	VADDPS       atan232consts<>+1408(SB), Z8, Z13
-	VADDPS       atan232consts<>+1408(SB), Z9, Z14
-	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
-	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
-	VSUBPS       Z15, Z13, Z17
-	VSUBPS       Z16, Z14, Z18
-	VMOVUPS      atan232consts<>+1408(SB), Z19
-	VSUBPS       Z17, Z19, Z17
-	VMOVUPS      atan232consts<>+1408(SB), Z19
-	VSUBPS       Z18, Z19, Z18
-	VSUBPS       Z15, Z8, Z8
-	VSUBPS       Z16, Z9, Z9
-	VADDPS       Z8, Z17, Z17
-	VADDPS       Z9, Z18, Z18
-	VADDPS       Z10, Z17, Z17
-	VADDPS       Z11, Z18, Z18
-	VBLENDMPS    Z13, Z3, K1, Z3
-	VBLENDMPS    Z14, Z12, K2, Z12
-	VBLENDMPS    Z17, Z4, K1, Z4
-	VBLENDMPS    Z18, Z7, K2, Z7
-	VADDPS       Z4, Z3, Z3
-	VADDPS       Z7, Z12, Z12
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
-	VMOVUPS      atan232consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z3, K3, Z3
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VPANDD       atan232consts<>+0(SB), Z0, Z4
-	VPANDD       atan232consts<>+0(SB), Z0, Z5
-	VPORD        Z4, Z3, Z3
-	VPORD        Z5, Z12, Z12
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VPORD        atan232consts<>+1536(SB), Z2, Z2
-	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z2, Z12, K2, Z12
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z1
-	VPORD        atan232consts<>+1536(SB), Z0, Z2
-	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z2, Z12, K2, Z12
-	VMOVNTPS     Z3, (DX)(R10*4)
-	VMOVNTPS     Z12, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          atan2SVF32AVX512NT_loop2
-
-atan2SVF32AVX512NT_after2:
-atan2SVF32AVX512NT_loop1:
+powVVF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
-	JB           atan2SVF32AVX512NT_after1
+	JB           powVVF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z0
 	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPS       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K2, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPS    Z3, Z2, K2, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K1
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
 	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K1, Z5
-	VBLENDMPS    Z7, Z4, K1, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
 	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K1, Z6
-	VBLENDMPS    Z9, Z2, K1, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPS    Z2, Z6, K2, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K1, Z6
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        atan232consts<>+1536(SB), Z0, Z1
-	VBLENDMPS    Z1, Z6, K1, Z6
-	VMOVNTPS     Z6, (DX)(R10*4)
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         $0x00000010, R10
 	SUBQ         $0x00000010, R11
-	JMP          atan2SVF32AVX512NT_loop1
+	JMP          powVVF32AVX512_loop1
 
-atan2SVF32AVX512NT_after1:
+powVVF32AVX512_after1:
 	TESTQ        R11, R11
-	JZ           atan2SVF32AVX512NT_tail_done
+	JZ           powVVF32AVX512_tail_done
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
 	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       atan232consts<>+64(SB), Z1, Z2
-	VPANDD       atan232consts<>+64(SB), Z0, Z3
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPS       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPS    Z2, Z4, K3, Z4
-	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPS    Z3, Z2, K3, Z2
-	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
-	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
-	VMOVUPS      atan232consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
-	VMULPS       Z5, Z4, Z4
-	VMULPS       Z5, Z2, Z2
-	VDIVPS       Z2, Z4, Z5
-	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
-	VFNMADD231PS Z2, Z5, Z4
-	VDIVPS       Z2, Z4, Z4
-	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan232consts<>+448(SB), Z2
-	VCMPPS       $0x11, Z5, Z2, K2
-	VADDPS       atan232consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan232consts<>+192(SB), Z6
-	VSUBPS       Z2, Z6, Z6
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
 	VADDPS       Z5, Z6, Z6
-	VADDPS       Z4, Z6, Z6
-	VSUBPS       atan232consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VDIVPS       Z2, Z8, Z8
-	VMULPS       Z8, Z7, Z9
-	VFNMADD231PS Z2, Z9, Z7
-	VADDPS       Z4, Z7, Z7
-	VFNMADD231PS Z6, Z9, Z7
-	VMULPS       Z8, Z7, Z7
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VBLENDMPS    Z7, Z4, K2, Z4
-	VMULPS       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan232consts<>+512(SB), Z7
-	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
-	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
-	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan232consts<>+192(SB), Z8
-	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
-	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
-	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
-	VMULPS       Z6, Z2, Z6
-	VDIVPS       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PS Z2, Z4, Z7
-	VFMADD231PS  Z6, Z5, Z7
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan232consts<>+384(SB), Z4
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z2, Z6
-	VSUBPS       Z2, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VSUBPS       Z8, Z2, Z2
-	VSUBPS       Z7, Z5, Z5
-	VADDPS       Z5, Z2, Z2
-	VADDPS       Z4, Z2, Z2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1344(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1280(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
 	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1280(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VBLENDMPS    Z9, Z2, K3, Z2
-	VPANDD       atan232consts<>+0(SB), Z1, Z4
-	VPORD        atan232consts<>+192(SB), Z4, Z4
-	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
-	VPXORD       atan232consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan232consts<>+1472(SB), Z5
-	VSUBPS       Z2, Z5, Z5
-	VADDPS       atan232consts<>+1408(SB), Z4, Z7
-	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
-	VSUBPS       Z8, Z7, Z9
-	VMOVUPS      atan232consts<>+1408(SB), Z10
-	VSUBPS       Z9, Z10, Z9
-	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z9, Z9
-	VADDPS       Z5, Z9, Z9
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VBLENDMPS    Z9, Z2, K2, Z2
-	VADDPS       Z2, Z6, Z6
-	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
-	VMOVUPS      atan232consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPS    Z2, Z6, K3, Z6
-	VPANDD       atan232consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z3, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K3, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K3, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPS    Z4, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VBLENDMPS    Z0, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        atan232consts<>+1536(SB), Z1, Z1
-	VBLENDMPS    Z1, Z6, K2, Z6
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        atan232consts<>+1536(SB), Z0, Z0
-	VBLENDMPS    Z0, Z6, K2, Z6
-	VMOVUPS      Z6, K1, (DX)(R10*4)
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
 	ADDQ         R11, R10
 
-atan2SVF32AVX512NT_tail_done:
+powVVF32AVX512_tail_done:
 	ADDQ BX, DX
 	ADDQ DI, SI
 	ADDQ R9, R8
 	DECQ AX
-	JNZ  atan2SVF32AVX512NT_row
+	JNZ  powVVF32AVX512_row
+	JMP  powVVF32AVX512_end
 
-atan2SVF32AVX512NT_done:
+powVVF32AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF32AVX512_exact1
+
+powVVF32AVX512_end:
+powVVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powVSF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powVSF32AVX512_done
+	TESTQ CX, CX
+	JLE   powVSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    powVSF32AVX512_exact1
+
+powVSF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powVSF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           powVSF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       pow32consts<>+0(SB), Z1, Z2
+	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z0, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z0, Z6
+	VFMADD231PS  Z9, Z0, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          powVSF32AVX512_loop1
+
+powVSF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           powVSF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       pow32consts<>+0(SB), Z1, Z2
+	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z0, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z0, Z6
+	VFMADD231PS  Z9, Z0, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z3, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K3, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K3, Z5
+	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPS    Z4, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+powVSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powVSF32AVX512_row
+	JMP  powVSF32AVX512_end
+
+powVSF32AVX512_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       pow32consts<>+0(SB), Z1, Z2
+	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z0, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z0, Z6
+	VFMADD231PS  Z9, Z0, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF32AVX512_exact1
+
+powVSF32AVX512_end:
+powVSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powSVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powSVF32AVX512_done
+	TESTQ CX, CX
+	JLE   powSVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    powSVF32AVX512_exact1
+
+powSVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powSVF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           powSVF32AVX512_after1
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          powSVF32AVX512_loop1
+
+powSVF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           powSVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z3, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K3, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K3, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K3
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPS    Z4, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+powSVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powSVF32AVX512_row
+	JMP  powSVF32AVX512_end
+
+powSVF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       pow32consts<>+0(SB), Z0, Z2
+	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
+	VMULPS       pow32consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z5, Z4
+	VPORD        pow32consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow32consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
+	VSUBPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+128(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow32consts<>+832(SB), Z7
+	VSUBPS       Z6, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      pow32consts<>+128(SB), Z8
+	VDIVPS       Z6, Z8, Z8
+	VMULPS       Z8, Z5, Z9
+	VFNMADD231PS Z6, Z9, Z5
+	VADDPS       pow32consts<>+64(SB), Z5, Z5
+	VFNMADD231PS Z7, Z9, Z5
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z9, Z9, Z6
+	VPXORD       pow32consts<>+256(SB), Z6, Z7
+	VFMADD231PS  Z9, Z9, Z7
+	VADDPS       Z9, Z9, Z8
+	VFMADD231PS  Z5, Z8, Z7
+	VMULPS       Z9, Z6, Z8
+	VPXORD       pow32consts<>+256(SB), Z8, Z10
+	VFMADD231PS  Z9, Z6, Z10
+	VFMADD231PS  Z5, Z6, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VMULPS       pow32consts<>+896(SB), Z8, Z7
+	VPXORD       pow32consts<>+256(SB), Z7, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
+	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
+	VADDPS       Z9, Z9, Z8
+	VMULPS       Z6, Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow32consts<>+1024(SB), Z12
+	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
+	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
+	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
+	VMULPS       Z10, Z8, Z8
+	VMULPS       pow32consts<>+1408(SB), Z4, Z6
+	VADDPS       Z9, Z9, Z9
+	VADDPS       Z9, Z6, Z10
+	VSUBPS       Z6, Z10, Z12
+	VSUBPS       Z12, Z10, Z13
+	VSUBPS       Z13, Z6, Z6
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z7, Z10, Z9
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z10, Z10
+	VSUBPS       Z12, Z7, Z7
+	VADDPS       Z7, Z10, Z10
+	VADDPS       Z10, Z6, Z6
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z8, Z11, Z11
+	VMULPS       pow32consts<>+1472(SB), Z4, Z4
+	VADDPS       Z4, Z11, Z11
+	VADDPS       Z11, Z6, Z6
+	VADDPS       Z6, Z9, Z4
+	VSUBPS       Z4, Z9, Z9
+	VADDPS       Z6, Z9, Z9
+	VMULPS       Z4, Z1, Z5
+	VPXORD       pow32consts<>+256(SB), Z5, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z9, Z1, Z6
+	VPANDD       pow32consts<>+0(SB), Z5, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow32consts<>+1728(SB), Z7
+	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
+	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
+	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
+	VADDPS       Z4, Z8, Z7
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z7, Z10
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z9, Z4, Z4
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z8
+	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
+	VMULPS       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PS  Z7, Z5, Z9
+	VFMADD231PS  Z8, Z4, Z9
+	VADDPS       pow32consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VSUBPS       Z4, Z5, Z5
+	VADDPS       Z7, Z5, Z5
+	VADDPS       Z9, Z5, Z5
+	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VADDPS       Z5, Z4, Z4
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+0(SB), Z3, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z3, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z3, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
+	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPS    Z5, Z6, K2, Z6
+	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPSLLD       $0x1f, Z6, Z6
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VCMPPS       $0x11, Z2, Z4, K2
+	VMOVUPS      pow32consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPS    Z4, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF32AVX512_exact1
+
+powSVF32AVX512_end:
+powSVF32AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -68967,334 +67565,6 @@ hypotVVF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func hypotVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotVVF64AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVVF64AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotVVF64AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotVVF64AVX512NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotVVF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z0
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VBLENDMPD    Z0, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotVVF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotVVF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           hypotVVF64AVX512NT_after2
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VMOVUPD      64(R8)(R10*8), Z3
-	VPANDD       hypot64consts<>+0(SB), Z0, Z4
-	VPANDD       hypot64consts<>+0(SB), Z2, Z5
-	VPANDD       hypot64consts<>+0(SB), Z1, Z6
-	VPANDD       hypot64consts<>+0(SB), Z3, Z7
-	VMAXPD       Z6, Z4, Z8
-	VMAXPD       Z7, Z5, Z9
-	VMINPD       Z6, Z4, Z10
-	VMINPD       Z7, Z5, Z11
-	VMOVUPS      hypot64consts<>+128(SB), Z12
-	VCMPPD       $0x11, Z8, Z12, K1
-	VMOVUPS      hypot64consts<>+128(SB), Z12
-	VCMPPD       $0x11, Z9, Z12, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K3
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z9, K4
-	VMOVUPS      hypot64consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    hypot64consts<>+320(SB), Z12, K3, Z12
-	VMOVUPS      hypot64consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPD    hypot64consts<>+320(SB), Z13, K4, Z13
-	VBLENDMPD    hypot64consts<>+256(SB), Z12, K1, Z12
-	VBLENDMPD    hypot64consts<>+256(SB), Z13, K2, Z13
-	VMOVUPS      hypot64consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPD    hypot64consts<>+256(SB), Z14, K3, Z14
-	VMOVUPS      hypot64consts<>+64(SB), Z15
-	VMOVUPS      Z15, Z15
-	VBLENDMPD    hypot64consts<>+256(SB), Z15, K4, Z15
-	VBLENDMPD    hypot64consts<>+320(SB), Z14, K1, Z14
-	VBLENDMPD    hypot64consts<>+320(SB), Z15, K2, Z15
-	VMULPD       Z12, Z8, Z8
-	VMULPD       Z13, Z9, Z9
-	VMULPD       Z12, Z10, Z10
-	VMULPD       Z13, Z11, Z11
-	VMULPD       Z8, Z8, Z12
-	VMULPD       Z9, Z9, Z13
-	VMULPD       Z10, Z10, Z16
-	VMULPD       Z11, Z11, Z17
-	VPXORD       hypot64consts<>+384(SB), Z12, Z18
-	VPXORD       hypot64consts<>+384(SB), Z13, Z19
-	VFMADD231PD  Z8, Z8, Z18
-	VFMADD231PD  Z9, Z9, Z19
-	VPXORD       hypot64consts<>+384(SB), Z16, Z8
-	VPXORD       hypot64consts<>+384(SB), Z17, Z9
-	VFMADD231PD  Z10, Z10, Z8
-	VFMADD231PD  Z11, Z11, Z9
-	VADDPD       Z8, Z18, Z18
-	VADDPD       Z9, Z19, Z19
-	VADDPD       Z16, Z12, Z8
-	VADDPD       Z17, Z13, Z9
-	VSUBPD       Z8, Z12, Z12
-	VSUBPD       Z9, Z13, Z13
-	VADDPD       Z16, Z12, Z12
-	VADDPD       Z17, Z13, Z13
-	VADDPD       Z18, Z12, Z12
-	VADDPD       Z19, Z13, Z13
-	VSQRTPD      Z8, Z10
-	VSQRTPD      Z9, Z11
-	VMOVUPS      Z8, Z16
-	VFNMADD231PD Z10, Z10, Z16
-	VMOVUPS      Z9, Z17
-	VFNMADD231PD Z11, Z11, Z17
-	VADDPD       Z12, Z16, Z16
-	VADDPD       Z13, Z17, Z17
-	VADDPD       Z10, Z10, Z12
-	VADDPD       Z11, Z11, Z13
-	VDIVPD       Z12, Z16, Z16
-	VDIVPD       Z13, Z17, Z17
-	VADDPD       Z16, Z10, Z10
-	VADDPD       Z17, Z11, Z11
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z9, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z10, K1, Z10
-	VBLENDMPD    hypot64consts<>+448(SB), Z11, K2, Z11
-	VMULPD       Z14, Z10, Z10
-	VMULPD       Z15, Z11, Z11
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z3, Z3, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VPORD        hypot64consts<>+576(SB), Z3, Z3
-	VBLENDMPD    Z1, Z10, K1, Z10
-	VBLENDMPD    Z3, Z11, K2, Z11
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VPORD        hypot64consts<>+576(SB), Z2, Z1
-	VBLENDMPD    Z0, Z10, K1, Z10
-	VBLENDMPD    Z1, Z11, K2, Z11
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K3
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z10, K1, Z10
-	VBLENDMPD    hypot64consts<>+512(SB), Z11, K2, Z11
-	VMOVNTPD     Z10, (DX)(R10*8)
-	VMOVNTPD     Z11, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotVVF64AVX512NT_loop2
-
-hypotVVF64AVX512NT_after2:
-hypotVVF64AVX512NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotVVF64AVX512NT_after1
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K1
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K1, Z5
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VBLENDMPD    Z0, Z5, K1, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
-	VMOVNTPD     Z5, (DX)(R10*8)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotVVF64AVX512NT_loop1
-
-hypotVVF64AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotVVF64AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z0
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VBLENDMPD    Z0, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotVVF64AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVVF64AVX512NT_row
-
-hypotVVF64AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·hypotVSF64AVX512(SB), NOSPLIT, $0-64
@@ -69727,330 +67997,6 @@ hypotVSF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func hypotVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotVSF64AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotVSF64AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotVSF64AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotVSF64AVX512NT_row:
-	VBROADCASTSD (R8), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotVSF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z1, Z2
-	VPANDD       hypot64consts<>+0(SB), Z0, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotVSF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotVSF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           hypotVSF64AVX512NT_after2
-	VMOVUPD      (SI)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VPANDD       hypot64consts<>+0(SB), Z2, Z4
-	VPANDD       hypot64consts<>+0(SB), Z0, Z5
-	VPANDD       hypot64consts<>+0(SB), Z0, Z6
-	VMAXPD       Z5, Z3, Z7
-	VMAXPD       Z6, Z4, Z8
-	VMINPD       Z5, Z3, Z9
-	VMINPD       Z6, Z4, Z10
-	VMOVUPS      hypot64consts<>+128(SB), Z11
-	VCMPPD       $0x11, Z7, Z11, K1
-	VMOVUPS      hypot64consts<>+128(SB), Z11
-	VCMPPD       $0x11, Z8, Z11, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
-	VMOVUPS      hypot64consts<>+64(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
-	VMOVUPS      hypot64consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
-	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
-	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
-	VMOVUPS      hypot64consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
-	VMOVUPS      hypot64consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
-	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
-	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
-	VMULPD       Z11, Z7, Z7
-	VMULPD       Z12, Z8, Z8
-	VMULPD       Z11, Z9, Z9
-	VMULPD       Z12, Z10, Z10
-	VMULPD       Z7, Z7, Z11
-	VMULPD       Z8, Z8, Z12
-	VMULPD       Z9, Z9, Z15
-	VMULPD       Z10, Z10, Z16
-	VPXORD       hypot64consts<>+384(SB), Z11, Z17
-	VPXORD       hypot64consts<>+384(SB), Z12, Z18
-	VFMADD231PD  Z7, Z7, Z17
-	VFMADD231PD  Z8, Z8, Z18
-	VPXORD       hypot64consts<>+384(SB), Z15, Z7
-	VPXORD       hypot64consts<>+384(SB), Z16, Z8
-	VFMADD231PD  Z9, Z9, Z7
-	VFMADD231PD  Z10, Z10, Z8
-	VADDPD       Z7, Z17, Z17
-	VADDPD       Z8, Z18, Z18
-	VADDPD       Z15, Z11, Z7
-	VADDPD       Z16, Z12, Z8
-	VSUBPD       Z7, Z11, Z11
-	VSUBPD       Z8, Z12, Z12
-	VADDPD       Z15, Z11, Z11
-	VADDPD       Z16, Z12, Z12
-	VADDPD       Z17, Z11, Z11
-	VADDPD       Z18, Z12, Z12
-	VSQRTPD      Z7, Z9
-	VSQRTPD      Z8, Z10
-	VMOVUPS      Z7, Z15
-	VFNMADD231PD Z9, Z9, Z15
-	VMOVUPS      Z8, Z16
-	VFNMADD231PD Z10, Z10, Z16
-	VADDPD       Z11, Z15, Z15
-	VADDPD       Z12, Z16, Z16
-	VADDPD       Z9, Z9, Z11
-	VADDPD       Z10, Z10, Z12
-	VDIVPD       Z11, Z15, Z15
-	VDIVPD       Z12, Z16, Z16
-	VADDPD       Z15, Z9, Z9
-	VADDPD       Z16, Z10, Z10
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
-	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
-	VMULPD       Z13, Z9, Z9
-	VMULPD       Z14, Z10, Z10
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z7
-	VPORD        hypot64consts<>+576(SB), Z0, Z8
-	VBLENDMPD    Z7, Z9, K1, Z9
-	VBLENDMPD    Z8, Z10, K2, Z10
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VPORD        hypot64consts<>+576(SB), Z2, Z2
-	VBLENDMPD    Z1, Z9, K1, Z9
-	VBLENDMPD    Z2, Z10, K2, Z10
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
-	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
-	VMOVNTPD     Z9, (DX)(R10*8)
-	VMOVNTPD     Z10, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotVSF64AVX512NT_loop2
-
-hypotVSF64AVX512NT_after2:
-hypotVSF64AVX512NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotVSF64AVX512NT_after1
-	VMOVUPD      (SI)(R10*8), Z1
-	VPANDD       hypot64consts<>+0(SB), Z1, Z2
-	VPANDD       hypot64consts<>+0(SB), Z0, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K1
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        hypot64consts<>+576(SB), Z0, Z4
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K1, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
-	VMOVNTPD     Z5, (DX)(R10*8)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotVSF64AVX512NT_loop1
-
-hypotVSF64AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotVSF64AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z1, Z2
-	VPANDD       hypot64consts<>+0(SB), Z0, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VBLENDMPD    Z0, Z5, K2, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z0
-	VBLENDMPD    Z0, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotVSF64AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotVSF64AVX512NT_row
-
-hypotVSF64AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func hypotSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·hypotSVF64AVX512(SB), NOSPLIT, $0-64
@@ -70480,330 +68426,6 @@ hypotSVF64AVX512_exact2:
 
 hypotSVF64AVX512_end:
 hypotSVF64AVX512_done:
-	VZEROUPPER
-	RET
-
-// func hypotSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·hypotSVF64AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   hypotSVF64AVX512NT_done
-	TESTQ CX, CX
-	JLE   hypotSVF64AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-hypotSVF64AVX512NT_row:
-	VBROADCASTSD (SI), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           hypotSVF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotSVF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-hypotSVF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           hypotSVF64AVX512NT_after2
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(R8)(R10*8), Z2
-	VPANDD       hypot64consts<>+0(SB), Z0, Z3
-	VPANDD       hypot64consts<>+0(SB), Z0, Z4
-	VPANDD       hypot64consts<>+0(SB), Z1, Z5
-	VPANDD       hypot64consts<>+0(SB), Z2, Z6
-	VMAXPD       Z5, Z3, Z7
-	VMAXPD       Z6, Z4, Z8
-	VMINPD       Z5, Z3, Z9
-	VMINPD       Z6, Z4, Z10
-	VMOVUPS      hypot64consts<>+128(SB), Z11
-	VCMPPD       $0x11, Z7, Z11, K1
-	VMOVUPS      hypot64consts<>+128(SB), Z11
-	VCMPPD       $0x11, Z8, Z11, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
-	VMOVUPS      hypot64consts<>+64(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
-	VMOVUPS      hypot64consts<>+64(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
-	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
-	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
-	VMOVUPS      hypot64consts<>+64(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
-	VMOVUPS      hypot64consts<>+64(SB), Z14
-	VMOVUPS      Z14, Z14
-	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
-	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
-	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
-	VMULPD       Z11, Z7, Z7
-	VMULPD       Z12, Z8, Z8
-	VMULPD       Z11, Z9, Z9
-	VMULPD       Z12, Z10, Z10
-	VMULPD       Z7, Z7, Z11
-	VMULPD       Z8, Z8, Z12
-	VMULPD       Z9, Z9, Z15
-	VMULPD       Z10, Z10, Z16
-	VPXORD       hypot64consts<>+384(SB), Z11, Z17
-	VPXORD       hypot64consts<>+384(SB), Z12, Z18
-	VFMADD231PD  Z7, Z7, Z17
-	VFMADD231PD  Z8, Z8, Z18
-	VPXORD       hypot64consts<>+384(SB), Z15, Z7
-	VPXORD       hypot64consts<>+384(SB), Z16, Z8
-	VFMADD231PD  Z9, Z9, Z7
-	VFMADD231PD  Z10, Z10, Z8
-	VADDPD       Z7, Z17, Z17
-	VADDPD       Z8, Z18, Z18
-	VADDPD       Z15, Z11, Z7
-	VADDPD       Z16, Z12, Z8
-	VSUBPD       Z7, Z11, Z11
-	VSUBPD       Z8, Z12, Z12
-	VADDPD       Z15, Z11, Z11
-	VADDPD       Z16, Z12, Z12
-	VADDPD       Z17, Z11, Z11
-	VADDPD       Z18, Z12, Z12
-	VSQRTPD      Z7, Z9
-	VSQRTPD      Z8, Z10
-	VMOVUPS      Z7, Z15
-	VFNMADD231PD Z9, Z9, Z15
-	VMOVUPS      Z8, Z16
-	VFNMADD231PD Z10, Z10, Z16
-	VADDPD       Z11, Z15, Z15
-	VADDPD       Z12, Z16, Z16
-	VADDPD       Z9, Z9, Z11
-	VADDPD       Z10, Z10, Z12
-	VDIVPD       Z11, Z15, Z15
-	VDIVPD       Z12, Z16, Z16
-	VADDPD       Z15, Z9, Z9
-	VADDPD       Z16, Z10, Z10
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
-	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
-	VMULPD       Z13, Z9, Z9
-	VMULPD       Z14, Z10, Z10
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VPORD        hypot64consts<>+576(SB), Z2, Z2
-	VBLENDMPD    Z1, Z9, K1, Z9
-	VBLENDMPD    Z2, Z10, K2, Z10
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z1
-	VPORD        hypot64consts<>+576(SB), Z0, Z2
-	VBLENDMPD    Z1, Z9, K1, Z9
-	VBLENDMPD    Z2, Z10, K2, Z10
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
-	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
-	VMOVNTPD     Z9, (DX)(R10*8)
-	VMOVNTPD     Z10, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          hypotSVF64AVX512NT_loop2
-
-hypotSVF64AVX512NT_after2:
-hypotSVF64AVX512NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           hypotSVF64AVX512NT_after1
-	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K1
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K1, Z5
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        hypot64consts<>+576(SB), Z0, Z1
-	VBLENDMPD    Z1, Z5, K1, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
-	KORW         K1, K2, K1
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
-	VMOVNTPD     Z5, (DX)(R10*8)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          hypotSVF64AVX512NT_loop1
-
-hypotSVF64AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           hypotSVF64AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       hypot64consts<>+0(SB), Z0, Z2
-	VPANDD       hypot64consts<>+0(SB), Z1, Z3
-	VMAXPD       Z3, Z2, Z4
-	VMINPD       Z3, Z2, Z5
-	VMOVUPS      hypot64consts<>+128(SB), Z6
-	VCMPPD       $0x11, Z4, Z6, K2
-	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
-	VMOVUPS      hypot64consts<>+64(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
-	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
-	VMOVUPS      hypot64consts<>+64(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
-	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
-	VMULPD       Z6, Z4, Z4
-	VMULPD       Z6, Z5, Z5
-	VMULPD       Z4, Z4, Z6
-	VMULPD       Z5, Z5, Z8
-	VPXORD       hypot64consts<>+384(SB), Z6, Z9
-	VFMADD231PD  Z4, Z4, Z9
-	VPXORD       hypot64consts<>+384(SB), Z8, Z4
-	VFMADD231PD  Z5, Z5, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z8, Z6, Z4
-	VSUBPD       Z4, Z6, Z6
-	VADDPD       Z8, Z6, Z6
-	VADDPD       Z9, Z6, Z6
-	VSQRTPD      Z4, Z5
-	VMOVUPS      Z4, Z8
-	VFNMADD231PD Z5, Z5, Z8
-	VADDPD       Z6, Z8, Z8
-	VADDPD       Z5, Z5, Z6
-	VDIVPD       Z6, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
-	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
-	VMULPD       Z7, Z5, Z5
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        hypot64consts<>+576(SB), Z1, Z1
-	VBLENDMPD    Z1, Z5, K2, Z5
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        hypot64consts<>+576(SB), Z0, Z0
-	VBLENDMPD    Z0, Z5, K2, Z5
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
-	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
-	KORW         K2, K3, K2
-	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
-	VMOVUPD      Z5, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-hypotSVF64AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  hypotSVF64AVX512NT_row
-
-hypotSVF64AVX512NT_done:
 	VZEROUPPER
 	RET
 
@@ -71712,669 +69334,6 @@ atan2VVF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func atan2VVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2VVF64AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VVF64AVX512NT_done
-	TESTQ CX, CX
-	JLE   atan2VVF64AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-atan2VVF64AVX512NT_row:
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2VVF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z0
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VBLENDMPD    Z0, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-atan2VVF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2VVF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           atan2VVF64AVX512NT_after2
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VMOVUPD      64(R8)(R10*8), Z3
-	VPANDD       atan264consts<>+64(SB), Z1, Z4
-	VPANDD       atan264consts<>+64(SB), Z3, Z5
-	VPANDD       atan264consts<>+64(SB), Z0, Z6
-	VPANDD       atan264consts<>+64(SB), Z2, Z7
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z7, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPD       $0x11, Z6, Z4, K3
-	VCMPPD       $0x11, Z7, Z5, K4
-	VMOVUPS      Z6, Z8
-	VBLENDMPD    Z4, Z8, K3, Z8
-	VMOVUPS      Z7, Z9
-	VBLENDMPD    Z5, Z9, K4, Z9
-	VBLENDMPD    atan264consts<>+192(SB), Z8, K1, Z8
-	VBLENDMPD    atan264consts<>+192(SB), Z9, K2, Z9
-	VBLENDMPD    Z6, Z4, K3, Z4
-	VBLENDMPD    Z7, Z5, K4, Z5
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z5, K2, Z5
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K1
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z5, K2
-	VMOVUPS      atan264consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    atan264consts<>+320(SB), Z10, K1, Z10
-	VMOVUPS      atan264consts<>+192(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    atan264consts<>+320(SB), Z11, K2, Z11
-	VMULPD       Z10, Z8, Z8
-	VMULPD       Z11, Z9, Z9
-	VMULPD       Z10, Z4, Z4
-	VMULPD       Z11, Z5, Z5
-	VDIVPD       Z4, Z8, Z10
-	VDIVPD       Z5, Z9, Z11
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
-	VFNMADD231PD Z4, Z10, Z8
-	VFNMADD231PD Z5, Z11, Z9
-	VDIVPD       Z4, Z8, Z8
-	VDIVPD       Z5, Z9, Z9
-	VBLENDMPD    atan264consts<>+384(SB), Z8, K1, Z8
-	VBLENDMPD    atan264consts<>+384(SB), Z9, K2, Z9
-	VMOVUPS      atan264consts<>+448(SB), Z4
-	VCMPPD       $0x11, Z10, Z4, K1
-	VMOVUPS      atan264consts<>+448(SB), Z4
-	VCMPPD       $0x11, Z11, Z4, K2
-	VADDPD       atan264consts<>+192(SB), Z10, Z4
-	VADDPD       atan264consts<>+192(SB), Z11, Z5
-	VMOVUPS      atan264consts<>+192(SB), Z12
-	VSUBPD       Z4, Z12, Z12
-	VMOVUPS      atan264consts<>+192(SB), Z13
-	VSUBPD       Z5, Z13, Z13
-	VADDPD       Z10, Z12, Z12
-	VADDPD       Z11, Z13, Z13
-	VADDPD       Z8, Z12, Z12
-	VADDPD       Z9, Z13, Z13
-	VSUBPD       atan264consts<>+192(SB), Z10, Z14
-	VSUBPD       atan264consts<>+192(SB), Z11, Z15
-	VMOVUPS      atan264consts<>+192(SB), Z16
-	VDIVPD       Z4, Z16, Z16
-	VMOVUPS      atan264consts<>+192(SB), Z17
-	VDIVPD       Z5, Z17, Z17
-	VMULPD       Z16, Z14, Z18
-	VMULPD       Z17, Z15, Z19
-	VFNMADD231PD Z4, Z18, Z14
-	VFNMADD231PD Z5, Z19, Z15
-	VADDPD       Z8, Z14, Z14
-	VADDPD       Z9, Z15, Z15
-	VFNMADD231PD Z12, Z18, Z14
-	VFNMADD231PD Z13, Z19, Z15
-	VMULPD       Z16, Z14, Z14
-	VMULPD       Z17, Z15, Z15
-	VBLENDMPD    Z18, Z10, K1, Z10
-	VBLENDMPD    Z19, Z11, K2, Z11
-	VBLENDMPD    Z14, Z8, K1, Z8
-	VBLENDMPD    Z15, Z9, K2, Z9
-	VMULPD       Z10, Z10, Z4
-	VMULPD       Z11, Z11, Z5
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan264consts<>+512(SB), Z13
-	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
-	VMOVUPS      Z5, Z13
-	VMOVUPS      atan264consts<>+512(SB), Z14
-	VFMADD213PD  atan264consts<>+576(SB), Z14, Z13
-	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+640(SB), Z5, Z13
-	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+704(SB), Z5, Z13
-	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+768(SB), Z5, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan264consts<>+192(SB), Z15
-	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
-	VMOVUPS      Z5, Z15
-	VMOVUPS      atan264consts<>+192(SB), Z16
-	VFMADD213PD  atan264consts<>+832(SB), Z16, Z15
-	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+896(SB), Z5, Z15
-	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+960(SB), Z5, Z15
-	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1024(SB), Z5, Z15
-	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1088(SB), Z5, Z15
-	VMULPD       Z12, Z4, Z12
-	VMULPD       Z13, Z5, Z13
-	VDIVPD       Z14, Z12, Z12
-	VDIVPD       Z15, Z13, Z13
-	VMOVUPS      Z8, Z14
-	VFNMADD231PD Z4, Z8, Z14
-	VMOVUPS      Z9, Z4
-	VFNMADD231PD Z5, Z9, Z4
-	VFMADD231PD  Z12, Z10, Z14
-	VFMADD231PD  Z13, Z11, Z4
-	VMOVUPS      atan264consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+1152(SB), Z5, K1, Z5
-	VMOVUPS      atan264consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    atan264consts<>+1152(SB), Z8, K2, Z8
-	VMOVUPS      atan264consts<>+384(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    atan264consts<>+1216(SB), Z9, K1, Z9
-	VMOVUPS      atan264consts<>+384(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    atan264consts<>+1216(SB), Z12, K2, Z12
-	VADDPD       Z14, Z9, Z9
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z10, Z5, Z4
-	VADDPD       Z11, Z8, Z13
-	VSUBPD       Z5, Z4, Z14
-	VSUBPD       Z8, Z13, Z15
-	VSUBPD       Z14, Z4, Z16
-	VSUBPD       Z15, Z13, Z17
-	VSUBPD       Z16, Z5, Z5
-	VSUBPD       Z17, Z8, Z8
-	VSUBPD       Z14, Z10, Z10
-	VSUBPD       Z15, Z11, Z11
-	VADDPD       Z10, Z5, Z5
-	VADDPD       Z11, Z8, Z8
-	VADDPD       Z9, Z5, Z5
-	VADDPD       Z12, Z8, Z8
-	VPXORD       atan264consts<>+0(SB), Z4, Z9
-	VPXORD       atan264consts<>+0(SB), Z13, Z10
-	VMOVUPS      atan264consts<>+1344(SB), Z11
-	VSUBPD       Z5, Z11, Z11
-	VMOVUPS      atan264consts<>+1344(SB), Z12
-	VSUBPD       Z8, Z12, Z12
-	VADDPD       atan264consts<>+1280(SB), Z9, Z14
-	VADDPD       atan264consts<>+1280(SB), Z10, Z15
-	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
-	VSUBPD       atan264consts<>+1280(SB), Z15, Z17
-	VSUBPD       Z16, Z14, Z18
-	VSUBPD       Z17, Z15, Z19
-	VMOVUPS      atan264consts<>+1280(SB), Z20
-	VSUBPD       Z18, Z20, Z18
-	VMOVUPS      atan264consts<>+1280(SB), Z20
-	VSUBPD       Z19, Z20, Z19
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z17, Z10, Z10
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z18, Z18
-	VADDPD       Z12, Z19, Z19
-	VBLENDMPD    Z14, Z4, K3, Z4
-	VBLENDMPD    Z15, Z13, K4, Z13
-	VBLENDMPD    Z18, Z5, K3, Z5
-	VBLENDMPD    Z19, Z8, K4, Z8
-	VPANDD       atan264consts<>+0(SB), Z1, Z9
-	VPANDD       atan264consts<>+0(SB), Z3, Z10
-	VPORD        atan264consts<>+192(SB), Z9, Z9
-	VPORD        atan264consts<>+192(SB), Z10, Z10
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K1
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z10, K2
-	VPXORD       atan264consts<>+0(SB), Z4, Z9
-	VPXORD       atan264consts<>+0(SB), Z13, Z10
-	VMOVUPS      atan264consts<>+1472(SB), Z11
-	VSUBPD       Z5, Z11, Z11
-	VMOVUPS      atan264consts<>+1472(SB), Z12
-	VSUBPD       Z8, Z12, Z12
-	VADDPD       atan264consts<>+1408(SB), Z9, Z14
-	VADDPD       atan264consts<>+1408(SB), Z10, Z15
-	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
-	VSUBPD       atan264consts<>+1408(SB), Z15, Z17
-	VSUBPD       Z16, Z14, Z18
-	VSUBPD       Z17, Z15, Z19
-	VMOVUPS      atan264consts<>+1408(SB), Z20
-	VSUBPD       Z18, Z20, Z18
-	VMOVUPS      atan264consts<>+1408(SB), Z20
-	VSUBPD       Z19, Z20, Z19
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z17, Z10, Z10
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z18, Z18
-	VADDPD       Z12, Z19, Z19
-	VBLENDMPD    Z14, Z4, K1, Z4
-	VBLENDMPD    Z15, Z13, K2, Z13
-	VBLENDMPD    Z18, Z5, K1, Z5
-	VBLENDMPD    Z19, Z8, K2, Z8
-	VADDPD       Z5, Z4, Z4
-	VADDPD       Z8, Z13, Z13
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K3
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z7, K4
-	VMOVUPS      atan264consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+1408(SB), Z5, K1, Z5
-	VMOVUPS      atan264consts<>+384(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    atan264consts<>+1408(SB), Z6, K2, Z6
-	VBLENDMPD    Z5, Z4, K3, Z4
-	VBLENDMPD    Z6, Z13, K4, Z13
-	VPANDD       atan264consts<>+0(SB), Z0, Z5
-	VPANDD       atan264consts<>+0(SB), Z2, Z6
-	VPORD        Z5, Z4, Z4
-	VPORD        Z6, Z13, Z13
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z3, Z3, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VPORD        atan264consts<>+1536(SB), Z3, Z3
-	VBLENDMPD    Z1, Z4, K1, Z4
-	VBLENDMPD    Z3, Z13, K2, Z13
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VPORD        atan264consts<>+1536(SB), Z2, Z1
-	VBLENDMPD    Z0, Z4, K1, Z4
-	VBLENDMPD    Z1, Z13, K2, Z13
-	VMOVNTPD     Z4, (DX)(R10*8)
-	VMOVNTPD     Z13, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          atan2VVF64AVX512NT_loop2
-
-atan2VVF64AVX512NT_after2:
-atan2VVF64AVX512NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           atan2VVF64AVX512NT_after1
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPD       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K2, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPD    Z3, Z2, K2, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K1
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K1, Z5
-	VBLENDMPD    Z7, Z4, K1, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K1, Z6
-	VBLENDMPD    Z9, Z2, K1, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPD    Z2, Z6, K2, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K1, Z6
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VBLENDMPD    Z0, Z6, K1, Z6
-	VMOVNTPD     Z6, (DX)(R10*8)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          atan2VVF64AVX512NT_loop1
-
-atan2VVF64AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           atan2VVF64AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z0
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VBLENDMPD    Z0, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-atan2VVF64AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VVF64AVX512NT_row
-
-atan2VVF64AVX512NT_done:
-	VZEROUPPER
-	RET
-
 // func atan2VSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·atan2VSF64AVX512(SB), NOSPLIT, $0-64
@@ -73273,665 +70232,6 @@ atan2VSF64AVX512_exact2:
 
 atan2VSF64AVX512_end:
 atan2VSF64AVX512_done:
-	VZEROUPPER
-	RET
-
-// func atan2VSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2VSF64AVX512NT(SB), NOSPLIT, $0-64
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   atan2VSF64AVX512NT_done
-	TESTQ CX, CX
-	JLE   atan2VSF64AVX512NT_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-	MOVQ  b+48(FP), R8
-	MOVQ  ldb+56(FP), R9
-	SHLQ  $0x03, R9
-
-atan2VSF64AVX512NT_row:
-	VBROADCASTSD (R8), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2VSF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z0, Z2
-	VPANDD       atan264consts<>+64(SB), Z1, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z0, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z2
-	VBLENDMPD    Z2, Z6, K2, Z6
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-atan2VSF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2VSF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           atan2VSF64AVX512NT_after2
-	VMOVUPD      (SI)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VPANDD       atan264consts<>+64(SB), Z0, Z4
-	VPANDD       atan264consts<>+64(SB), Z1, Z5
-	VPANDD       atan264consts<>+64(SB), Z2, Z6
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPD       $0x11, Z5, Z3, K3
-	VCMPPD       $0x11, Z6, Z4, K4
-	VMOVUPS      Z5, Z7
-	VBLENDMPD    Z3, Z7, K3, Z7
-	VMOVUPS      Z6, Z8
-	VBLENDMPD    Z4, Z8, K4, Z8
-	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
-	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
-	VBLENDMPD    Z5, Z3, K3, Z3
-	VBLENDMPD    Z6, Z4, K4, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
-	VMOVUPS      atan264consts<>+192(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
-	VMOVUPS      atan264consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
-	VMULPD       Z9, Z7, Z7
-	VMULPD       Z10, Z8, Z8
-	VMULPD       Z9, Z3, Z3
-	VMULPD       Z10, Z4, Z4
-	VDIVPD       Z3, Z7, Z9
-	VDIVPD       Z4, Z8, Z10
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
-	VFNMADD231PD Z3, Z9, Z7
-	VFNMADD231PD Z4, Z10, Z8
-	VDIVPD       Z3, Z7, Z7
-	VDIVPD       Z4, Z8, Z8
-	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
-	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
-	VMOVUPS      atan264consts<>+448(SB), Z3
-	VCMPPD       $0x11, Z9, Z3, K1
-	VMOVUPS      atan264consts<>+448(SB), Z3
-	VCMPPD       $0x11, Z10, Z3, K2
-	VADDPD       atan264consts<>+192(SB), Z9, Z3
-	VADDPD       atan264consts<>+192(SB), Z10, Z4
-	VMOVUPS      atan264consts<>+192(SB), Z11
-	VSUBPD       Z3, Z11, Z11
-	VMOVUPS      atan264consts<>+192(SB), Z12
-	VSUBPD       Z4, Z12, Z12
-	VADDPD       Z9, Z11, Z11
-	VADDPD       Z10, Z12, Z12
-	VADDPD       Z7, Z11, Z11
-	VADDPD       Z8, Z12, Z12
-	VSUBPD       atan264consts<>+192(SB), Z9, Z13
-	VSUBPD       atan264consts<>+192(SB), Z10, Z14
-	VMOVUPS      atan264consts<>+192(SB), Z15
-	VDIVPD       Z3, Z15, Z15
-	VMOVUPS      atan264consts<>+192(SB), Z16
-	VDIVPD       Z4, Z16, Z16
-	VMULPD       Z15, Z13, Z17
-	VMULPD       Z16, Z14, Z18
-	VFNMADD231PD Z3, Z17, Z13
-	VFNMADD231PD Z4, Z18, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VFNMADD231PD Z11, Z17, Z13
-	VFNMADD231PD Z12, Z18, Z14
-	VMULPD       Z15, Z13, Z13
-	VMULPD       Z16, Z14, Z14
-	VBLENDMPD    Z17, Z9, K1, Z9
-	VBLENDMPD    Z18, Z10, K2, Z10
-	VBLENDMPD    Z13, Z7, K1, Z7
-	VBLENDMPD    Z14, Z8, K2, Z8
-	VMULPD       Z9, Z9, Z3
-	VMULPD       Z10, Z10, Z4
-	VMOVUPS      Z3, Z11
-	VMOVUPS      atan264consts<>+512(SB), Z12
-	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan264consts<>+512(SB), Z13
-	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
-	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
-	VMOVUPS      Z3, Z13
-	VMOVUPS      atan264consts<>+192(SB), Z14
-	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan264consts<>+192(SB), Z15
-	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
-	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
-	VMULPD       Z11, Z3, Z11
-	VMULPD       Z12, Z4, Z12
-	VDIVPD       Z13, Z11, Z11
-	VDIVPD       Z14, Z12, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PD Z3, Z7, Z13
-	VMOVUPS      Z8, Z3
-	VFNMADD231PD Z4, Z8, Z3
-	VFMADD231PD  Z11, Z9, Z13
-	VFMADD231PD  Z12, Z10, Z3
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+384(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
-	VMOVUPS      atan264consts<>+384(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z9, Z4, Z3
-	VADDPD       Z10, Z7, Z12
-	VSUBPD       Z4, Z3, Z13
-	VSUBPD       Z7, Z12, Z14
-	VSUBPD       Z13, Z3, Z15
-	VSUBPD       Z14, Z12, Z16
-	VSUBPD       Z15, Z4, Z4
-	VSUBPD       Z16, Z7, Z7
-	VSUBPD       Z13, Z9, Z9
-	VSUBPD       Z14, Z10, Z10
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z10, Z7, Z7
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z11, Z7, Z7
-	VPXORD       atan264consts<>+0(SB), Z3, Z8
-	VPXORD       atan264consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan264consts<>+1344(SB), Z10
-	VSUBPD       Z4, Z10, Z10
-	VMOVUPS      atan264consts<>+1344(SB), Z11
-	VSUBPD       Z7, Z11, Z11
-	VADDPD       atan264consts<>+1280(SB), Z8, Z13
-	VADDPD       atan264consts<>+1280(SB), Z9, Z14
-	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
-	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
-	VSUBPD       Z15, Z13, Z17
-	VSUBPD       Z16, Z14, Z18
-	VMOVUPS      atan264consts<>+1280(SB), Z19
-	VSUBPD       Z17, Z19, Z17
-	VMOVUPS      atan264consts<>+1280(SB), Z19
-	VSUBPD       Z18, Z19, Z18
-	VSUBPD       Z15, Z8, Z8
-	VSUBPD       Z16, Z9, Z9
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z17, Z17
-	VADDPD       Z11, Z18, Z18
-	VBLENDMPD    Z13, Z3, K3, Z3
-	VBLENDMPD    Z14, Z12, K4, Z12
-	VBLENDMPD    Z17, Z4, K3, Z4
-	VBLENDMPD    Z18, Z7, K4, Z7
-	VPANDD       atan264consts<>+0(SB), Z0, Z8
-	VPANDD       atan264consts<>+0(SB), Z0, Z9
-	VPORD        atan264consts<>+192(SB), Z8, Z8
-	VPORD        atan264consts<>+192(SB), Z9, Z9
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
-	VPXORD       atan264consts<>+0(SB), Z3, Z8
-	VPXORD       atan264consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan264consts<>+1472(SB), Z10
-	VSUBPD       Z4, Z10, Z10
-	VMOVUPS      atan264consts<>+1472(SB), Z11
-	VSUBPD       Z7, Z11, Z11
-	VADDPD       atan264consts<>+1408(SB), Z8, Z13
-	VADDPD       atan264consts<>+1408(SB), Z9, Z14
-	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
-	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
-	VSUBPD       Z15, Z13, Z17
-	VSUBPD       Z16, Z14, Z18
-	VMOVUPS      atan264consts<>+1408(SB), Z19
-	VSUBPD       Z17, Z19, Z17
-	VMOVUPS      atan264consts<>+1408(SB), Z19
-	VSUBPD       Z18, Z19, Z18
-	VSUBPD       Z15, Z8, Z8
-	VSUBPD       Z16, Z9, Z9
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z17, Z17
-	VADDPD       Z11, Z18, Z18
-	VBLENDMPD    Z13, Z3, K1, Z3
-	VBLENDMPD    Z14, Z12, K2, Z12
-	VBLENDMPD    Z17, Z4, K1, Z4
-	VBLENDMPD    Z18, Z7, K2, Z7
-	VADDPD       Z4, Z3, Z3
-	VADDPD       Z7, Z12, Z12
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z3, K3, Z3
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPANDD       atan264consts<>+0(SB), Z2, Z5
-	VPORD        Z4, Z3, Z3
-	VPORD        Z5, Z12, Z12
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z4
-	VPORD        atan264consts<>+1536(SB), Z0, Z5
-	VBLENDMPD    Z4, Z3, K1, Z3
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VPORD        atan264consts<>+1536(SB), Z2, Z2
-	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z2, Z12, K2, Z12
-	VMOVNTPD     Z3, (DX)(R10*8)
-	VMOVNTPD     Z12, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          atan2VSF64AVX512NT_loop2
-
-atan2VSF64AVX512NT_after2:
-atan2VSF64AVX512NT_loop1:
-	CMPQ         R11, $0x00000008
-	JB           atan2VSF64AVX512NT_after1
-	VMOVUPD      (SI)(R10*8), Z1
-	VPANDD       atan264consts<>+64(SB), Z0, Z2
-	VPANDD       atan264consts<>+64(SB), Z1, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPD       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K2, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPD    Z3, Z2, K2, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K1
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K1, Z5
-	VBLENDMPD    Z7, Z4, K1, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VPANDD       atan264consts<>+0(SB), Z0, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K1, Z6
-	VBLENDMPD    Z9, Z2, K1, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPD    Z2, Z6, K2, Z6
-	VPANDD       atan264consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        atan264consts<>+1536(SB), Z0, Z2
-	VBLENDMPD    Z2, Z6, K1, Z6
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K1, Z6
-	VMOVNTPD     Z6, (DX)(R10*8)
-	ADDQ         $0x00000008, R10
-	SUBQ         $0x00000008, R11
-	JMP          atan2VSF64AVX512NT_loop1
-
-atan2VSF64AVX512NT_after1:
-	TESTQ        R11, R11
-	JZ           atan2VSF64AVX512NT_tail_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z0, Z2
-	VPANDD       atan264consts<>+64(SB), Z1, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z0, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z1, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VBLENDMPD    Z0, Z6, K2, Z6
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z0
-	VBLENDMPD    Z0, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-atan2VSF64AVX512NT_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  atan2VSF64AVX512NT_row
-
-atan2VSF64AVX512NT_done:
 	VZEROUPPER
 	RET
 
@@ -74836,15 +71136,15 @@ atan2SVF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func atan2SVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·atan2SVF64AVX512NT(SB), NOSPLIT, $0-64
+// func powVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
 	TESTQ AX, AX
-	JLE   atan2SVF64AVX512NT_done
+	JLE   powVVF64AVX512_done
 	TESTQ CX, CX
-	JLE   atan2SVF64AVX512NT_done
+	JLE   powVVF64AVX512_done
 	MOVQ  dst+16(FP), DX
 	MOVQ  ldd+24(FP), BX
 	SHLQ  $0x03, BX
@@ -74854,644 +71154,2044 @@ TEXT ·atan2SVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    powVVF64AVX512_exact1
 
-atan2SVF64AVX512NT_row:
-	VBROADCASTSD (SI), Z0
-	XORQ         R10, R10
-	MOVQ         CX, R11
-	MOVQ         DX, R12
-	NEGQ         R12
-	ANDQ         $0x0000003f, R12
-	SHRQ         $0x03, R12
-	CMPQ         R12, R11
-	CMOVQGT      R11, R12
-	MOVQ         R11, R13
-	SUBQ         R12, R13
-	MOVQ         R12, R11
-	TESTQ        R11, R11
-	JZ           atan2SVF64AVX512NT_head_done
-	LEAQ         tailmask<>+0(SB), R12
-	KMOVQ        (R12)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
-	ADDQ         R11, R10
+powVVF64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
 
-atan2SVF64AVX512NT_head_done:
-	MOVQ R13, R11
-
-atan2SVF64AVX512NT_loop2:
-	CMPQ         R11, $0x00000010
-	JB           atan2SVF64AVX512NT_after2
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(R8)(R10*8), Z2
-	VPANDD       atan264consts<>+64(SB), Z1, Z3
-	VPANDD       atan264consts<>+64(SB), Z2, Z4
-	VPANDD       atan264consts<>+64(SB), Z0, Z5
-	VPANDD       atan264consts<>+64(SB), Z0, Z6
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
-	KANDW        K1, K3, K1
-	KANDW        K2, K4, K2
-	VCMPPD       $0x11, Z5, Z3, K3
-	VCMPPD       $0x11, Z6, Z4, K4
-	VMOVUPS      Z5, Z7
-	VBLENDMPD    Z3, Z7, K3, Z7
-	VMOVUPS      Z6, Z8
-	VBLENDMPD    Z4, Z8, K4, Z8
-	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
-	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
-	VBLENDMPD    Z5, Z3, K3, Z3
-	VBLENDMPD    Z6, Z4, K4, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
-	VMOVUPS      atan264consts<>+192(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
-	VMOVUPS      atan264consts<>+192(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
-	VMULPD       Z9, Z7, Z7
-	VMULPD       Z10, Z8, Z8
-	VMULPD       Z9, Z3, Z3
-	VMULPD       Z10, Z4, Z4
-	VDIVPD       Z3, Z7, Z9
-	VDIVPD       Z4, Z8, Z10
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
-	VFNMADD231PD Z3, Z9, Z7
-	VFNMADD231PD Z4, Z10, Z8
-	VDIVPD       Z3, Z7, Z7
-	VDIVPD       Z4, Z8, Z8
-	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
-	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
-	VMOVUPS      atan264consts<>+448(SB), Z3
-	VCMPPD       $0x11, Z9, Z3, K1
-	VMOVUPS      atan264consts<>+448(SB), Z3
-	VCMPPD       $0x11, Z10, Z3, K2
-	VADDPD       atan264consts<>+192(SB), Z9, Z3
-	VADDPD       atan264consts<>+192(SB), Z10, Z4
-	VMOVUPS      atan264consts<>+192(SB), Z11
-	VSUBPD       Z3, Z11, Z11
-	VMOVUPS      atan264consts<>+192(SB), Z12
-	VSUBPD       Z4, Z12, Z12
-	VADDPD       Z9, Z11, Z11
-	VADDPD       Z10, Z12, Z12
-	VADDPD       Z7, Z11, Z11
-	VADDPD       Z8, Z12, Z12
-	VSUBPD       atan264consts<>+192(SB), Z9, Z13
-	VSUBPD       atan264consts<>+192(SB), Z10, Z14
-	VMOVUPS      atan264consts<>+192(SB), Z15
-	VDIVPD       Z3, Z15, Z15
-	VMOVUPS      atan264consts<>+192(SB), Z16
-	VDIVPD       Z4, Z16, Z16
-	VMULPD       Z15, Z13, Z17
-	VMULPD       Z16, Z14, Z18
-	VFNMADD231PD Z3, Z17, Z13
-	VFNMADD231PD Z4, Z18, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VFNMADD231PD Z11, Z17, Z13
-	VFNMADD231PD Z12, Z18, Z14
-	VMULPD       Z15, Z13, Z13
-	VMULPD       Z16, Z14, Z14
-	VBLENDMPD    Z17, Z9, K1, Z9
-	VBLENDMPD    Z18, Z10, K2, Z10
-	VBLENDMPD    Z13, Z7, K1, Z7
-	VBLENDMPD    Z14, Z8, K2, Z8
-	VMULPD       Z9, Z9, Z3
-	VMULPD       Z10, Z10, Z4
-	VMOVUPS      Z3, Z11
-	VMOVUPS      atan264consts<>+512(SB), Z12
-	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
-	VMOVUPS      Z4, Z12
-	VMOVUPS      atan264consts<>+512(SB), Z13
-	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
-	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
-	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
-	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
-	VMOVUPS      Z3, Z13
-	VMOVUPS      atan264consts<>+192(SB), Z14
-	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
-	VMOVUPS      Z4, Z14
-	VMOVUPS      atan264consts<>+192(SB), Z15
-	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
-	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
-	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
-	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
-	VMULPD       Z11, Z3, Z11
-	VMULPD       Z12, Z4, Z12
-	VDIVPD       Z13, Z11, Z11
-	VDIVPD       Z14, Z12, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PD Z3, Z7, Z13
-	VMOVUPS      Z8, Z3
-	VFNMADD231PD Z4, Z8, Z3
-	VFMADD231PD  Z11, Z9, Z13
-	VFMADD231PD  Z12, Z10, Z3
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+384(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
-	VMOVUPS      atan264consts<>+384(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z9, Z4, Z3
-	VADDPD       Z10, Z7, Z12
-	VSUBPD       Z4, Z3, Z13
-	VSUBPD       Z7, Z12, Z14
-	VSUBPD       Z13, Z3, Z15
-	VSUBPD       Z14, Z12, Z16
-	VSUBPD       Z15, Z4, Z4
-	VSUBPD       Z16, Z7, Z7
-	VSUBPD       Z13, Z9, Z9
-	VSUBPD       Z14, Z10, Z10
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z10, Z7, Z7
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z11, Z7, Z7
-	VPXORD       atan264consts<>+0(SB), Z3, Z8
-	VPXORD       atan264consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan264consts<>+1344(SB), Z10
-	VSUBPD       Z4, Z10, Z10
-	VMOVUPS      atan264consts<>+1344(SB), Z11
-	VSUBPD       Z7, Z11, Z11
-	VADDPD       atan264consts<>+1280(SB), Z8, Z13
-	VADDPD       atan264consts<>+1280(SB), Z9, Z14
-	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
-	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
-	VSUBPD       Z15, Z13, Z17
-	VSUBPD       Z16, Z14, Z18
-	VMOVUPS      atan264consts<>+1280(SB), Z19
-	VSUBPD       Z17, Z19, Z17
-	VMOVUPS      atan264consts<>+1280(SB), Z19
-	VSUBPD       Z18, Z19, Z18
-	VSUBPD       Z15, Z8, Z8
-	VSUBPD       Z16, Z9, Z9
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z17, Z17
-	VADDPD       Z11, Z18, Z18
-	VBLENDMPD    Z13, Z3, K3, Z3
-	VBLENDMPD    Z14, Z12, K4, Z12
-	VBLENDMPD    Z17, Z4, K3, Z4
-	VBLENDMPD    Z18, Z7, K4, Z7
-	VPANDD       atan264consts<>+0(SB), Z1, Z8
-	VPANDD       atan264consts<>+0(SB), Z2, Z9
-	VPORD        atan264consts<>+192(SB), Z8, Z8
-	VPORD        atan264consts<>+192(SB), Z9, Z9
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
-	VPXORD       atan264consts<>+0(SB), Z3, Z8
-	VPXORD       atan264consts<>+0(SB), Z12, Z9
-	VMOVUPS      atan264consts<>+1472(SB), Z10
-	VSUBPD       Z4, Z10, Z10
-	VMOVUPS      atan264consts<>+1472(SB), Z11
-	VSUBPD       Z7, Z11, Z11
-	VADDPD       atan264consts<>+1408(SB), Z8, Z13
-	VADDPD       atan264consts<>+1408(SB), Z9, Z14
-	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
-	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
-	VSUBPD       Z15, Z13, Z17
-	VSUBPD       Z16, Z14, Z18
-	VMOVUPS      atan264consts<>+1408(SB), Z19
-	VSUBPD       Z17, Z19, Z17
-	VMOVUPS      atan264consts<>+1408(SB), Z19
-	VSUBPD       Z18, Z19, Z18
-	VSUBPD       Z15, Z8, Z8
-	VSUBPD       Z16, Z9, Z9
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z17, Z17
-	VADDPD       Z11, Z18, Z18
-	VBLENDMPD    Z13, Z3, K1, Z3
-	VBLENDMPD    Z14, Z12, K2, Z12
-	VBLENDMPD    Z17, Z4, K1, Z4
-	VBLENDMPD    Z18, Z7, K2, Z7
-	VADDPD       Z4, Z3, Z3
-	VADDPD       Z7, Z12, Z12
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
-	VMOVUPS      atan264consts<>+384(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+384(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z3, K3, Z3
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VPANDD       atan264consts<>+0(SB), Z0, Z4
-	VPANDD       atan264consts<>+0(SB), Z0, Z5
-	VPORD        Z4, Z3, Z3
-	VPORD        Z5, Z12, Z12
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VPORD        atan264consts<>+1536(SB), Z2, Z2
-	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z2, Z12, K2, Z12
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z1
-	VPORD        atan264consts<>+1536(SB), Z0, Z2
-	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z2, Z12, K2, Z12
-	VMOVNTPD     Z3, (DX)(R10*8)
-	VMOVNTPD     Z12, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          atan2SVF64AVX512NT_loop2
-
-atan2SVF64AVX512NT_after2:
-atan2SVF64AVX512NT_loop1:
+powVVF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
-	JB           atan2SVF64AVX512NT_after1
+	JB           powVVF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z0
 	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
-	KANDW        K1, K2, K1
-	VCMPPD       $0x11, Z3, Z2, K2
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K2, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
-	VBLENDMPD    Z3, Z2, K2, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K1
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
 	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K1, Z5
-	VBLENDMPD    Z7, Z4, K1, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
 	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K1, Z6
-	VBLENDMPD    Z9, Z2, K1, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
-	VBLENDMPD    Z2, Z6, K2, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K1, Z6
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        atan264consts<>+1536(SB), Z0, Z1
-	VBLENDMPD    Z1, Z6, K1, Z6
-	VMOVNTPD     Z6, (DX)(R10*8)
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
-	JMP          atan2SVF64AVX512NT_loop1
+	JMP          powVVF64AVX512_loop1
 
-atan2SVF64AVX512NT_after1:
+powVVF64AVX512_after1:
 	TESTQ        R11, R11
-	JZ           atan2SVF64AVX512NT_tail_done
+	JZ           powVVF64AVX512_tail_done
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
 	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       atan264consts<>+64(SB), Z1, Z2
-	VPANDD       atan264consts<>+64(SB), Z0, Z3
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
-	KANDW        K2, K3, K2
-	VCMPPD       $0x11, Z3, Z2, K3
-	VMOVUPS      Z3, Z4
-	VBLENDMPD    Z2, Z4, K3, Z4
-	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
-	VBLENDMPD    Z3, Z2, K3, Z2
-	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
-	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
-	VMOVUPS      atan264consts<>+192(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
-	VMULPD       Z5, Z4, Z4
-	VMULPD       Z5, Z2, Z2
-	VDIVPD       Z2, Z4, Z5
-	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
-	VFNMADD231PD Z2, Z5, Z4
-	VDIVPD       Z2, Z4, Z4
-	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
-	VMOVUPS      atan264consts<>+448(SB), Z2
-	VCMPPD       $0x11, Z5, Z2, K2
-	VADDPD       atan264consts<>+192(SB), Z5, Z2
-	VMOVUPS      atan264consts<>+192(SB), Z6
-	VSUBPD       Z2, Z6, Z6
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
 	VADDPD       Z5, Z6, Z6
-	VADDPD       Z4, Z6, Z6
-	VSUBPD       atan264consts<>+192(SB), Z5, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VDIVPD       Z2, Z8, Z8
-	VMULPD       Z8, Z7, Z9
-	VFNMADD231PD Z2, Z9, Z7
-	VADDPD       Z4, Z7, Z7
-	VFNMADD231PD Z6, Z9, Z7
-	VMULPD       Z8, Z7, Z7
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VBLENDMPD    Z7, Z4, K2, Z4
-	VMULPD       Z5, Z5, Z2
-	VMOVUPS      Z2, Z6
-	VMOVUPS      atan264consts<>+512(SB), Z7
-	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
-	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
-	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
-	VMOVUPS      Z2, Z7
-	VMOVUPS      atan264consts<>+192(SB), Z8
-	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
-	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
-	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
-	VMULPD       Z6, Z2, Z6
-	VDIVPD       Z7, Z6, Z6
-	VMOVUPS      Z4, Z7
-	VFNMADD231PD Z2, Z4, Z7
-	VFMADD231PD  Z6, Z5, Z7
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
-	VMOVUPS      atan264consts<>+384(SB), Z4
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z2, Z6
-	VSUBPD       Z2, Z6, Z7
-	VSUBPD       Z7, Z6, Z8
-	VSUBPD       Z8, Z2, Z2
-	VSUBPD       Z7, Z5, Z5
-	VADDPD       Z5, Z2, Z2
-	VADDPD       Z4, Z2, Z2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1344(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1280(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
 	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1280(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VBLENDMPD    Z9, Z2, K3, Z2
-	VPANDD       atan264consts<>+0(SB), Z1, Z4
-	VPORD        atan264consts<>+192(SB), Z4, Z4
-	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
-	VPXORD       atan264consts<>+0(SB), Z6, Z4
-	VMOVUPS      atan264consts<>+1472(SB), Z5
-	VSUBPD       Z2, Z5, Z5
-	VADDPD       atan264consts<>+1408(SB), Z4, Z7
-	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
-	VSUBPD       Z8, Z7, Z9
-	VMOVUPS      atan264consts<>+1408(SB), Z10
-	VSUBPD       Z9, Z10, Z9
-	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z9, Z9
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VBLENDMPD    Z9, Z2, K2, Z2
-	VADDPD       Z2, Z6, Z6
-	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
-	VMOVUPS      atan264consts<>+384(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
-	VBLENDMPD    Z2, Z6, K3, Z6
-	VPANDD       atan264consts<>+0(SB), Z0, Z2
-	VPORD        Z2, Z6, Z6
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z3, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K3, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K3, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPD    Z4, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VBLENDMPD    Z0, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        atan264consts<>+1536(SB), Z1, Z1
-	VBLENDMPD    Z1, Z6, K2, Z6
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        atan264consts<>+1536(SB), Z0, Z0
-	VBLENDMPD    Z0, Z6, K2, Z6
-	VMOVUPD      Z6, K1, (DX)(R10*8)
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
 	ADDQ         R11, R10
 
-atan2SVF64AVX512NT_tail_done:
+powVVF64AVX512_tail_done:
 	ADDQ BX, DX
 	ADDQ DI, SI
 	ADDQ R9, R8
 	DECQ AX
-	JNZ  atan2SVF64AVX512NT_row
+	JNZ  powVVF64AVX512_row
+	JMP  powVVF64AVX512_end
 
-atan2SVF64AVX512NT_done:
+powVVF64AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF64AVX512_exact1
+
+powVVF64AVX512_end:
+powVVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powVSF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powVSF64AVX512_done
+	TESTQ CX, CX
+	JLE   powVSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    powVSF64AVX512_exact1
+
+powVSF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powVSF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           powVSF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       pow64consts<>+0(SB), Z1, Z2
+	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z0, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z0, Z6
+	VFMADD231PD  Z9, Z0, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          powVSF64AVX512_loop1
+
+powVSF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           powVSF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       pow64consts<>+0(SB), Z1, Z2
+	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z0, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z0, Z6
+	VFMADD231PD  Z9, Z0, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z3, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K3, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K3, Z5
+	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPD    Z4, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+powVSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powVSF64AVX512_row
+	JMP  powVSF64AVX512_end
+
+powVSF64AVX512_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       pow64consts<>+0(SB), Z1, Z2
+	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z0, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z0, Z6
+	VFMADD231PD  Z9, Z0, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF64AVX512_exact1
+
+powVSF64AVX512_end:
+powVSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·powSVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   powSVF64AVX512_done
+	TESTQ CX, CX
+	JLE   powSVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    powSVF64AVX512_exact1
+
+powSVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+powSVF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           powSVF64AVX512_after1
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          powSVF64AVX512_loop1
+
+powSVF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           powSVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z3, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K3, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	KANDW        K2, K3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K3, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K3
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K3
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
+	VBLENDMPD    Z4, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+powSVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  powSVF64AVX512_row
+	JMP  powSVF64AVX512_end
+
+powSVF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       pow64consts<>+0(SB), Z0, Z2
+	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
+	VMULPD       pow64consts<>+384(SB), Z2, Z4
+	VMOVUPS      Z2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z5, Z4
+	VPORD        pow64consts<>+512(SB), Z4, Z4
+	VMOVUPS      pow64consts<>+640(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
+	VSUBPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+128(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z5, Z6
+	VMOVUPS      pow64consts<>+832(SB), Z7
+	VSUBPD       Z6, Z7, Z7
+	VADDPD       Z5, Z7, Z7
+	VMOVUPS      pow64consts<>+128(SB), Z8
+	VDIVPD       Z6, Z8, Z8
+	VMULPD       Z8, Z5, Z9
+	VFNMADD231PD Z6, Z9, Z5
+	VADDPD       pow64consts<>+64(SB), Z5, Z5
+	VFNMADD231PD Z7, Z9, Z5
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z9, Z9, Z6
+	VPXORD       pow64consts<>+256(SB), Z6, Z7
+	VFMADD231PD  Z9, Z9, Z7
+	VADDPD       Z9, Z9, Z8
+	VFMADD231PD  Z5, Z8, Z7
+	VMULPD       Z9, Z6, Z8
+	VPXORD       pow64consts<>+256(SB), Z8, Z10
+	VFMADD231PD  Z9, Z6, Z10
+	VFMADD231PD  Z5, Z6, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VMULPD       pow64consts<>+896(SB), Z8, Z7
+	VPXORD       pow64consts<>+256(SB), Z7, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
+	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
+	VADDPD       Z9, Z9, Z8
+	VMULPD       Z6, Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMOVUPS      Z6, Z10
+	VMOVUPS      pow64consts<>+1024(SB), Z12
+	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
+	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
+	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
+	VMULPD       Z10, Z8, Z8
+	VMULPD       pow64consts<>+1728(SB), Z4, Z6
+	VADDPD       Z9, Z9, Z9
+	VADDPD       Z9, Z6, Z10
+	VSUBPD       Z6, Z10, Z12
+	VSUBPD       Z12, Z10, Z13
+	VSUBPD       Z13, Z6, Z6
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z7, Z10, Z9
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z10, Z10
+	VSUBPD       Z12, Z7, Z7
+	VADDPD       Z7, Z10, Z10
+	VADDPD       Z10, Z6, Z6
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z8, Z11, Z11
+	VMULPD       pow64consts<>+1792(SB), Z4, Z4
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z11, Z6, Z6
+	VADDPD       Z6, Z9, Z4
+	VSUBPD       Z4, Z9, Z9
+	VADDPD       Z6, Z9, Z9
+	VMULPD       Z4, Z1, Z5
+	VPXORD       pow64consts<>+256(SB), Z5, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z9, Z1, Z6
+	VPANDD       pow64consts<>+0(SB), Z5, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      pow64consts<>+2048(SB), Z7
+	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
+	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
+	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
+	VADDPD       Z4, Z8, Z7
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z7, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z9, Z4, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VMOVUPS      Z7, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z8
+	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
+	VMULPD       Z7, Z7, Z8
+	VMOVUPS      Z5, Z9
+	VFMADD231PD  Z7, Z5, Z9
+	VFMADD231PD  Z8, Z4, Z9
+	VADDPD       pow64consts<>+128(SB), Z7, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VSUBPD       Z4, Z5, Z5
+	VADDPD       Z7, Z5, Z5
+	VADDPD       Z9, Z5, Z5
+	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VADDPD       Z5, Z4, Z4
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z6, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+0(SB), Z3, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z3, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z3, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z3, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
+	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VMOVUPS      Z3, Z6
+	VBLENDMPD    Z5, Z6, K2, Z6
+	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPSLLQ       $0x3f, Z6, Z6
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	KANDW        K1, K2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       Z5, Z6, Z6
+	VPORD        Z6, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VPORD        Z6, Z4, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VCMPPD       $0x11, Z2, Z4, K2
+	VMOVUPS      pow64consts<>+192(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
+	VBLENDMPD    Z4, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF64AVX512_exact1
+
+powSVF64AVX512_end:
+powSVF64AVX512_done:
 	VZEROUPPER
 	RET
 

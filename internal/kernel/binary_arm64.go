@@ -124,6 +124,21 @@ func atan2VSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func atan2SVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// powVVF32NEON computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func powVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powVSF32NEON computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func powVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// powSVF32NEON computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func powSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -243,6 +258,21 @@ func atan2VSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //
 //go:noescape
 func atan2SVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powVVF64NEON computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func powVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powVSF64NEON computes dst[r*ldd+j] = a[r*lda+j]**b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func powVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// powSVF64NEON computes dst[r*ldd+j] = a[r*lda]**b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func powSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //

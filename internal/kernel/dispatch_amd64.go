@@ -2575,30 +2575,18 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 2:
+			case 2, 3:
 				hypotVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 3:
-				hypotVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 4:
+			case 4, 5:
 				hypotVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 5:
-				hypotVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 10:
+			case 10, 11:
 				hypotVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 11:
-				hypotVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 12:
+			case 12, 13:
 				hypotVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 13:
-				hypotVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 18:
+			case 18, 19:
 				hypotSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 19:
-				hypotSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 20:
+			case 20, 21:
 				hypotSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 21:
-				hypotSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
 			default:
 				hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 			}
@@ -2606,30 +2594,18 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 2:
+			case 2, 3:
 				hypotVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 3:
-				hypotVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 4:
+			case 4, 5:
 				hypotVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 5:
-				hypotVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 10:
+			case 10, 11:
 				hypotVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 11:
-				hypotVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 12:
+			case 12, 13:
 				hypotVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 13:
-				hypotVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 18:
+			case 18, 19:
 				hypotSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 19:
-				hypotSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 20:
+			case 20, 21:
 				hypotSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 21:
-				hypotSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
 			default:
 				hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 			}
@@ -2662,33 +2638,33 @@ func hypotKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 // hypotKernelsF32 are hypot's float32 kernels by kernelKey, as Hypot's switch calls them.
 var hypotKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
 	2:  hypotVVF32AVX2,
-	3:  hypotVVF32AVX2NT,
+	3:  hypotVVF32AVX2,
 	4:  hypotVVF32AVX512,
-	5:  hypotVVF32AVX512NT,
+	5:  hypotVVF32AVX512,
 	10: hypotVSF32AVX2,
-	11: hypotVSF32AVX2NT,
+	11: hypotVSF32AVX2,
 	12: hypotVSF32AVX512,
-	13: hypotVSF32AVX512NT,
+	13: hypotVSF32AVX512,
 	18: hypotSVF32AVX2,
-	19: hypotSVF32AVX2NT,
+	19: hypotSVF32AVX2,
 	20: hypotSVF32AVX512,
-	21: hypotSVF32AVX512NT,
+	21: hypotSVF32AVX512,
 }
 
 // hypotKernelsF64 are hypot's float64 kernels by kernelKey, as Hypot's switch calls them.
 var hypotKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
 	2:  hypotVVF64AVX2,
-	3:  hypotVVF64AVX2NT,
+	3:  hypotVVF64AVX2,
 	4:  hypotVVF64AVX512,
-	5:  hypotVVF64AVX512NT,
+	5:  hypotVVF64AVX512,
 	10: hypotVSF64AVX2,
-	11: hypotVSF64AVX2NT,
+	11: hypotVSF64AVX2,
 	12: hypotVSF64AVX512,
-	13: hypotVSF64AVX512NT,
+	13: hypotVSF64AVX512,
 	18: hypotSVF64AVX2,
-	19: hypotSVF64AVX2NT,
+	19: hypotSVF64AVX2,
 	20: hypotSVF64AVX512,
-	21: hypotSVF64AVX512NT,
+	21: hypotSVF64AVX512,
 }
 
 // Atan2 computes the m x n block of kind k of atan2 with the implementation in
@@ -2710,30 +2686,18 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 2:
+			case 2, 3:
 				atan2VVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 3:
-				atan2VVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 4:
+			case 4, 5:
 				atan2VVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 5:
-				atan2VVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 10:
+			case 10, 11:
 				atan2VSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 11:
-				atan2VSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 12:
+			case 12, 13:
 				atan2VSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 13:
-				atan2VSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 18:
+			case 18, 19:
 				atan2SVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 19:
-				atan2SVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 20:
+			case 20, 21:
 				atan2SVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 21:
-				atan2SVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
 			default:
 				atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
 			}
@@ -2741,30 +2705,18 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 2:
+			case 2, 3:
 				atan2VVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 3:
-				atan2VVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 4:
+			case 4, 5:
 				atan2VVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 5:
-				atan2VVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 10:
+			case 10, 11:
 				atan2VSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 11:
-				atan2VSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 12:
+			case 12, 13:
 				atan2VSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 13:
-				atan2VSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 18:
+			case 18, 19:
 				atan2SVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 19:
-				atan2SVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 20:
+			case 20, 21:
 				atan2SVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-			case 21:
-				atan2SVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
 			default:
 				atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
 			}
@@ -2797,33 +2749,144 @@ func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 // atan2KernelsF32 are atan2's float32 kernels by kernelKey, as Atan2's switch calls them.
 var atan2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
 	2:  atan2VVF32AVX2,
-	3:  atan2VVF32AVX2NT,
+	3:  atan2VVF32AVX2,
 	4:  atan2VVF32AVX512,
-	5:  atan2VVF32AVX512NT,
+	5:  atan2VVF32AVX512,
 	10: atan2VSF32AVX2,
-	11: atan2VSF32AVX2NT,
+	11: atan2VSF32AVX2,
 	12: atan2VSF32AVX512,
-	13: atan2VSF32AVX512NT,
+	13: atan2VSF32AVX512,
 	18: atan2SVF32AVX2,
-	19: atan2SVF32AVX2NT,
+	19: atan2SVF32AVX2,
 	20: atan2SVF32AVX512,
-	21: atan2SVF32AVX512NT,
+	21: atan2SVF32AVX512,
 }
 
 // atan2KernelsF64 are atan2's float64 kernels by kernelKey, as Atan2's switch calls them.
 var atan2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
 	2:  atan2VVF64AVX2,
-	3:  atan2VVF64AVX2NT,
+	3:  atan2VVF64AVX2,
 	4:  atan2VVF64AVX512,
-	5:  atan2VVF64AVX512NT,
+	5:  atan2VVF64AVX512,
 	10: atan2VSF64AVX2,
-	11: atan2VSF64AVX2NT,
+	11: atan2VSF64AVX2,
 	12: atan2VSF64AVX512,
-	13: atan2VSF64AVX512NT,
+	13: atan2VSF64AVX512,
 	18: atan2SVF64AVX2,
-	19: atan2SVF64AVX2NT,
+	19: atan2SVF64AVX2,
 	20: atan2SVF64AVX512,
-	21: atan2SVF64AVX512NT,
+	21: atan2SVF64AVX512,
+}
+
+// Pow computes the m x n block of kind k of pow with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		powChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 2, 3:
+				powVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 4, 5:
+				powVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 10, 11:
+				powVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 12, 13:
+				powVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 18, 19:
+				powSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 20, 21:
+				powSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			default:
+				powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+			}
+			return
+		case tFloat64:
+			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 2, 3:
+				powVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 4, 5:
+				powVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 10, 11:
+				powVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 12, 13:
+				powVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 18, 19:
+				powSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 20, 21:
+				powSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			default:
+				powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+			}
+			return
+		}
+	}
+	powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// powKernel returns the assembly kernel that Pow would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// powKernelsF32 are pow's float32 kernels by kernelKey, as Pow's switch calls them.
+var powKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  powVVF32AVX2,
+	3:  powVVF32AVX2,
+	4:  powVVF32AVX512,
+	5:  powVVF32AVX512,
+	10: powVSF32AVX2,
+	11: powVSF32AVX2,
+	12: powVSF32AVX512,
+	13: powVSF32AVX512,
+	18: powSVF32AVX2,
+	19: powSVF32AVX2,
+	20: powSVF32AVX512,
+	21: powSVF32AVX512,
+}
+
+// powKernelsF64 are pow's float64 kernels by kernelKey, as Pow's switch calls them.
+var powKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  powVVF64AVX2,
+	3:  powVVF64AVX2,
+	4:  powVVF64AVX512,
+	5:  powVVF64AVX512,
+	10: powVSF64AVX2,
+	11: powVSF64AVX2,
+	12: powVSF64AVX512,
+	13: powVSF64AVX512,
+	18: powSVF64AVX2,
+	19: powSVF64AVX2,
+	20: powSVF64AVX512,
+	21: powSVF64AVX512,
 }
 
 // And computes the m x n block of kind k of and with the implementation in
@@ -4941,14 +5004,10 @@ func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				expVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				expVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				expVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				expVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				expGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -4956,14 +5015,10 @@ func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				expVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				expVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				expVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				expVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				expGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -4996,17 +5051,17 @@ func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // expKernelsF32 are exp's float32 kernels by kernelKey, as Exp's switch calls them.
 var expKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: expVF32AVX2,
-	27: expVF32AVX2NT,
+	27: expVF32AVX2,
 	28: expVF32AVX512,
-	29: expVF32AVX512NT,
+	29: expVF32AVX512,
 }
 
 // expKernelsF64 are exp's float64 kernels by kernelKey, as Exp's switch calls them.
 var expKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: expVF64AVX2,
-	27: expVF64AVX2NT,
+	27: expVF64AVX2,
 	28: expVF64AVX512,
-	29: expVF64AVX512NT,
+	29: expVF64AVX512,
 }
 
 // Log computes the m x n block of kind k of log with the implementation in
@@ -5028,14 +5083,10 @@ func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				logVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				logVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				logVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				logVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				logGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5043,14 +5094,10 @@ func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				logVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				logVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				logVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				logVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				logGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5083,17 +5130,17 @@ func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // logKernelsF32 are log's float32 kernels by kernelKey, as Log's switch calls them.
 var logKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: logVF32AVX2,
-	27: logVF32AVX2NT,
+	27: logVF32AVX2,
 	28: logVF32AVX512,
-	29: logVF32AVX512NT,
+	29: logVF32AVX512,
 }
 
 // logKernelsF64 are log's float64 kernels by kernelKey, as Log's switch calls them.
 var logKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: logVF64AVX2,
-	27: logVF64AVX2NT,
+	27: logVF64AVX2,
 	28: logVF64AVX512,
-	29: logVF64AVX512NT,
+	29: logVF64AVX512,
 }
 
 // Exp2 computes the m x n block of kind k of exp2 with the implementation in
@@ -5115,14 +5162,10 @@ func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				exp2VF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				exp2VF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				exp2VF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				exp2VF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				exp2Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5130,14 +5173,10 @@ func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				exp2VF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				exp2VF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				exp2VF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				exp2VF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				exp2Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5170,17 +5209,17 @@ func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // exp2KernelsF32 are exp2's float32 kernels by kernelKey, as Exp2's switch calls them.
 var exp2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: exp2VF32AVX2,
-	27: exp2VF32AVX2NT,
+	27: exp2VF32AVX2,
 	28: exp2VF32AVX512,
-	29: exp2VF32AVX512NT,
+	29: exp2VF32AVX512,
 }
 
 // exp2KernelsF64 are exp2's float64 kernels by kernelKey, as Exp2's switch calls them.
 var exp2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: exp2VF64AVX2,
-	27: exp2VF64AVX2NT,
+	27: exp2VF64AVX2,
 	28: exp2VF64AVX512,
-	29: exp2VF64AVX512NT,
+	29: exp2VF64AVX512,
 }
 
 // Expm1 computes the m x n block of kind k of expm1 with the implementation in
@@ -5202,14 +5241,10 @@ func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				expm1VF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				expm1VF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				expm1VF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				expm1VF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				expm1Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5217,14 +5252,10 @@ func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				expm1VF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				expm1VF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				expm1VF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				expm1VF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				expm1Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5257,17 +5288,17 @@ func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // expm1KernelsF32 are expm1's float32 kernels by kernelKey, as Expm1's switch calls them.
 var expm1KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: expm1VF32AVX2,
-	27: expm1VF32AVX2NT,
+	27: expm1VF32AVX2,
 	28: expm1VF32AVX512,
-	29: expm1VF32AVX512NT,
+	29: expm1VF32AVX512,
 }
 
 // expm1KernelsF64 are expm1's float64 kernels by kernelKey, as Expm1's switch calls them.
 var expm1KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: expm1VF64AVX2,
-	27: expm1VF64AVX2NT,
+	27: expm1VF64AVX2,
 	28: expm1VF64AVX512,
-	29: expm1VF64AVX512NT,
+	29: expm1VF64AVX512,
 }
 
 // Log2 computes the m x n block of kind k of log2 with the implementation in
@@ -5289,14 +5320,10 @@ func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log2VF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log2VF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log2VF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log2VF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log2Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5304,14 +5331,10 @@ func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log2VF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log2VF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log2VF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log2VF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log2Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5344,17 +5367,17 @@ func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // log2KernelsF32 are log2's float32 kernels by kernelKey, as Log2's switch calls them.
 var log2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: log2VF32AVX2,
-	27: log2VF32AVX2NT,
+	27: log2VF32AVX2,
 	28: log2VF32AVX512,
-	29: log2VF32AVX512NT,
+	29: log2VF32AVX512,
 }
 
 // log2KernelsF64 are log2's float64 kernels by kernelKey, as Log2's switch calls them.
 var log2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: log2VF64AVX2,
-	27: log2VF64AVX2NT,
+	27: log2VF64AVX2,
 	28: log2VF64AVX512,
-	29: log2VF64AVX512NT,
+	29: log2VF64AVX512,
 }
 
 // Log10 computes the m x n block of kind k of log10 with the implementation in
@@ -5376,14 +5399,10 @@ func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log10VF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log10VF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log10VF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log10VF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log10Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5391,14 +5410,10 @@ func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log10VF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log10VF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log10VF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log10VF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log10Generic(k, m, n, dst, ldd, a, lda)
 			}
@@ -5431,17 +5446,17 @@ func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // log10KernelsF32 are log10's float32 kernels by kernelKey, as Log10's switch calls them.
 var log10KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: log10VF32AVX2,
-	27: log10VF32AVX2NT,
+	27: log10VF32AVX2,
 	28: log10VF32AVX512,
-	29: log10VF32AVX512NT,
+	29: log10VF32AVX512,
 }
 
 // log10KernelsF64 are log10's float64 kernels by kernelKey, as Log10's switch calls them.
 var log10KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: log10VF64AVX2,
-	27: log10VF64AVX2NT,
+	27: log10VF64AVX2,
 	28: log10VF64AVX512,
-	29: log10VF64AVX512NT,
+	29: log10VF64AVX512,
 }
 
 // Log1p computes the m x n block of kind k of log1p with the implementation in
@@ -5463,14 +5478,10 @@ func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log1pVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log1pVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log1pVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log1pVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log1pGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5478,14 +5489,10 @@ func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				log1pVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				log1pVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				log1pVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				log1pVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				log1pGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5518,17 +5525,17 @@ func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // log1pKernelsF32 are log1p's float32 kernels by kernelKey, as Log1p's switch calls them.
 var log1pKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: log1pVF32AVX2,
-	27: log1pVF32AVX2NT,
+	27: log1pVF32AVX2,
 	28: log1pVF32AVX512,
-	29: log1pVF32AVX512NT,
+	29: log1pVF32AVX512,
 }
 
 // log1pKernelsF64 are log1p's float64 kernels by kernelKey, as Log1p's switch calls them.
 var log1pKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: log1pVF64AVX2,
-	27: log1pVF64AVX2NT,
+	27: log1pVF64AVX2,
 	28: log1pVF64AVX512,
-	29: log1pVF64AVX512NT,
+	29: log1pVF64AVX512,
 }
 
 // Sigmoid computes the m x n block of kind k of sigmoid with the implementation in
@@ -5550,14 +5557,10 @@ func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				sigmoidVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				sigmoidVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				sigmoidVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				sigmoidVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				sigmoidGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5565,14 +5568,10 @@ func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				sigmoidVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				sigmoidVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				sigmoidVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				sigmoidVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				sigmoidGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5605,17 +5604,17 @@ func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // sigmoidKernelsF32 are sigmoid's float32 kernels by kernelKey, as Sigmoid's switch calls them.
 var sigmoidKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: sigmoidVF32AVX2,
-	27: sigmoidVF32AVX2NT,
+	27: sigmoidVF32AVX2,
 	28: sigmoidVF32AVX512,
-	29: sigmoidVF32AVX512NT,
+	29: sigmoidVF32AVX512,
 }
 
 // sigmoidKernelsF64 are sigmoid's float64 kernels by kernelKey, as Sigmoid's switch calls them.
 var sigmoidKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: sigmoidVF64AVX2,
-	27: sigmoidVF64AVX2NT,
+	27: sigmoidVF64AVX2,
 	28: sigmoidVF64AVX512,
-	29: sigmoidVF64AVX512NT,
+	29: sigmoidVF64AVX512,
 }
 
 // Tanh computes the m x n block of kind k of tanh with the implementation in
@@ -5637,14 +5636,10 @@ func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				tanhVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				tanhVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				tanhVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				tanhVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				tanhGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5652,14 +5647,10 @@ func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				tanhVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				tanhVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				tanhVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				tanhVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				tanhGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5692,17 +5683,17 @@ func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // tanhKernelsF32 are tanh's float32 kernels by kernelKey, as Tanh's switch calls them.
 var tanhKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: tanhVF32AVX2,
-	27: tanhVF32AVX2NT,
+	27: tanhVF32AVX2,
 	28: tanhVF32AVX512,
-	29: tanhVF32AVX512NT,
+	29: tanhVF32AVX512,
 }
 
 // tanhKernelsF64 are tanh's float64 kernels by kernelKey, as Tanh's switch calls them.
 var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: tanhVF64AVX2,
-	27: tanhVF64AVX2NT,
+	27: tanhVF64AVX2,
 	28: tanhVF64AVX512,
-	29: tanhVF64AVX512NT,
+	29: tanhVF64AVX512,
 }
 
 // Erf computes the m x n block of kind k of erf with the implementation in
@@ -5724,14 +5715,10 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
 			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				erfVF32AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				erfVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				erfVF32AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				erfVF32AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				erfGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5739,14 +5726,10 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
 			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
-			case 26:
+			case 26, 27:
 				erfVF64AVX2(m, n, pdst, ldd, pa, lda)
-			case 27:
-				erfVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-			case 28:
+			case 28, 29:
 				erfVF64AVX512(m, n, pdst, ldd, pa, lda)
-			case 29:
-				erfVF64AVX512NT(m, n, pdst, ldd, pa, lda)
 			default:
 				erfGeneric(k, m, n, dst, ldd, a, lda)
 			}
@@ -5779,17 +5762,175 @@ func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // erfKernelsF32 are erf's float32 kernels by kernelKey, as Erf's switch calls them.
 var erfKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
 	26: erfVF32AVX2,
-	27: erfVF32AVX2NT,
+	27: erfVF32AVX2,
 	28: erfVF32AVX512,
-	29: erfVF32AVX512NT,
+	29: erfVF32AVX512,
 }
 
 // erfKernelsF64 are erf's float64 kernels by kernelKey, as Erf's switch calls them.
 var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	26: erfVF64AVX2,
-	27: erfVF64AVX2NT,
+	27: erfVF64AVX2,
 	28: erfVF64AVX512,
-	29: erfVF64AVX512NT,
+	29: erfVF64AVX512,
+}
+
+// Sin computes the m x n block of kind k of sin with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		sinChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa := ptr[float32](dst), ptr[float32](a)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 26, 27:
+				sinVF32AVX2(m, n, pdst, ldd, pa, lda)
+			case 28, 29:
+				sinVF32AVX512(m, n, pdst, ldd, pa, lda)
+			default:
+				sinGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		case tFloat64:
+			pdst, pa := ptr[float64](dst), ptr[float64](a)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 26, 27:
+				sinVF64AVX2(m, n, pdst, ldd, pa, lda)
+			case 28, 29:
+				sinVF64AVX512(m, n, pdst, ldd, pa, lda)
+			default:
+				sinGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		}
+	}
+	sinGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sinKernel returns the assembly kernel that Sin would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sinKernelsF32 are sin's float32 kernels by kernelKey, as Sin's switch calls them.
+var sinKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: sinVF32AVX2,
+	27: sinVF32AVX2,
+	28: sinVF32AVX512,
+	29: sinVF32AVX512,
+}
+
+// sinKernelsF64 are sin's float64 kernels by kernelKey, as Sin's switch calls them.
+var sinKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: sinVF64AVX2,
+	27: sinVF64AVX2,
+	28: sinVF64AVX512,
+	29: sinVF64AVX512,
+}
+
+// Cos computes the m x n block of kind k of cos with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		cosChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa := ptr[float32](dst), ptr[float32](a)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 26, 27:
+				cosVF32AVX2(m, n, pdst, ldd, pa, lda)
+			case 28, 29:
+				cosVF32AVX512(m, n, pdst, ldd, pa, lda)
+			default:
+				cosGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		case tFloat64:
+			pdst, pa := ptr[float64](dst), ptr[float64](a)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 26, 27:
+				cosVF64AVX2(m, n, pdst, ldd, pa, lda)
+			case 28, 29:
+				cosVF64AVX512(m, n, pdst, ldd, pa, lda)
+			default:
+				cosGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		}
+	}
+	cosGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// cosKernel returns the assembly kernel that Cos would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// cosKernelsF32 are cos's float32 kernels by kernelKey, as Cos's switch calls them.
+var cosKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: cosVF32AVX2,
+	27: cosVF32AVX2,
+	28: cosVF32AVX512,
+	29: cosVF32AVX512,
+}
+
+// cosKernelsF64 are cos's float64 kernels by kernelKey, as Cos's switch calls them.
+var cosKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: cosVF64AVX2,
+	27: cosVF64AVX2,
+	28: cosVF64AVX512,
+	29: cosVF64AVX512,
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in

@@ -1540,6 +1540,88 @@ var atan2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 	23: atan2SVF64NEON,
 }
 
+// Pow computes the m x n block of kind k of pow with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		powChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			powVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			powVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			powSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			powVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			powVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			powSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	}
+	powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// powKernel returns the assembly kernel that Pow would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// powKernelsF32 are pow's float32 kernels by kernelKey, as Pow's switch calls them.
+var powKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  powVVF32NEON,
+	7:  powVVF32NEON,
+	14: powVSF32NEON,
+	15: powVSF32NEON,
+	22: powSVF32NEON,
+	23: powSVF32NEON,
+}
+
+// powKernelsF64 are pow's float64 kernels by kernelKey, as Pow's switch calls them.
+var powKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  powVVF64NEON,
+	7:  powVVF64NEON,
+	14: powVSF64NEON,
+	15: powVSF64NEON,
+	22: powSVF64NEON,
+	23: powSVF64NEON,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3494,6 +3576,138 @@ var erfKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, l
 var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
 	30: erfVF64NEON,
 	31: erfVF64NEON,
+}
+
+// Sin computes the m x n block of kind k of sin with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		sinChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sinVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sinGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sinVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sinGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	sinGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sinKernel returns the assembly kernel that Sin would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sinKernelsF32 are sin's float32 kernels by kernelKey, as Sin's switch calls them.
+var sinKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: sinVF32NEON,
+	31: sinVF32NEON,
+}
+
+// sinKernelsF64 are sin's float64 kernels by kernelKey, as Sin's switch calls them.
+var sinKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: sinVF64NEON,
+	31: sinVF64NEON,
+}
+
+// Cos computes the m x n block of kind k of cos with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		cosChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			cosVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			cosGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			cosVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			cosGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	cosGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// cosKernel returns the assembly kernel that Cos would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// cosKernelsF32 are cos's float32 kernels by kernelKey, as Cos's switch calls them.
+var cosKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: cosVF32NEON,
+	31: cosVF32NEON,
+}
+
+// cosKernelsF64 are cos's float64 kernels by kernelKey, as Cos's switch calls them.
+var cosKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: cosVF64NEON,
+	31: cosVF64NEON,
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in

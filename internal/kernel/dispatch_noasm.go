@@ -213,6 +213,31 @@ func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
+// Pow computes the m x n block of kind k of pow with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		powChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// powKernel returns the assembly kernel that Pow would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -760,6 +785,56 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
 func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Sin computes the m x n block of kind k of sin with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		sinChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	sinGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sinKernel returns the assembly kernel that Sin would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Cos computes the m x n block of kind k of cos with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		cosChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	cosGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// cosKernel returns the assembly kernel that Cos would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 

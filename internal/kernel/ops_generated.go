@@ -87,10 +87,11 @@ const (
 	OpMax   Op = 5 // max(a, b)
 	OpHypot Op = 6 // sqrt(a**2 + b**2)
 	OpAtan2 Op = 7 // atan2(a, b)
-	NumOps  Op = 8 // the number of binary operations
+	OpPow   Op = 8 // a**b
+	NumOps  Op = 9 // the number of binary operations
 )
 
-var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2"}
+var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2", "pow"}
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
 func (op Op) String() string {
@@ -120,6 +121,8 @@ func Binary[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int,
 		Hypot(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	case OpAtan2:
 		Atan2(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+	case OpPow:
+		Pow(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -146,6 +149,8 @@ func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T
 		return Hypot[T]
 	case OpAtan2:
 		return Atan2[T]
+	case OpPow:
+		return Pow[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -170,6 +175,8 @@ func BinaryKernel[T Number](op Op, k Kind, m, n int, stream bool) Kernel3 {
 		return hypotKernel[T](k, m, n, stream)
 	case OpAtan2:
 		return atan2Kernel[T](k, m, n, stream)
+	case OpPow:
+		return powKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -194,6 +201,8 @@ func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda i
 		hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	case OpAtan2:
 		atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
+	case OpPow:
+		powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -218,6 +227,8 @@ func RowVV[T Number](op Op, d []T, a []T, b []T) {
 		hypotVV(d, a, b)
 	case OpAtan2:
 		atan2VV(d, a, b)
+	case OpPow:
+		powVV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -242,6 +253,8 @@ func RowVS[T Number](op Op, d []T, a []T, b T) {
 		hypotVS(d, a, b)
 	case OpAtan2:
 		atan2VS(d, a, b)
+	case OpPow:
+		powVS(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -266,6 +279,8 @@ func RowSV[T Number](op Op, d []T, a *T, b []T) {
 		hypotSV(d, a, b)
 	case OpAtan2:
 		atan2SV(d, a, b)
+	case OpPow:
+		powSV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -723,6 +738,76 @@ func atan2Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, 
 	}
 }
 
+//go:noinline
+func powVV[T Number](d []T, a []T, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(pow32(float32(a[j]), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(pow64(float64(a[j]), float64(b[j])))
+	}
+}
+
+//go:noinline
+func powVS[T Number](d []T, a []T, b T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(pow32(float32(a[j]), float32(b)))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(pow64(float64(a[j]), float64(b)))
+	}
+}
+
+//go:noinline
+func powSV[T Number](d []T, a *T, b []T) {
+	b = b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(pow32(float32(*a), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(pow64(float64(*a), float64(b[j])))
+	}
+}
+
+func powGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	for r := range m {
+		switch k {
+		case VV:
+			powVV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n])
+		case VS:
+			powVS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb])
+		case SV:
+			powSV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n])
+		}
+	}
+}
+
+func powChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Pow(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, b[r*ldb:], ldb, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Pow(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
+		}
+	}
+}
+
 func raceBinary[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		raceWrite(dst[r*ldd:][:n])
@@ -754,10 +839,12 @@ const (
 	OpSigmoid     UnaryOp = 15 // 1/(1 + e**-a)
 	OpTanh        UnaryOp = 16 // tanh(a)
 	OpErf         UnaryOp = 17 // erf(a)
-	NumUnaryOps   UnaryOp = 18 // the number of unary operations
+	OpSin         UnaryOp = 18 // sin(a)
+	OpCos         UnaryOp = 19 // cos(a)
+	NumUnaryOps   UnaryOp = 20 // the number of unary operations
 )
 
-var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf"}
+var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf", "sin", "cos"}
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
 func (op UnaryOp) String() string {
@@ -807,6 +894,10 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 		Tanh(k, m, n, dst, ldd, a, lda, stream)
 	case OpErf:
 		Erf(k, m, n, dst, ldd, a, lda, stream)
+	case OpSin:
+		Sin(k, m, n, dst, ldd, a, lda, stream)
+	case OpCos:
+		Cos(k, m, n, dst, ldd, a, lda, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -853,6 +944,10 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 		return Tanh[T]
 	case OpErf:
 		return Erf[T]
+	case OpSin:
+		return Sin[T]
+	case OpCos:
+		return Cos[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -897,6 +992,10 @@ func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 		return tanhKernel[T](k, m, n, stream)
 	case OpErf:
 		return erfKernel[T](k, m, n, stream)
+	case OpSin:
+		return sinKernel[T](k, m, n, stream)
+	case OpCos:
+		return cosKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -941,6 +1040,10 @@ func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a [
 		tanhGeneric(k, m, n, dst, ldd, a, lda)
 	case OpErf:
 		erfGeneric(k, m, n, dst, ldd, a, lda)
+	case OpSin:
+		sinGeneric(k, m, n, dst, ldd, a, lda)
+	case OpCos:
+		cosGeneric(k, m, n, dst, ldd, a, lda)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -985,6 +1088,10 @@ func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
 		tanhV(d, a)
 	case OpErf:
 		erfV(d, a)
+	case OpSin:
+		sinV(d, a)
+	case OpCos:
+		cosV(d, a)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -1628,6 +1735,82 @@ func erfChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 		}
 		for col := 0; col < n; col += limit {
 			Erf(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func sinV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(sin32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(sin64(float64(a[j])))
+	}
+}
+
+func sinGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			sinV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func sinChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Sin(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Sin(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func cosV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(cos32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(cos64(float64(a[j])))
+	}
+}
+
+func cosGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			cosV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func cosChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Cos(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Cos(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
 		}
 	}
 }

@@ -89,100 +89,60 @@ func roundVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func expVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// expVF32AVX2NT is expVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // logVF32AVX2 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func logVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// logVF32AVX2NT is logVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func logVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // exp2VF32AVX2 computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with AVX2.
 //
 //go:noescape
 func exp2VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// exp2VF32AVX2NT is exp2VF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func exp2VF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // expm1VF32AVX2 computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with AVX2.
 //
 //go:noescape
 func expm1VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// expm1VF32AVX2NT is expm1VF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expm1VF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // log2VF32AVX2 computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log2VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// log2VF32AVX2NT is log2VF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log2VF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // log10VF32AVX2 computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log10VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// log10VF32AVX2NT is log10VF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log10VF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // log1pVF32AVX2 computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log1pVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// log1pVF32AVX2NT is log1pVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log1pVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // sigmoidVF32AVX2 computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func sigmoidVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// sigmoidVF32AVX2NT is sigmoidVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func sigmoidVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // tanhVF32AVX2 computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// tanhVF32AVX2NT is tanhVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func tanhVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // erfVF32AVX2 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func erfVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// erfVF32AVX2NT is erfVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// sinVF32AVX2 computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
-func erfVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+func sinVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// cosVF32AVX2 computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func cosVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // negVF64AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
 //
@@ -269,100 +229,60 @@ func roundVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func expVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// expVF64AVX2NT is expVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // logVF64AVX2 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func logVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// logVF64AVX2NT is logVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func logVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // exp2VF64AVX2 computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with AVX2.
 //
 //go:noescape
 func exp2VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// exp2VF64AVX2NT is exp2VF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func exp2VF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // expm1VF64AVX2 computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with AVX2.
 //
 //go:noescape
 func expm1VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// expm1VF64AVX2NT is expm1VF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expm1VF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // log2VF64AVX2 computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log2VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// log2VF64AVX2NT is log2VF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log2VF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // log10VF64AVX2 computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log10VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// log10VF64AVX2NT is log10VF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log10VF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // log1pVF64AVX2 computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func log1pVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// log1pVF64AVX2NT is log1pVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log1pVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // sigmoidVF64AVX2 computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func sigmoidVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// sigmoidVF64AVX2NT is sigmoidVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func sigmoidVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // tanhVF64AVX2 computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// tanhVF64AVX2NT is tanhVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func tanhVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // erfVF64AVX2 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
 func erfVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// erfVF64AVX2NT is erfVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// sinVF64AVX2 computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with AVX2.
 //
 //go:noescape
-func erfVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+func sinVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// cosVF64AVX2 computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func cosVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // negVF32AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
@@ -449,100 +369,60 @@ func roundVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func expVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// expVF32AVX512NT is expVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // logVF32AVX512 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func logVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// logVF32AVX512NT is logVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func logVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // exp2VF32AVX512 computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func exp2VF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// exp2VF32AVX512NT is exp2VF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func exp2VF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // expm1VF32AVX512 computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with AVX512.
 //
 //go:noescape
 func expm1VF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// expm1VF32AVX512NT is expm1VF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expm1VF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // log2VF32AVX512 computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log2VF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// log2VF32AVX512NT is log2VF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log2VF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // log10VF32AVX512 computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log10VF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// log10VF32AVX512NT is log10VF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log10VF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // log1pVF32AVX512 computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log1pVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// log1pVF32AVX512NT is log1pVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log1pVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // sigmoidVF32AVX512 computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func sigmoidVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
-// sigmoidVF32AVX512NT is sigmoidVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func sigmoidVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // tanhVF32AVX512 computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func tanhVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// tanhVF32AVX512NT is tanhVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func tanhVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-
 // erfVF32AVX512 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func erfVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// erfVF32AVX512NT is erfVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// sinVF32AVX512 computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
-func erfVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+func sinVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// cosVF32AVX512 computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func cosVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
 // negVF64AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
@@ -629,97 +509,57 @@ func roundVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func expVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// expVF64AVX512NT is expVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // logVF64AVX512 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func logVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// logVF64AVX512NT is logVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func logVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // exp2VF64AVX512 computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func exp2VF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// exp2VF64AVX512NT is exp2VF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func exp2VF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // expm1VF64AVX512 computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with AVX512.
 //
 //go:noescape
 func expm1VF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// expm1VF64AVX512NT is expm1VF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func expm1VF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // log2VF64AVX512 computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log2VF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// log2VF64AVX512NT is log2VF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log2VF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // log10VF64AVX512 computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log10VF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// log10VF64AVX512NT is log10VF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log10VF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // log1pVF64AVX512 computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func log1pVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// log1pVF64AVX512NT is log1pVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func log1pVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // sigmoidVF64AVX512 computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func sigmoidVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
-// sigmoidVF64AVX512NT is sigmoidVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func sigmoidVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // tanhVF64AVX512 computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func tanhVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// tanhVF64AVX512NT is tanhVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func tanhVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-
 // erfVF64AVX512 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
 func erfVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// erfVF64AVX512NT is erfVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+// sinVF64AVX512 computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with AVX512.
 //
 //go:noescape
-func erfVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+func sinVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// cosVF64AVX512 computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func cosVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)

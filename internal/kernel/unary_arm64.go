@@ -94,6 +94,16 @@ func tanhVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func erfVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// sinVF32NEON computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func sinVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// cosVF32NEON computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func cosVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -183,3 +193,13 @@ func tanhVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func erfVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// sinVF64NEON computes dst[r*ldd+j] = sin(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func sinVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// cosVF64NEON computes dst[r*ldd+j] = cos(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func cosVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)

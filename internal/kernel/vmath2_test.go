@@ -46,6 +46,23 @@ var mathPairs = map[string]func(rng *rand.Rand) (float64, float64){
 		}
 		return (rng.Float64() - 0.5) * 10, (rng.Float64() - 0.5) * 10
 	},
+	"pow": func(rng *rand.Rand) (float64, float64) {
+		switch rng.IntN(6) {
+		case 0:
+			return math.Float64frombits(rng.Uint64()), math.Float64frombits(rng.Uint64())
+		case 1: // near 1, large exponents
+			return 1 + (rng.Float64()-0.5)*math.Ldexp(1, -rng.IntN(40)), (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(60))
+		case 2: // results near overflow and underflow, both types'
+			x := math.Ldexp(rng.Float64()+0.5, rng.IntN(200)-100)
+			t := []float64{709.78, -708.4, -745.13, 88.72, -87.33, -103.97}[rng.IntN(6)]
+			return x, t / math.Log(x) * (1 + (rng.Float64()-0.5)*1e-6)
+		case 3: // negative x, integer y
+			return -math.Ldexp(rng.Float64()+0.5, rng.IntN(40)-20), float64(rng.IntN(61) - 30)
+		case 4: // any scale, subnormals too
+			return math.Ldexp(rng.Float64(), rng.IntN(2100)-1075), (rng.Float64() - 0.5) * 4
+		}
+		return rng.Float64() * 10, (rng.Float64() - 0.5) * 40
+	},
 }
 
 func binaryOpNamed(t *testing.T, name string) kernel.Op {

@@ -454,6 +454,484 @@ func atan264(x0, x1 float64) float64 {
 	return math.Float64frombits(v120)
 }
 
+// pow32 is pow on float32, the steps of its program (see gen/registry/vmath.go).
+func pow32(x0, x1 float32) float32 {
+	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v4 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v10 := math.Float32frombits(v3) < float32(1.1754944e-38)
+	v12 := float32(math.Float32frombits(v3) * float32(3.3554432e+07))
+	v13 := math.Float32frombits(v3)
+	if v10 {
+		v13 = v12
+	}
+	v15 := math.Float32bits(v13) + uint32(0x4afb0d)
+	v16 := v15 >> 23
+	v18 := v16 | uint32(0x4b000000)
+	v21 := uint32(0x4b00007f)
+	if v10 {
+		v21 = uint32(0x4b000098)
+	}
+	v22 := float32(math.Float32frombits(v18) - math.Float32frombits(v21))
+	v24 := v15 & uint32(0x7fffff)
+	v26 := v24 + uint32(0x3f3504f3)
+	v27 := float32(math.Float32frombits(v26) - float32(1))
+	v29 := float32(float32(2) + v27)
+	v30 := float32(float32(2) - v29)
+	v31 := float32(v30 + v27)
+	v32 := float32(float32(1) / v29)
+	v33 := float32(v27 * v32)
+	v34 := fma32(-v33, v29, v27)
+	v35 := float32(v34 + float32(0))
+	v36 := fma32(-v33, v31, v35)
+	v37 := float32(v36 * v32)
+	v38 := float32(v33 * v33)
+	v39 := math.Float32bits(v38) ^ uint32(0x80000000)
+	v40 := fma32(v33, v33, math.Float32frombits(v39))
+	v41 := float32(v33 + v33)
+	v42 := fma32(v41, v37, v40)
+	v43 := float32(v38 * v33)
+	v44 := math.Float32bits(v43) ^ uint32(0x80000000)
+	v45 := fma32(v38, v33, math.Float32frombits(v44))
+	v46 := fma32(v38, v37, v45)
+	v47 := fma32(v42, v33, v46)
+	v49 := float32(v43 * float32(0.6666667))
+	v50 := math.Float32bits(v49) ^ uint32(0x80000000)
+	v51 := fma32(v43, float32(0.6666667), math.Float32frombits(v50))
+	v53 := fma32(v43, float32(-1.9868216e-08), v51)
+	v54 := fma32(v47, float32(0.6666667), v53)
+	v55 := float32(v33 + v33)
+	v56 := float32(v38 * v38)
+	v57 := float32(v55 * v56)
+	v60 := fma32(float32(0.06666667), v38, float32(0.07692308))
+	v62 := fma32(v60, v38, float32(0.09090909))
+	v64 := fma32(v62, v38, float32(0.11111111))
+	v66 := fma32(v64, v38, float32(0.14285715))
+	v68 := fma32(v66, v38, float32(0.2))
+	v69 := float32(v57 * v68)
+	v71 := float32(v22 * float32(0.69314575))
+	v72 := float32(v33 + v33)
+	v73 := float32(v71 + v72)
+	v74 := float32(v73 - v71)
+	v75 := float32(v73 - v74)
+	v76 := float32(v71 - v75)
+	v77 := float32(v72 - v74)
+	v78 := float32(v76 + v77)
+	v79 := float32(v73 + v49)
+	v80 := float32(v79 - v73)
+	v81 := float32(v79 - v80)
+	v82 := float32(v73 - v81)
+	v83 := float32(v49 - v80)
+	v84 := float32(v82 + v83)
+	v85 := float32(v78 + v84)
+	v86 := float32(v37 + v37)
+	v87 := float32(v85 + v86)
+	v88 := float32(v54 + v69)
+	v90 := float32(v22 * float32(1.4286068e-06))
+	v91 := float32(v88 + v90)
+	v92 := float32(v87 + v91)
+	v93 := float32(v79 + v92)
+	v94 := float32(v79 - v93)
+	v95 := float32(v94 + v92)
+	v96 := float32(x1 * v93)
+	v97 := math.Float32bits(v96) ^ uint32(0x80000000)
+	v98 := fma32(x1, v93, math.Float32frombits(v97))
+	v99 := fma32(x1, v95, v98)
+	v100 := math.Float32bits(v96) & uint32(0x7fffffff)
+	v102 := math.Float32frombits(v100) < float32(1024)
+	v103 := float32(0)
+	if v102 {
+		v103 = v99
+	}
+	v105 := max(v96, float32(-105))
+	v107 := min(v105, float32(89))
+	v110 := fma32(v107, float32(1.442695), float32(1.2582912e+07))
+	v111 := float32(v110 - float32(1.2582912e+07))
+	v112 := fma32(-v111, float32(0.69314575), v107)
+	v113 := fma32(-v111, float32(1.4286068e-06), v112)
+	v114 := float32(v112 - v113)
+	v115 := fma32(-v111, float32(1.4286068e-06), v114)
+	v116 := float32(v113 + v103)
+	v117 := float32(v116 - v113)
+	v118 := float32(v116 - v117)
+	v119 := float32(v113 - v118)
+	v120 := float32(v103 - v117)
+	v121 := float32(v119 + v120)
+	v122 := float32(v115 + v121)
+	v125 := fma32(float32(2.4801588e-05), v116, float32(0.0001984127))
+	v127 := fma32(v125, v116, float32(0.0013888889))
+	v129 := fma32(v127, v116, float32(0.008333334))
+	v131 := fma32(v129, v116, float32(0.041666668))
+	v133 := fma32(v131, v116, float32(0.16666667))
+	v135 := fma32(v133, v116, float32(0.5))
+	v136 := float32(v116 * v116)
+	v137 := fma32(v122, v116, v122)
+	v138 := fma32(v135, v136, v137)
+	v139 := float32(float32(1) + v116)
+	v140 := float32(float32(1) - v139)
+	v141 := float32(v140 + v116)
+	v142 := float32(v141 + v138)
+	v144 := math.Float32bits(v110) - uint32(0x4b3fff00)
+	v145 := v144 >> 1
+	v147 := v145 - uint32(0x1)
+	v148 := v147 << 23
+	v149 := v144 - v145
+	v150 := v149 - uint32(0x1)
+	v151 := v150 << 23
+	v152 := float32(v139 + v142)
+	v153 := float32(v152 * math.Float32frombits(v148))
+	v154 := float32(v153 * math.Float32frombits(v151))
+	v155 := v4 & uint32(0x80000000)
+	v156 := v155 | uint32(0x4b000000)
+	v157 := v4 & uint32(0x7fffffff)
+	v158 := math.Float32frombits(v157) < float32(8.388608e+06)
+	v159 := float32(math.Float32frombits(v4) + math.Float32frombits(v156))
+	v160 := float32(v159 - math.Float32frombits(v156))
+	v161 := math.Float32frombits(v4)
+	if v158 {
+		v161 = v160
+	}
+	v162 := v161 == math.Float32frombits(v4)
+	v163 := math.Float32frombits(v4) < float32(8.388608e+06)
+	v164 := float32(math.Float32frombits(v4) + float32(8.388608e+06))
+	v165 := math.Float32frombits(v4)
+	if v163 {
+		v165 = v164
+	}
+	v166 := math.Float32bits(v165) & uint32(0x1)
+	v167 := v166 << 31
+	v169 := math.Float32frombits(v4) < float32(1.6777216e+07)
+	v170 := v162 && v169
+	v171 := uint32(0x0)
+	if v170 {
+		v171 = v167
+	}
+	v172 := math.Float32bits(x0) & uint32(0x80000000)
+	v173 := v172 & v171
+	v174 := math.Float32bits(v154) | v173
+	v175 := x0 < float32(0)
+	v177 := v174
+	if v175 {
+		v177 = uint32(0x7fc00000)
+	}
+	v178 := v177
+	if v162 {
+		v178 = v174
+	}
+	v179 := x1 < float32(0)
+	v180 := math.Float32frombits(v3) == float32(0)
+	v181 := uint32(0x0)
+	if v179 {
+		v181 = uint32(0x7f800000)
+	}
+	v182 := v181 | v173
+	v183 := v178
+	if v180 {
+		v183 = v182
+	}
+	v184 := math.Float32frombits(v3) == float32(math.Inf(1))
+	v185 := uint32(0x7f800000)
+	if v179 {
+		v185 = uint32(0x0)
+	}
+	v186 := v185 | v173
+	v187 := v183
+	if v184 {
+		v187 = v186
+	}
+	v188 := float32(1) < math.Float32frombits(v3)
+	v189 := uint32(0x7f800000)
+	if v179 {
+		v189 = uint32(0x0)
+	}
+	v190 := uint32(0x0)
+	if v179 {
+		v190 = uint32(0x7f800000)
+	}
+	v191 := v190
+	if v188 {
+		v191 = v189
+	}
+	v192 := math.Float32frombits(v4) == float32(math.Inf(1))
+	v193 := math.Float32frombits(v3) == float32(1)
+	v194 := v191
+	if v193 {
+		v194 = uint32(0x3f800000)
+	}
+	v195 := v187
+	if v192 {
+		v195 = v194
+	}
+	v196 := x1 == float32(1)
+	v197 := math.Float32frombits(v195)
+	if v196 {
+		v197 = x0
+	}
+	v198 := x1 != x1
+	v200 := math.Float32bits(x1) | uint32(0x400000)
+	v201 := math.Float32bits(v197)
+	if v198 {
+		v201 = v200
+	}
+	v202 := x0 != x0
+	v203 := math.Float32bits(x0) | uint32(0x400000)
+	v204 := v201
+	if v202 {
+		v204 = v203
+	}
+	v205 := x1 == float32(0)
+	v206 := x0 == float32(1)
+	v207 := v205 || v206
+	v208 := v204
+	if v207 {
+		v208 = uint32(0x3f800000)
+	}
+	return math.Float32frombits(v208)
+}
+
+// pow64 is pow on float64, the steps of its program (see gen/registry/vmath.go).
+func pow64(x0, x1 float64) float64 {
+	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v4 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v10 := math.Float64frombits(v3) < float64(2.2250738585072014e-308)
+	v12 := float64(math.Float64frombits(v3) * float64(1.8014398509481984e+16))
+	v13 := math.Float64frombits(v3)
+	if v10 {
+		v13 = v12
+	}
+	v15 := math.Float64bits(v13) + uint64(0x95f619980c433)
+	v16 := v15 >> 52
+	v18 := v16 | uint64(0x4330000000000000)
+	v21 := uint64(0x43300000000003ff)
+	if v10 {
+		v21 = uint64(0x4330000000000435)
+	}
+	v22 := float64(math.Float64frombits(v18) - math.Float64frombits(v21))
+	v24 := v15 & uint64(0xfffffffffffff)
+	v26 := v24 + uint64(0x3fe6a09e667f3bcd)
+	v27 := float64(math.Float64frombits(v26) - float64(1))
+	v29 := float64(float64(2) + v27)
+	v30 := float64(float64(2) - v29)
+	v31 := float64(v30 + v27)
+	v32 := float64(float64(1) / v29)
+	v33 := float64(v27 * v32)
+	v34 := math.FMA(-v33, v29, v27)
+	v35 := float64(v34 + float64(0))
+	v36 := math.FMA(-v33, v31, v35)
+	v37 := float64(v36 * v32)
+	v38 := float64(v33 * v33)
+	v39 := math.Float64bits(v38) ^ uint64(0x8000000000000000)
+	v40 := math.FMA(v33, v33, math.Float64frombits(v39))
+	v41 := float64(v33 + v33)
+	v42 := math.FMA(v41, v37, v40)
+	v43 := float64(v38 * v33)
+	v44 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
+	v45 := math.FMA(v38, v33, math.Float64frombits(v44))
+	v46 := math.FMA(v38, v37, v45)
+	v47 := math.FMA(v42, v33, v46)
+	v49 := float64(v43 * float64(0.6666666666666666))
+	v50 := math.Float64bits(v49) ^ uint64(0x8000000000000000)
+	v51 := math.FMA(v43, float64(0.6666666666666666), math.Float64frombits(v50))
+	v53 := math.FMA(v43, float64(3.700743415417188e-17), v51)
+	v54 := math.FMA(v47, float64(0.6666666666666666), v53)
+	v55 := float64(v33 + v33)
+	v56 := float64(v38 * v38)
+	v57 := float64(v55 * v56)
+	v60 := math.FMA(float64(0.04), v38, float64(0.043478260869565216))
+	v62 := math.FMA(v60, v38, float64(0.047619047619047616))
+	v64 := math.FMA(v62, v38, float64(0.05263157894736842))
+	v66 := math.FMA(v64, v38, float64(0.058823529411764705))
+	v68 := math.FMA(v66, v38, float64(0.06666666666666667))
+	v70 := math.FMA(v68, v38, float64(0.07692307692307693))
+	v72 := math.FMA(v70, v38, float64(0.09090909090909091))
+	v74 := math.FMA(v72, v38, float64(0.1111111111111111))
+	v76 := math.FMA(v74, v38, float64(0.14285714285714285))
+	v78 := math.FMA(v76, v38, float64(0.2))
+	v79 := float64(v57 * v78)
+	v81 := float64(v22 * float64(0.6931471805601177))
+	v82 := float64(v33 + v33)
+	v83 := float64(v81 + v82)
+	v84 := float64(v83 - v81)
+	v85 := float64(v83 - v84)
+	v86 := float64(v81 - v85)
+	v87 := float64(v82 - v84)
+	v88 := float64(v86 + v87)
+	v89 := float64(v83 + v49)
+	v90 := float64(v89 - v83)
+	v91 := float64(v89 - v90)
+	v92 := float64(v83 - v91)
+	v93 := float64(v49 - v90)
+	v94 := float64(v92 + v93)
+	v95 := float64(v88 + v94)
+	v96 := float64(v37 + v37)
+	v97 := float64(v95 + v96)
+	v98 := float64(v54 + v79)
+	v100 := float64(v22 * float64(-1.7239444525614835e-13))
+	v101 := float64(v98 + v100)
+	v102 := float64(v97 + v101)
+	v103 := float64(v89 + v102)
+	v104 := float64(v89 - v103)
+	v105 := float64(v104 + v102)
+	v106 := float64(x1 * v103)
+	v107 := math.Float64bits(v106) ^ uint64(0x8000000000000000)
+	v108 := math.FMA(x1, v103, math.Float64frombits(v107))
+	v109 := math.FMA(x1, v105, v108)
+	v110 := math.Float64bits(v106) & uint64(0x7fffffffffffffff)
+	v112 := math.Float64frombits(v110) < float64(1024)
+	v113 := float64(0)
+	if v112 {
+		v113 = v109
+	}
+	v115 := max(v106, float64(-746))
+	v117 := min(v115, float64(710))
+	v120 := math.FMA(v117, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v121 := float64(v120 - float64(6.755399441055744e+15))
+	v123 := math.FMA(-v121, float64(0.6931471803691238), v117)
+	v125 := math.FMA(-v121, float64(1.9082149292705877e-10), v123)
+	v126 := float64(v123 - v125)
+	v127 := math.FMA(-v121, float64(1.9082149292705877e-10), v126)
+	v128 := float64(v125 + v113)
+	v129 := float64(v128 - v125)
+	v130 := float64(v128 - v129)
+	v131 := float64(v125 - v130)
+	v132 := float64(v113 - v129)
+	v133 := float64(v131 + v132)
+	v134 := float64(v127 + v133)
+	v137 := math.FMA(float64(1.6059043836821613e-10), v128, float64(2.08767569878681e-09))
+	v139 := math.FMA(v137, v128, float64(2.505210838544172e-08))
+	v141 := math.FMA(v139, v128, float64(2.755731922398589e-07))
+	v143 := math.FMA(v141, v128, float64(2.7557319223985893e-06))
+	v145 := math.FMA(v143, v128, float64(2.48015873015873e-05))
+	v147 := math.FMA(v145, v128, float64(0.0001984126984126984))
+	v149 := math.FMA(v147, v128, float64(0.001388888888888889))
+	v151 := math.FMA(v149, v128, float64(0.008333333333333333))
+	v153 := math.FMA(v151, v128, float64(0.041666666666666664))
+	v155 := math.FMA(v153, v128, float64(0.16666666666666666))
+	v157 := math.FMA(v155, v128, float64(0.5))
+	v158 := float64(v128 * v128)
+	v159 := math.FMA(v134, v128, v134)
+	v160 := math.FMA(v157, v158, v159)
+	v161 := float64(float64(1) + v128)
+	v162 := float64(float64(1) - v161)
+	v163 := float64(v162 + v128)
+	v164 := float64(v163 + v160)
+	v166 := math.Float64bits(v120) - uint64(0x4337fffffffff800)
+	v167 := v166 >> 1
+	v169 := v167 - uint64(0x1)
+	v170 := v169 << 52
+	v171 := v166 - v167
+	v172 := v171 - uint64(0x1)
+	v173 := v172 << 52
+	v174 := float64(v161 + v164)
+	v175 := float64(v174 * math.Float64frombits(v170))
+	v176 := float64(v175 * math.Float64frombits(v173))
+	v177 := v4 & uint64(0x8000000000000000)
+	v178 := v177 | uint64(0x4330000000000000)
+	v179 := v4 & uint64(0x7fffffffffffffff)
+	v180 := math.Float64frombits(v179) < float64(4.503599627370496e+15)
+	v181 := float64(math.Float64frombits(v4) + math.Float64frombits(v178))
+	v182 := float64(v181 - math.Float64frombits(v178))
+	v183 := math.Float64frombits(v4)
+	if v180 {
+		v183 = v182
+	}
+	v184 := v183 == math.Float64frombits(v4)
+	v185 := math.Float64frombits(v4) < float64(4.503599627370496e+15)
+	v186 := float64(math.Float64frombits(v4) + float64(4.503599627370496e+15))
+	v187 := math.Float64frombits(v4)
+	if v185 {
+		v187 = v186
+	}
+	v188 := math.Float64bits(v187) & uint64(0x1)
+	v189 := v188 << 63
+	v191 := math.Float64frombits(v4) < float64(9.007199254740992e+15)
+	v192 := v184 && v191
+	v193 := uint64(0x0)
+	if v192 {
+		v193 = v189
+	}
+	v194 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v195 := v194 & v193
+	v196 := math.Float64bits(v176) | v195
+	v197 := x0 < float64(0)
+	v199 := v196
+	if v197 {
+		v199 = uint64(0x7ff8000000000001)
+	}
+	v200 := v199
+	if v184 {
+		v200 = v196
+	}
+	v201 := x1 < float64(0)
+	v202 := math.Float64frombits(v3) == float64(0)
+	v203 := uint64(0x0)
+	if v201 {
+		v203 = uint64(0x7ff0000000000000)
+	}
+	v204 := v203 | v195
+	v205 := v200
+	if v202 {
+		v205 = v204
+	}
+	v206 := math.Float64frombits(v3) == float64(math.Inf(1))
+	v207 := uint64(0x7ff0000000000000)
+	if v201 {
+		v207 = uint64(0x0)
+	}
+	v208 := v207 | v195
+	v209 := v205
+	if v206 {
+		v209 = v208
+	}
+	v210 := float64(1) < math.Float64frombits(v3)
+	v211 := uint64(0x7ff0000000000000)
+	if v201 {
+		v211 = uint64(0x0)
+	}
+	v212 := uint64(0x0)
+	if v201 {
+		v212 = uint64(0x7ff0000000000000)
+	}
+	v213 := v212
+	if v210 {
+		v213 = v211
+	}
+	v214 := math.Float64frombits(v4) == float64(math.Inf(1))
+	v215 := math.Float64frombits(v3) == float64(1)
+	v216 := v213
+	if v215 {
+		v216 = uint64(0x3ff0000000000000)
+	}
+	v217 := v209
+	if v214 {
+		v217 = v216
+	}
+	v218 := x1 == float64(1)
+	v219 := math.Float64frombits(v217)
+	if v218 {
+		v219 = x0
+	}
+	v220 := x1 != x1
+	v222 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v223 := math.Float64bits(v219)
+	if v220 {
+		v223 = v222
+	}
+	v224 := x0 != x0
+	v225 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v226 := v223
+	if v224 {
+		v226 = v225
+	}
+	v227 := x1 == float64(0)
+	v228 := x0 == float64(1)
+	v229 := v227 || v228
+	v230 := v226
+	if v229 {
+		v230 = uint64(0x3ff0000000000000)
+	}
+	return math.Float64frombits(v230)
+}
+
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
 func exp32(x0 float32) float32 {
 	v2 := max(x0, float32(-105))
@@ -1811,56 +2289,62 @@ func erf32(x0 float32) float32 {
 	v144 := fma32(-v140, float32(1.4286068e-06), v142)
 	v145 := float32(v142 - v144)
 	v146 := fma32(-v140, float32(1.4286068e-06), v145)
-	v147 := float32(v146 + v132)
-	v150 := fma32(float32(2.4801588e-05), v144, float32(0.0001984127))
-	v152 := fma32(v150, v144, float32(0.0013888889))
-	v154 := fma32(v152, v144, float32(0.008333334))
-	v156 := fma32(v154, v144, float32(0.041666668))
-	v158 := fma32(v156, v144, float32(0.16666667))
-	v160 := fma32(v158, v144, float32(0.5))
-	v161 := float32(v144 * v144)
-	v162 := fma32(v147, v144, v147)
-	v163 := fma32(v160, v161, v162)
-	v164 := float32(float32(1) + v144)
-	v165 := float32(float32(1) - v164)
-	v166 := float32(v165 + v144)
-	v167 := float32(v166 + v163)
-	v169 := math.Float32bits(v139) - uint32(0x4b3fff00)
-	v170 := v169 >> 1
-	v172 := v170 - uint32(0x1)
-	v173 := v172 << 23
-	v174 := v169 - v170
-	v175 := v174 - uint32(0x1)
-	v176 := v175 << 23
-	v177 := float32(v164 + v167)
-	v178 := float32(v177 * math.Float32frombits(v173))
-	v179 := float32(v178 * math.Float32frombits(v176))
-	v180 := float32(v179 / math.Float32frombits(v3))
-	v181 := float32(float32(1) - v180)
-	v183 := math.Float32frombits(v3) < float32(6)
-	v184 := float32(1)
-	if v183 {
-		v184 = v181
-	}
-	v186 := math.Float32frombits(v3) < float32(1.25)
-	v187 := v184
-	if v186 {
-		v187 = v55
-	}
-	v189 := math.Float32frombits(v3) < float32(0.84375)
-	v190 := v187
+	v147 := float32(v144 + v132)
+	v148 := float32(v147 - v144)
+	v149 := float32(v147 - v148)
+	v150 := float32(v144 - v149)
+	v151 := float32(v132 - v148)
+	v152 := float32(v150 + v151)
+	v153 := float32(v146 + v152)
+	v156 := fma32(float32(2.4801588e-05), v147, float32(0.0001984127))
+	v158 := fma32(v156, v147, float32(0.0013888889))
+	v160 := fma32(v158, v147, float32(0.008333334))
+	v162 := fma32(v160, v147, float32(0.041666668))
+	v164 := fma32(v162, v147, float32(0.16666667))
+	v166 := fma32(v164, v147, float32(0.5))
+	v167 := float32(v147 * v147)
+	v168 := fma32(v153, v147, v153)
+	v169 := fma32(v166, v167, v168)
+	v170 := float32(float32(1) + v147)
+	v171 := float32(float32(1) - v170)
+	v172 := float32(v171 + v147)
+	v173 := float32(v172 + v169)
+	v175 := math.Float32bits(v139) - uint32(0x4b3fff00)
+	v176 := v175 >> 1
+	v178 := v176 - uint32(0x1)
+	v179 := v178 << 23
+	v180 := v175 - v176
+	v181 := v180 - uint32(0x1)
+	v182 := v181 << 23
+	v183 := float32(v170 + v173)
+	v184 := float32(v183 * math.Float32frombits(v179))
+	v185 := float32(v184 * math.Float32frombits(v182))
+	v186 := float32(v185 / math.Float32frombits(v3))
+	v187 := float32(float32(1) - v186)
+	v189 := math.Float32frombits(v3) < float32(6)
+	v190 := float32(1)
 	if v189 {
-		v190 = v26
+		v190 = v187
 	}
-	v191 := math.Float32bits(x0) & uint32(0x80000000)
-	v192 := math.Float32bits(v190) | v191
-	v193 := x0 != x0
-	v195 := math.Float32bits(x0) | uint32(0x400000)
-	v196 := v192
-	if v193 {
-		v196 = v195
+	v192 := math.Float32frombits(v3) < float32(1.25)
+	v193 := v190
+	if v192 {
+		v193 = v55
 	}
-	return math.Float32frombits(v196)
+	v195 := math.Float32frombits(v3) < float32(0.84375)
+	v196 := v193
+	if v195 {
+		v196 = v26
+	}
+	v197 := math.Float32bits(x0) & uint32(0x80000000)
+	v198 := math.Float32bits(v196) | v197
+	v199 := x0 != x0
+	v201 := math.Float32bits(x0) | uint32(0x400000)
+	v202 := v198
+	if v199 {
+		v202 = v201
+	}
+	return math.Float32frombits(v202)
 }
 
 // erf64 is erf on float64, the steps of its program (see gen/registry/vmath.go).
@@ -1995,59 +2479,1289 @@ func erf64(x0 float64) float64 {
 	v144 := math.FMA(-v140, float64(1.9082149292705877e-10), v142)
 	v145 := float64(v142 - v144)
 	v146 := math.FMA(-v140, float64(1.9082149292705877e-10), v145)
-	v147 := float64(v146 + v132)
-	v150 := math.FMA(float64(1.6059043836821613e-10), v144, float64(2.08767569878681e-09))
-	v152 := math.FMA(v150, v144, float64(2.505210838544172e-08))
-	v154 := math.FMA(v152, v144, float64(2.755731922398589e-07))
-	v156 := math.FMA(v154, v144, float64(2.7557319223985893e-06))
-	v158 := math.FMA(v156, v144, float64(2.48015873015873e-05))
-	v160 := math.FMA(v158, v144, float64(0.0001984126984126984))
-	v162 := math.FMA(v160, v144, float64(0.001388888888888889))
-	v164 := math.FMA(v162, v144, float64(0.008333333333333333))
-	v166 := math.FMA(v164, v144, float64(0.041666666666666664))
-	v168 := math.FMA(v166, v144, float64(0.16666666666666666))
-	v170 := math.FMA(v168, v144, float64(0.5))
-	v171 := float64(v144 * v144)
-	v172 := math.FMA(v147, v144, v147)
-	v173 := math.FMA(v170, v171, v172)
-	v174 := float64(float64(1) + v144)
-	v175 := float64(float64(1) - v174)
-	v176 := float64(v175 + v144)
-	v177 := float64(v176 + v173)
-	v179 := math.Float64bits(v139) - uint64(0x4337fffffffff800)
-	v180 := v179 >> 1
-	v182 := v180 - uint64(0x1)
-	v183 := v182 << 52
-	v184 := v179 - v180
-	v185 := v184 - uint64(0x1)
-	v186 := v185 << 52
-	v187 := float64(v174 + v177)
-	v188 := float64(v187 * math.Float64frombits(v183))
-	v189 := float64(v188 * math.Float64frombits(v186))
-	v190 := float64(v189 / math.Float64frombits(v3))
-	v191 := float64(float64(1) - v190)
-	v193 := math.Float64frombits(v3) < float64(6)
-	v194 := float64(1)
-	if v193 {
-		v194 = v191
-	}
-	v196 := math.Float64frombits(v3) < float64(1.25)
-	v197 := v194
-	if v196 {
-		v197 = v55
-	}
-	v199 := math.Float64frombits(v3) < float64(0.84375)
-	v200 := v197
+	v147 := float64(v144 + v132)
+	v148 := float64(v147 - v144)
+	v149 := float64(v147 - v148)
+	v150 := float64(v144 - v149)
+	v151 := float64(v132 - v148)
+	v152 := float64(v150 + v151)
+	v153 := float64(v146 + v152)
+	v156 := math.FMA(float64(1.6059043836821613e-10), v147, float64(2.08767569878681e-09))
+	v158 := math.FMA(v156, v147, float64(2.505210838544172e-08))
+	v160 := math.FMA(v158, v147, float64(2.755731922398589e-07))
+	v162 := math.FMA(v160, v147, float64(2.7557319223985893e-06))
+	v164 := math.FMA(v162, v147, float64(2.48015873015873e-05))
+	v166 := math.FMA(v164, v147, float64(0.0001984126984126984))
+	v168 := math.FMA(v166, v147, float64(0.001388888888888889))
+	v170 := math.FMA(v168, v147, float64(0.008333333333333333))
+	v172 := math.FMA(v170, v147, float64(0.041666666666666664))
+	v174 := math.FMA(v172, v147, float64(0.16666666666666666))
+	v176 := math.FMA(v174, v147, float64(0.5))
+	v177 := float64(v147 * v147)
+	v178 := math.FMA(v153, v147, v153)
+	v179 := math.FMA(v176, v177, v178)
+	v180 := float64(float64(1) + v147)
+	v181 := float64(float64(1) - v180)
+	v182 := float64(v181 + v147)
+	v183 := float64(v182 + v179)
+	v185 := math.Float64bits(v139) - uint64(0x4337fffffffff800)
+	v186 := v185 >> 1
+	v188 := v186 - uint64(0x1)
+	v189 := v188 << 52
+	v190 := v185 - v186
+	v191 := v190 - uint64(0x1)
+	v192 := v191 << 52
+	v193 := float64(v180 + v183)
+	v194 := float64(v193 * math.Float64frombits(v189))
+	v195 := float64(v194 * math.Float64frombits(v192))
+	v196 := float64(v195 / math.Float64frombits(v3))
+	v197 := float64(float64(1) - v196)
+	v199 := math.Float64frombits(v3) < float64(6)
+	v200 := float64(1)
 	if v199 {
-		v200 = v26
+		v200 = v197
 	}
-	v201 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v202 := math.Float64bits(v200) | v201
-	v203 := x0 != x0
-	v205 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v206 := v202
-	if v203 {
-		v206 = v205
+	v202 := math.Float64frombits(v3) < float64(1.25)
+	v203 := v200
+	if v202 {
+		v203 = v55
 	}
-	return math.Float64frombits(v206)
+	v205 := math.Float64frombits(v3) < float64(0.84375)
+	v206 := v203
+	if v205 {
+		v206 = v26
+	}
+	v207 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v208 := math.Float64bits(v206) | v207
+	v209 := x0 != x0
+	v211 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v212 := v208
+	if v209 {
+		v212 = v211
+	}
+	return math.Float64frombits(v212)
+}
+
+// sin32 is sin on float32, the steps of its program (see gen/registry/vmath.go).
+func sin32(x0 float32) float32 {
+	v2 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v5 := fma32(math.Float32frombits(v2), float32(0.63661975), float32(1.2582912e+07))
+	v6 := float32(v5 - float32(1.2582912e+07))
+	v11 := fma32(-v6, float32(1.5707963), math.Float32frombits(v2))
+	v12 := float32(v6 * float32(7.5497894e-08))
+	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
+	v16 := float32(v6 * float32(5.3903025e-15))
+	v17 := math.Float32bits(v16) ^ uint32(0x80000000)
+	v18 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v17))
+	v19 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v20 := float32(v11 + math.Float32frombits(v19))
+	v21 := float32(v20 - v11)
+	v22 := float32(v20 - v21)
+	v23 := float32(v11 - v22)
+	v24 := float32(math.Float32frombits(v19) - v21)
+	v25 := float32(v23 + v24)
+	v26 := math.Float32bits(v16) ^ uint32(0x80000000)
+	v27 := float32(v20 + math.Float32frombits(v26))
+	v28 := float32(v27 - v20)
+	v29 := float32(v27 - v28)
+	v30 := float32(v20 - v29)
+	v31 := float32(math.Float32frombits(v26) - v28)
+	v32 := float32(v30 + v31)
+	v33 := float32(v25 + v32)
+	v34 := float32(v33 - v15)
+	v35 := fma32(v6, float32(3.2820034e-22), v18)
+	v36 := float32(v34 - v35)
+	v37 := float32(v27 + v36)
+	v38 := float32(v37 - v27)
+	v39 := float32(v37 - v38)
+	v40 := float32(v27 - v39)
+	v41 := float32(v36 - v38)
+	v42 := float32(v40 + v41)
+	v44 := float32(32768) < math.Float32frombits(v2)
+	v46 := math.Float32frombits(v2) < float32(math.Inf(1))
+	v47 := v44 && v46
+	v165 := v5
+	v166 := v37
+	v167 := v42
+	if v47 {
+		v48 := v2 >> 23
+		v49 := v48 >> 3
+		v51 := v48 & uint32(0x7)
+		v53 := v51 + uint32(0x7f)
+		v55 := v2 & uint32(0x7fffff)
+		v56 := v53 << 23
+		v57 := v55 | v56
+		v58 := rempio2_0_32[v49]
+		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
+		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
+		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
+		v64 := float32(v59 * float32(0.25))
+		v65 := math.Float32bits(v64) & uint32(0x80000000)
+		v67 := v65 | uint32(0x4b000000)
+		v68 := math.Float32bits(v64) & uint32(0x7fffffff)
+		v69 := math.Float32frombits(v68) < float32(8.388608e+06)
+		v70 := float32(v64 + math.Float32frombits(v67))
+		v71 := float32(v70 - math.Float32frombits(v67))
+		v72 := v64
+		if v69 {
+			v72 = v71
+		}
+		v73 := fma32(-float32(4), v72, v59)
+		v74 := rempio2_1_32[v49]
+		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
+		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
+		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
+		v78 := float32(v61 + v75)
+		v79 := float32(v78 - v61)
+		v80 := float32(v78 - v79)
+		v81 := float32(v61 - v80)
+		v82 := float32(v75 - v79)
+		v83 := float32(v81 + v82)
+		v84 := float32(v73 + v78)
+		v85 := float32(v84 - v73)
+		v86 := float32(v84 - v85)
+		v87 := float32(v73 - v86)
+		v88 := float32(v78 - v85)
+		v89 := float32(v87 + v88)
+		v90 := float32(v84 * float32(0.25))
+		v91 := math.Float32bits(v90) & uint32(0x80000000)
+		v92 := v91 | uint32(0x4b000000)
+		v93 := math.Float32bits(v90) & uint32(0x7fffffff)
+		v94 := math.Float32frombits(v93) < float32(8.388608e+06)
+		v95 := float32(v90 + math.Float32frombits(v92))
+		v96 := float32(v95 - math.Float32frombits(v92))
+		v97 := v90
+		if v94 {
+			v97 = v96
+		}
+		v98 := fma32(-float32(4), v97, v84)
+		v99 := rempio2_2_32[v49]
+		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
+		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
+		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
+		v103 := float32(v100 + v77)
+		v104 := float32(v103 - v100)
+		v105 := float32(v103 - v104)
+		v106 := float32(v100 - v105)
+		v107 := float32(v77 - v104)
+		v108 := float32(v106 + v107)
+		v109 := float32(v103 + v83)
+		v110 := float32(v109 - v103)
+		v111 := float32(v109 - v110)
+		v112 := float32(v103 - v111)
+		v113 := float32(v83 - v110)
+		v114 := float32(v112 + v113)
+		v115 := float32(v109 + v89)
+		v116 := float32(v115 - v109)
+		v117 := float32(v115 - v116)
+		v118 := float32(v109 - v117)
+		v119 := float32(v89 - v116)
+		v120 := float32(v118 + v119)
+		v121 := rempio2_3_32[v49]
+		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
+		v123 := float32(v108 + v114)
+		v124 := float32(v120 + v102)
+		v125 := float32(v123 + v124)
+		v126 := float32(v125 + v122)
+		v127 := float32(v98 + v115)
+		v128 := float32(v127 - v98)
+		v129 := float32(v127 - v128)
+		v130 := float32(v98 - v129)
+		v131 := float32(v115 - v128)
+		v132 := float32(v130 + v131)
+		v133 := float32(v132 + v126)
+		v134 := float32(v133 - v132)
+		v135 := float32(v133 - v134)
+		v136 := float32(v132 - v135)
+		v137 := float32(v126 - v134)
+		v138 := float32(v136 + v137)
+		v139 := math.Float32bits(v127) & uint32(0x80000000)
+		v140 := v139 | uint32(0x4b000000)
+		v141 := math.Float32bits(v127) & uint32(0x7fffffff)
+		v142 := math.Float32frombits(v141) < float32(8.388608e+06)
+		v143 := float32(v127 + math.Float32frombits(v140))
+		v144 := float32(v143 - math.Float32frombits(v140))
+		v145 := v127
+		if v142 {
+			v145 = v144
+		}
+		v146 := float32(v127 - v145)
+		v147 := float32(v146 + v133)
+		v148 := float32(v147 - v146)
+		v149 := float32(v147 - v148)
+		v150 := float32(v146 - v149)
+		v151 := float32(v133 - v148)
+		v152 := float32(v150 + v151)
+		v153 := float32(v152 + v138)
+		v155 := float32(v147 * float32(1.5707964))
+		v156 := math.Float32bits(v155) ^ uint32(0x80000000)
+		v157 := fma32(v147, float32(1.5707964), math.Float32frombits(v156))
+		v159 := fma32(v153, float32(1.5707964), v157)
+		v160 := fma32(v147, float32(-4.371139e-08), v159)
+		v161 := float32(v155 + v160)
+		v162 := float32(v155 - v161)
+		v163 := float32(v162 + v160)
+		v164 := float32(v145 + float32(1.2582912e+07))
+		v165 = v164
+		v166 = v161
+		v167 = v163
+	}
+	v168 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v170 := math.Float32bits(v165) & uint32(0x1)
+	v172 := math.Float32frombits(v170) == float32(0)
+	v173 := float32(v166 * v166)
+	v176 := fma32(float32(-2.5052108e-08), v173, float32(2.7557319e-06))
+	v178 := fma32(v176, v173, float32(-0.0001984127))
+	v180 := fma32(v178, v173, float32(0.008333334))
+	v182 := fma32(v180, v173, float32(-0.16666667))
+	v184 := float32(float32(0.5) * v173)
+	v185 := fma32(-v184, v167, v167)
+	v186 := float32(v173 * v166)
+	v187 := fma32(v186, v182, v185)
+	v188 := float32(v166 + v187)
+	v189 := float32(v166 * v166)
+	v190 := math.Float32bits(v189) ^ uint32(0x80000000)
+	v191 := fma32(v166, v166, math.Float32frombits(v190))
+	v192 := float32(float32(0.5) * v189)
+	v194 := math.Float32bits(v192) ^ uint32(0x80000000)
+	v195 := float32(float32(1) + math.Float32frombits(v194))
+	v196 := float32(float32(1) - v195)
+	v197 := float32(v196 + math.Float32frombits(v194))
+	v200 := fma32(float32(2.0876756e-09), v189, float32(-2.755732e-07))
+	v202 := fma32(v200, v189, float32(2.4801588e-05))
+	v204 := fma32(v202, v189, float32(-0.0013888889))
+	v206 := fma32(v204, v189, float32(0.041666668))
+	v207 := float32(v189 * v189)
+	v208 := fma32(v207, v206, v197)
+	v209 := fma32(-v166, v167, v208)
+	v210 := fma32(-float32(0.5), v191, v209)
+	v211 := float32(v195 + v210)
+	v212 := v211
+	if v172 {
+		v212 = v188
+	}
+	v214 := math.Float32bits(v165) & uint32(0x2)
+	v215 := v214 << 30
+	v217 := math.Float32frombits(v168) < float32(0.00024414063)
+	v218 := math.Float32bits(x0) & uint32(0x80000000)
+	v219 := v215 ^ v218
+	v220 := math.Float32bits(v212) ^ v219
+	v221 := math.Float32frombits(v220)
+	if v217 {
+		v221 = x0
+	}
+	v222 := math.Float32frombits(v168) == float32(math.Inf(1))
+	v224 := math.Float32bits(v221)
+	if v222 {
+		v224 = uint32(0x7fc00000)
+	}
+	v225 := x0 != x0
+	v227 := math.Float32bits(x0) | uint32(0x400000)
+	v228 := v224
+	if v225 {
+		v228 = v227
+	}
+	return math.Float32frombits(v228)
+}
+
+// rempio2_0_32 is a lookup table of the math functions (see gen/registry).
+var rempio2_0_32 = [...]uint32{
+	0x28be61, 0x3a2f983, 0x7a2f983, 0xba2f983,
+	0xfa2f983, 0x13a2f983, 0x17a2f983, 0x1ba2f983,
+	0x1fa2f983, 0x23a2f983, 0x27a2f983, 0x2ba2f983,
+	0x2fa2f983, 0x33a2f983, 0x37a2f983, 0x3ba2f983,
+	0x3fa2f983, 0x43a2f983, 0x47a2f983, 0x4ba2f983,
+	0x4bf9836e, 0x4b836e4e, 0x4b5c9c88, 0x4b1c882a,
+	0x4b082a53, 0x4a294fe1, 0x4aa7f09d, 0x4bfc2757,
+	0x4a9d5f47, 0x4b2fa3ea, 0x4bd1f534, 0x4bf534dd,
+}
+
+// rempio2_1_32 is a lookup table of the math functions (see gen/registry).
+var rempio2_1_32 = [...]uint32{
+	0x0, 0x1c, 0x1b94, 0x1b9391,
+	0x35c9c88, 0x75c9c88, 0xb5c9c88, 0xf5c9c88,
+	0x135c9c88, 0x175c9c88, 0x1b5c9c88, 0x1f5c9c88,
+	0x235c9c88, 0x275c9c88, 0x2b5c9c88, 0x2f5c9c88,
+	0x335c9c88, 0x375c9c88, 0x3b5c9c88, 0x3f5c9c88,
+	0x3f1c882a, 0x3f082a53, 0x3e294fe1, 0x3ea7f09d,
+	0x3f784eaf, 0x3d6afa3e, 0x3e3e8fa9, 0x3fd1f534,
+	0x3ed4d377, 0x3ed37703, 0x3fddc0db, 0x3fc0db62,
+}
+
+// rempio2_2_32 is a lookup table of the math functions (see gen/registry).
+var rempio2_2_32 = [...]uint32{
+	0x0, 0x0, 0x0, 0x0,
+	0x5, 0x54a, 0x54a7f, 0x2294fe1,
+	0x6294fe1, 0xa294fe1, 0xe294fe1, 0x12294fe1,
+	0x16294fe1, 0x1a294fe1, 0x1e294fe1, 0x22294fe1,
+	0x26294fe1, 0x2a294fe1, 0x2e294fe1, 0x32294fe1,
+	0x32a7f09d, 0x33784eaf, 0x316afa3e, 0x323e8fa9,
+	0x3323ea69, 0x31269bb8, 0x3226ee06, 0x33ddc0db,
+	0x2fdb6295, 0x325b14ac, 0x33452b32, 0x3395993c,
+}
+
+// rempio2_3_32 is a lookup table of the math functions (see gen/registry).
+var rempio2_3_32 = [...]uint32{
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x0, 0x0, 0x2,
+	0x1d6, 0x1d5f4, 0x16afa3e, 0x56afa3e,
+	0x96afa3e, 0xd6afa3e, 0x116afa3e, 0x156afa3e,
+	0x196afa3e, 0x1d6afa3e, 0x216afa3e, 0x256afa3e,
+	0x263e8fa9, 0x2723ea69, 0x25269bb8, 0x2626ee06,
+	0x273b81b6, 0x23db6295, 0x265b14ac, 0x27452b32,
+	0x23993c43, 0x2649e21c, 0x26f10e41, 0x27072083,
+}
+
+// sin64 is sin on float64, the steps of its program (see gen/registry/vmath.go).
+func sin64(x0 float64) float64 {
+	v2 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v5 := math.FMA(math.Float64frombits(v2), float64(0.6366197723675814), float64(6.755399441055744e+15))
+	v6 := float64(v5 - float64(6.755399441055744e+15))
+	v11 := math.FMA(-v6, float64(1.5707963267948966), math.Float64frombits(v2))
+	v12 := float64(v6 * float64(6.123233995736765e-17))
+	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
+	v16 := float64(v6 * float64(1.0828566739219139e-32))
+	v17 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
+	v18 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v17))
+	v19 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v20 := float64(v11 + math.Float64frombits(v19))
+	v21 := float64(v20 - v11)
+	v22 := float64(v20 - v21)
+	v23 := float64(v11 - v22)
+	v24 := float64(math.Float64frombits(v19) - v21)
+	v25 := float64(v23 + v24)
+	v26 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
+	v27 := float64(v20 + math.Float64frombits(v26))
+	v28 := float64(v27 - v20)
+	v29 := float64(v27 - v28)
+	v30 := float64(v20 - v29)
+	v31 := float64(math.Float64frombits(v26) - v28)
+	v32 := float64(v30 + v31)
+	v33 := float64(v25 + v32)
+	v34 := float64(v33 - v15)
+	v35 := math.FMA(v6, float64(7.398504768329363e-49), v18)
+	v36 := float64(v34 - v35)
+	v37 := float64(v27 + v36)
+	v38 := float64(v37 - v27)
+	v39 := float64(v37 - v38)
+	v40 := float64(v27 - v39)
+	v41 := float64(v36 - v38)
+	v42 := float64(v40 + v41)
+	v44 := float64(2.68435456e+08) < math.Float64frombits(v2)
+	v46 := math.Float64frombits(v2) < float64(math.Inf(1))
+	v47 := v44 && v46
+	v164 := v5
+	v165 := v37
+	v166 := v42
+	if v47 {
+		v48 := v2 >> 52
+		v49 := v48 >> 3
+		v51 := v48 & uint64(0x7)
+		v53 := v51 + uint64(0x3ff)
+		v55 := v2 & uint64(0xfffffffffffff)
+		v56 := v53 << 52
+		v57 := v55 | v56
+		v58 := rempio2_0_64[v49]
+		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
+		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
+		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
+		v64 := float64(v59 * float64(0.25))
+		v65 := math.Float64bits(v64) & uint64(0x8000000000000000)
+		v67 := v65 | uint64(0x4330000000000000)
+		v68 := math.Float64bits(v64) & uint64(0x7fffffffffffffff)
+		v69 := math.Float64frombits(v68) < float64(4.503599627370496e+15)
+		v70 := float64(v64 + math.Float64frombits(v67))
+		v71 := float64(v70 - math.Float64frombits(v67))
+		v72 := v64
+		if v69 {
+			v72 = v71
+		}
+		v73 := math.FMA(-float64(4), v72, v59)
+		v74 := rempio2_1_64[v49]
+		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
+		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
+		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
+		v78 := float64(v61 + v75)
+		v79 := float64(v78 - v61)
+		v80 := float64(v78 - v79)
+		v81 := float64(v61 - v80)
+		v82 := float64(v75 - v79)
+		v83 := float64(v81 + v82)
+		v84 := float64(v73 + v78)
+		v85 := float64(v84 - v73)
+		v86 := float64(v84 - v85)
+		v87 := float64(v73 - v86)
+		v88 := float64(v78 - v85)
+		v89 := float64(v87 + v88)
+		v90 := float64(v84 * float64(0.25))
+		v91 := math.Float64bits(v90) & uint64(0x8000000000000000)
+		v92 := v91 | uint64(0x4330000000000000)
+		v93 := math.Float64bits(v90) & uint64(0x7fffffffffffffff)
+		v94 := math.Float64frombits(v93) < float64(4.503599627370496e+15)
+		v95 := float64(v90 + math.Float64frombits(v92))
+		v96 := float64(v95 - math.Float64frombits(v92))
+		v97 := v90
+		if v94 {
+			v97 = v96
+		}
+		v98 := math.FMA(-float64(4), v97, v84)
+		v99 := rempio2_2_64[v49]
+		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
+		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
+		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
+		v103 := float64(v100 + v77)
+		v104 := float64(v103 - v100)
+		v105 := float64(v103 - v104)
+		v106 := float64(v100 - v105)
+		v107 := float64(v77 - v104)
+		v108 := float64(v106 + v107)
+		v109 := float64(v103 + v83)
+		v110 := float64(v109 - v103)
+		v111 := float64(v109 - v110)
+		v112 := float64(v103 - v111)
+		v113 := float64(v83 - v110)
+		v114 := float64(v112 + v113)
+		v115 := float64(v109 + v89)
+		v116 := float64(v115 - v109)
+		v117 := float64(v115 - v116)
+		v118 := float64(v109 - v117)
+		v119 := float64(v89 - v116)
+		v120 := float64(v118 + v119)
+		v121 := rempio2_3_64[v49]
+		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
+		v123 := float64(v108 + v114)
+		v124 := float64(v120 + v102)
+		v125 := float64(v123 + v124)
+		v126 := float64(v125 + v122)
+		v127 := float64(v98 + v115)
+		v128 := float64(v127 - v98)
+		v129 := float64(v127 - v128)
+		v130 := float64(v98 - v129)
+		v131 := float64(v115 - v128)
+		v132 := float64(v130 + v131)
+		v133 := float64(v132 + v126)
+		v134 := float64(v133 - v132)
+		v135 := float64(v133 - v134)
+		v136 := float64(v132 - v135)
+		v137 := float64(v126 - v134)
+		v138 := float64(v136 + v137)
+		v139 := math.Float64bits(v127) & uint64(0x8000000000000000)
+		v140 := v139 | uint64(0x4330000000000000)
+		v141 := math.Float64bits(v127) & uint64(0x7fffffffffffffff)
+		v142 := math.Float64frombits(v141) < float64(4.503599627370496e+15)
+		v143 := float64(v127 + math.Float64frombits(v140))
+		v144 := float64(v143 - math.Float64frombits(v140))
+		v145 := v127
+		if v142 {
+			v145 = v144
+		}
+		v146 := float64(v127 - v145)
+		v147 := float64(v146 + v133)
+		v148 := float64(v147 - v146)
+		v149 := float64(v147 - v148)
+		v150 := float64(v146 - v149)
+		v151 := float64(v133 - v148)
+		v152 := float64(v150 + v151)
+		v153 := float64(v152 + v138)
+		v154 := float64(v147 * float64(1.5707963267948966))
+		v155 := math.Float64bits(v154) ^ uint64(0x8000000000000000)
+		v156 := math.FMA(v147, float64(1.5707963267948966), math.Float64frombits(v155))
+		v158 := math.FMA(v153, float64(1.5707963267948966), v156)
+		v159 := math.FMA(v147, float64(6.123233995736766e-17), v158)
+		v160 := float64(v154 + v159)
+		v161 := float64(v154 - v160)
+		v162 := float64(v161 + v159)
+		v163 := float64(v145 + float64(6.755399441055744e+15))
+		v164 = v163
+		v165 = v160
+		v166 = v162
+	}
+	v167 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v169 := math.Float64bits(v164) & uint64(0x1)
+	v171 := math.Float64frombits(v169) == float64(0)
+	v172 := float64(v165 * v165)
+	v175 := math.FMA(float64(-8.22063524662433e-18), v172, float64(2.8114572543455206e-15))
+	v177 := math.FMA(v175, v172, float64(-7.647163731819816e-13))
+	v179 := math.FMA(v177, v172, float64(1.6059043836821613e-10))
+	v181 := math.FMA(v179, v172, float64(-2.505210838544172e-08))
+	v183 := math.FMA(v181, v172, float64(2.7557319223985893e-06))
+	v185 := math.FMA(v183, v172, float64(-0.0001984126984126984))
+	v187 := math.FMA(v185, v172, float64(0.008333333333333333))
+	v189 := math.FMA(v187, v172, float64(-0.16666666666666666))
+	v191 := float64(float64(0.5) * v172)
+	v192 := math.FMA(-v191, v166, v166)
+	v193 := float64(v172 * v165)
+	v194 := math.FMA(v193, v189, v192)
+	v195 := float64(v165 + v194)
+	v196 := float64(v165 * v165)
+	v197 := math.Float64bits(v196) ^ uint64(0x8000000000000000)
+	v198 := math.FMA(v165, v165, math.Float64frombits(v197))
+	v199 := float64(float64(0.5) * v196)
+	v201 := math.Float64bits(v199) ^ uint64(0x8000000000000000)
+	v202 := float64(float64(1) + math.Float64frombits(v201))
+	v203 := float64(float64(1) - v202)
+	v204 := float64(v203 + math.Float64frombits(v201))
+	v207 := math.FMA(float64(-1.5619206968586225e-16), v196, float64(4.779477332387385e-14))
+	v209 := math.FMA(v207, v196, float64(-1.1470745597729725e-11))
+	v211 := math.FMA(v209, v196, float64(2.08767569878681e-09))
+	v213 := math.FMA(v211, v196, float64(-2.755731922398589e-07))
+	v215 := math.FMA(v213, v196, float64(2.48015873015873e-05))
+	v217 := math.FMA(v215, v196, float64(-0.001388888888888889))
+	v219 := math.FMA(v217, v196, float64(0.041666666666666664))
+	v220 := float64(v196 * v196)
+	v221 := math.FMA(v220, v219, v204)
+	v222 := math.FMA(-v165, v166, v221)
+	v223 := math.FMA(-float64(0.5), v198, v222)
+	v224 := float64(v202 + v223)
+	v225 := v224
+	if v171 {
+		v225 = v195
+	}
+	v227 := math.Float64bits(v164) & uint64(0x2)
+	v228 := v227 << 62
+	v230 := math.Float64frombits(v167) < float64(7.450580596923828e-09)
+	v231 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v232 := v228 ^ v231
+	v233 := math.Float64bits(v225) ^ v232
+	v234 := math.Float64frombits(v233)
+	if v230 {
+		v234 = x0
+	}
+	v235 := math.Float64frombits(v167) == float64(math.Inf(1))
+	v237 := math.Float64bits(v234)
+	if v235 {
+		v237 = uint64(0x7ff8000000000001)
+	}
+	v238 := x0 != x0
+	v240 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v241 := v237
+	if v238 {
+		v241 = v240
+	}
+	return math.Float64frombits(v241)
+}
+
+// rempio2_0_64 is a lookup table of the math functions (see gen/registry).
+var rempio2_0_64 = [...]uint64{
+	0x517cc1b727220, 0x745f306dc9c882, 0xf45f306dc9c882, 0x1745f306dc9c882,
+	0x1f45f306dc9c882, 0x2745f306dc9c882, 0x2f45f306dc9c882, 0x3745f306dc9c882,
+	0x3f45f306dc9c882, 0x4745f306dc9c882, 0x4f45f306dc9c882, 0x5745f306dc9c882,
+	0x5f45f306dc9c882, 0x6745f306dc9c882, 0x6f45f306dc9c882, 0x7745f306dc9c882,
+	0x7f45f306dc9c882, 0x8745f306dc9c882, 0x8f45f306dc9c882, 0x9745f306dc9c882,
+	0x9f45f306dc9c882, 0xa745f306dc9c882, 0xaf45f306dc9c882, 0xb745f306dc9c882,
+	0xbf45f306dc9c882, 0xc745f306dc9c882, 0xcf45f306dc9c882, 0xd745f306dc9c882,
+	0xdf45f306dc9c882, 0xe745f306dc9c882, 0xef45f306dc9c882, 0xf745f306dc9c882,
+	0xff45f306dc9c882, 0x10745f306dc9c882, 0x10f45f306dc9c882, 0x11745f306dc9c882,
+	0x11f45f306dc9c882, 0x12745f306dc9c882, 0x12f45f306dc9c882, 0x13745f306dc9c882,
+	0x13f45f306dc9c882, 0x14745f306dc9c882, 0x14f45f306dc9c882, 0x15745f306dc9c882,
+	0x15f45f306dc9c882, 0x16745f306dc9c882, 0x16f45f306dc9c882, 0x17745f306dc9c882,
+	0x17f45f306dc9c882, 0x18745f306dc9c882, 0x18f45f306dc9c882, 0x19745f306dc9c882,
+	0x19f45f306dc9c882, 0x1a745f306dc9c882, 0x1af45f306dc9c882, 0x1b745f306dc9c882,
+	0x1bf45f306dc9c882, 0x1c745f306dc9c882, 0x1cf45f306dc9c882, 0x1d745f306dc9c882,
+	0x1df45f306dc9c882, 0x1e745f306dc9c882, 0x1ef45f306dc9c882, 0x1f745f306dc9c882,
+	0x1ff45f306dc9c882, 0x20745f306dc9c882, 0x20f45f306dc9c882, 0x21745f306dc9c882,
+	0x21f45f306dc9c882, 0x22745f306dc9c882, 0x22f45f306dc9c882, 0x23745f306dc9c882,
+	0x23f45f306dc9c882, 0x24745f306dc9c882, 0x24f45f306dc9c882, 0x25745f306dc9c882,
+	0x25f45f306dc9c882, 0x26745f306dc9c882, 0x26f45f306dc9c882, 0x27745f306dc9c882,
+	0x27f45f306dc9c882, 0x28745f306dc9c882, 0x28f45f306dc9c882, 0x29745f306dc9c882,
+	0x29f45f306dc9c882, 0x2a745f306dc9c882, 0x2af45f306dc9c882, 0x2b745f306dc9c882,
+	0x2bf45f306dc9c882, 0x2c745f306dc9c882, 0x2cf45f306dc9c882, 0x2d745f306dc9c882,
+	0x2df45f306dc9c882, 0x2e745f306dc9c882, 0x2ef45f306dc9c882, 0x2f745f306dc9c882,
+	0x2ff45f306dc9c882, 0x30745f306dc9c882, 0x30f45f306dc9c882, 0x31745f306dc9c882,
+	0x31f45f306dc9c882, 0x32745f306dc9c882, 0x32f45f306dc9c882, 0x33745f306dc9c882,
+	0x33f45f306dc9c882, 0x34745f306dc9c882, 0x34f45f306dc9c882, 0x35745f306dc9c882,
+	0x35f45f306dc9c882, 0x36745f306dc9c882, 0x36f45f306dc9c882, 0x37745f306dc9c882,
+	0x37f45f306dc9c882, 0x38745f306dc9c882, 0x38f45f306dc9c882, 0x39745f306dc9c882,
+	0x39f45f306dc9c882, 0x3a745f306dc9c882, 0x3af45f306dc9c882, 0x3b745f306dc9c882,
+	0x3bf45f306dc9c882, 0x3c745f306dc9c882, 0x3cf45f306dc9c882, 0x3d745f306dc9c882,
+	0x3df45f306dc9c882, 0x3e745f306dc9c882, 0x3ef45f306dc9c882, 0x3f745f306dc9c882,
+	0x3ff45f306dc9c882, 0x40745f306dc9c882, 0x40f45f306dc9c882, 0x41745f306dc9c882,
+	0x41f45f306dc9c882, 0x42745f306dc9c882, 0x42f45f306dc9c882, 0x4317cc1b727220a9,
+	0x4349836e4e441529, 0x431b727220a94fe1, 0x433c9c882a53f84e, 0x433c882a53f84eaf,
+	0x432054a7f09d5f47, 0x434529fc2757d1f5, 0x4333f84eafa3ea69, 0x434c2757d1f534dd,
+	0x432d5f47d4d37703, 0x4347d1f534ddc0db, 0x4341f534ddc0db62, 0x434534ddc0db6295,
+	0x4344ddc0db629599, 0x434dc0db6295993c, 0x42fb6c52b3278872, 0x434b6295993c4390,
+	0x4314acc9e21c820f, 0x4345993c439041fe, 0x43493c439041fe51, 0x434c439041fe5163,
+	0x431c820ff28b1d5e, 0x434041fe5163abde, 0x430fe5163abdebbc, 0x434e5163abdebbc5,
+	0x434163abdebbc561, 0x431d5ef5de2b0db9, 0x4337bd778ac36e48, 0x434ebbc561b7246e,
+	0x434bc561b7246e3a, 0x432586dc91b8e909, 0x430b7246e3a424dd, 0x4347246e3a424dd2,
+	0x4321b8e909374b80, 0x433c74849ba5c00c, 0x434a424dd2e00649, 0x43126e9700324977,
+	0x433ba5c00c925dd4, 0x4342e006492eea09, 0x42a924bba8274648, 0x432924bba8274648,
+	0x43325dd413a32439, 0x433dd413a32439fc, 0x433413a32439fc3b, 0x4333a32439fc3bd6,
+	0x4341921cfe1deb1c, 0x43421cfe1deb1cb1, 0x434cfe1deb1cb129, 0x434e1deb1cb129a7,
+	0x434deb1cb129a73e, 0x43363962534e7dd1, 0x434cb129a73ee882, 0x434129a73ee88235,
+	0x43334e7dd1046bea, 0x432cfba208d7d4ba, 0x434ee88235f52ebb, 0x4331046bea5d7689,
+	0x4311afa975da2427, 0x4345f52ebb4484e9, 0x43452ebb4484e99c, 0x433d768909d338e0,
+	0x434b4484e99c7026, 0x432213a671c09ad1, 0x4323a671c09ad17d, 0x433338e04d68befc,
+	0x434c7026b45f7e41, 0x434026b45f7e4139, 0x432ad17df904e647, 0x43445f7e413991d6,
+	0x434f7e413991d639, 0x434e413991d63983, 0x4303991d63983533, 0x434991d639835339,
+	0x4341d639835339f4, 0x434639835339f49c, 0x4349835339f49c84, 0x431a99cfa4e422fc,
+	0x434339f49c845f8b, 0x4349f49c845f8bbd, 0x43449c845f8bbdf9, 0x434c845f8bbdf928,
+	0x43217e2ef7e4a0ec, 0x434f8bbdf9283b1f, 0x43377bf250763ff1, 0x434df9283b1ff897,
+	0x4349283b1ff897ff, 0x4330763ff12fffbc, 0x434b1ff897ffde05, 0x434ff897ffde0598,
+	0x434897ffde05980f, 0x4347ffde05980fef, 0x434fde05980fef2f, 0x434e05980fef2f11,
+	0x4326603fbcbc462d, 0x43480fef2f118b5a, 0x433fde5e2316b414, 0x433e5e2316b414da,
+	0x433e2316b414da3e, 0x43418b5a0a6d1f6d, 0x4336b414da3eda6c, 0x434a0a6d1f6d367e,
+	0x4334da3eda6cfd9e, 0x433a3eda6cfd9e4f, 0x434f6d367ecf27cb, 0x433a6cfd9e4f9613,
+	0x43467ecf27cb09b7, 0x434ecf27cb09b74f, 0x433e4f96136e9e8c, 0x432f2c26dd3d18fd,
+	0x4336136e9e8c7ecd, 0x43336e9e8c7ecd3c, 0x43474f463f669e5f, 0x433e8c7ecd3cbfd4,
+	0x4328fd9a797fa8b5, 0x434f669e5fea2d75, 0x432a797fa8b5d49e, 0x434e5fea2d7527ba,
+	0x434fea2d7527bac7, 0x43345aea4f758fd7, 0x433aea4f758fd7cb, 0x434527bac7ebe5f1,
+}
+
+// rempio2_1_64 is a lookup table of the math functions (see gen/registry).
+var rempio2_1_64 = [...]uint64{
+	0x0, 0x29, 0x2950, 0x294fe1,
+	0x294fe13b, 0x294fe13abf, 0x294fe13abe90, 0x24a7f09d5f47d4,
+	0xa4a7f09d5f47d4, 0x124a7f09d5f47d4, 0x1a4a7f09d5f47d4, 0x224a7f09d5f47d4,
+	0x2a4a7f09d5f47d4, 0x324a7f09d5f47d4, 0x3a4a7f09d5f47d4, 0x424a7f09d5f47d4,
+	0x4a4a7f09d5f47d4, 0x524a7f09d5f47d4, 0x5a4a7f09d5f47d4, 0x624a7f09d5f47d4,
+	0x6a4a7f09d5f47d4, 0x724a7f09d5f47d4, 0x7a4a7f09d5f47d4, 0x824a7f09d5f47d4,
+	0x8a4a7f09d5f47d4, 0x924a7f09d5f47d4, 0x9a4a7f09d5f47d4, 0xa24a7f09d5f47d4,
+	0xaa4a7f09d5f47d4, 0xb24a7f09d5f47d4, 0xba4a7f09d5f47d4, 0xc24a7f09d5f47d4,
+	0xca4a7f09d5f47d4, 0xd24a7f09d5f47d4, 0xda4a7f09d5f47d4, 0xe24a7f09d5f47d4,
+	0xea4a7f09d5f47d4, 0xf24a7f09d5f47d4, 0xfa4a7f09d5f47d4, 0x1024a7f09d5f47d4,
+	0x10a4a7f09d5f47d4, 0x1124a7f09d5f47d4, 0x11a4a7f09d5f47d4, 0x1224a7f09d5f47d4,
+	0x12a4a7f09d5f47d4, 0x1324a7f09d5f47d4, 0x13a4a7f09d5f47d4, 0x1424a7f09d5f47d4,
+	0x14a4a7f09d5f47d4, 0x1524a7f09d5f47d4, 0x15a4a7f09d5f47d4, 0x1624a7f09d5f47d4,
+	0x16a4a7f09d5f47d4, 0x1724a7f09d5f47d4, 0x17a4a7f09d5f47d4, 0x1824a7f09d5f47d4,
+	0x18a4a7f09d5f47d4, 0x1924a7f09d5f47d4, 0x19a4a7f09d5f47d4, 0x1a24a7f09d5f47d4,
+	0x1aa4a7f09d5f47d4, 0x1b24a7f09d5f47d4, 0x1ba4a7f09d5f47d4, 0x1c24a7f09d5f47d4,
+	0x1ca4a7f09d5f47d4, 0x1d24a7f09d5f47d4, 0x1da4a7f09d5f47d4, 0x1e24a7f09d5f47d4,
+	0x1ea4a7f09d5f47d4, 0x1f24a7f09d5f47d4, 0x1fa4a7f09d5f47d4, 0x2024a7f09d5f47d4,
+	0x20a4a7f09d5f47d4, 0x2124a7f09d5f47d4, 0x21a4a7f09d5f47d4, 0x2224a7f09d5f47d4,
+	0x22a4a7f09d5f47d4, 0x2324a7f09d5f47d4, 0x23a4a7f09d5f47d4, 0x2424a7f09d5f47d4,
+	0x24a4a7f09d5f47d4, 0x2524a7f09d5f47d4, 0x25a4a7f09d5f47d4, 0x2624a7f09d5f47d4,
+	0x26a4a7f09d5f47d4, 0x2724a7f09d5f47d4, 0x27a4a7f09d5f47d4, 0x2824a7f09d5f47d4,
+	0x28a4a7f09d5f47d4, 0x2924a7f09d5f47d4, 0x29a4a7f09d5f47d4, 0x2a24a7f09d5f47d4,
+	0x2aa4a7f09d5f47d4, 0x2b24a7f09d5f47d4, 0x2ba4a7f09d5f47d4, 0x2c24a7f09d5f47d4,
+	0x2ca4a7f09d5f47d4, 0x2d24a7f09d5f47d4, 0x2da4a7f09d5f47d4, 0x2e24a7f09d5f47d4,
+	0x2ea4a7f09d5f47d4, 0x2f24a7f09d5f47d4, 0x2fa4a7f09d5f47d4, 0x3024a7f09d5f47d4,
+	0x30a4a7f09d5f47d4, 0x3124a7f09d5f47d4, 0x31a4a7f09d5f47d4, 0x3224a7f09d5f47d4,
+	0x32a4a7f09d5f47d4, 0x3324a7f09d5f47d4, 0x33a4a7f09d5f47d4, 0x3424a7f09d5f47d4,
+	0x34a4a7f09d5f47d4, 0x3524a7f09d5f47d4, 0x35a4a7f09d5f47d4, 0x3624a7f09d5f47d4,
+	0x36a4a7f09d5f47d4, 0x3724a7f09d5f47d4, 0x37a4a7f09d5f47d4, 0x3824a7f09d5f47d4,
+	0x38a4a7f09d5f47d4, 0x3924a7f09d5f47d4, 0x39a4a7f09d5f47d4, 0x3a24a7f09d5f47d4,
+	0x3aa4a7f09d5f47d4, 0x3b24a7f09d5f47d4, 0x3ba4a7f09d5f47d4, 0x3c24a7f09d5f47d4,
+	0x3ca4a7f09d5f47d4, 0x3d24a7f09d5f47d4, 0x3da4a7f09d5f47d4, 0x3e24a7f09d5f47d4,
+	0x3ea4a7f09d5f47d4, 0x3f24a7f09d5f47d4, 0x3fa4a7f09d5f47d4, 0x3fb3f84eafa3ea69,
+	0x3fff84eafa3ea69b, 0x3fad5f47d4d37703, 0x3fe5f47d4d377036, 0x3fe47d4d377036d8,
+	0x3fda9a6ee06db14a, 0x3fda6ee06db14acc, 0x3fe77036d8a5664f, 0x3ff81b6c52b32788,
+	0x3fcb6295993c4390, 0x3fe8a5664f10e410, 0x3ff2b3278872083f, 0x3ff3278872083fca,
+	0x3fde21c820ff28b1, 0x3fe0e4107f9458ea, 0x3f607f9458eaf7ae, 0x3fe07f9458eaf7ae,
+	0x3fce5163abdebbc5, 0x3fe458eaf7aef158, 0x3fe8eaf7aef1586d, 0x3ff57bd778ac36e4,
+	0x3fcebbc561b7246e, 0x3ff778ac36e48dc7, 0x3fa586dc91b8e909, 0x3fe86dc91b8e9093,
+	0x3ff6e48dc74849ba, 0x3fa1b8e909374b80, 0x3feb8e909374b801, 0x3fdd2126e9700324,
+	0x3fe09374b801924b, 0x3fbba5c00c925dd4, 0x3f9700324977504e, 0x3ffc00c925dd413a,
+	0x3fa924bba8274648, 0x3fe24bba82746487, 0x3fd77504e8c90e7f, 0x3fb413a32439fc3b,
+	0x3fb3a32439fc3bd6, 0x3ffa32439fc3bd63, 0x3f4cfe1deb1cb129, 0x3fccfe1deb1cb129,
+	0x3fef877ac72c4a69, 0x3fcdeb1cb129a73e, 0x3feac72c4a69cfba, 0x3fccb129a73ee882,
+	0x3ff62534e7dd1046, 0x3fd4d39f74411afa, 0x3ff4e7dd1046bea5, 0x3fdf74411afa975d,
+	0x3ffd1046bea5d768, 0x3f91afa975da2427, 0x3fdafa975da24274, 0x3ffea5d768909d33,
+	0x3fd75da24274ce38, 0x3fdda24274ce3813, 0x3fe1213a671c09ad, 0x3fa3a671c09ad17d,
+	0x3fb338e04d68befc, 0x3ff38e04d68befc8, 0x3fec09ad17df904e, 0x3fd35a2fbf209cc8,
+	0x3ff68befc827323a, 0x3fcf7e413991d639, 0x3fdf209cc8eb1cc1, 0x3fe04e64758e60d4,
+	0x3fdcc8eb1cc1a99c, 0x3ff23ac7306a673e, 0x3fc639835339f49c, 0x3fdcc1a99cfa4e42,
+	0x3ff06a673e93908b, 0x3fe4ce7d272117e2, 0x3fb3e93908bf177b, 0x3ffe93908bf177bf,
+	0x3ff3908bf177bf25, 0x3ff08bf177bf2507, 0x3fe7e2ef7e4a0ec7, 0x3fb77bf250763ff1,
+	0x3ff7bf250763ff12, 0x3fff250763ff12ff, 0x3fd41d8ffc4bffef, 0x3fdd8ffc4bffef02,
+	0x3fcff897ffde0598, 0x3fff12fffbc0b301, 0x3fc7ffde05980fef, 0x3ffffbc0b301fde5,
+	0x3ffbc0b301fde5e2, 0x3fa6603fbcbc462d, 0x3ff301fde5e2316b, 0x3fbfde5e2316b414,
+	0x3ffde5e2316b414d, 0x3fd788c5ad05368f, 0x3fc18b5a0a6d1f6d, 0x3ff16b414da3eda6,
+	0x3fca0a6d1f6d367e, 0x3fb4da3eda6cfd9e, 0x3feb47db4d9fb3c9, 0x3fcf6d367ecf27cb,
+	0x3feb4d9fb3c9f2c2, 0x3fdb3f6793e584db, 0x3fefb3c9f2c26dd3, 0x3ff9e4f96136e9e8,
+	0x3fd3e584dba7a31f, 0x3fe2c26dd3d18fd9, 0x3fb36e9e8c7ecd3c, 0x3fdba7a31fb34f2f,
+	0x3fe3d18fd9a797fa, 0x3fe18fd9a797fa8b, 0x3fdfb34f2ff516ba, 0x3fd34f2ff516ba93,
+	0x3fce5fea2d7527ba, 0x3fe7fa8b5d49eeb1, 0x3ffd45aea4f758fd, 0x3fd6ba93dd63f5f2,
+	0x3fda93dd63f5f2f8, 0x3fd3dd63f5f2f8bd, 0x3fdd63f5f2f8bd9e, 0x3ff8fd7cbe2f67a0,
+	0x3ffd7cbe2f67a0e7, 0x3fe97c5ecf41ce7d, 0x3fec5ecf41ce7de2, 0x3feecf41ce7de294,
+}
+
+// rempio2_2_64 is a lookup table of the math functions (see gen/registry).
+var rempio2_2_64 = [...]uint64{
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x0, 0x0, 0x2,
+	0x1a7, 0x1a6ee, 0x1a6ee07, 0x1a6ee06db,
+	0x1a6ee06db15, 0x1a6ee06db14ad, 0x5a6ee06db14acc, 0xda6ee06db14acc,
+	0x15a6ee06db14acc, 0x1da6ee06db14acc, 0x25a6ee06db14acc, 0x2da6ee06db14acc,
+	0x35a6ee06db14acc, 0x3da6ee06db14acc, 0x45a6ee06db14acc, 0x4da6ee06db14acc,
+	0x55a6ee06db14acc, 0x5da6ee06db14acc, 0x65a6ee06db14acc, 0x6da6ee06db14acc,
+	0x75a6ee06db14acc, 0x7da6ee06db14acc, 0x85a6ee06db14acc, 0x8da6ee06db14acc,
+	0x95a6ee06db14acc, 0x9da6ee06db14acc, 0xa5a6ee06db14acc, 0xada6ee06db14acc,
+	0xb5a6ee06db14acc, 0xbda6ee06db14acc, 0xc5a6ee06db14acc, 0xcda6ee06db14acc,
+	0xd5a6ee06db14acc, 0xdda6ee06db14acc, 0xe5a6ee06db14acc, 0xeda6ee06db14acc,
+	0xf5a6ee06db14acc, 0xfda6ee06db14acc, 0x105a6ee06db14acc, 0x10da6ee06db14acc,
+	0x115a6ee06db14acc, 0x11da6ee06db14acc, 0x125a6ee06db14acc, 0x12da6ee06db14acc,
+	0x135a6ee06db14acc, 0x13da6ee06db14acc, 0x145a6ee06db14acc, 0x14da6ee06db14acc,
+	0x155a6ee06db14acc, 0x15da6ee06db14acc, 0x165a6ee06db14acc, 0x16da6ee06db14acc,
+	0x175a6ee06db14acc, 0x17da6ee06db14acc, 0x185a6ee06db14acc, 0x18da6ee06db14acc,
+	0x195a6ee06db14acc, 0x19da6ee06db14acc, 0x1a5a6ee06db14acc, 0x1ada6ee06db14acc,
+	0x1b5a6ee06db14acc, 0x1bda6ee06db14acc, 0x1c5a6ee06db14acc, 0x1cda6ee06db14acc,
+	0x1d5a6ee06db14acc, 0x1dda6ee06db14acc, 0x1e5a6ee06db14acc, 0x1eda6ee06db14acc,
+	0x1f5a6ee06db14acc, 0x1fda6ee06db14acc, 0x205a6ee06db14acc, 0x20da6ee06db14acc,
+	0x215a6ee06db14acc, 0x21da6ee06db14acc, 0x225a6ee06db14acc, 0x22da6ee06db14acc,
+	0x235a6ee06db14acc, 0x23da6ee06db14acc, 0x245a6ee06db14acc, 0x24da6ee06db14acc,
+	0x255a6ee06db14acc, 0x25da6ee06db14acc, 0x265a6ee06db14acc, 0x26da6ee06db14acc,
+	0x275a6ee06db14acc, 0x27da6ee06db14acc, 0x285a6ee06db14acc, 0x28da6ee06db14acc,
+	0x295a6ee06db14acc, 0x29da6ee06db14acc, 0x2a5a6ee06db14acc, 0x2ada6ee06db14acc,
+	0x2b5a6ee06db14acc, 0x2bda6ee06db14acc, 0x2c5a6ee06db14acc, 0x2cda6ee06db14acc,
+	0x2d5a6ee06db14acc, 0x2dda6ee06db14acc, 0x2e5a6ee06db14acc, 0x2eda6ee06db14acc,
+	0x2f5a6ee06db14acc, 0x2fda6ee06db14acc, 0x305a6ee06db14acc, 0x30da6ee06db14acc,
+	0x315a6ee06db14acc, 0x31da6ee06db14acc, 0x325a6ee06db14acc, 0x32da6ee06db14acc,
+	0x335a6ee06db14acc, 0x33da6ee06db14acc, 0x345a6ee06db14acc, 0x34da6ee06db14acc,
+	0x355a6ee06db14acc, 0x35da6ee06db14acc, 0x365a6ee06db14acc, 0x36da6ee06db14acc,
+	0x375a6ee06db14acc, 0x37da6ee06db14acc, 0x385a6ee06db14acc, 0x38da6ee06db14acc,
+	0x395a6ee06db14acc, 0x39da6ee06db14acc, 0x3a5a6ee06db14acc, 0x3ada6ee06db14acc,
+	0x3b5a6ee06db14acc, 0x3bda6ee06db14acc, 0x3c5a6ee06db14acc, 0x3c677036d8a5664f,
+	0x3ca7036d8a5664f1, 0x3c4b6295993c4390, 0x3c9b14acc9e21c82, 0x3c94acc9e21c820f,
+	0x3c8993c439041fe5, 0x3c83c439041fe516, 0x3c60e4107f9458ea, 0x3c9c820ff28b1d5e,
+	0x3c607f9458eaf7ae, 0x3c8fe5163abdebbc, 0x3ca9458eaf7aef15, 0x3c863abdebbc561b,
+	0x3c8abdebbc561b72, 0x3c9ef5de2b0db923, 0x3c1e2b0db92371d2, 0x3c9e2b0db92371d2,
+	0x3c686dc91b8e9093, 0x3c8b7246e3a424dd, 0x3c992371d2126e97, 0x3ca1b8e909374b80,
+	0x3c5d2126e9700324, 0x3c92126e97003249, 0x3c3ba5c00c925dd4, 0x3c8d2e006492eea0,
+	0x3c9700324977504e, 0x3c2924bba8274648, 0x3c924977504e8c90, 0x3c82eea09d1921cf,
+	0x3c97504e8c90e7f0, 0x3c33a32439fc3bd6, 0x3c41921cfe1deb1c, 0x3c8921cfe1deb1cb,
+	0x3c4cfe1deb1cb129, 0x3c7fc3bd63962534, 0x3c4deb1cb129a73e, 0x3c6ac72c4a69cfba,
+	0x3c4cb129a73ee882, 0x3ca2c4a69cfba208, 0x3bf4e7dd1046bea5, 0x3c74e7dd1046bea5,
+	0x3c99f74411afa975, 0x3c7d1046bea5d768, 0x3c7046bea5d76890, 0x3c5afa975da24274,
+	0x3ca7d4baed1213a6, 0x3c82ebb4484e99c7, 0x3caaed1213a671c0, 0x3c84484e99c7026b,
+	0x3ca213a671c09ad1, 0x3c3338e04d68befc, 0x3c89c7026b45f7e4, 0x3ca1c09ad17df904,
+	0x3c535a2fbf209cc8, 0x3c768befc827323a, 0x3c67df904e64758e, 0x3c5f209cc8eb1cc1,
+	0x3c604e64758e60d4, 0x3c83991d63983533, 0x3c891d639835339f, 0x3c8d639835339f49,
+	0x3ca8e60d4ce7d272, 0x3c706a673e93908b, 0x3c85339f49c845f8, 0x3c99cfa4e422fc5d,
+	0x3c8f49c845f8bbdf, 0x3ca272117e2ef7e4, 0x3c708bf177bf2507, 0x3c67e2ef7e4a0ec7,
+	0x3cae2ef7e4a0ec7f, 0x3c9defc941d8ffc4, 0x3c6e4a0ec7fe25ff, 0x3c8283b1ff897ffd,
+	0x3c5d8ffc4bffef02, 0x3c98ffc4bffef02c, 0x3c9fc4bffef02cc0, 0x3c47ffde05980fef,
+	0x3cafff7816603fbc, 0x3caf7816603fbcbc, 0x3c26603fbcbc462d, 0x3c8980fef2f118b5,
+	0x3c3fde5e2316b414, 0x3cafbcbc462d6829, 0x3c5788c5ad05368f, 0x3cac462d6829b47d,
+	0x3c88b5a0a6d1f6d3, 0x3c4a0a6d1f6d367e, 0x3c905368fb69b3f6, 0x3c6b47db4d9fb3c9,
+	0x3ca47db4d9fb3c9f, 0x3c86d367ecf27cb0, 0x3c5b3f6793e584db, 0x3ca9fb3c9f2c26dd,
+	0x3c79e4f96136e9e8, 0x3c53e584dba7a31f, 0x3c9e584dba7a31fb, 0x3c336e9e8c7ecd3c,
+	0x3c8b74f463f669e5, 0x3c84f463f669e5fe, 0x3c9a31fb34f2ff51, 0x3ca8fd9a797fa8b5,
+	0x3c8669e5fea2d752, 0x3c94f2ff516ba93d, 0x3c67fa8b5d49eeb1, 0x3c8ea2d7527bac7e,
+	0x3c916ba93dd63f5f, 0x3c87527bac7ebe5f, 0x3c827bac7ebe5f17, 0x3c8bac7ebe5f17b3,
+	0x3c78fd7cbe2f67a0, 0x3c9f5f2f8bd9e839, 0x3c9f2f8bd9e839cf, 0x3c8f17b3d0739f78,
+	0x3c87b3d0739f78a5, 0x3c83d0739f78a529, 0x3c80739f78a5292e, 0x3cace7de294a4ba9,
+	0x3c8f78a5292ea6bf, 0x3c9c529497535fda, 0x3c929497535fdafd, 0x3c9497535fdafd88,
+}
+
+// rempio2_3_64 is a lookup table of the math functions (see gen/registry).
+var rempio2_3_64 = [...]uint64{
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x0, 0xa, 0x9e2,
+	0x9e21d, 0x9e21c82, 0x9e21c8210, 0x9e21c820ff3,
+	0x9e21c820ff28b, 0x83c439041fe516, 0x103c439041fe516, 0x183c439041fe516,
+	0x203c439041fe516, 0x283c439041fe516, 0x303c439041fe516, 0x383c439041fe516,
+	0x403c439041fe516, 0x483c439041fe516, 0x503c439041fe516, 0x583c439041fe516,
+	0x603c439041fe516, 0x683c439041fe516, 0x703c439041fe516, 0x783c439041fe516,
+	0x803c439041fe516, 0x883c439041fe516, 0x903c439041fe516, 0x983c439041fe516,
+	0xa03c439041fe516, 0xa83c439041fe516, 0xb03c439041fe516, 0xb83c439041fe516,
+	0xc03c439041fe516, 0xc83c439041fe516, 0xd03c439041fe516, 0xd83c439041fe516,
+	0xe03c439041fe516, 0xe83c439041fe516, 0xf03c439041fe516, 0xf83c439041fe516,
+	0x1003c439041fe516, 0x1083c439041fe516, 0x1103c439041fe516, 0x1183c439041fe516,
+	0x1203c439041fe516, 0x1283c439041fe516, 0x1303c439041fe516, 0x1383c439041fe516,
+	0x1403c439041fe516, 0x1483c439041fe516, 0x1503c439041fe516, 0x1583c439041fe516,
+	0x1603c439041fe516, 0x1683c439041fe516, 0x1703c439041fe516, 0x1783c439041fe516,
+	0x1803c439041fe516, 0x1883c439041fe516, 0x1903c439041fe516, 0x1983c439041fe516,
+	0x1a03c439041fe516, 0x1a83c439041fe516, 0x1b03c439041fe516, 0x1b83c439041fe516,
+	0x1c03c439041fe516, 0x1c83c439041fe516, 0x1d03c439041fe516, 0x1d83c439041fe516,
+	0x1e03c439041fe516, 0x1e83c439041fe516, 0x1f03c439041fe516, 0x1f83c439041fe516,
+	0x2003c439041fe516, 0x2083c439041fe516, 0x2103c439041fe516, 0x2183c439041fe516,
+	0x2203c439041fe516, 0x2283c439041fe516, 0x2303c439041fe516, 0x2383c439041fe516,
+	0x2403c439041fe516, 0x2483c439041fe516, 0x2503c439041fe516, 0x2583c439041fe516,
+	0x2603c439041fe516, 0x2683c439041fe516, 0x2703c439041fe516, 0x2783c439041fe516,
+	0x2803c439041fe516, 0x2883c439041fe516, 0x2903c439041fe516, 0x2983c439041fe516,
+	0x2a03c439041fe516, 0x2a83c439041fe516, 0x2b03c439041fe516, 0x2b83c439041fe516,
+	0x2c03c439041fe516, 0x2c83c439041fe516, 0x2d03c439041fe516, 0x2d83c439041fe516,
+	0x2e03c439041fe516, 0x2e83c439041fe516, 0x2f03c439041fe516, 0x2f83c439041fe516,
+	0x3003c439041fe516, 0x3083c439041fe516, 0x3103c439041fe516, 0x3183c439041fe516,
+	0x3203c439041fe516, 0x3283c439041fe516, 0x3303c439041fe516, 0x3383c439041fe516,
+	0x3403c439041fe516, 0x3483c439041fe516, 0x3503c439041fe516, 0x3583c439041fe516,
+	0x3603c439041fe516, 0x3683c439041fe516, 0x3703c439041fe516, 0x3783c439041fe516,
+	0x3803c439041fe516, 0x3883c439041fe516, 0x3903c439041fe516, 0x38e0e4107f9458ea,
+	0x391c820ff28b1d5e, 0x38e07f9458eaf7ae, 0x390fe5163abdebbc, 0x394e5163abdebbc5,
+	0x39063abdebbc561b, 0x391d5ef5de2b0db9, 0x391ef5de2b0db923, 0x394ebbc561b7246e,
+	0x391e2b0db92371d2, 0x392586dc91b8e909, 0x3950db92371d2126, 0x392c91b8e909374b,
+	0x3921b8e909374b80, 0x393c74849ba5c00c, 0x38926e9700324977, 0x39126e9700324977,
+	0x390d2e006492eea0, 0x391700324977504e, 0x38a924bba8274648, 0x392924bba8274648,
+	0x3902eea09d1921cf, 0x393dd413a32439fc, 0x38b3a32439fc3bd6, 0x3933a32439fc3bd6,
+	0x3941921cfe1deb1c, 0x38ccfe1deb1cb129, 0x394cfe1deb1cb129, 0x393c3bd63962534e,
+	0x394deb1cb129a73e, 0x38ccb129a73ee882, 0x38f62534e7dd1046, 0x39029a73ee88235f,
+	0x38f4e7dd1046bea5, 0x392cfba208d7d4ba, 0x38fd1046bea5d768, 0x38f046bea5d76890,
+	0x38dafa975da24274, 0x395afa975da24274, 0x38aaed1213a671c0, 0x392aed1213a671c0,
+	0x394b4484e99c7026, 0x392213a671c09ad1, 0x3923a671c09ad17d, 0x3909c7026b45f7e4,
+	0x394c7026b45f7e41, 0x38d35a2fbf209cc8, 0x39535a2fbf209cc8, 0x39217df904e64758,
+	0x394f7e413991d639, 0x38e04e64758e60d4, 0x3903991d63983533, 0x395cc8eb1cc1a99c,
+	0x390d639835339f49, 0x3928e60d4ce7d272, 0x390835339f49c845, 0x3905339f49c845f8,
+	0x3919cfa4e422fc5d, 0x3933e93908bf177b, 0x392272117e2ef7e4, 0x393908bf177bf250,
+	0x39217e2ef7e4a0ec, 0x392e2ef7e4a0ec7f, 0x39377bf250763ff1, 0x394df9283b1ff897,
+	0x393250763ff12fff, 0x39541d8ffc4bffef, 0x3918ffc4bffef02c, 0x391fc4bffef02cc0,
+	0x395c4bffef02cc07, 0x3947ffde05980fef, 0x391ef02cc07f7978, 0x393c0b301fde5e23,
+	0x390980fef2f118b5, 0x39480fef2f118b5a, 0x393fde5e2316b414, 0x38d788c5ad05368f,
+	0x395788c5ad05368f, 0x39418b5a0a6d1f6d, 0x38ca0a6d1f6d367e, 0x393414da3eda6cfd,
+	0x38eb47db4d9fb3c9, 0x39568fb69b3f6793, 0x3906d367ecf27cb0, 0x39569b3f6793e584,
+	0x3929fb3c9f2c26dd, 0x38f9e4f96136e9e8, 0x393e4f96136e9e8c, 0x391e584dba7a31fb,
+	0x3936136e9e8c7ecd, 0x39336e9e8c7ecd3c, 0x3904f463f669e5fe, 0x393e8c7ecd3cbfd4,
+	0x3928fd9a797fa8b5, 0x390669e5fea2d752, 0x392a797fa8b5d49e, 0x38e7fa8b5d49eeb1,
+	0x393fd45aea4f758f, 0x39345aea4f758fd7, 0x393aea4f758fd7cb, 0x395a93dd63f5f2f8,
+	0x392eeb1faf97c5ec, 0x394ac7ebe5f17b3d, 0x391f5f2f8bd9e839, 0x3937cbe2f67a0e73,
+	0x3927c5ecf41ce7de, 0x3907b3d0739f78a5, 0x39367a0e73ef14a5, 0x393a0e73ef14a525,
+	0x392ce7de294a4ba9, 0x3949f78a5292ea6b, 0x39478a5292ea6bfb, 0x3934a525d4d7f6bf,
+	0x391497535fdafd88, 0x3917535fdafd88fc, 0x3934d7f6bf623f1a, 0x3955fdafd88fc6ae,
+	0x3936bf623f1aba10, 0x394fb11f8d5d0856, 0x39411f8d5d085603, 0x394f8d5d08560330,
+}
+
+// cos32 is cos on float32, the steps of its program (see gen/registry/vmath.go).
+func cos32(x0 float32) float32 {
+	v2 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v5 := fma32(math.Float32frombits(v2), float32(0.63661975), float32(1.2582912e+07))
+	v6 := float32(v5 - float32(1.2582912e+07))
+	v11 := fma32(-v6, float32(1.5707963), math.Float32frombits(v2))
+	v12 := float32(v6 * float32(7.5497894e-08))
+	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
+	v16 := float32(v6 * float32(5.3903025e-15))
+	v17 := math.Float32bits(v16) ^ uint32(0x80000000)
+	v18 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v17))
+	v19 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v20 := float32(v11 + math.Float32frombits(v19))
+	v21 := float32(v20 - v11)
+	v22 := float32(v20 - v21)
+	v23 := float32(v11 - v22)
+	v24 := float32(math.Float32frombits(v19) - v21)
+	v25 := float32(v23 + v24)
+	v26 := math.Float32bits(v16) ^ uint32(0x80000000)
+	v27 := float32(v20 + math.Float32frombits(v26))
+	v28 := float32(v27 - v20)
+	v29 := float32(v27 - v28)
+	v30 := float32(v20 - v29)
+	v31 := float32(math.Float32frombits(v26) - v28)
+	v32 := float32(v30 + v31)
+	v33 := float32(v25 + v32)
+	v34 := float32(v33 - v15)
+	v35 := fma32(v6, float32(3.2820034e-22), v18)
+	v36 := float32(v34 - v35)
+	v37 := float32(v27 + v36)
+	v38 := float32(v37 - v27)
+	v39 := float32(v37 - v38)
+	v40 := float32(v27 - v39)
+	v41 := float32(v36 - v38)
+	v42 := float32(v40 + v41)
+	v44 := float32(32768) < math.Float32frombits(v2)
+	v46 := math.Float32frombits(v2) < float32(math.Inf(1))
+	v47 := v44 && v46
+	v165 := v5
+	v166 := v37
+	v167 := v42
+	if v47 {
+		v48 := v2 >> 23
+		v49 := v48 >> 3
+		v51 := v48 & uint32(0x7)
+		v53 := v51 + uint32(0x7f)
+		v55 := v2 & uint32(0x7fffff)
+		v56 := v53 << 23
+		v57 := v55 | v56
+		v58 := rempio2_0_32[v49]
+		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
+		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
+		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
+		v64 := float32(v59 * float32(0.25))
+		v65 := math.Float32bits(v64) & uint32(0x80000000)
+		v67 := v65 | uint32(0x4b000000)
+		v68 := math.Float32bits(v64) & uint32(0x7fffffff)
+		v69 := math.Float32frombits(v68) < float32(8.388608e+06)
+		v70 := float32(v64 + math.Float32frombits(v67))
+		v71 := float32(v70 - math.Float32frombits(v67))
+		v72 := v64
+		if v69 {
+			v72 = v71
+		}
+		v73 := fma32(-float32(4), v72, v59)
+		v74 := rempio2_1_32[v49]
+		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
+		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
+		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
+		v78 := float32(v61 + v75)
+		v79 := float32(v78 - v61)
+		v80 := float32(v78 - v79)
+		v81 := float32(v61 - v80)
+		v82 := float32(v75 - v79)
+		v83 := float32(v81 + v82)
+		v84 := float32(v73 + v78)
+		v85 := float32(v84 - v73)
+		v86 := float32(v84 - v85)
+		v87 := float32(v73 - v86)
+		v88 := float32(v78 - v85)
+		v89 := float32(v87 + v88)
+		v90 := float32(v84 * float32(0.25))
+		v91 := math.Float32bits(v90) & uint32(0x80000000)
+		v92 := v91 | uint32(0x4b000000)
+		v93 := math.Float32bits(v90) & uint32(0x7fffffff)
+		v94 := math.Float32frombits(v93) < float32(8.388608e+06)
+		v95 := float32(v90 + math.Float32frombits(v92))
+		v96 := float32(v95 - math.Float32frombits(v92))
+		v97 := v90
+		if v94 {
+			v97 = v96
+		}
+		v98 := fma32(-float32(4), v97, v84)
+		v99 := rempio2_2_32[v49]
+		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
+		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
+		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
+		v103 := float32(v100 + v77)
+		v104 := float32(v103 - v100)
+		v105 := float32(v103 - v104)
+		v106 := float32(v100 - v105)
+		v107 := float32(v77 - v104)
+		v108 := float32(v106 + v107)
+		v109 := float32(v103 + v83)
+		v110 := float32(v109 - v103)
+		v111 := float32(v109 - v110)
+		v112 := float32(v103 - v111)
+		v113 := float32(v83 - v110)
+		v114 := float32(v112 + v113)
+		v115 := float32(v109 + v89)
+		v116 := float32(v115 - v109)
+		v117 := float32(v115 - v116)
+		v118 := float32(v109 - v117)
+		v119 := float32(v89 - v116)
+		v120 := float32(v118 + v119)
+		v121 := rempio2_3_32[v49]
+		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
+		v123 := float32(v108 + v114)
+		v124 := float32(v120 + v102)
+		v125 := float32(v123 + v124)
+		v126 := float32(v125 + v122)
+		v127 := float32(v98 + v115)
+		v128 := float32(v127 - v98)
+		v129 := float32(v127 - v128)
+		v130 := float32(v98 - v129)
+		v131 := float32(v115 - v128)
+		v132 := float32(v130 + v131)
+		v133 := float32(v132 + v126)
+		v134 := float32(v133 - v132)
+		v135 := float32(v133 - v134)
+		v136 := float32(v132 - v135)
+		v137 := float32(v126 - v134)
+		v138 := float32(v136 + v137)
+		v139 := math.Float32bits(v127) & uint32(0x80000000)
+		v140 := v139 | uint32(0x4b000000)
+		v141 := math.Float32bits(v127) & uint32(0x7fffffff)
+		v142 := math.Float32frombits(v141) < float32(8.388608e+06)
+		v143 := float32(v127 + math.Float32frombits(v140))
+		v144 := float32(v143 - math.Float32frombits(v140))
+		v145 := v127
+		if v142 {
+			v145 = v144
+		}
+		v146 := float32(v127 - v145)
+		v147 := float32(v146 + v133)
+		v148 := float32(v147 - v146)
+		v149 := float32(v147 - v148)
+		v150 := float32(v146 - v149)
+		v151 := float32(v133 - v148)
+		v152 := float32(v150 + v151)
+		v153 := float32(v152 + v138)
+		v155 := float32(v147 * float32(1.5707964))
+		v156 := math.Float32bits(v155) ^ uint32(0x80000000)
+		v157 := fma32(v147, float32(1.5707964), math.Float32frombits(v156))
+		v159 := fma32(v153, float32(1.5707964), v157)
+		v160 := fma32(v147, float32(-4.371139e-08), v159)
+		v161 := float32(v155 + v160)
+		v162 := float32(v155 - v161)
+		v163 := float32(v162 + v160)
+		v164 := float32(v145 + float32(1.2582912e+07))
+		v165 = v164
+		v166 = v161
+		v167 = v163
+	}
+	v168 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v170 := math.Float32bits(v165) + uint32(0x1)
+	v171 := v170 & uint32(0x1)
+	v173 := math.Float32frombits(v171) == float32(0)
+	v174 := float32(v166 * v166)
+	v177 := fma32(float32(-2.5052108e-08), v174, float32(2.7557319e-06))
+	v179 := fma32(v177, v174, float32(-0.0001984127))
+	v181 := fma32(v179, v174, float32(0.008333334))
+	v183 := fma32(v181, v174, float32(-0.16666667))
+	v185 := float32(float32(0.5) * v174)
+	v186 := fma32(-v185, v167, v167)
+	v187 := float32(v174 * v166)
+	v188 := fma32(v187, v183, v186)
+	v189 := float32(v166 + v188)
+	v190 := float32(v166 * v166)
+	v191 := math.Float32bits(v190) ^ uint32(0x80000000)
+	v192 := fma32(v166, v166, math.Float32frombits(v191))
+	v193 := float32(float32(0.5) * v190)
+	v195 := math.Float32bits(v193) ^ uint32(0x80000000)
+	v196 := float32(float32(1) + math.Float32frombits(v195))
+	v197 := float32(float32(1) - v196)
+	v198 := float32(v197 + math.Float32frombits(v195))
+	v201 := fma32(float32(2.0876756e-09), v190, float32(-2.755732e-07))
+	v203 := fma32(v201, v190, float32(2.4801588e-05))
+	v205 := fma32(v203, v190, float32(-0.0013888889))
+	v207 := fma32(v205, v190, float32(0.041666668))
+	v208 := float32(v190 * v190)
+	v209 := fma32(v208, v207, v198)
+	v210 := fma32(-v166, v167, v209)
+	v211 := fma32(-float32(0.5), v192, v210)
+	v212 := float32(v196 + v211)
+	v213 := v212
+	if v173 {
+		v213 = v189
+	}
+	v215 := v170 & uint32(0x2)
+	v216 := v215 << 30
+	v218 := math.Float32frombits(v168) < float32(0.00024414063)
+	v219 := math.Float32bits(v213) ^ v216
+	v220 := v219
+	if v218 {
+		v220 = uint32(0x3f800000)
+	}
+	v221 := math.Float32frombits(v168) == float32(math.Inf(1))
+	v223 := v220
+	if v221 {
+		v223 = uint32(0x7fc00000)
+	}
+	v224 := x0 != x0
+	v226 := math.Float32bits(x0) | uint32(0x400000)
+	v227 := v223
+	if v224 {
+		v227 = v226
+	}
+	return math.Float32frombits(v227)
+}
+
+// cos64 is cos on float64, the steps of its program (see gen/registry/vmath.go).
+func cos64(x0 float64) float64 {
+	v2 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v5 := math.FMA(math.Float64frombits(v2), float64(0.6366197723675814), float64(6.755399441055744e+15))
+	v6 := float64(v5 - float64(6.755399441055744e+15))
+	v11 := math.FMA(-v6, float64(1.5707963267948966), math.Float64frombits(v2))
+	v12 := float64(v6 * float64(6.123233995736765e-17))
+	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
+	v16 := float64(v6 * float64(1.0828566739219139e-32))
+	v17 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
+	v18 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v17))
+	v19 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v20 := float64(v11 + math.Float64frombits(v19))
+	v21 := float64(v20 - v11)
+	v22 := float64(v20 - v21)
+	v23 := float64(v11 - v22)
+	v24 := float64(math.Float64frombits(v19) - v21)
+	v25 := float64(v23 + v24)
+	v26 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
+	v27 := float64(v20 + math.Float64frombits(v26))
+	v28 := float64(v27 - v20)
+	v29 := float64(v27 - v28)
+	v30 := float64(v20 - v29)
+	v31 := float64(math.Float64frombits(v26) - v28)
+	v32 := float64(v30 + v31)
+	v33 := float64(v25 + v32)
+	v34 := float64(v33 - v15)
+	v35 := math.FMA(v6, float64(7.398504768329363e-49), v18)
+	v36 := float64(v34 - v35)
+	v37 := float64(v27 + v36)
+	v38 := float64(v37 - v27)
+	v39 := float64(v37 - v38)
+	v40 := float64(v27 - v39)
+	v41 := float64(v36 - v38)
+	v42 := float64(v40 + v41)
+	v44 := float64(2.68435456e+08) < math.Float64frombits(v2)
+	v46 := math.Float64frombits(v2) < float64(math.Inf(1))
+	v47 := v44 && v46
+	v164 := v5
+	v165 := v37
+	v166 := v42
+	if v47 {
+		v48 := v2 >> 52
+		v49 := v48 >> 3
+		v51 := v48 & uint64(0x7)
+		v53 := v51 + uint64(0x3ff)
+		v55 := v2 & uint64(0xfffffffffffff)
+		v56 := v53 << 52
+		v57 := v55 | v56
+		v58 := rempio2_0_64[v49]
+		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
+		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
+		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
+		v64 := float64(v59 * float64(0.25))
+		v65 := math.Float64bits(v64) & uint64(0x8000000000000000)
+		v67 := v65 | uint64(0x4330000000000000)
+		v68 := math.Float64bits(v64) & uint64(0x7fffffffffffffff)
+		v69 := math.Float64frombits(v68) < float64(4.503599627370496e+15)
+		v70 := float64(v64 + math.Float64frombits(v67))
+		v71 := float64(v70 - math.Float64frombits(v67))
+		v72 := v64
+		if v69 {
+			v72 = v71
+		}
+		v73 := math.FMA(-float64(4), v72, v59)
+		v74 := rempio2_1_64[v49]
+		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
+		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
+		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
+		v78 := float64(v61 + v75)
+		v79 := float64(v78 - v61)
+		v80 := float64(v78 - v79)
+		v81 := float64(v61 - v80)
+		v82 := float64(v75 - v79)
+		v83 := float64(v81 + v82)
+		v84 := float64(v73 + v78)
+		v85 := float64(v84 - v73)
+		v86 := float64(v84 - v85)
+		v87 := float64(v73 - v86)
+		v88 := float64(v78 - v85)
+		v89 := float64(v87 + v88)
+		v90 := float64(v84 * float64(0.25))
+		v91 := math.Float64bits(v90) & uint64(0x8000000000000000)
+		v92 := v91 | uint64(0x4330000000000000)
+		v93 := math.Float64bits(v90) & uint64(0x7fffffffffffffff)
+		v94 := math.Float64frombits(v93) < float64(4.503599627370496e+15)
+		v95 := float64(v90 + math.Float64frombits(v92))
+		v96 := float64(v95 - math.Float64frombits(v92))
+		v97 := v90
+		if v94 {
+			v97 = v96
+		}
+		v98 := math.FMA(-float64(4), v97, v84)
+		v99 := rempio2_2_64[v49]
+		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
+		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
+		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
+		v103 := float64(v100 + v77)
+		v104 := float64(v103 - v100)
+		v105 := float64(v103 - v104)
+		v106 := float64(v100 - v105)
+		v107 := float64(v77 - v104)
+		v108 := float64(v106 + v107)
+		v109 := float64(v103 + v83)
+		v110 := float64(v109 - v103)
+		v111 := float64(v109 - v110)
+		v112 := float64(v103 - v111)
+		v113 := float64(v83 - v110)
+		v114 := float64(v112 + v113)
+		v115 := float64(v109 + v89)
+		v116 := float64(v115 - v109)
+		v117 := float64(v115 - v116)
+		v118 := float64(v109 - v117)
+		v119 := float64(v89 - v116)
+		v120 := float64(v118 + v119)
+		v121 := rempio2_3_64[v49]
+		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
+		v123 := float64(v108 + v114)
+		v124 := float64(v120 + v102)
+		v125 := float64(v123 + v124)
+		v126 := float64(v125 + v122)
+		v127 := float64(v98 + v115)
+		v128 := float64(v127 - v98)
+		v129 := float64(v127 - v128)
+		v130 := float64(v98 - v129)
+		v131 := float64(v115 - v128)
+		v132 := float64(v130 + v131)
+		v133 := float64(v132 + v126)
+		v134 := float64(v133 - v132)
+		v135 := float64(v133 - v134)
+		v136 := float64(v132 - v135)
+		v137 := float64(v126 - v134)
+		v138 := float64(v136 + v137)
+		v139 := math.Float64bits(v127) & uint64(0x8000000000000000)
+		v140 := v139 | uint64(0x4330000000000000)
+		v141 := math.Float64bits(v127) & uint64(0x7fffffffffffffff)
+		v142 := math.Float64frombits(v141) < float64(4.503599627370496e+15)
+		v143 := float64(v127 + math.Float64frombits(v140))
+		v144 := float64(v143 - math.Float64frombits(v140))
+		v145 := v127
+		if v142 {
+			v145 = v144
+		}
+		v146 := float64(v127 - v145)
+		v147 := float64(v146 + v133)
+		v148 := float64(v147 - v146)
+		v149 := float64(v147 - v148)
+		v150 := float64(v146 - v149)
+		v151 := float64(v133 - v148)
+		v152 := float64(v150 + v151)
+		v153 := float64(v152 + v138)
+		v154 := float64(v147 * float64(1.5707963267948966))
+		v155 := math.Float64bits(v154) ^ uint64(0x8000000000000000)
+		v156 := math.FMA(v147, float64(1.5707963267948966), math.Float64frombits(v155))
+		v158 := math.FMA(v153, float64(1.5707963267948966), v156)
+		v159 := math.FMA(v147, float64(6.123233995736766e-17), v158)
+		v160 := float64(v154 + v159)
+		v161 := float64(v154 - v160)
+		v162 := float64(v161 + v159)
+		v163 := float64(v145 + float64(6.755399441055744e+15))
+		v164 = v163
+		v165 = v160
+		v166 = v162
+	}
+	v167 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v169 := math.Float64bits(v164) + uint64(0x1)
+	v170 := v169 & uint64(0x1)
+	v172 := math.Float64frombits(v170) == float64(0)
+	v173 := float64(v165 * v165)
+	v176 := math.FMA(float64(-8.22063524662433e-18), v173, float64(2.8114572543455206e-15))
+	v178 := math.FMA(v176, v173, float64(-7.647163731819816e-13))
+	v180 := math.FMA(v178, v173, float64(1.6059043836821613e-10))
+	v182 := math.FMA(v180, v173, float64(-2.505210838544172e-08))
+	v184 := math.FMA(v182, v173, float64(2.7557319223985893e-06))
+	v186 := math.FMA(v184, v173, float64(-0.0001984126984126984))
+	v188 := math.FMA(v186, v173, float64(0.008333333333333333))
+	v190 := math.FMA(v188, v173, float64(-0.16666666666666666))
+	v192 := float64(float64(0.5) * v173)
+	v193 := math.FMA(-v192, v166, v166)
+	v194 := float64(v173 * v165)
+	v195 := math.FMA(v194, v190, v193)
+	v196 := float64(v165 + v195)
+	v197 := float64(v165 * v165)
+	v198 := math.Float64bits(v197) ^ uint64(0x8000000000000000)
+	v199 := math.FMA(v165, v165, math.Float64frombits(v198))
+	v200 := float64(float64(0.5) * v197)
+	v202 := math.Float64bits(v200) ^ uint64(0x8000000000000000)
+	v203 := float64(float64(1) + math.Float64frombits(v202))
+	v204 := float64(float64(1) - v203)
+	v205 := float64(v204 + math.Float64frombits(v202))
+	v208 := math.FMA(float64(-1.5619206968586225e-16), v197, float64(4.779477332387385e-14))
+	v210 := math.FMA(v208, v197, float64(-1.1470745597729725e-11))
+	v212 := math.FMA(v210, v197, float64(2.08767569878681e-09))
+	v214 := math.FMA(v212, v197, float64(-2.755731922398589e-07))
+	v216 := math.FMA(v214, v197, float64(2.48015873015873e-05))
+	v218 := math.FMA(v216, v197, float64(-0.001388888888888889))
+	v220 := math.FMA(v218, v197, float64(0.041666666666666664))
+	v221 := float64(v197 * v197)
+	v222 := math.FMA(v221, v220, v205)
+	v223 := math.FMA(-v165, v166, v222)
+	v224 := math.FMA(-float64(0.5), v199, v223)
+	v225 := float64(v203 + v224)
+	v226 := v225
+	if v172 {
+		v226 = v196
+	}
+	v228 := v169 & uint64(0x2)
+	v229 := v228 << 62
+	v231 := math.Float64frombits(v167) < float64(7.450580596923828e-09)
+	v232 := math.Float64bits(v226) ^ v229
+	v233 := v232
+	if v231 {
+		v233 = uint64(0x3ff0000000000000)
+	}
+	v234 := math.Float64frombits(v167) == float64(math.Inf(1))
+	v236 := v233
+	if v234 {
+		v236 = uint64(0x7ff8000000000001)
+	}
+	v237 := x0 != x0
+	v239 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v240 := v236
+	if v237 {
+		v240 = v239
+	}
+	return math.Float64frombits(v240)
 }

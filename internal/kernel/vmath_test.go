@@ -79,7 +79,30 @@ var mathFuncs = map[string]mathFunc{
 		return (rng.Float64() - 0.5) * 14
 	},
 		edges: []float64{0.84375, 1.25, 1 / 0.35, 6, 5e-324, 1e-300, 0x1p-28, 0.5, 1, 2, 3, 5.9, 27, 1e300}},
+	"sin": {name: "sin", args64: trigArgs, edges: trigEdges},
+	"cos": {name: "cos", args64: trigArgs, edges: trigEdges},
 }
+
+// trigArgs are sin's and cos's arguments: near multiples of pi/2 (where
+// the reduction cancels), of every size up to the largest, and small.
+func trigArgs(rng *rand.Rand) float64 {
+	switch rng.IntN(4) {
+	case 0:
+		k := float64(rng.IntN(1 << 20))
+		return k*math.Pi/2 + (rng.Float64()-0.5)*math.Ldexp(1, -rng.IntN(40))
+	case 1:
+		return math.Ldexp(rng.Float64()-0.5, rng.IntN(2100)-1074)
+	case 2:
+		return math.Float64frombits(rng.Uint64())
+	}
+	return (rng.Float64() - 0.5) * 20
+}
+
+// trigEdges are the thresholds of sin and cos, and the float64 nearest a
+// multiple of pi/2 relative to its size (6381956970095103*2^797).
+var trigEdges = []float64{6381956970095103 * 0x1p797, 1e22, 1e300, math.MaxFloat64, math.MaxFloat32, 0x1p-27, 0x1p-12,
+	0x1.fffffffffffffp-28, 0x1.fffffep-13, math.Pi / 4, math.Pi / 2, math.Pi, 3 * math.Pi / 2, 1e6, 16777216, 710, 89, 105414350,
+	0x1p1023, 0x1p127, 0x1p24, 0x1p53, 5e-324, 1e-310}
 
 // mathStride is the step between the float32 bit patterns tested: every
 // one (ELEM_MATH_STRIDE=1, make test-math) or a sample.

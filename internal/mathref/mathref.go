@@ -32,6 +32,8 @@ var Funcs = map[string]Func{
 	"sigmoid": {Sigmoid64, Sigmoid},
 	"tanh":    {math.Tanh, Tanh},
 	"erf":     {math.Erf, Erf},
+	"sin":     {math.Sin, func(x float64) *big.Float { return SinCos(x, false) }},
+	"cos":     {math.Cos, func(x float64) *big.Float { return SinCos(x, true) }},
 }
 
 // ULP32 is the error of got in float32 ulps of the exact value ref; an
@@ -230,30 +232,30 @@ func quoOrNil(x, y *big.Float) *big.Float {
 	return newBig().Quo(x, y)
 }
 
-// atanInv is atan(1/k) by its series.
-func atanInv(k int64) *big.Float {
-	z := newBig().Quo(newBig().SetInt64(1), newBig().SetInt64(k))
-	z2 := newBig().Mul(z, z)
-	sum, pow := newBig().Set(z), newBig().Set(z)
-	for n := int64(3); n < 2*Prec; n += 2 {
+// atanInv is atan(1/k) by its series, to prec bits.
+func atanInv(k int64, prec uint) *big.Float {
+	z := new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).SetInt64(1), new(big.Float).SetPrec(prec).SetInt64(k))
+	z2 := new(big.Float).SetPrec(prec).Mul(z, z)
+	sum, pow := new(big.Float).SetPrec(prec).Set(z), new(big.Float).SetPrec(prec).Set(z)
+	for n := int64(3); pow.MantExp(nil) > -int(prec)-8; n += 2 {
 		pow.Mul(pow, z2)
-		term := newBig().Quo(pow, newBig().SetInt64(n))
+		term := new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetPrec(prec).SetInt64(n))
 		if (n/2)%2 == 1 {
 			term.Neg(term)
 		}
 		sum.Add(sum, term)
-		if pow.MantExp(nil) < -Prec-8 {
-			break
-		}
 	}
 	return sum
 }
 
-// pi is 16 atan(1/5) - 4 atan(1/239) (Machin).
-var pi = func() *big.Float {
-	p := newBig().Mul(atanInv(5), newBig().SetInt64(16))
-	return p.Sub(p, newBig().Mul(atanInv(239), newBig().SetInt64(4)))
-}()
+// machinPi is 16 atan(1/5) - 4 atan(1/239) (Machin), to prec bits.
+func machinPi(prec uint) *big.Float {
+	p := new(big.Float).SetPrec(prec).Mul(atanInv(5, prec), new(big.Float).SetPrec(prec).SetInt64(16))
+	return p.Sub(p, new(big.Float).SetPrec(prec).Mul(atanInv(239, prec), new(big.Float).SetPrec(prec).SetInt64(4)))
+}
+
+// pi is pi to Prec bits.
+var pi = machinPi(Prec)
 
 // Erf is 2/sqrt(pi) * sum (-1)^n x^(2n+1)/(n! (2n+1)) below 6 (whose
 // terms lose 52 of the Prec bits to cancellation), and 1 - erfc by its
@@ -300,6 +302,7 @@ type Func2 struct {
 var Funcs2 = map[string]Func2{
 	"hypot": {math.Hypot, Hypot},
 	"atan2": {math.Atan2, Atan2},
+	"pow":   {math.Pow, Pow},
 }
 
 // Atan2 is the angle of (x, y): atan(|y|/|x|) or pi/2 - atan(|x|/|y|) by
@@ -368,4 +371,72 @@ func Hypot(x, y float64) *big.Float {
 	xb, yb := newBig().SetFloat64(x), newBig().SetFloat64(y)
 	s := newBig().Add(newBig().Mul(xb, xb), newBig().Mul(yb, yb))
 	return s.Sqrt(s)
+}
+
+// wide is the precision of the reduction of sin's and cos's arguments:
+// x up to 2^1024 less a multiple of pi/2 keeps Prec bits.
+const wide = 1024 + 2*Prec
+
+// halfPi is pi/2 to wide bits.
+var halfPi = func() *big.Float {
+	p := machinPi(wide)
+	return p.Quo(p, new(big.Float).SetPrec(wide).SetInt64(2))
+}()
+
+// SinCos is sin x (cos x if cos): x = n*pi/2 + r exactly to Prec bits,
+// then the series of sin or cos at r by n's quadrant; nil for NaN and
+// ±Inf.
+func SinCos(x float64, cos bool) *big.Float {
+	if math.IsInf(x, 0) || x != x {
+		return nil
+	}
+	xb := new(big.Float).SetPrec(wide).SetFloat64(x)
+	q := new(big.Float).SetPrec(wide).Quo(xb, halfPi)
+	n, _ := q.Int(nil)
+	if frac := new(big.Float).SetPrec(wide).Sub(q, new(big.Float).SetPrec(wide).SetInt(n)); frac.Abs(frac).Cmp(big.NewFloat(0.5)) > 0 {
+		n.Add(n, big.NewInt(int64(frac.Sign()*q.Sign())))
+	}
+	r := newBig().Sub(xb, new(big.Float).SetPrec(wide).Mul(halfPi, new(big.Float).SetPrec(wide).SetInt(n)))
+	quadrant := new(big.Int).And(n, big.NewInt(3)).Int64()
+	if cos {
+		quadrant++
+	}
+	// sin r: r - r^3/3! + ...; cos r: 1 - r^2/2! + ...
+	sum, term := newBig(), newBig()
+	if quadrant%2 == 0 {
+		term.Set(r)
+	} else {
+		term.SetInt64(1)
+	}
+	r2 := newBig().Mul(r, r)
+	for k := 1 - quadrant%2; ; k += 2 {
+		sum.Add(sum, term)
+		term.Mul(term, r2)
+		term.Quo(term, newBig().SetInt64(-(k+1)*(k+2)))
+		if term.Sign() == 0 || term.MantExp(nil) < sum.MantExp(nil)-Prec-8 {
+			break
+		}
+	}
+	if quadrant%4 >= 2 {
+		sum.Neg(sum)
+	}
+	return sum
+}
+
+// Pow is x^y = e^(y log|x|), the sign of x for an odd integer y; Go's
+// special cases (zeros, infinities, a negative x) as math.Pow has them,
+// whose results there are exact; nil for NaN.
+func Pow(x, y float64) *big.Float {
+	special := x == 0 || y == 0 || x == 1 || y == 1 || math.IsInf(x, 0) || math.IsInf(y, 0)
+	if v := math.Pow(x, y); v != v {
+		return nil
+	} else if special {
+		return newBig().SetFloat64(v)
+	}
+	l := Log(math.Abs(x))
+	r := expOf(newBig().Mul(l, newBig().SetFloat64(y)))
+	if x < 0 && math.Mod(y, 2) != 0 {
+		r.Neg(r)
+	}
+	return r
 }

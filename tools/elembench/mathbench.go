@@ -63,6 +63,18 @@ func mathLoop[T elem.Float](name string) func(d, a []T) {
 				d[i] = T(math.Erf(float64(x)))
 			}
 		}
+	case "sin":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Sin(float64(x)))
+			}
+		}
+	case "cos":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Cos(float64(x)))
+			}
+		}
 	default:
 		return nil
 	}
@@ -76,10 +88,16 @@ func mathLoop[T elem.Float](name string) func(d, a []T) {
 }
 
 // mathArgs are the arguments -math times on: the range where the function
-// is used (logarithms of positive values, exp over a softmax's range).
+// is used (logarithms of positive values, exp over a softmax's range,
+// sin and cos over (-100, 100), the base of pow over (0, 10)); an argument of
+// a function of two is named by the function and x or y.
 func mathArgs(name string, i int) float64 {
 	u := float64(i%4000) / 4000
 	switch {
+	case name == "sin" || name == "cos":
+		return -100 + 200*u
+	case name == "powx":
+		return 1e-2 + 10*u
 	case strings.HasPrefix(name, "log1p"):
 		return -0.9 + 100*u
 	case strings.HasPrefix(name, "log"):
@@ -129,6 +147,11 @@ var mathLoops2 = map[string]func(d, a, b []float64){
 			d[i] = math.Atan2(a[i], b[i])
 		}
 	},
+	"pow": func(d, a, b []float64) {
+		for i := range d {
+			d[i] = math.Pow(a[i], b[i])
+		}
+	},
 }
 
 // mathRows2 is mathRows for a function of two arguments: timed on pairs
@@ -146,8 +169,8 @@ func mathRows2(w io.Writer, cfg config, op elem.Op, loop func(d, a, b []float64)
 	rng := rand.New(rand.NewPCG(5, 6))
 	var xs, ys []float64
 	for i := range 2000 {
-		xs = append(xs, mathArgs("", i*7919), math.Float64frombits(rng.Uint64()))
-		ys = append(ys, mathArgs("", i*104729), math.Float64frombits(rng.Uint64()))
+		xs = append(xs, mathArgs(op.String()+"x", i*7919), math.Float64frombits(rng.Uint64()))
+		ys = append(ys, mathArgs(op.String()+"y", i*104729), math.Float64frombits(rng.Uint64()))
 	}
 	rows("float32", func() (float64, float64) { return mathTime2[float32](cfg, op, loop) }, func() float64 {
 		a, b, d := make([]float32, len(xs)), make([]float32, len(xs)), make([]float32, len(xs))
@@ -176,7 +199,7 @@ func mathTime2[T elem.Float](cfg config, op elem.Op, loop func(d, a, b []float64
 	a, b, d := make([]T, mathN), make([]T, mathN), make([]T, mathN)
 	a64, b64, d64 := make([]float64, mathN), make([]float64, mathN), make([]float64, mathN)
 	for i := range a {
-		a64[i], b64[i] = mathArgs("", i*7919), mathArgs("", i*104729)
+		a64[i], b64[i] = mathArgs(op.String()+"x", i*7919), mathArgs(op.String()+"y", i*104729)
 		a[i], b[i] = T(a64[i]), T(b64[i])
 	}
 	e := measure(func() { elem.Apply(op, d, a, b) }, cfg.minTime, cfg.reps)

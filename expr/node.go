@@ -122,6 +122,9 @@ func Hypot[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpHypot, a, 
 // Atan2 is the angle of the point (x, y), as elem.Atan2.
 func Atan2[T elem.Float](y, x Node[T]) Node[T] { return binary(elem.OpAtan2, y, x) }
 
+// Pow is a^b, as elem.Pow (math.Pow's special cases).
+func Pow[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpPow, a, b) }
+
 // Apply is a op b for an op chosen at run time, as elem.Apply. Compile
 // fails, with an error wrapping ErrOp, on an op that elem does not define
 // on T (an invalid op, or OpDiv on integers).
@@ -190,6 +193,15 @@ func Sigmoid[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSigmoid, a) 
 
 // Tanh is the hyperbolic tangent, as elem.Tanh.
 func Tanh[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpTanh, a) }
+
+// Erf is the error function, as elem.Erf.
+func Erf[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpErf, a) }
+
+// Sin is the sine, as elem.Sin (exact reduction at any size).
+func Sin[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSin, a) }
+
+// Cos is the cosine, as elem.Cos.
+func Cos[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpCos, a) }
 
 func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3,

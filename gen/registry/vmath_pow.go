@@ -47,15 +47,15 @@ func powProgram(t Type) *MathProgram {
 	b := newMath("pow", t, 2)
 	fb := bitsOf(t)
 	x, y := b.in(0), b.in(1)
-	ax, ay := b.abs(x), b.abs(y)
 	zero, one, inf := b.f(0), b.f(1), b.f(fb.inf)
 	sign := b.bits(b.signBit())
-	lh, ll := b.lnHL(ax)
+	lh, ll := b.lnHL(b.abs(x))
 	ph, pl := b.twoProd(y, lh)
 	pl = b.fma(y, ll, pl)
 	pl = b.sel(b.lt(b.abs(ph), b.f(1024)), pl, zero) // an overflowing or infinite product's error is not a number
 	e := b.expCoreLo(ph, pl, false)
 	r := b.scale(b.add(e.s, e.lo), e)
+	ax, ay := b.abs(x), b.abs(y) // here, not held through the core
 	// y an integer: rint(|y|) = |y| (an infinity counts: it is excluded
 	// below); odd: the unit bit of |y| + 2^mant (or of |y| itself from
 	// 2^mant on) is set, and |y| < 2^(mant+1).

@@ -156,8 +156,8 @@ func (b *mathBuilder) remPio2Fast(ax int) (k, hi, lo int) {
 	}
 	a := b.fnma(q, part[0], ax)
 	h2, l2 := b.twoProd(q, part[1])
-	h3, l3 := b.twoProd(q, part[2])
 	s, e := b.twoSum(a, b.neg(h2))
+	h3, l3 := b.twoProd(q, part[2])
 	s, e2 := b.twoSum(s, b.neg(h3))
 	rl := b.sub(b.sub(b.add(e, e2), l2), b.fma(q, part[3], l3))
 	hi, lo = b.twoSum(s, rl)
@@ -248,13 +248,13 @@ func sinCosProgram(cos bool) func(t Type) *MathProgram {
 			return []int{k, hi, lo}
 		})
 		k, hi, lo = outs[0], outs[1], outs[2]
-		ax = b.abs(x) // again: one step, where keeping it would hold a register through the block
 		if cos {
 			k = b.iadd(k, b.bits(1))
 		}
 		even := b.eq(b.and(k, b.bits(1)), b.f(0)) // the bits 1 are a subnormal, not 0
-		r := b.sel(even, b.sinKernel(hi, lo), b.cosKernel(hi, lo))
 		sign := b.shl(b.and(k, b.bits(2)), t.Bits-2)
+		r := b.sel(even, b.sinKernel(hi, lo), b.cosKernel(hi, lo))
+		ax = b.abs(x) // again: one step, where keeping it would hold a register through the block
 		tiny := -12.0
 		if t.Bits == 64 {
 			tiny = -27

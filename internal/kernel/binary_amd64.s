@@ -9124,180 +9124,181 @@ powVVF32AVX2_loop1:
 	JB           powVVF32AVX2_after1
 	VMOVUPS      (SI)(R10*4), Y0
 	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y0, Y2
-	VPAND        pow32consts<>+0(SB), Y1, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y1, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y1, Y4
+	VFMADD231PS  Y7, Y1, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y1, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y1, Y6
-	VFMADD231PS  Y9, Y1, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VPAND        pow32consts<>+256(SB), Y1, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        pow32consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y3
@@ -9305,10 +9306,10 @@ powVVF32AVX2_loop1:
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y1, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -9319,180 +9320,181 @@ powVVF32AVX2_after1:
 	JB           powVVF32AVX2_tail4
 	VMOVUPS      (SI)(R10*4), X0
 	VMOVUPS      (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -9500,10 +9502,10 @@ powVVF32AVX2_after1:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVUPS      X4, (DX)(R10*4)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -9513,180 +9515,181 @@ powVVF32AVX2_tail4:
 	JB           powVVF32AVX2_tail2
 	VMOVQ        (SI)(R10*4), X0
 	VMOVQ        (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -9694,10 +9697,10 @@ powVVF32AVX2_tail4:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*4)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -9707,180 +9710,181 @@ powVVF32AVX2_tail2:
 	JB           powVVF32AVX2_tail1
 	VMOVSS       (SI)(R10*4), X0
 	VMOVSS       (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -9888,10 +9892,10 @@ powVVF32AVX2_tail2:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVSS       X4, (DX)(R10*4)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -9908,180 +9912,181 @@ powVVF32AVX2_exact1:
 	XORQ         R10, R10
 	VMOVUPS      (SI)(R10*4), Y0
 	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y0, Y2
-	VPAND        pow32consts<>+0(SB), Y1, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y1, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y1, Y4
+	VFMADD231PS  Y7, Y1, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y1, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y1, Y6
-	VFMADD231PS  Y9, Y1, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VPAND        pow32consts<>+256(SB), Y1, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        pow32consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y3
@@ -10089,10 +10094,10 @@ powVVF32AVX2_exact1:
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y1, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -10105,46 +10110,46 @@ powVVF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA pow32consts<>+0(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+8(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+16(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+24(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+32(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+40(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+48(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+56(SB)/8, $0x7fffffff7fffffff
-DATA pow32consts<>+64(SB)/8, $0x0000000000000000
-DATA pow32consts<>+72(SB)/8, $0x0000000000000000
-DATA pow32consts<>+80(SB)/8, $0x0000000000000000
-DATA pow32consts<>+88(SB)/8, $0x0000000000000000
-DATA pow32consts<>+96(SB)/8, $0x0000000000000000
-DATA pow32consts<>+104(SB)/8, $0x0000000000000000
-DATA pow32consts<>+112(SB)/8, $0x0000000000000000
-DATA pow32consts<>+120(SB)/8, $0x0000000000000000
-DATA pow32consts<>+128(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+136(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+144(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+152(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+160(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+168(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+176(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+184(SB)/8, $0x3f8000003f800000
-DATA pow32consts<>+192(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+200(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+208(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+216(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+224(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+232(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+240(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+248(SB)/8, $0x7f8000007f800000
-DATA pow32consts<>+256(SB)/8, $0x8000000080000000
-DATA pow32consts<>+264(SB)/8, $0x8000000080000000
-DATA pow32consts<>+272(SB)/8, $0x8000000080000000
-DATA pow32consts<>+280(SB)/8, $0x8000000080000000
-DATA pow32consts<>+288(SB)/8, $0x8000000080000000
-DATA pow32consts<>+296(SB)/8, $0x8000000080000000
-DATA pow32consts<>+304(SB)/8, $0x8000000080000000
-DATA pow32consts<>+312(SB)/8, $0x8000000080000000
+DATA pow32consts<>+0(SB)/8, $0x0000000000000000
+DATA pow32consts<>+8(SB)/8, $0x0000000000000000
+DATA pow32consts<>+16(SB)/8, $0x0000000000000000
+DATA pow32consts<>+24(SB)/8, $0x0000000000000000
+DATA pow32consts<>+32(SB)/8, $0x0000000000000000
+DATA pow32consts<>+40(SB)/8, $0x0000000000000000
+DATA pow32consts<>+48(SB)/8, $0x0000000000000000
+DATA pow32consts<>+56(SB)/8, $0x0000000000000000
+DATA pow32consts<>+64(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+72(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+80(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+88(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+96(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+104(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+112(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+120(SB)/8, $0x3f8000003f800000
+DATA pow32consts<>+128(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+136(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+144(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+152(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+160(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+168(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+176(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+184(SB)/8, $0x7f8000007f800000
+DATA pow32consts<>+192(SB)/8, $0x8000000080000000
+DATA pow32consts<>+200(SB)/8, $0x8000000080000000
+DATA pow32consts<>+208(SB)/8, $0x8000000080000000
+DATA pow32consts<>+216(SB)/8, $0x8000000080000000
+DATA pow32consts<>+224(SB)/8, $0x8000000080000000
+DATA pow32consts<>+232(SB)/8, $0x8000000080000000
+DATA pow32consts<>+240(SB)/8, $0x8000000080000000
+DATA pow32consts<>+248(SB)/8, $0x8000000080000000
+DATA pow32consts<>+256(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+264(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+272(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+280(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+288(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+296(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+304(SB)/8, $0x7fffffff7fffffff
+DATA pow32consts<>+312(SB)/8, $0x7fffffff7fffffff
 DATA pow32consts<>+320(SB)/8, $0x0080000000800000
 DATA pow32consts<>+328(SB)/8, $0x0080000000800000
 DATA pow32consts<>+336(SB)/8, $0x0080000000800000
@@ -10465,180 +10470,181 @@ powVSF32AVX2_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powVSF32AVX2_after1
 	VMOVUPS      (SI)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y1, Y2
-	VPAND        pow32consts<>+0(SB), Y0, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y1, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y0, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y0, Y4
+	VFMADD231PS  Y7, Y0, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y0, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y0, Y6
-	VFMADD231PS  Y9, Y0, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y1, Y2
+	VPAND        pow32consts<>+256(SB), Y0, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y1, Y5
+	VPAND        pow32consts<>+192(SB), Y1, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
 	VBLENDVPS    Y2, Y1, Y5, Y5
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y3
@@ -10646,10 +10652,10 @@ powVSF32AVX2_loop1:
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y0, Y2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
 	VPOR         Y2, Y1, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -10659,180 +10665,181 @@ powVSF32AVX2_after1:
 	CMPQ         R11, $0x00000004
 	JB           powVSF32AVX2_tail4
 	VMOVUPS      (SI)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X1, X2
-	VPAND        pow32consts<>+0(SB), X0, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X0, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X0, X4
+	VFMADD231PS  X7, X0, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X0, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X0, X6
-	VFMADD231PS  X9, X0, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VPAND        pow32consts<>+256(SB), X0, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        pow32consts<>+192(SB), X1, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X3
@@ -10840,10 +10847,10 @@ powVSF32AVX2_after1:
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
 	VPOR         X2, X1, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X2, pow32consts<>+64(SB), X4, X4
 	VMOVUPS      X4, (DX)(R10*4)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -10852,180 +10859,181 @@ powVSF32AVX2_tail4:
 	CMPQ         R11, $0x00000002
 	JB           powVSF32AVX2_tail2
 	VMOVQ        (SI)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X1, X2
-	VPAND        pow32consts<>+0(SB), X0, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X0, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X0, X4
+	VFMADD231PS  X7, X0, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X0, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X0, X6
-	VFMADD231PS  X9, X0, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VPAND        pow32consts<>+256(SB), X0, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        pow32consts<>+192(SB), X1, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X3
@@ -11033,10 +11041,10 @@ powVSF32AVX2_tail4:
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
 	VPOR         X2, X1, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X2, pow32consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*4)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -11045,180 +11053,181 @@ powVSF32AVX2_tail2:
 	CMPQ         R11, $0x00000001
 	JB           powVSF32AVX2_tail1
 	VMOVSS       (SI)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X1, X2
-	VPAND        pow32consts<>+0(SB), X0, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X0, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X0, X4
+	VFMADD231PS  X7, X0, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X0, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X0, X6
-	VFMADD231PS  X9, X0, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X1, X2
+	VPAND        pow32consts<>+256(SB), X0, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X1, X5
+	VPAND        pow32consts<>+192(SB), X1, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X3
@@ -11226,10 +11235,10 @@ powVSF32AVX2_tail2:
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
 	VPOR         X0, X1, X0
-	VBLENDVPS    X0, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X0, pow32consts<>+64(SB), X4, X4
 	VMOVSS       X4, (DX)(R10*4)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -11246,180 +11255,181 @@ powVSF32AVX2_exact1:
 	VBROADCASTSS (R8), Y0
 	XORQ         R10, R10
 	VMOVUPS      (SI)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y1, Y2
-	VPAND        pow32consts<>+0(SB), Y0, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y1, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y0, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y0, Y4
+	VFMADD231PS  Y7, Y0, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y0, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y0, Y6
-	VFMADD231PS  Y9, Y0, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y1, Y2
+	VPAND        pow32consts<>+256(SB), Y0, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y1, Y5
+	VPAND        pow32consts<>+192(SB), Y1, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
 	VBLENDVPS    Y2, Y1, Y5, Y5
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y3
@@ -11427,10 +11437,10 @@ powVSF32AVX2_exact1:
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y0, Y0
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
-	VBLENDVPS    Y0, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y0, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -11473,180 +11483,181 @@ powSVF32AVX2_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powSVF32AVX2_after1
 	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y0, Y2
-	VPAND        pow32consts<>+0(SB), Y1, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y1, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y1, Y4
+	VFMADD231PS  Y7, Y1, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y1, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y1, Y6
-	VFMADD231PS  Y9, Y1, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VPAND        pow32consts<>+256(SB), Y1, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        pow32consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y3
@@ -11654,10 +11665,10 @@ powSVF32AVX2_loop1:
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
 	VPOR         Y1, Y2, Y1
-	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y1, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -11667,180 +11678,181 @@ powSVF32AVX2_after1:
 	CMPQ         R11, $0x00000004
 	JB           powSVF32AVX2_tail4
 	VMOVUPS      (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -11848,10 +11860,10 @@ powSVF32AVX2_after1:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VPOR         X1, X2, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVUPS      X4, (DX)(R10*4)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -11860,180 +11872,181 @@ powSVF32AVX2_tail4:
 	CMPQ         R11, $0x00000002
 	JB           powSVF32AVX2_tail2
 	VMOVQ        (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -12041,10 +12054,10 @@ powSVF32AVX2_tail4:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X2
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VPOR         X1, X2, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*4)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -12053,180 +12066,181 @@ powSVF32AVX2_tail2:
 	CMPQ         R11, $0x00000001
 	JB           powSVF32AVX2_tail1
 	VMOVSS       (R8)(R10*4), X1
-	VPAND        pow32consts<>+0(SB), X0, X2
-	VPAND        pow32consts<>+0(SB), X1, X3
-	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X4
-	VMULPS       pow32consts<>+384(SB), X2, X5
-	VBLENDVPS    X4, X5, X2, X5
-	VPADDD       pow32consts<>+448(SB), X5, X5
-	VPSRLD       $0x17, X5, X6
-	VPOR         pow32consts<>+512(SB), X6, X6
-	VMOVUPS      pow32consts<>+640(SB), X7
-	VBLENDVPS    X4, pow32consts<>+576(SB), X7, X4
-	VSUBPS       X4, X6, X6
-	VPAND        pow32consts<>+704(SB), X5, X5
-	VPADDD       pow32consts<>+768(SB), X5, X5
-	VSUBPS       pow32consts<>+128(SB), X5, X5
-	VADDPS       pow32consts<>+832(SB), X5, X4
-	VMOVUPS      pow32consts<>+832(SB), X7
-	VSUBPS       X4, X7, X7
-	VADDPS       X5, X7, X7
-	VMOVUPS      pow32consts<>+128(SB), X8
-	VDIVPS       X4, X8, X8
-	VMULPS       X8, X5, X9
-	VFNMADD231PS X4, X9, X5
-	VADDPS       pow32consts<>+64(SB), X5, X5
-	VFNMADD231PS X7, X9, X5
-	VMULPS       X8, X5, X5
-	VMULPS       X9, X9, X4
-	VPXOR        pow32consts<>+256(SB), X4, X7
-	VFMADD231PS  X9, X9, X7
-	VADDPS       X9, X9, X8
-	VFMADD231PS  X5, X8, X7
-	VMULPS       X9, X4, X8
-	VPXOR        pow32consts<>+256(SB), X8, X10
-	VFMADD231PS  X9, X4, X10
-	VFMADD231PS  X5, X4, X10
-	VFMADD231PS  X9, X7, X10
-	VMULPS       pow32consts<>+896(SB), X8, X7
-	VPXOR        pow32consts<>+256(SB), X7, X11
-	VFMADD231PS  pow32consts<>+896(SB), X8, X11
-	VFMADD231PS  pow32consts<>+960(SB), X8, X11
-	VFMADD231PS  pow32consts<>+896(SB), X10, X11
-	VADDPS       X9, X9, X8
-	VMULPS       X4, X4, X10
-	VMULPS       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow32consts<>+1024(SB), X12
-	VFMADD213PS  pow32consts<>+1088(SB), X12, X10
-	VFMADD213PS  pow32consts<>+1152(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1216(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1280(SB), X4, X10
-	VFMADD213PS  pow32consts<>+1344(SB), X4, X10
-	VMULPS       X10, X8, X8
-	VMULPS       pow32consts<>+1408(SB), X6, X4
-	VADDPS       X9, X9, X9
-	VADDPS       X9, X4, X10
-	VSUBPS       X4, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X4, X4
-	VSUBPS       X12, X9, X9
-	VADDPS       X9, X4, X4
-	VADDPS       X7, X10, X9
-	VSUBPS       X10, X9, X12
-	VSUBPS       X12, X9, X13
-	VSUBPS       X13, X10, X10
-	VSUBPS       X12, X7, X7
-	VADDPS       X7, X10, X10
-	VADDPS       X10, X4, X4
-	VADDPS       X5, X5, X5
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VCMPPS       $0x11, pow32consts<>+320(SB), X2, X3
+	VMULPS       pow32consts<>+384(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       pow32consts<>+448(SB), X4, X4
+	VPSRLD       $0x17, X4, X2
+	VPOR         pow32consts<>+512(SB), X2, X2
+	VMOVUPS      pow32consts<>+640(SB), X5
+	VBLENDVPS    X3, pow32consts<>+576(SB), X5, X3
+	VSUBPS       X3, X2, X2
+	VPAND        pow32consts<>+704(SB), X4, X4
+	VPADDD       pow32consts<>+768(SB), X4, X4
+	VSUBPS       pow32consts<>+64(SB), X4, X4
+	VADDPS       pow32consts<>+832(SB), X4, X3
+	VMOVUPS      pow32consts<>+832(SB), X5
+	VSUBPS       X3, X5, X5
+	VADDPS       X4, X5, X5
+	VMOVUPS      pow32consts<>+64(SB), X6
+	VDIVPS       X3, X6, X6
+	VMULPS       X6, X4, X7
+	VFNMADD231PS X3, X7, X4
+	VADDPS       pow32consts<>+0(SB), X4, X4
+	VFNMADD231PS X5, X7, X4
+	VMULPS       X6, X4, X4
+	VMULPS       X7, X7, X3
+	VPXOR        pow32consts<>+192(SB), X3, X5
+	VFMADD231PS  X7, X7, X5
+	VADDPS       X7, X7, X6
+	VFMADD231PS  X4, X6, X5
+	VMULPS       X7, X3, X6
+	VPXOR        pow32consts<>+192(SB), X6, X8
+	VFMADD231PS  X7, X3, X8
+	VFMADD231PS  X4, X3, X8
+	VFMADD231PS  X7, X5, X8
+	VMULPS       pow32consts<>+896(SB), X6, X5
+	VPXOR        pow32consts<>+192(SB), X5, X9
+	VFMADD231PS  pow32consts<>+896(SB), X6, X9
+	VFMADD231PS  pow32consts<>+960(SB), X6, X9
+	VFMADD231PS  pow32consts<>+896(SB), X8, X9
+	VADDPS       X7, X7, X6
+	VMULPS       X3, X3, X8
+	VMULPS       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow32consts<>+1024(SB), X10
+	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
+	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
+	VMULPS       X8, X6, X6
+	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VADDPS       X7, X7, X7
+	VADDPS       X7, X3, X8
+	VSUBPS       X3, X8, X10
+	VSUBPS       X10, X8, X11
+	VSUBPS       X11, X3, X3
+	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X5, X8, X7
+	VSUBPS       X8, X7, X10
+	VSUBPS       X10, X7, X11
+	VSUBPS       X11, X8, X8
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X8, X8
+	VADDPS       X8, X3, X3
+	VADDPS       X4, X4, X4
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X9, X9
+	VMULPS       pow32consts<>+1472(SB), X2, X2
+	VADDPS       X2, X9, X9
+	VADDPS       X9, X3, X3
+	VADDPS       X3, X7, X2
+	VSUBPS       X2, X7, X7
+	VADDPS       X3, X7, X7
+	VMULPS       X2, X1, X3
+	VPXOR        pow32consts<>+192(SB), X3, X4
+	VFMADD231PS  X2, X1, X4
+	VFMADD231PS  X7, X1, X4
+	VPAND        pow32consts<>+256(SB), X3, X2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VMOVUPS      pow32consts<>+0(SB), X5
+	VBLENDVPS    X2, X4, X5, X4
+	VMAXPS       pow32consts<>+1600(SB), X3, X3
+	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow32consts<>+1728(SB), X5
+	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
+	VSUBPS       pow32consts<>+1792(SB), X2, X5
+	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VADDPS       X4, X6, X5
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X5, X8
+	VSUBPS       X8, X6, X6
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X6, X6
+	VADDPS       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow32consts<>+1856(SB), X6
+	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
+	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VMULPS       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PS  X5, X3, X7
+	VFMADD231PS  X6, X4, X7
+	VADDPS       pow32consts<>+64(SB), X5, X3
+	VMOVUPS      pow32consts<>+64(SB), X4
+	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VADDPS       X8, X11, X11
-	VMULPS       pow32consts<>+1472(SB), X6, X6
-	VADDPS       X6, X11, X11
-	VADDPS       X11, X4, X4
-	VADDPS       X4, X9, X5
-	VSUBPS       X5, X9, X9
-	VADDPS       X4, X9, X9
-	VMULPS       X5, X1, X4
-	VPXOR        pow32consts<>+256(SB), X4, X6
-	VFMADD231PS  X5, X1, X6
-	VFMADD231PS  X9, X1, X6
-	VPAND        pow32consts<>+0(SB), X4, X5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X7
-	VBLENDVPS    X5, X6, X7, X6
-	VMAXPS       pow32consts<>+1600(SB), X4, X4
-	VMINPS       pow32consts<>+1664(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow32consts<>+1728(SB), X7
-	VFMADD213PS  pow32consts<>+1792(SB), X7, X5
-	VSUBPS       pow32consts<>+1792(SB), X5, X7
-	VFNMADD231PS pow32consts<>+1408(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X8
-	VSUBPS       X8, X4, X4
-	VFNMADD231PS pow32consts<>+1472(SB), X7, X4
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
-	VADDPS       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow32consts<>+1856(SB), X8
-	VFMADD213PS  pow32consts<>+1920(SB), X8, X6
-	VFMADD213PS  pow32consts<>+1984(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2048(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2112(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2176(SB), X7, X6
-	VFMADD213PS  pow32consts<>+2240(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PS  X7, X4, X9
-	VFMADD231PS  X8, X6, X9
-	VADDPS       pow32consts<>+128(SB), X7, X4
-	VMOVUPS      pow32consts<>+128(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X7, X6, X6
-	VADDPS       X9, X6, X6
-	VPSUBD       pow32consts<>+2304(SB), X5, X5
-	VPSRLD       $0x01, X5, X7
-	VPSUBD       pow32consts<>+2368(SB), X7, X8
-	VPSLLD       $0x17, X8, X8
-	VPSUBD       X7, X5, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X5
-	VPSLLD       $0x17, X5, X5
-	VADDPS       X6, X4, X4
-	VMULPS       X8, X4, X4
-	VMULPS       X5, X4, X4
-	VPAND        pow32consts<>+256(SB), X3, X5
+	VADDPS       X7, X4, X4
+	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSRLD       $0x01, X2, X5
+	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X5, X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VADDPS       X4, X3, X3
+	VMULPS       X6, X3, X3
+	VMULPS       X2, X3, X3
+	VPAND        pow32consts<>+256(SB), X0, X2
+	VPAND        pow32consts<>+256(SB), X1, X4
+	VPAND        pow32consts<>+192(SB), X4, X5
 	VPOR         pow32consts<>+512(SB), X5, X5
-	VPAND        pow32consts<>+0(SB), X3, X6
+	VPAND        pow32consts<>+256(SB), X4, X6
 	VCMPPS       $0x11, pow32consts<>+512(SB), X6, X6
-	VADDPS       X5, X3, X7
+	VADDPS       X5, X4, X7
 	VSUBPS       X5, X7, X7
-	VBLENDVPS    X6, X7, X3, X7
-	VCMPPS       $0x00, X3, X7, X7
-	VCMPPS       $0x11, pow32consts<>+512(SB), X3, X5
-	VADDPS       pow32consts<>+512(SB), X3, X6
-	VBLENDVPS    X5, X6, X3, X6
+	VBLENDVPS    X6, X7, X4, X7
+	VCMPPS       $0x00, X4, X7, X7
+	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
+	VADDPS       pow32consts<>+512(SB), X4, X6
+	VBLENDVPS    X5, X6, X4, X6
 	VPAND        pow32consts<>+2368(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X3, X5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
+	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
-	VPAND        pow32consts<>+256(SB), X0, X5
+	VPAND        pow32consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X4, X6
-	VBLENDVPS    X7, X4, X6, X4
-	VCMPPS       $0x11, pow32consts<>+64(SB), X1, X6
-	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X7
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
+	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X7, X3, X6, X3
+	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
+	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPS    X7, X8, X4, X8
-	VCMPPS       $0x00, pow32consts<>+192(SB), X2, X4
-	VMOVUPS      pow32consts<>+192(SB), X7
-	VBLENDVPS    X6, pow32consts<>+64(SB), X7, X7
+	VBLENDVPS    X7, X8, X3, X8
+	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X3
+	VMOVUPS      pow32consts<>+128(SB), X7
+	VBLENDVPS    X6, pow32consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPS    X4, X7, X8, X7
-	VMOVUPS      pow32consts<>+128(SB), X4
-	VCMPPS       $0x11, X2, X4, X4
-	VMOVUPS      pow32consts<>+192(SB), X5
-	VBLENDVPS    X6, pow32consts<>+64(SB), X5, X5
-	VMOVUPS      pow32consts<>+64(SB), X8
-	VBLENDVPS    X6, pow32consts<>+192(SB), X8, X6
-	VBLENDVPS    X4, X5, X6, X5
-	VCMPPS       $0x00, pow32consts<>+192(SB), X3, X3
-	VCMPPS       $0x00, pow32consts<>+128(SB), X2, X2
-	VBLENDVPS    X2, pow32consts<>+128(SB), X5, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VCMPPS       $0x00, pow32consts<>+128(SB), X1, X2
+	VBLENDVPS    X3, X7, X8, X7
+	VMOVUPS      pow32consts<>+64(SB), X3
+	VCMPPS       $0x11, X2, X3, X3
+	VMOVUPS      pow32consts<>+128(SB), X5
+	VBLENDVPS    X6, pow32consts<>+0(SB), X5, X5
+	VMOVUPS      pow32consts<>+0(SB), X8
+	VBLENDVPS    X6, pow32consts<>+128(SB), X8, X6
+	VBLENDVPS    X3, X5, X6, X5
+	VCMPPS       $0x00, pow32consts<>+128(SB), X4, X4
+	VCMPPS       $0x00, pow32consts<>+64(SB), X2, X2
+	VBLENDVPS    X2, pow32consts<>+64(SB), X5, X5
+	VBLENDVPS    X4, X5, X7, X5
+	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
 	VPOR         pow32consts<>+2560(SB), X1, X3
@@ -12234,10 +12248,10 @@ powSVF32AVX2_tail2:
 	VCMPPS       $0x03, X0, X0, X2
 	VPOR         pow32consts<>+2560(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
-	VCMPPS       $0x00, pow32consts<>+128(SB), X0, X0
+	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
+	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPS    X1, pow32consts<>+128(SB), X4, X4
+	VBLENDVPS    X1, pow32consts<>+64(SB), X4, X4
 	VMOVSS       X4, (DX)(R10*4)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -12254,180 +12268,181 @@ powSVF32AVX2_exact1:
 	VBROADCASTSS (SI), Y0
 	XORQ         R10, R10
 	VMOVUPS      (R8)(R10*4), Y1
-	VPAND        pow32consts<>+0(SB), Y0, Y2
-	VPAND        pow32consts<>+0(SB), Y1, Y3
-	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y4
-	VMULPS       pow32consts<>+384(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y5
-	VPADDD       pow32consts<>+448(SB), Y5, Y5
-	VPSRLD       $0x17, Y5, Y6
-	VPOR         pow32consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow32consts<>+640(SB), Y7
-	VBLENDVPS    Y4, pow32consts<>+576(SB), Y7, Y4
-	VSUBPS       Y4, Y6, Y6
-	VPAND        pow32consts<>+704(SB), Y5, Y5
-	VPADDD       pow32consts<>+768(SB), Y5, Y5
-	VSUBPS       pow32consts<>+128(SB), Y5, Y5
-	VADDPS       pow32consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+832(SB), Y7
-	VSUBPS       Y4, Y7, Y7
-	VADDPS       Y5, Y7, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y8
-	VDIVPS       Y4, Y8, Y8
-	VMULPS       Y8, Y5, Y9
-	VFNMADD231PS Y4, Y9, Y5
-	VADDPS       pow32consts<>+64(SB), Y5, Y5
-	VFNMADD231PS Y7, Y9, Y5
-	VMULPS       Y8, Y5, Y5
-	VMULPS       Y9, Y9, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y7
-	VFMADD231PS  Y9, Y9, Y7
-	VADDPS       Y9, Y9, Y8
-	VFMADD231PS  Y5, Y8, Y7
-	VMULPS       Y9, Y4, Y8
-	VPXOR        pow32consts<>+256(SB), Y8, Y10
-	VFMADD231PS  Y9, Y4, Y10
-	VFMADD231PS  Y5, Y4, Y10
-	VFMADD231PS  Y9, Y7, Y10
-	VMULPS       pow32consts<>+896(SB), Y8, Y7
-	VPXOR        pow32consts<>+256(SB), Y7, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+960(SB), Y8, Y11
-	VFMADD231PS  pow32consts<>+896(SB), Y10, Y11
-	VADDPS       Y9, Y9, Y8
-	VMULPS       Y4, Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow32consts<>+1024(SB), Y12
-	VFMADD213PS  pow32consts<>+1088(SB), Y12, Y10
-	VFMADD213PS  pow32consts<>+1152(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1216(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1280(SB), Y4, Y10
-	VFMADD213PS  pow32consts<>+1344(SB), Y4, Y10
-	VMULPS       Y10, Y8, Y8
-	VMULPS       pow32consts<>+1408(SB), Y6, Y4
-	VADDPS       Y9, Y9, Y9
-	VADDPS       Y9, Y4, Y10
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
-	VSUBPS       Y13, Y4, Y4
-	VSUBPS       Y12, Y9, Y9
-	VADDPS       Y9, Y4, Y4
-	VADDPS       Y7, Y10, Y9
-	VSUBPS       Y10, Y9, Y12
-	VSUBPS       Y12, Y9, Y13
-	VSUBPS       Y13, Y10, Y10
-	VSUBPS       Y12, Y7, Y7
-	VADDPS       Y7, Y10, Y10
-	VADDPS       Y10, Y4, Y4
-	VADDPS       Y5, Y5, Y5
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VCMPPS       $0x11, pow32consts<>+320(SB), Y2, Y3
+	VMULPS       pow32consts<>+384(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       pow32consts<>+448(SB), Y4, Y4
+	VPSRLD       $0x17, Y4, Y2
+	VPOR         pow32consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+640(SB), Y5
+	VBLENDVPS    Y3, pow32consts<>+576(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VPAND        pow32consts<>+704(SB), Y4, Y4
+	VPADDD       pow32consts<>+768(SB), Y4, Y4
+	VSUBPS       pow32consts<>+64(SB), Y4, Y4
+	VADDPS       pow32consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow32consts<>+832(SB), Y5
+	VSUBPS       Y3, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VDIVPS       Y3, Y6, Y6
+	VMULPS       Y6, Y4, Y7
+	VFNMADD231PS Y3, Y7, Y4
+	VADDPS       pow32consts<>+0(SB), Y4, Y4
+	VFNMADD231PS Y5, Y7, Y4
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y7, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y5
+	VFMADD231PS  Y7, Y7, Y5
+	VADDPS       Y7, Y7, Y6
+	VFMADD231PS  Y4, Y6, Y5
+	VMULPS       Y7, Y3, Y6
+	VPXOR        pow32consts<>+192(SB), Y6, Y8
+	VFMADD231PS  Y7, Y3, Y8
+	VFMADD231PS  Y4, Y3, Y8
+	VFMADD231PS  Y7, Y5, Y8
+	VMULPS       pow32consts<>+896(SB), Y6, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
+	VADDPS       Y7, Y7, Y6
+	VMULPS       Y3, Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow32consts<>+1024(SB), Y10
+	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
+	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VADDPS       Y7, Y7, Y7
+	VADDPS       Y7, Y3, Y8
+	VSUBPS       Y3, Y8, Y10
+	VSUBPS       Y10, Y8, Y11
+	VSUBPS       Y11, Y3, Y3
+	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y8, Y7
+	VSUBPS       Y8, Y7, Y10
+	VSUBPS       Y10, Y7, Y11
+	VSUBPS       Y11, Y8, Y8
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	VADDPS       Y4, Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y9, Y9
+	VMULPS       pow32consts<>+1472(SB), Y2, Y2
+	VADDPS       Y2, Y9, Y9
+	VADDPS       Y9, Y3, Y3
+	VADDPS       Y3, Y7, Y2
+	VSUBPS       Y2, Y7, Y7
+	VADDPS       Y3, Y7, Y7
+	VMULPS       Y2, Y1, Y3
+	VPXOR        pow32consts<>+192(SB), Y3, Y4
+	VFMADD231PS  Y2, Y1, Y4
+	VFMADD231PS  Y7, Y1, Y4
+	VPAND        pow32consts<>+256(SB), Y3, Y2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+0(SB), Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
+	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow32consts<>+1728(SB), Y5
+	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
+	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VADDPS       Y4, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow32consts<>+1856(SB), Y6
+	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y5, Y3, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y4
+	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
-	VADDPS       Y8, Y11, Y11
-	VMULPS       pow32consts<>+1472(SB), Y6, Y6
-	VADDPS       Y6, Y11, Y11
-	VADDPS       Y11, Y4, Y4
-	VADDPS       Y4, Y9, Y5
-	VSUBPS       Y5, Y9, Y9
-	VADDPS       Y4, Y9, Y9
-	VMULPS       Y5, Y1, Y4
-	VPXOR        pow32consts<>+256(SB), Y4, Y6
-	VFMADD231PS  Y5, Y1, Y6
-	VFMADD231PS  Y9, Y1, Y6
-	VPAND        pow32consts<>+0(SB), Y4, Y5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y7
-	VBLENDVPS    Y5, Y6, Y7, Y6
-	VMAXPS       pow32consts<>+1600(SB), Y4, Y4
-	VMINPS       pow32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow32consts<>+1728(SB), Y7
-	VFMADD213PS  pow32consts<>+1792(SB), Y7, Y5
-	VSUBPS       pow32consts<>+1792(SB), Y5, Y7
-	VFNMADD231PS pow32consts<>+1408(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y8
-	VSUBPS       Y8, Y4, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y7, Y4
-	VADDPS       Y6, Y8, Y7
-	VSUBPS       Y8, Y7, Y9
-	VSUBPS       Y9, Y7, Y10
-	VSUBPS       Y10, Y8, Y8
-	VSUBPS       Y9, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VADDPS       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow32consts<>+1856(SB), Y8
-	VFMADD213PS  pow32consts<>+1920(SB), Y8, Y6
-	VFMADD213PS  pow32consts<>+1984(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2048(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2112(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2176(SB), Y7, Y6
-	VFMADD213PS  pow32consts<>+2240(SB), Y7, Y6
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PS  Y7, Y4, Y9
-	VFMADD231PS  Y8, Y6, Y9
-	VADDPS       pow32consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow32consts<>+128(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y9, Y6, Y6
-	VPSUBD       pow32consts<>+2304(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y7
-	VPSUBD       pow32consts<>+2368(SB), Y7, Y8
-	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y7, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VMULPS       Y8, Y4, Y4
-	VMULPS       Y5, Y4, Y4
-	VPAND        pow32consts<>+256(SB), Y3, Y5
+	VADDPS       Y7, Y4, Y4
+	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y5
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y5, Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VPAND        pow32consts<>+256(SB), Y0, Y2
+	VPAND        pow32consts<>+256(SB), Y1, Y4
+	VPAND        pow32consts<>+192(SB), Y4, Y5
 	VPOR         pow32consts<>+512(SB), Y5, Y5
-	VPAND        pow32consts<>+0(SB), Y3, Y6
+	VPAND        pow32consts<>+256(SB), Y4, Y6
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y6, Y6
-	VADDPS       Y5, Y3, Y7
+	VADDPS       Y5, Y4, Y7
 	VSUBPS       Y5, Y7, Y7
-	VBLENDVPS    Y6, Y7, Y3, Y7
-	VCMPPS       $0x00, Y3, Y7, Y7
-	VCMPPS       $0x11, pow32consts<>+512(SB), Y3, Y5
-	VADDPS       pow32consts<>+512(SB), Y3, Y6
-	VBLENDVPS    Y5, Y6, Y3, Y6
+	VBLENDVPS    Y6, Y7, Y4, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
+	VADDPS       pow32consts<>+512(SB), Y4, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
 	VPAND        pow32consts<>+2368(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y3, Y5
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
+	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
-	VPAND        pow32consts<>+256(SB), Y0, Y5
+	VPAND        pow32consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y4, Y6
-	VBLENDVPS    Y7, Y4, Y6, Y4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Y1, Y6
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
+	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y7, Y3, Y6, Y3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPS    Y7, Y8, Y4, Y8
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y7
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y7, Y7
+	VBLENDVPS    Y7, Y8, Y3, Y8
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y7
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPS    Y4, Y7, Y8, Y7
-	VMOVUPS      pow32consts<>+128(SB), Y4
-	VCMPPS       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow32consts<>+192(SB), Y5
-	VBLENDVPS    Y6, pow32consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow32consts<>+64(SB), Y8
-	VBLENDVPS    Y6, pow32consts<>+192(SB), Y8, Y6
-	VBLENDVPS    Y4, Y5, Y6, Y5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Y3, Y3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y2, Y2
-	VBLENDVPS    Y2, pow32consts<>+128(SB), Y5, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y1, Y2
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VMOVUPS      pow32consts<>+64(SB), Y3
+	VCMPPS       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow32consts<>+128(SB), Y5
+	VBLENDVPS    Y6, pow32consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow32consts<>+0(SB), Y8
+	VBLENDVPS    Y6, pow32consts<>+128(SB), Y8, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Y4, Y4
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+64(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y7, Y5
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         pow32consts<>+2560(SB), Y1, Y3
@@ -12435,10 +12450,10 @@ powSVF32AVX2_exact1:
 	VCMPPS       $0x03, Y0, Y0, Y2
 	VPOR         pow32consts<>+2560(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
-	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Y0, Y0
+	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPS    Y1, pow32consts<>+128(SB), Y4, Y4
+	VBLENDVPS    Y1, pow32consts<>+64(SB), Y4, Y4
 	VMOVUPS      Y4, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -20409,190 +20424,191 @@ powVVF64AVX2_loop1:
 	JB           powVVF64AVX2_after1
 	VMOVUPD      (SI)(R10*8), Y0
 	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y0, Y2
-	VPAND        pow64consts<>+0(SB), Y1, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y1, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y1, Y4
+	VFMADD231PD  Y7, Y1, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y1, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y1, Y6
-	VFMADD231PD  Y9, Y1, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VPAND        pow64consts<>+256(SB), Y1, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        pow64consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y3
@@ -20600,10 +20616,10 @@ powVVF64AVX2_loop1:
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y1, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -20614,190 +20630,191 @@ powVVF64AVX2_after1:
 	JB           powVVF64AVX2_tail2
 	VMOVUPD      (SI)(R10*8), X0
 	VMOVUPD      (R8)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X0, X2
-	VPAND        pow64consts<>+0(SB), X1, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X1, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X1, X4
+	VFMADD231PD  X7, X1, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X1, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X1, X6
-	VFMADD231PD  X9, X1, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VPAND        pow64consts<>+256(SB), X1, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        pow64consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X3
@@ -20805,10 +20822,10 @@ powVVF64AVX2_after1:
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X1, pow64consts<>+64(SB), X4, X4
 	VMOVUPD      X4, (DX)(R10*8)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -20818,190 +20835,191 @@ powVVF64AVX2_tail2:
 	JB           powVVF64AVX2_tail1
 	VMOVQ        (SI)(R10*8), X0
 	VMOVQ        (R8)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X0, X2
-	VPAND        pow64consts<>+0(SB), X1, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X1, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X1, X4
+	VFMADD231PD  X7, X1, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X1, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X1, X6
-	VFMADD231PD  X9, X1, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VPAND        pow64consts<>+256(SB), X1, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        pow64consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X3
@@ -21009,10 +21027,10 @@ powVVF64AVX2_tail2:
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X1, pow64consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*8)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -21029,190 +21047,191 @@ powVVF64AVX2_exact1:
 	XORQ         R10, R10
 	VMOVUPD      (SI)(R10*8), Y0
 	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y0, Y2
-	VPAND        pow64consts<>+0(SB), Y1, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y1, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y1, Y4
+	VFMADD231PD  Y7, Y1, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y1, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y1, Y6
-	VFMADD231PD  Y9, Y1, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VPAND        pow64consts<>+256(SB), Y1, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        pow64consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y3
@@ -21220,10 +21239,10 @@ powVVF64AVX2_exact1:
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y1, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -21236,46 +21255,46 @@ powVVF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA pow64consts<>+0(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+8(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+16(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+24(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+32(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+40(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+48(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+56(SB)/8, $0x7fffffffffffffff
-DATA pow64consts<>+64(SB)/8, $0x0000000000000000
-DATA pow64consts<>+72(SB)/8, $0x0000000000000000
-DATA pow64consts<>+80(SB)/8, $0x0000000000000000
-DATA pow64consts<>+88(SB)/8, $0x0000000000000000
-DATA pow64consts<>+96(SB)/8, $0x0000000000000000
-DATA pow64consts<>+104(SB)/8, $0x0000000000000000
-DATA pow64consts<>+112(SB)/8, $0x0000000000000000
-DATA pow64consts<>+120(SB)/8, $0x0000000000000000
-DATA pow64consts<>+128(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+136(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+144(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+152(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+160(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+168(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+176(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+184(SB)/8, $0x3ff0000000000000
-DATA pow64consts<>+192(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+200(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+208(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+216(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+224(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+232(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+240(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+248(SB)/8, $0x7ff0000000000000
-DATA pow64consts<>+256(SB)/8, $0x8000000000000000
-DATA pow64consts<>+264(SB)/8, $0x8000000000000000
-DATA pow64consts<>+272(SB)/8, $0x8000000000000000
-DATA pow64consts<>+280(SB)/8, $0x8000000000000000
-DATA pow64consts<>+288(SB)/8, $0x8000000000000000
-DATA pow64consts<>+296(SB)/8, $0x8000000000000000
-DATA pow64consts<>+304(SB)/8, $0x8000000000000000
-DATA pow64consts<>+312(SB)/8, $0x8000000000000000
+DATA pow64consts<>+0(SB)/8, $0x0000000000000000
+DATA pow64consts<>+8(SB)/8, $0x0000000000000000
+DATA pow64consts<>+16(SB)/8, $0x0000000000000000
+DATA pow64consts<>+24(SB)/8, $0x0000000000000000
+DATA pow64consts<>+32(SB)/8, $0x0000000000000000
+DATA pow64consts<>+40(SB)/8, $0x0000000000000000
+DATA pow64consts<>+48(SB)/8, $0x0000000000000000
+DATA pow64consts<>+56(SB)/8, $0x0000000000000000
+DATA pow64consts<>+64(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+72(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+80(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+88(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+96(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+104(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+112(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+120(SB)/8, $0x3ff0000000000000
+DATA pow64consts<>+128(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+136(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+144(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+152(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+160(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+168(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+176(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+184(SB)/8, $0x7ff0000000000000
+DATA pow64consts<>+192(SB)/8, $0x8000000000000000
+DATA pow64consts<>+200(SB)/8, $0x8000000000000000
+DATA pow64consts<>+208(SB)/8, $0x8000000000000000
+DATA pow64consts<>+216(SB)/8, $0x8000000000000000
+DATA pow64consts<>+224(SB)/8, $0x8000000000000000
+DATA pow64consts<>+232(SB)/8, $0x8000000000000000
+DATA pow64consts<>+240(SB)/8, $0x8000000000000000
+DATA pow64consts<>+248(SB)/8, $0x8000000000000000
+DATA pow64consts<>+256(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+264(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+272(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+280(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+288(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+296(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+304(SB)/8, $0x7fffffffffffffff
+DATA pow64consts<>+312(SB)/8, $0x7fffffffffffffff
 DATA pow64consts<>+320(SB)/8, $0x0010000000000000
 DATA pow64consts<>+328(SB)/8, $0x0010000000000000
 DATA pow64consts<>+336(SB)/8, $0x0010000000000000
@@ -21692,190 +21711,191 @@ powVSF64AVX2_loop1:
 	CMPQ         R11, $0x00000004
 	JB           powVSF64AVX2_after1
 	VMOVUPD      (SI)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y1, Y2
-	VPAND        pow64consts<>+0(SB), Y0, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y1, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y0, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y0, Y4
+	VFMADD231PD  Y7, Y0, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y0, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y0, Y6
-	VFMADD231PD  Y9, Y0, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y1, Y2
+	VPAND        pow64consts<>+256(SB), Y0, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y1, Y5
+	VPAND        pow64consts<>+192(SB), Y1, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
 	VBLENDVPD    Y2, Y1, Y5, Y5
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y3
@@ -21883,10 +21903,10 @@ powVSF64AVX2_loop1:
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y0, Y2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
 	VPOR         Y2, Y1, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -21896,190 +21916,191 @@ powVSF64AVX2_after1:
 	CMPQ         R11, $0x00000002
 	JB           powVSF64AVX2_tail2
 	VMOVUPD      (SI)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X1, X2
-	VPAND        pow64consts<>+0(SB), X0, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X1, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X0, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X0, X4
+	VFMADD231PD  X7, X0, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X0, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X0, X6
-	VFMADD231PD  X9, X0, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X1, X2
+	VPAND        pow64consts<>+256(SB), X0, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X1, X5
+	VPAND        pow64consts<>+192(SB), X1, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
 	VBLENDVPD    X2, X1, X5, X5
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X3
@@ -22087,10 +22108,10 @@ powVSF64AVX2_after1:
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+0(SB), X0, X2
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
 	VPOR         X2, X1, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X2, pow64consts<>+64(SB), X4, X4
 	VMOVUPD      X4, (DX)(R10*8)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -22099,190 +22120,191 @@ powVSF64AVX2_tail2:
 	CMPQ         R11, $0x00000001
 	JB           powVSF64AVX2_tail1
 	VMOVQ        (SI)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X1, X2
-	VPAND        pow64consts<>+0(SB), X0, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X1, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X0, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X0, X4
+	VFMADD231PD  X7, X0, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X0, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X0, X6
-	VFMADD231PD  X9, X0, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X1, X2
+	VPAND        pow64consts<>+256(SB), X0, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X1, X5
+	VPAND        pow64consts<>+192(SB), X1, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
 	VBLENDVPD    X2, X1, X5, X5
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X3
@@ -22290,10 +22312,10 @@ powVSF64AVX2_tail2:
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+0(SB), X0, X0
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
 	VPOR         X0, X1, X0
-	VBLENDVPD    X0, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X0, pow64consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*8)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -22310,190 +22332,191 @@ powVSF64AVX2_exact1:
 	VBROADCASTSD (R8), Y0
 	XORQ         R10, R10
 	VMOVUPD      (SI)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y1, Y2
-	VPAND        pow64consts<>+0(SB), Y0, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y1, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y0, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y0, Y4
+	VFMADD231PD  Y7, Y0, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y0, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y0, Y6
-	VFMADD231PD  Y9, Y0, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y1, Y2
+	VPAND        pow64consts<>+256(SB), Y0, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y1, Y5
+	VPAND        pow64consts<>+192(SB), Y1, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
 	VBLENDVPD    Y2, Y1, Y5, Y5
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y3
@@ -22501,10 +22524,10 @@ powVSF64AVX2_exact1:
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y0, Y0
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
-	VBLENDVPD    Y0, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y0, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -22547,190 +22570,191 @@ powSVF64AVX2_loop1:
 	CMPQ         R11, $0x00000004
 	JB           powSVF64AVX2_after1
 	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y0, Y2
-	VPAND        pow64consts<>+0(SB), Y1, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y1, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y1, Y4
+	VFMADD231PD  Y7, Y1, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y1, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y1, Y6
-	VFMADD231PD  Y9, Y1, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VPAND        pow64consts<>+256(SB), Y1, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        pow64consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y3
@@ -22738,10 +22762,10 @@ powSVF64AVX2_loop1:
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
 	VPOR         Y1, Y2, Y1
-	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y1, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         $0x00000004, R10
 	SUBQ         $0x00000004, R11
@@ -22751,190 +22775,191 @@ powSVF64AVX2_after1:
 	CMPQ         R11, $0x00000002
 	JB           powSVF64AVX2_tail2
 	VMOVUPD      (R8)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X0, X2
-	VPAND        pow64consts<>+0(SB), X1, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X1, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X1, X4
+	VFMADD231PD  X7, X1, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X1, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X1, X6
-	VFMADD231PD  X9, X1, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VPAND        pow64consts<>+256(SB), X1, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        pow64consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X3
@@ -22942,10 +22967,10 @@ powSVF64AVX2_after1:
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X2
+	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
 	VPOR         X1, X2, X1
-	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X1, pow64consts<>+64(SB), X4, X4
 	VMOVUPD      X4, (DX)(R10*8)
 	ADDQ         $0x00000002, R10
 	SUBQ         $0x00000002, R11
@@ -22954,190 +22979,191 @@ powSVF64AVX2_tail2:
 	CMPQ         R11, $0x00000001
 	JB           powSVF64AVX2_tail1
 	VMOVQ        (R8)(R10*8), X1
-	VPAND        pow64consts<>+0(SB), X0, X2
-	VPAND        pow64consts<>+0(SB), X1, X3
-	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X4
-	VMULPD       pow64consts<>+384(SB), X2, X5
-	VBLENDVPD    X4, X5, X2, X5
-	VPADDQ       pow64consts<>+448(SB), X5, X5
-	VPSRLQ       $0x34, X5, X6
-	VPOR         pow64consts<>+512(SB), X6, X6
-	VMOVUPS      pow64consts<>+640(SB), X7
-	VBLENDVPD    X4, pow64consts<>+576(SB), X7, X4
-	VSUBPD       X4, X6, X6
-	VPAND        pow64consts<>+704(SB), X5, X5
-	VPADDQ       pow64consts<>+768(SB), X5, X5
-	VSUBPD       pow64consts<>+128(SB), X5, X5
-	VADDPD       pow64consts<>+832(SB), X5, X4
-	VMOVUPS      pow64consts<>+832(SB), X7
-	VSUBPD       X4, X7, X7
-	VADDPD       X5, X7, X7
-	VMOVUPS      pow64consts<>+128(SB), X8
-	VDIVPD       X4, X8, X8
-	VMULPD       X8, X5, X9
-	VFNMADD231PD X4, X9, X5
-	VADDPD       pow64consts<>+64(SB), X5, X5
-	VFNMADD231PD X7, X9, X5
-	VMULPD       X8, X5, X5
-	VMULPD       X9, X9, X4
-	VPXOR        pow64consts<>+256(SB), X4, X7
-	VFMADD231PD  X9, X9, X7
-	VADDPD       X9, X9, X8
-	VFMADD231PD  X5, X8, X7
-	VMULPD       X9, X4, X8
-	VPXOR        pow64consts<>+256(SB), X8, X10
-	VFMADD231PD  X9, X4, X10
-	VFMADD231PD  X5, X4, X10
-	VFMADD231PD  X9, X7, X10
-	VMULPD       pow64consts<>+896(SB), X8, X7
-	VPXOR        pow64consts<>+256(SB), X7, X11
-	VFMADD231PD  pow64consts<>+896(SB), X8, X11
-	VFMADD231PD  pow64consts<>+960(SB), X8, X11
-	VFMADD231PD  pow64consts<>+896(SB), X10, X11
-	VADDPD       X9, X9, X8
-	VMULPD       X4, X4, X10
-	VMULPD       X10, X8, X8
-	VMOVUPS      X4, X10
-	VMOVUPS      pow64consts<>+1024(SB), X12
-	VFMADD213PD  pow64consts<>+1088(SB), X12, X10
-	VFMADD213PD  pow64consts<>+1152(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1216(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1280(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1344(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1408(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1472(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1536(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1600(SB), X4, X10
-	VFMADD213PD  pow64consts<>+1664(SB), X4, X10
-	VMULPD       X10, X8, X8
-	VMULPD       pow64consts<>+1728(SB), X6, X4
-	VADDPD       X9, X9, X9
-	VADDPD       X9, X4, X10
-	VSUBPD       X4, X10, X12
-	VSUBPD       X12, X10, X13
-	VSUBPD       X13, X4, X4
-	VSUBPD       X12, X9, X9
-	VADDPD       X9, X4, X4
-	VADDPD       X7, X10, X9
-	VSUBPD       X10, X9, X12
-	VSUBPD       X12, X9, X13
-	VSUBPD       X13, X10, X10
-	VSUBPD       X12, X7, X7
-	VADDPD       X7, X10, X10
-	VADDPD       X10, X4, X4
-	VADDPD       X5, X5, X5
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VCMPPD       $0x11, pow64consts<>+320(SB), X2, X3
+	VMULPD       pow64consts<>+384(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       pow64consts<>+448(SB), X4, X4
+	VPSRLQ       $0x34, X4, X2
+	VPOR         pow64consts<>+512(SB), X2, X2
+	VMOVUPS      pow64consts<>+640(SB), X5
+	VBLENDVPD    X3, pow64consts<>+576(SB), X5, X3
+	VSUBPD       X3, X2, X2
+	VPAND        pow64consts<>+704(SB), X4, X4
+	VPADDQ       pow64consts<>+768(SB), X4, X4
+	VSUBPD       pow64consts<>+64(SB), X4, X4
+	VADDPD       pow64consts<>+832(SB), X4, X3
+	VMOVUPS      pow64consts<>+832(SB), X5
+	VSUBPD       X3, X5, X5
+	VADDPD       X4, X5, X5
+	VMOVUPS      pow64consts<>+64(SB), X6
+	VDIVPD       X3, X6, X6
+	VMULPD       X6, X4, X7
+	VFNMADD231PD X3, X7, X4
+	VADDPD       pow64consts<>+0(SB), X4, X4
+	VFNMADD231PD X5, X7, X4
+	VMULPD       X6, X4, X4
+	VMULPD       X7, X7, X3
+	VPXOR        pow64consts<>+192(SB), X3, X5
+	VFMADD231PD  X7, X7, X5
+	VADDPD       X7, X7, X6
+	VFMADD231PD  X4, X6, X5
+	VMULPD       X7, X3, X6
+	VPXOR        pow64consts<>+192(SB), X6, X8
+	VFMADD231PD  X7, X3, X8
+	VFMADD231PD  X4, X3, X8
+	VFMADD231PD  X7, X5, X8
+	VMULPD       pow64consts<>+896(SB), X6, X5
+	VPXOR        pow64consts<>+192(SB), X5, X9
+	VFMADD231PD  pow64consts<>+896(SB), X6, X9
+	VFMADD231PD  pow64consts<>+960(SB), X6, X9
+	VFMADD231PD  pow64consts<>+896(SB), X8, X9
+	VADDPD       X7, X7, X6
+	VMULPD       X3, X3, X8
+	VMULPD       X8, X6, X6
+	VMOVUPS      X3, X8
+	VMOVUPS      pow64consts<>+1024(SB), X10
+	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
+	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
+	VMULPD       X8, X6, X6
+	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VADDPD       X7, X7, X7
+	VADDPD       X7, X3, X8
+	VSUBPD       X3, X8, X10
+	VSUBPD       X10, X8, X11
+	VSUBPD       X11, X3, X3
+	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X5, X8, X7
+	VSUBPD       X8, X7, X10
+	VSUBPD       X10, X7, X11
+	VSUBPD       X11, X8, X8
+	VSUBPD       X10, X5, X5
+	VADDPD       X5, X8, X8
+	VADDPD       X8, X3, X3
+	VADDPD       X4, X4, X4
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X9, X9
+	VMULPD       pow64consts<>+1792(SB), X2, X2
+	VADDPD       X2, X9, X9
+	VADDPD       X9, X3, X3
+	VADDPD       X3, X7, X2
+	VSUBPD       X2, X7, X7
+	VADDPD       X3, X7, X7
+	VMULPD       X2, X1, X3
+	VPXOR        pow64consts<>+192(SB), X3, X4
+	VFMADD231PD  X2, X1, X4
+	VFMADD231PD  X7, X1, X4
+	VPAND        pow64consts<>+256(SB), X3, X2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VMOVUPS      pow64consts<>+0(SB), X5
+	VBLENDVPD    X2, X4, X5, X4
+	VMAXPD       pow64consts<>+1920(SB), X3, X3
+	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMOVUPS      X3, X2
+	VMOVUPS      pow64consts<>+2048(SB), X5
+	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
+	VSUBPD       pow64consts<>+2112(SB), X2, X5
+	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VADDPD       X4, X6, X5
+	VSUBPD       X6, X5, X7
+	VSUBPD       X7, X5, X8
+	VSUBPD       X8, X6, X6
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X6, X6
+	VADDPD       X6, X3, X3
+	VMOVUPS      X5, X4
+	VMOVUPS      pow64consts<>+2304(SB), X6
+	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VMULPD       X5, X5, X6
+	VMOVUPS      X3, X7
+	VFMADD231PD  X5, X3, X7
+	VFMADD231PD  X6, X4, X7
+	VADDPD       pow64consts<>+64(SB), X5, X3
+	VMOVUPS      pow64consts<>+64(SB), X4
+	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VADDPD       X8, X11, X11
-	VMULPD       pow64consts<>+1792(SB), X6, X6
-	VADDPD       X6, X11, X11
-	VADDPD       X11, X4, X4
-	VADDPD       X4, X9, X5
-	VSUBPD       X5, X9, X9
-	VADDPD       X4, X9, X9
-	VMULPD       X5, X1, X4
-	VPXOR        pow64consts<>+256(SB), X4, X6
-	VFMADD231PD  X5, X1, X6
-	VFMADD231PD  X9, X1, X6
-	VPAND        pow64consts<>+0(SB), X4, X5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X7
-	VBLENDVPD    X5, X6, X7, X6
-	VMAXPD       pow64consts<>+1920(SB), X4, X4
-	VMINPD       pow64consts<>+1984(SB), X4, X4
-	VMOVUPS      X4, X5
-	VMOVUPS      pow64consts<>+2048(SB), X7
-	VFMADD213PD  pow64consts<>+2112(SB), X7, X5
-	VSUBPD       pow64consts<>+2112(SB), X5, X7
-	VFNMADD231PD pow64consts<>+2176(SB), X7, X4
-	VMOVUPS      X4, X8
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD pow64consts<>+2240(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPS      X7, X6
-	VMOVUPS      pow64consts<>+2304(SB), X8
-	VFMADD213PD  pow64consts<>+2368(SB), X8, X6
-	VFMADD213PD  pow64consts<>+2432(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2496(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2560(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2624(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2688(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2752(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2816(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2880(SB), X7, X6
-	VFMADD213PD  pow64consts<>+2944(SB), X7, X6
-	VFMADD213PD  pow64consts<>+3008(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VMOVUPS      X4, X9
-	VFMADD231PD  X7, X4, X9
-	VFMADD231PD  X8, X6, X9
-	VADDPD       pow64consts<>+128(SB), X7, X4
-	VMOVUPS      pow64consts<>+128(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VADDPD       X9, X6, X6
-	VPSUBQ       pow64consts<>+3072(SB), X5, X5
-	VPSRLQ       $0x01, X5, X7
-	VPSUBQ       pow64consts<>+3136(SB), X7, X8
-	VPSLLQ       $0x34, X8, X8
-	VPSUBQ       X7, X5, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X6, X4, X4
-	VMULPD       X8, X4, X4
-	VMULPD       X5, X4, X4
-	VPAND        pow64consts<>+256(SB), X3, X5
+	VADDPD       X7, X4, X4
+	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSRLQ       $0x01, X2, X5
+	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X5, X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VADDPD       X4, X3, X3
+	VMULPD       X6, X3, X3
+	VMULPD       X2, X3, X3
+	VPAND        pow64consts<>+256(SB), X0, X2
+	VPAND        pow64consts<>+256(SB), X1, X4
+	VPAND        pow64consts<>+192(SB), X4, X5
 	VPOR         pow64consts<>+512(SB), X5, X5
-	VPAND        pow64consts<>+0(SB), X3, X6
+	VPAND        pow64consts<>+256(SB), X4, X6
 	VCMPPD       $0x11, pow64consts<>+512(SB), X6, X6
-	VADDPD       X5, X3, X7
+	VADDPD       X5, X4, X7
 	VSUBPD       X5, X7, X7
-	VBLENDVPD    X6, X7, X3, X7
-	VCMPPD       $0x00, X3, X7, X7
-	VCMPPD       $0x11, pow64consts<>+512(SB), X3, X5
-	VADDPD       pow64consts<>+512(SB), X3, X6
-	VBLENDVPD    X5, X6, X3, X6
+	VBLENDVPD    X6, X7, X4, X7
+	VCMPPD       $0x00, X4, X7, X7
+	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
+	VADDPD       pow64consts<>+512(SB), X4, X6
+	VBLENDVPD    X5, X6, X4, X6
 	VPAND        pow64consts<>+3136(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X3, X5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
 	VPAND        X7, X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
+	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
-	VPAND        pow64consts<>+256(SB), X0, X5
+	VPAND        pow64consts<>+192(SB), X0, X5
 	VPAND        X6, X5, X5
-	VPOR         X5, X4, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X4, X6
-	VBLENDVPD    X7, X4, X6, X4
-	VCMPPD       $0x11, pow64consts<>+64(SB), X1, X6
-	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X7
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X8
+	VPOR         X5, X3, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
+	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X7, X3, X6, X3
+	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
+	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X8
 	VPOR         X5, X8, X8
-	VBLENDVPD    X7, X8, X4, X8
-	VCMPPD       $0x00, pow64consts<>+192(SB), X2, X4
-	VMOVUPS      pow64consts<>+192(SB), X7
-	VBLENDVPD    X6, pow64consts<>+64(SB), X7, X7
+	VBLENDVPD    X7, X8, X3, X8
+	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X3
+	VMOVUPS      pow64consts<>+128(SB), X7
+	VBLENDVPD    X6, pow64consts<>+0(SB), X7, X7
 	VPOR         X5, X7, X7
-	VBLENDVPD    X4, X7, X8, X7
-	VMOVUPS      pow64consts<>+128(SB), X4
-	VCMPPD       $0x11, X2, X4, X4
-	VMOVUPS      pow64consts<>+192(SB), X5
-	VBLENDVPD    X6, pow64consts<>+64(SB), X5, X5
-	VMOVUPS      pow64consts<>+64(SB), X8
-	VBLENDVPD    X6, pow64consts<>+192(SB), X8, X6
-	VBLENDVPD    X4, X5, X6, X5
-	VCMPPD       $0x00, pow64consts<>+192(SB), X3, X3
-	VCMPPD       $0x00, pow64consts<>+128(SB), X2, X2
-	VBLENDVPD    X2, pow64consts<>+128(SB), X5, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VCMPPD       $0x00, pow64consts<>+128(SB), X1, X2
+	VBLENDVPD    X3, X7, X8, X7
+	VMOVUPS      pow64consts<>+64(SB), X3
+	VCMPPD       $0x11, X2, X3, X3
+	VMOVUPS      pow64consts<>+128(SB), X5
+	VBLENDVPD    X6, pow64consts<>+0(SB), X5, X5
+	VMOVUPS      pow64consts<>+0(SB), X8
+	VBLENDVPD    X6, pow64consts<>+128(SB), X8, X6
+	VBLENDVPD    X3, X5, X6, X5
+	VCMPPD       $0x00, pow64consts<>+128(SB), X4, X4
+	VCMPPD       $0x00, pow64consts<>+64(SB), X2, X2
+	VBLENDVPD    X2, pow64consts<>+64(SB), X5, X5
+	VBLENDVPD    X4, X5, X7, X5
+	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
 	VPOR         pow64consts<>+3328(SB), X1, X3
@@ -23145,10 +23171,10 @@ powSVF64AVX2_tail2:
 	VCMPPD       $0x03, X0, X0, X2
 	VPOR         pow64consts<>+3328(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
-	VCMPPD       $0x00, pow64consts<>+128(SB), X0, X0
+	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
+	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
 	VPOR         X1, X0, X1
-	VBLENDVPD    X1, pow64consts<>+128(SB), X4, X4
+	VBLENDVPD    X1, pow64consts<>+64(SB), X4, X4
 	VMOVQ        X4, (DX)(R10*8)
 	ADDQ         $0x00000001, R10
 	SUBQ         $0x00000001, R11
@@ -23165,190 +23191,191 @@ powSVF64AVX2_exact1:
 	VBROADCASTSD (SI), Y0
 	XORQ         R10, R10
 	VMOVUPD      (R8)(R10*8), Y1
-	VPAND        pow64consts<>+0(SB), Y0, Y2
-	VPAND        pow64consts<>+0(SB), Y1, Y3
-	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y4
-	VMULPD       pow64consts<>+384(SB), Y2, Y5
-	VBLENDVPD    Y4, Y5, Y2, Y5
-	VPADDQ       pow64consts<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPOR         pow64consts<>+512(SB), Y6, Y6
-	VMOVUPS      pow64consts<>+640(SB), Y7
-	VBLENDVPD    Y4, pow64consts<>+576(SB), Y7, Y4
-	VSUBPD       Y4, Y6, Y6
-	VPAND        pow64consts<>+704(SB), Y5, Y5
-	VPADDQ       pow64consts<>+768(SB), Y5, Y5
-	VSUBPD       pow64consts<>+128(SB), Y5, Y5
-	VADDPD       pow64consts<>+832(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+832(SB), Y7
-	VSUBPD       Y4, Y7, Y7
-	VADDPD       Y5, Y7, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y8
-	VDIVPD       Y4, Y8, Y8
-	VMULPD       Y8, Y5, Y9
-	VFNMADD231PD Y4, Y9, Y5
-	VADDPD       pow64consts<>+64(SB), Y5, Y5
-	VFNMADD231PD Y7, Y9, Y5
-	VMULPD       Y8, Y5, Y5
-	VMULPD       Y9, Y9, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y7
-	VFMADD231PD  Y9, Y9, Y7
-	VADDPD       Y9, Y9, Y8
-	VFMADD231PD  Y5, Y8, Y7
-	VMULPD       Y9, Y4, Y8
-	VPXOR        pow64consts<>+256(SB), Y8, Y10
-	VFMADD231PD  Y9, Y4, Y10
-	VFMADD231PD  Y5, Y4, Y10
-	VFMADD231PD  Y9, Y7, Y10
-	VMULPD       pow64consts<>+896(SB), Y8, Y7
-	VPXOR        pow64consts<>+256(SB), Y7, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+960(SB), Y8, Y11
-	VFMADD231PD  pow64consts<>+896(SB), Y10, Y11
-	VADDPD       Y9, Y9, Y8
-	VMULPD       Y4, Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMOVUPS      Y4, Y10
-	VMOVUPS      pow64consts<>+1024(SB), Y12
-	VFMADD213PD  pow64consts<>+1088(SB), Y12, Y10
-	VFMADD213PD  pow64consts<>+1152(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1216(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1280(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1344(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1408(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1472(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1536(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1600(SB), Y4, Y10
-	VFMADD213PD  pow64consts<>+1664(SB), Y4, Y10
-	VMULPD       Y10, Y8, Y8
-	VMULPD       pow64consts<>+1728(SB), Y6, Y4
-	VADDPD       Y9, Y9, Y9
-	VADDPD       Y9, Y4, Y10
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
-	VSUBPD       Y13, Y4, Y4
-	VSUBPD       Y12, Y9, Y9
-	VADDPD       Y9, Y4, Y4
-	VADDPD       Y7, Y10, Y9
-	VSUBPD       Y10, Y9, Y12
-	VSUBPD       Y12, Y9, Y13
-	VSUBPD       Y13, Y10, Y10
-	VSUBPD       Y12, Y7, Y7
-	VADDPD       Y7, Y10, Y10
-	VADDPD       Y10, Y4, Y4
-	VADDPD       Y5, Y5, Y5
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VCMPPD       $0x11, pow64consts<>+320(SB), Y2, Y3
+	VMULPD       pow64consts<>+384(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       pow64consts<>+448(SB), Y4, Y4
+	VPSRLQ       $0x34, Y4, Y2
+	VPOR         pow64consts<>+512(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+640(SB), Y5
+	VBLENDVPD    Y3, pow64consts<>+576(SB), Y5, Y3
+	VSUBPD       Y3, Y2, Y2
+	VPAND        pow64consts<>+704(SB), Y4, Y4
+	VPADDQ       pow64consts<>+768(SB), Y4, Y4
+	VSUBPD       pow64consts<>+64(SB), Y4, Y4
+	VADDPD       pow64consts<>+832(SB), Y4, Y3
+	VMOVUPS      pow64consts<>+832(SB), Y5
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VDIVPD       Y3, Y6, Y6
+	VMULPD       Y6, Y4, Y7
+	VFNMADD231PD Y3, Y7, Y4
+	VADDPD       pow64consts<>+0(SB), Y4, Y4
+	VFNMADD231PD Y5, Y7, Y4
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y7, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y5
+	VFMADD231PD  Y7, Y7, Y5
+	VADDPD       Y7, Y7, Y6
+	VFMADD231PD  Y4, Y6, Y5
+	VMULPD       Y7, Y3, Y6
+	VPXOR        pow64consts<>+192(SB), Y6, Y8
+	VFMADD231PD  Y7, Y3, Y8
+	VFMADD231PD  Y4, Y3, Y8
+	VFMADD231PD  Y7, Y5, Y8
+	VMULPD       pow64consts<>+896(SB), Y6, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
+	VADDPD       Y7, Y7, Y6
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMOVUPS      Y3, Y8
+	VMOVUPS      pow64consts<>+1024(SB), Y10
+	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
+	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
+	VMULPD       Y8, Y6, Y6
+	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VADDPD       Y7, Y7, Y7
+	VADDPD       Y7, Y3, Y8
+	VSUBPD       Y3, Y8, Y10
+	VSUBPD       Y10, Y8, Y11
+	VSUBPD       Y11, Y3, Y3
+	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y5, Y8, Y7
+	VSUBPD       Y8, Y7, Y10
+	VSUBPD       Y10, Y7, Y11
+	VSUBPD       Y11, Y8, Y8
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       Y5, Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	VADDPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y9, Y9
+	VMULPD       pow64consts<>+1792(SB), Y2, Y2
+	VADDPD       Y2, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VADDPD       Y3, Y7, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VMULPD       Y2, Y1, Y3
+	VPXOR        pow64consts<>+192(SB), Y3, Y4
+	VFMADD231PD  Y2, Y1, Y4
+	VFMADD231PD  Y7, Y1, Y4
+	VPAND        pow64consts<>+256(SB), Y3, Y2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VMOVUPS      pow64consts<>+0(SB), Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
+	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMOVUPS      Y3, Y2
+	VMOVUPS      pow64consts<>+2048(SB), Y5
+	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
+	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y3, Y3
+	VMOVUPS      Y5, Y4
+	VMOVUPS      pow64consts<>+2304(SB), Y6
+	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PD  Y5, Y3, Y7
+	VFMADD231PD  Y6, Y4, Y7
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y4
+	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
-	VADDPD       Y8, Y11, Y11
-	VMULPD       pow64consts<>+1792(SB), Y6, Y6
-	VADDPD       Y6, Y11, Y11
-	VADDPD       Y11, Y4, Y4
-	VADDPD       Y4, Y9, Y5
-	VSUBPD       Y5, Y9, Y9
-	VADDPD       Y4, Y9, Y9
-	VMULPD       Y5, Y1, Y4
-	VPXOR        pow64consts<>+256(SB), Y4, Y6
-	VFMADD231PD  Y5, Y1, Y6
-	VFMADD231PD  Y9, Y1, Y6
-	VPAND        pow64consts<>+0(SB), Y4, Y5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMAXPD       pow64consts<>+1920(SB), Y4, Y4
-	VMINPD       pow64consts<>+1984(SB), Y4, Y4
-	VMOVUPS      Y4, Y5
-	VMOVUPS      pow64consts<>+2048(SB), Y7
-	VFMADD213PD  pow64consts<>+2112(SB), Y7, Y5
-	VSUBPD       pow64consts<>+2112(SB), Y5, Y7
-	VFNMADD231PD pow64consts<>+2176(SB), Y7, Y4
-	VMOVUPS      Y4, Y8
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y8
-	VSUBPD       Y8, Y4, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y7, Y4
-	VADDPD       Y6, Y8, Y7
-	VSUBPD       Y8, Y7, Y9
-	VSUBPD       Y9, Y7, Y10
-	VSUBPD       Y10, Y8, Y8
-	VSUBPD       Y9, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VADDPD       Y8, Y4, Y4
-	VMOVUPS      Y7, Y6
-	VMOVUPS      pow64consts<>+2304(SB), Y8
-	VFMADD213PD  pow64consts<>+2368(SB), Y8, Y6
-	VFMADD213PD  pow64consts<>+2432(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2496(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2560(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2624(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2688(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2752(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2816(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2880(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+2944(SB), Y7, Y6
-	VFMADD213PD  pow64consts<>+3008(SB), Y7, Y6
-	VMULPD       Y7, Y7, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD231PD  Y7, Y4, Y9
-	VFMADD231PD  Y8, Y6, Y9
-	VADDPD       pow64consts<>+128(SB), Y7, Y4
-	VMOVUPS      pow64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y9, Y6, Y6
-	VPSUBQ       pow64consts<>+3072(SB), Y5, Y5
-	VPSRLQ       $0x01, Y5, Y7
-	VPSUBQ       pow64consts<>+3136(SB), Y7, Y8
-	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y7, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y8, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VPAND        pow64consts<>+256(SB), Y3, Y5
+	VADDPD       Y7, Y4, Y4
+	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y5
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y5, Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y6, Y3, Y3
+	VMULPD       Y2, Y3, Y3
+	VPAND        pow64consts<>+256(SB), Y0, Y2
+	VPAND        pow64consts<>+256(SB), Y1, Y4
+	VPAND        pow64consts<>+192(SB), Y4, Y5
 	VPOR         pow64consts<>+512(SB), Y5, Y5
-	VPAND        pow64consts<>+0(SB), Y3, Y6
+	VPAND        pow64consts<>+256(SB), Y4, Y6
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y6, Y6
-	VADDPD       Y5, Y3, Y7
+	VADDPD       Y5, Y4, Y7
 	VSUBPD       Y5, Y7, Y7
-	VBLENDVPD    Y6, Y7, Y3, Y7
-	VCMPPD       $0x00, Y3, Y7, Y7
-	VCMPPD       $0x11, pow64consts<>+512(SB), Y3, Y5
-	VADDPD       pow64consts<>+512(SB), Y3, Y6
-	VBLENDVPD    Y5, Y6, Y3, Y6
+	VBLENDVPD    Y6, Y7, Y4, Y7
+	VCMPPD       $0x00, Y4, Y7, Y7
+	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
+	VADDPD       pow64consts<>+512(SB), Y4, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
 	VPAND        pow64consts<>+3136(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y3, Y5
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
+	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
-	VPAND        pow64consts<>+256(SB), Y0, Y5
+	VPAND        pow64consts<>+192(SB), Y0, Y5
 	VPAND        Y6, Y5, Y5
-	VPOR         Y5, Y4, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y4, Y6
-	VBLENDVPD    Y7, Y4, Y6, Y4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Y1, Y6
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y7
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y8
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
+	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y7, Y3, Y6, Y3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y8
 	VPOR         Y5, Y8, Y8
-	VBLENDVPD    Y7, Y8, Y4, Y8
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y2, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y7
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y7, Y7
+	VBLENDVPD    Y7, Y8, Y3, Y8
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y7
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y7, Y7
 	VPOR         Y5, Y7, Y7
-	VBLENDVPD    Y4, Y7, Y8, Y7
-	VMOVUPS      pow64consts<>+128(SB), Y4
-	VCMPPD       $0x11, Y2, Y4, Y4
-	VMOVUPS      pow64consts<>+192(SB), Y5
-	VBLENDVPD    Y6, pow64consts<>+64(SB), Y5, Y5
-	VMOVUPS      pow64consts<>+64(SB), Y8
-	VBLENDVPD    Y6, pow64consts<>+192(SB), Y8, Y6
-	VBLENDVPD    Y4, Y5, Y6, Y5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Y3, Y3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y2, Y2
-	VBLENDVPD    Y2, pow64consts<>+128(SB), Y5, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y1, Y2
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VMOVUPS      pow64consts<>+64(SB), Y3
+	VCMPPD       $0x11, Y2, Y3, Y3
+	VMOVUPS      pow64consts<>+128(SB), Y5
+	VBLENDVPD    Y6, pow64consts<>+0(SB), Y5, Y5
+	VMOVUPS      pow64consts<>+0(SB), Y8
+	VBLENDVPD    Y6, pow64consts<>+128(SB), Y8, Y6
+	VBLENDVPD    Y3, Y5, Y6, Y5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Y4, Y4
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+64(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y7, Y5
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         pow64consts<>+3328(SB), Y1, Y3
@@ -23356,10 +23383,10 @@ powSVF64AVX2_exact1:
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VPOR         pow64consts<>+3328(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Y0, Y0
+	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
 	VPOR         Y1, Y0, Y1
-	VBLENDVPD    Y1, pow64consts<>+128(SB), Y4, Y4
+	VBLENDVPD    Y1, pow64consts<>+64(SB), Y4, Y4
 	VMOVUPD      Y4, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -60369,201 +60396,609 @@ TEXT ·powVVF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powVVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    powVVF32AVX512_exact2
 
 powVVF32AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
+powVVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           powVVF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VPANDD       pow32consts<>+256(SB), Z2, Z5
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z5, K2
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VMULPS       pow32consts<>+384(SB), Z5, Z7
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VBLENDMPS    Z7, Z5, K2, Z5
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPSRLD       $0x17, Z5, Z7
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VPORD        pow32consts<>+512(SB), Z7, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K1, Z8
+	VMOVUPS      pow32consts<>+640(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+576(SB), Z9, K2, Z9
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z9, Z7, Z7
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VADDPS       pow32consts<>+832(SB), Z5, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VMOVUPS      pow32consts<>+832(SB), Z11
+	VSUBPS       Z9, Z11, Z11
+	VADDPS       Z4, Z10, Z10
+	VADDPS       Z5, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMOVUPS      pow32consts<>+64(SB), Z13
+	VDIVPS       Z9, Z13, Z13
+	VMULPS       Z12, Z4, Z14
+	VMULPS       Z13, Z5, Z15
+	VFNMADD231PS Z8, Z14, Z4
+	VFNMADD231PS Z9, Z15, Z5
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VADDPS       pow32consts<>+0(SB), Z5, Z5
+	VFNMADD231PS Z10, Z14, Z4
+	VFNMADD231PS Z11, Z15, Z5
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z5, Z5
+	VMULPS       Z14, Z14, Z8
+	VMULPS       Z15, Z15, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z11
+	VFMADD231PS  Z14, Z14, Z10
+	VFMADD231PS  Z15, Z15, Z11
+	VADDPS       Z14, Z14, Z12
+	VADDPS       Z15, Z15, Z13
+	VFMADD231PS  Z4, Z12, Z10
+	VFMADD231PS  Z5, Z13, Z11
+	VMULPS       Z14, Z8, Z12
+	VMULPS       Z15, Z9, Z13
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VPXORD       pow32consts<>+192(SB), Z13, Z17
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z15, Z9, Z17
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z5, Z9, Z17
+	VFMADD231PS  Z14, Z10, Z16
+	VFMADD231PS  Z15, Z11, Z17
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VMULPS       pow32consts<>+896(SB), Z13, Z11
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VPXORD       pow32consts<>+192(SB), Z11, Z19
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z13, Z19
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z13, Z19
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z17, Z19
+	VADDPS       Z14, Z14, Z12
+	VADDPS       Z15, Z15, Z13
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z9, Z9, Z17
+	VMULPS       Z16, Z12, Z12
+	VMULPS       Z17, Z13, Z13
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z17
+	VFMADD213PS  pow32consts<>+1088(SB), Z17, Z16
+	VMOVUPS      Z9, Z17
+	VMOVUPS      pow32consts<>+1024(SB), Z20
+	VFMADD213PS  pow32consts<>+1088(SB), Z20, Z17
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z9, Z17
+	VMULPS       Z16, Z12, Z12
+	VMULPS       Z17, Z13, Z13
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VMULPS       pow32consts<>+1408(SB), Z7, Z9
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z15, Z15, Z15
+	VADDPS       Z14, Z8, Z16
+	VADDPS       Z15, Z9, Z17
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z9, Z17, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z17, Z23
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z20, Z14, Z14
+	VSUBPS       Z21, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z10, Z16, Z14
+	VADDPS       Z11, Z17, Z15
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z17, Z15, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z23
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z23, Z17, Z17
+	VSUBPS       Z20, Z10, Z10
+	VSUBPS       Z21, Z11, Z11
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z17, Z9, Z9
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z5, Z9, Z9
+	VADDPS       Z12, Z18, Z18
+	VADDPS       Z13, Z19, Z19
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VMULPS       pow32consts<>+1472(SB), Z7, Z7
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z7, Z19, Z19
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z19, Z9, Z9
+	VADDPS       Z8, Z14, Z4
+	VADDPS       Z9, Z15, Z5
+	VSUBPS       Z4, Z14, Z14
+	VSUBPS       Z5, Z15, Z15
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z9, Z15, Z15
+	VMULPS       Z4, Z1, Z6
+	VMULPS       Z5, Z3, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VFMADD231PS  Z4, Z1, Z8
+	VFMADD231PS  Z5, Z3, Z9
+	VFMADD231PS  Z14, Z1, Z8
+	VFMADD231PS  Z15, Z3, Z9
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VPANDD       pow32consts<>+256(SB), Z7, Z5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z5, K2
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K1, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMAXPS       pow32consts<>+1600(SB), Z7, Z7
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z7, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VMOVUPS      Z7, Z9
+	VMOVUPS      pow32consts<>+1728(SB), Z10
+	VFMADD213PS  pow32consts<>+1792(SB), Z10, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VSUBPS       pow32consts<>+1792(SB), Z9, Z11
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VFNMADD231PS pow32consts<>+1408(SB), Z11, Z7
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z13
+	VSUBPS       Z12, Z6, Z6
+	VSUBPS       Z13, Z7, Z7
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z7
+	VADDPS       Z4, Z12, Z10
+	VADDPS       Z5, Z13, Z11
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z11, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z17
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z17, Z13, Z13
+	VSUBPS       Z14, Z4, Z4
+	VSUBPS       Z15, Z5, Z5
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z5, Z13, Z13
+	VADDPS       Z12, Z6, Z6
+	VADDPS       Z13, Z7, Z7
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z5
+	VFMADD213PS  pow32consts<>+1920(SB), Z5, Z4
+	VMOVUPS      Z11, Z5
+	VMOVUPS      pow32consts<>+1856(SB), Z12
+	VFMADD213PS  pow32consts<>+1920(SB), Z12, Z5
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z11, Z5
+	VMULPS       Z10, Z10, Z12
+	VMULPS       Z11, Z11, Z13
+	VMOVUPS      Z6, Z14
+	VFMADD231PS  Z10, Z6, Z14
+	VMOVUPS      Z7, Z6
+	VFMADD231PS  Z11, Z7, Z6
+	VFMADD231PS  Z12, Z4, Z14
+	VFMADD231PS  Z13, Z5, Z6
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VADDPS       pow32consts<>+64(SB), Z11, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z7
+	VSUBPS       Z4, Z7, Z7
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VSUBPS       Z5, Z12, Z12
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z7, Z7
+	VADDPS       Z6, Z12, Z12
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSUBD       pow32consts<>+2304(SB), Z9, Z9
+	VPSRLD       $0x01, Z8, Z6
+	VPSRLD       $0x01, Z9, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z11
+	VPSUBD       pow32consts<>+2368(SB), Z10, Z13
+	VPSLLD       $0x17, Z11, Z11
+	VPSLLD       $0x17, Z13, Z13
+	VPSUBD       Z6, Z8, Z8
+	VPSUBD       Z10, Z9, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x17, Z8, Z8
+	VPSLLD       $0x17, Z9, Z9
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z12, Z5, Z5
+	VMULPS       Z11, Z4, Z4
+	VMULPS       Z13, Z5, Z5
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z9, Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+256(SB), Z2, Z7
+	VPANDD       pow32consts<>+256(SB), Z1, Z8
+	VPANDD       pow32consts<>+256(SB), Z3, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPANDD       pow32consts<>+192(SB), Z9, Z11
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPORD        pow32consts<>+512(SB), Z11, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VPANDD       pow32consts<>+256(SB), Z9, Z13
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z13, K2
+	VADDPS       Z10, Z8, Z12
+	VADDPS       Z11, Z9, Z13
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z11, Z13, Z13
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K1, Z10
+	VMOVUPS      Z9, Z11
+	VBLENDMPS    Z13, Z11, K2, Z11
+	VCMPPS       $0x00, Z8, Z10, K1
+	VCMPPS       $0x00, Z9, Z11, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z9, K4
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VADDPS       pow32consts<>+512(SB), Z9, Z11
+	VMOVUPS      Z8, Z12
+	VBLENDMPS    Z10, Z12, K3, Z12
+	VMOVUPS      Z9, Z10
+	VBLENDMPS    Z11, Z10, K4, Z10
+	VPANDD       pow32consts<>+2368(SB), Z12, Z12
+	VPANDD       pow32consts<>+2368(SB), Z10, Z10
+	VPSLLD       $0x1f, Z12, Z12
+	VPSLLD       $0x1f, Z10, Z10
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z9, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z12, Z11, K3, Z11
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    Z10, Z12, K4, Z12
+	VPANDD       pow32consts<>+192(SB), Z0, Z10
+	VPANDD       pow32consts<>+192(SB), Z2, Z13
+	VPANDD       Z11, Z10, Z10
+	VPANDD       Z12, Z13, Z13
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K3, Z11
+	VMOVUPS      Z5, Z12
+	VBLENDMPS    pow32consts<>+2496(SB), Z12, K4, Z12
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z7, K4
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPS    Z4, Z11, K3, Z11
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K4
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPS    Z4, Z11, K3, Z11
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VCMPPS       $0x11, Z6, Z4, K3
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VCMPPS       $0x11, Z7, Z4, K4
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    pow32consts<>+128(SB), Z10, K1, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    pow32consts<>+128(SB), Z13, K2, Z13
+	VBLENDMPS    Z4, Z10, K3, Z10
+	VBLENDMPS    Z5, Z13, K4, Z13
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z9, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z7, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K3, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z13, K4, Z13
+	VBLENDMPS    Z10, Z11, K1, Z11
+	VBLENDMPS    Z13, Z12, K2, Z12
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    Z0, Z11, K1, Z11
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z4
+	VPORD        pow32consts<>+2560(SB), Z3, Z5
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VPORD        pow32consts<>+2560(SB), Z2, Z5
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K1, Z11
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K2, Z12
+	VMOVUPS      Z11, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          powVVF32AVX512_loop2
+
+powVVF32AVX512_after2:
 powVVF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powVVF32AVX512_after1
 	VMOVUPS      (SI)(R10*4), Z0
 	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -60571,10 +61006,10 @@ powVVF32AVX512_loop1:
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         $0x00000010, R10
 	SUBQ         $0x00000010, R11
@@ -60587,191 +61022,191 @@ powVVF32AVX512_after1:
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPS.Z    (SI)(R10*4), K1, Z0
 	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, Z3, Z5, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K2, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z4, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K3
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K3, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPS    Z4, Z6, K3, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K3
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	VBLENDMPS    Z0, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -60779,10 +61214,10 @@ powVVF32AVX512_after1:
 	VCMPPS       $0x03, Z0, Z0, K2
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
 	KORW         K2, K3, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K2, Z5
 	VMOVUPS      Z5, K1, (DX)(R10*4)
 	ADDQ         R11, R10
 
@@ -60798,191 +61233,191 @@ powVVF32AVX512_exact1:
 	XORQ         R10, R10
 	VMOVUPS      (SI)(R10*4), Z0
 	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -60990,16 +61425,423 @@ powVVF32AVX512_exact1:
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVVF32AVX512_exact1
+	JMP          powVVF32AVX512_end
+
+powVVF32AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VPANDD       pow32consts<>+256(SB), Z2, Z5
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z5, K2
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VMULPS       pow32consts<>+384(SB), Z5, Z7
+	VBLENDMPS    Z6, Z4, K1, Z4
+	VBLENDMPS    Z7, Z5, K2, Z5
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPADDD       pow32consts<>+448(SB), Z5, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPSRLD       $0x17, Z5, Z7
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VPORD        pow32consts<>+512(SB), Z7, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K1, Z8
+	VMOVUPS      pow32consts<>+640(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+576(SB), Z9, K2, Z9
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z9, Z7, Z7
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPANDD       pow32consts<>+704(SB), Z5, Z5
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z5, Z5
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z5, Z5
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VADDPS       pow32consts<>+832(SB), Z5, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VMOVUPS      pow32consts<>+832(SB), Z11
+	VSUBPS       Z9, Z11, Z11
+	VADDPS       Z4, Z10, Z10
+	VADDPS       Z5, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMOVUPS      pow32consts<>+64(SB), Z13
+	VDIVPS       Z9, Z13, Z13
+	VMULPS       Z12, Z4, Z14
+	VMULPS       Z13, Z5, Z15
+	VFNMADD231PS Z8, Z14, Z4
+	VFNMADD231PS Z9, Z15, Z5
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VADDPS       pow32consts<>+0(SB), Z5, Z5
+	VFNMADD231PS Z10, Z14, Z4
+	VFNMADD231PS Z11, Z15, Z5
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z5, Z5
+	VMULPS       Z14, Z14, Z8
+	VMULPS       Z15, Z15, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z11
+	VFMADD231PS  Z14, Z14, Z10
+	VFMADD231PS  Z15, Z15, Z11
+	VADDPS       Z14, Z14, Z12
+	VADDPS       Z15, Z15, Z13
+	VFMADD231PS  Z4, Z12, Z10
+	VFMADD231PS  Z5, Z13, Z11
+	VMULPS       Z14, Z8, Z12
+	VMULPS       Z15, Z9, Z13
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VPXORD       pow32consts<>+192(SB), Z13, Z17
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z15, Z9, Z17
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z5, Z9, Z17
+	VFMADD231PS  Z14, Z10, Z16
+	VFMADD231PS  Z15, Z11, Z17
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VMULPS       pow32consts<>+896(SB), Z13, Z11
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VPXORD       pow32consts<>+192(SB), Z11, Z19
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z13, Z19
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z13, Z19
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z17, Z19
+	VADDPS       Z14, Z14, Z12
+	VADDPS       Z15, Z15, Z13
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z9, Z9, Z17
+	VMULPS       Z16, Z12, Z12
+	VMULPS       Z17, Z13, Z13
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z17
+	VFMADD213PS  pow32consts<>+1088(SB), Z17, Z16
+	VMOVUPS      Z9, Z17
+	VMOVUPS      pow32consts<>+1024(SB), Z20
+	VFMADD213PS  pow32consts<>+1088(SB), Z20, Z17
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z9, Z17
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z9, Z17
+	VMULPS       Z16, Z12, Z12
+	VMULPS       Z17, Z13, Z13
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VMULPS       pow32consts<>+1408(SB), Z7, Z9
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z15, Z15, Z15
+	VADDPS       Z14, Z8, Z16
+	VADDPS       Z15, Z9, Z17
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z9, Z17, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z17, Z23
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z20, Z14, Z14
+	VSUBPS       Z21, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z10, Z16, Z14
+	VADDPS       Z11, Z17, Z15
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z17, Z15, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z23
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z23, Z17, Z17
+	VSUBPS       Z20, Z10, Z10
+	VSUBPS       Z21, Z11, Z11
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z17, Z9, Z9
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z5, Z5, Z5
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z5, Z9, Z9
+	VADDPS       Z12, Z18, Z18
+	VADDPS       Z13, Z19, Z19
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VMULPS       pow32consts<>+1472(SB), Z7, Z7
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z7, Z19, Z19
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z19, Z9, Z9
+	VADDPS       Z8, Z14, Z4
+	VADDPS       Z9, Z15, Z5
+	VSUBPS       Z4, Z14, Z14
+	VSUBPS       Z5, Z15, Z15
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z9, Z15, Z15
+	VMULPS       Z4, Z1, Z6
+	VMULPS       Z5, Z3, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VFMADD231PS  Z4, Z1, Z8
+	VFMADD231PS  Z5, Z3, Z9
+	VFMADD231PS  Z14, Z1, Z8
+	VFMADD231PS  Z15, Z3, Z9
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VPANDD       pow32consts<>+256(SB), Z7, Z5
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z5, K2
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K1, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMAXPS       pow32consts<>+1600(SB), Z7, Z7
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z7, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VMOVUPS      Z7, Z9
+	VMOVUPS      pow32consts<>+1728(SB), Z10
+	VFMADD213PS  pow32consts<>+1792(SB), Z10, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VSUBPS       pow32consts<>+1792(SB), Z9, Z11
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VFNMADD231PS pow32consts<>+1408(SB), Z11, Z7
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z13
+	VSUBPS       Z12, Z6, Z6
+	VSUBPS       Z13, Z7, Z7
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z7
+	VADDPS       Z4, Z12, Z10
+	VADDPS       Z5, Z13, Z11
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z11, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z17
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z17, Z13, Z13
+	VSUBPS       Z14, Z4, Z4
+	VSUBPS       Z15, Z5, Z5
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z5, Z13, Z13
+	VADDPS       Z12, Z6, Z6
+	VADDPS       Z13, Z7, Z7
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z5
+	VFMADD213PS  pow32consts<>+1920(SB), Z5, Z4
+	VMOVUPS      Z11, Z5
+	VMOVUPS      pow32consts<>+1856(SB), Z12
+	VFMADD213PS  pow32consts<>+1920(SB), Z12, Z5
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z11, Z5
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z11, Z5
+	VMULPS       Z10, Z10, Z12
+	VMULPS       Z11, Z11, Z13
+	VMOVUPS      Z6, Z14
+	VFMADD231PS  Z10, Z6, Z14
+	VMOVUPS      Z7, Z6
+	VFMADD231PS  Z11, Z7, Z6
+	VFMADD231PS  Z12, Z4, Z14
+	VFMADD231PS  Z13, Z5, Z6
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VADDPS       pow32consts<>+64(SB), Z11, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z7
+	VSUBPS       Z4, Z7, Z7
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VSUBPS       Z5, Z12, Z12
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z7, Z7
+	VADDPS       Z6, Z12, Z12
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSUBD       pow32consts<>+2304(SB), Z9, Z9
+	VPSRLD       $0x01, Z8, Z6
+	VPSRLD       $0x01, Z9, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z6, Z11
+	VPSUBD       pow32consts<>+2368(SB), Z10, Z13
+	VPSLLD       $0x17, Z11, Z11
+	VPSLLD       $0x17, Z13, Z13
+	VPSUBD       Z6, Z8, Z8
+	VPSUBD       Z10, Z9, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x17, Z8, Z8
+	VPSLLD       $0x17, Z9, Z9
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z12, Z5, Z5
+	VMULPS       Z11, Z4, Z4
+	VMULPS       Z13, Z5, Z5
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z9, Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+256(SB), Z2, Z7
+	VPANDD       pow32consts<>+256(SB), Z1, Z8
+	VPANDD       pow32consts<>+256(SB), Z3, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPANDD       pow32consts<>+192(SB), Z9, Z11
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPORD        pow32consts<>+512(SB), Z11, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VPANDD       pow32consts<>+256(SB), Z9, Z13
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z13, K2
+	VADDPS       Z10, Z8, Z12
+	VADDPS       Z11, Z9, Z13
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z11, Z13, Z13
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K1, Z10
+	VMOVUPS      Z9, Z11
+	VBLENDMPS    Z13, Z11, K2, Z11
+	VCMPPS       $0x00, Z8, Z10, K1
+	VCMPPS       $0x00, Z9, Z11, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z9, K4
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VADDPS       pow32consts<>+512(SB), Z9, Z11
+	VMOVUPS      Z8, Z12
+	VBLENDMPS    Z10, Z12, K3, Z12
+	VMOVUPS      Z9, Z10
+	VBLENDMPS    Z11, Z10, K4, Z10
+	VPANDD       pow32consts<>+2368(SB), Z12, Z12
+	VPANDD       pow32consts<>+2368(SB), Z10, Z10
+	VPSLLD       $0x1f, Z12, Z12
+	VPSLLD       $0x1f, Z10, Z10
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z9, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z12, Z11, K3, Z11
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    Z10, Z12, K4, Z12
+	VPANDD       pow32consts<>+192(SB), Z0, Z10
+	VPANDD       pow32consts<>+192(SB), Z2, Z13
+	VPANDD       Z11, Z10, Z10
+	VPANDD       Z12, Z13, Z13
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K3, Z11
+	VMOVUPS      Z5, Z12
+	VBLENDMPS    pow32consts<>+2496(SB), Z12, K4, Z12
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z7, K4
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPS    Z4, Z11, K3, Z11
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K4
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPS    Z4, Z11, K3, Z11
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VCMPPS       $0x11, Z6, Z4, K3
+	VMOVUPS      pow32consts<>+64(SB), Z4
+	VCMPPS       $0x11, Z7, Z4, K4
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow32consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    pow32consts<>+128(SB), Z10, K1, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    pow32consts<>+128(SB), Z13, K2, Z13
+	VBLENDMPS    Z4, Z10, K3, Z10
+	VBLENDMPS    Z5, Z13, K4, Z13
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z9, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z7, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K3, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z13, K4, Z13
+	VBLENDMPS    Z10, Z11, K1, Z11
+	VBLENDMPS    Z13, Z12, K2, Z12
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    Z0, Z11, K1, Z11
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z4
+	VPORD        pow32consts<>+2560(SB), Z3, Z5
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VPORD        pow32consts<>+2560(SB), Z2, Z5
+	VBLENDMPS    Z4, Z11, K1, Z11
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K1, Z11
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K2, Z12
+	VMOVUPS      Z11, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF32AVX512_exact2
 
 powVVF32AVX512_end:
 powVVF32AVX512_done:
@@ -61026,201 +61868,607 @@ TEXT ·powVSF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powVSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    powVSF32AVX512_exact2
 
 powVSF32AVX512_row:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powVSF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           powVSF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       pow32consts<>+256(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z2, Z4
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
+	VMULPS       pow32consts<>+384(SB), Z3, Z5
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VBLENDMPS    Z5, Z3, K1, Z3
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VPADDD       pow32consts<>+448(SB), Z3, Z3
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPSRLD       $0x17, Z3, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow32consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
+	VSUBPS       Z7, Z5, Z5
+	VSUBPS       Z8, Z6, Z6
+	VPANDD       pow32consts<>+704(SB), Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z3, Z3
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z3, Z3
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VADDPS       pow32consts<>+832(SB), Z3, Z7
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow32consts<>+832(SB), Z9
+	VSUBPS       Z7, Z9, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z4, Z10, Z10
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VDIVPS       Z7, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMULPS       Z11, Z3, Z13
+	VMULPS       Z12, Z4, Z14
+	VFNMADD231PS Z7, Z13, Z3
+	VFNMADD231PS Z8, Z14, Z4
+	VADDPS       pow32consts<>+0(SB), Z3, Z3
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VFNMADD231PS Z9, Z13, Z3
+	VFNMADD231PS Z10, Z14, Z4
+	VMULPS       Z11, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z13, Z7
+	VMULPS       Z14, Z14, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS  Z13, Z13, Z9
+	VFMADD231PS  Z14, Z14, Z10
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VFMADD231PS  Z3, Z11, Z9
+	VFMADD231PS  Z4, Z12, Z10
+	VMULPS       Z13, Z7, Z11
+	VMULPS       Z14, Z8, Z12
+	VPXORD       pow32consts<>+192(SB), Z11, Z15
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VFMADD231PS  Z13, Z7, Z15
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z3, Z7, Z15
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z13, Z9, Z15
+	VFMADD231PS  Z14, Z10, Z16
+	VMULPS       pow32consts<>+896(SB), Z11, Z9
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z17
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VMULPS       Z7, Z7, Z15
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow32consts<>+1024(SB), Z16
+	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z19
+	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMULPS       pow32consts<>+1408(SB), Z5, Z7
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VADDPS       Z13, Z13, Z13
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z13, Z7, Z15
+	VADDPS       Z14, Z8, Z16
+	VSUBPS       Z7, Z15, Z19
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z19, Z15, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z7, Z7
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z19, Z13, Z13
+	VSUBPS       Z20, Z14, Z14
+	VADDPS       Z13, Z7, Z7
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z9, Z15, Z13
+	VADDPS       Z10, Z16, Z14
+	VSUBPS       Z15, Z13, Z19
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z19, Z13, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z15
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z20, Z10, Z10
+	VADDPS       Z9, Z15, Z15
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z15, Z7, Z7
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z3, Z3, Z3
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z3, Z7, Z7
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z12, Z18, Z18
+	VMULPS       pow32consts<>+1472(SB), Z5, Z5
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VADDPS       Z5, Z17, Z17
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z17, Z7, Z7
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z7, Z13, Z3
+	VADDPS       Z8, Z14, Z4
+	VSUBPS       Z3, Z13, Z13
+	VSUBPS       Z4, Z14, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VMULPS       Z3, Z0, Z5
+	VMULPS       Z4, Z0, Z6
+	VPXORD       pow32consts<>+192(SB), Z5, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z3, Z0, Z7
+	VFMADD231PS  Z4, Z0, Z8
+	VFMADD231PS  Z13, Z0, Z7
+	VFMADD231PS  Z14, Z0, Z8
+	VPANDD       pow32consts<>+256(SB), Z5, Z3
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    Z7, Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow32consts<>+1728(SB), Z8
+	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VSUBPS       Z11, Z5, Z5
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VADDPS       Z3, Z11, Z9
+	VADDPS       Z4, Z12, Z10
+	VSUBPS       Z11, Z9, Z13
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z9, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z13, Z3, Z3
+	VSUBPS       Z14, Z4, Z4
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow32consts<>+1856(SB), Z4
+	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z11
+	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VMULPS       Z9, Z9, Z11
+	VMULPS       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PS  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PS  Z10, Z6, Z5
+	VFMADD231PS  Z11, Z3, Z13
+	VFMADD231PS  Z12, Z4, Z5
+	VADDPS       pow32consts<>+64(SB), Z9, Z3
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VSUBPS       Z3, Z6, Z6
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VSUBPS       Z4, Z11, Z11
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z6, Z6
+	VADDPS       Z5, Z11, Z11
+	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSRLD       $0x01, Z7, Z5
+	VPSRLD       $0x01, Z8, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
+	VPSLLD       $0x17, Z10, Z10
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z5, Z7, Z7
+	VPSUBD       Z9, Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z11, Z4, Z4
+	VMULPS       Z10, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z7, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z1, Z5
+	VPANDD       pow32consts<>+256(SB), Z2, Z6
+	VPANDD       pow32consts<>+256(SB), Z0, Z7
+	VPANDD       pow32consts<>+256(SB), Z0, Z8
+	VPANDD       pow32consts<>+192(SB), Z7, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPORD        pow32consts<>+512(SB), Z9, Z9
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPANDD       pow32consts<>+256(SB), Z7, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
+	VADDPS       Z9, Z7, Z11
+	VADDPS       Z10, Z8, Z12
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K2, Z10
+	VCMPPS       $0x00, Z7, Z9, K1
+	VCMPPS       $0x00, Z8, Z10, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
+	VADDPS       pow32consts<>+512(SB), Z7, Z9
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPS    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPS    Z10, Z9, K4, Z9
+	VPANDD       pow32consts<>+2368(SB), Z11, Z11
+	VPANDD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x1f, Z11, Z11
+	VPSLLD       $0x1f, Z9, Z9
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    Z11, Z10, K3, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z9, Z11, K4, Z11
+	VPANDD       pow32consts<>+192(SB), Z1, Z9
+	VPANDD       pow32consts<>+192(SB), Z2, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z5, Z3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z6, Z3, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPS    Z3, Z9, K3, Z9
+	VBLENDMPS    Z4, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPS    Z9, Z10, K1, Z10
+	VBLENDMPS    Z12, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
+	VBLENDMPS    Z1, Z10, K1, Z10
+	VBLENDMPS    Z2, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z3
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z3
+	VPORD        pow32consts<>+2560(SB), Z2, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          powVSF32AVX512_loop2
+
+powVSF32AVX512_after2:
 powVSF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powVSF32AVX512_after1
 	VMOVUPS      (SI)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z1, Z2
-	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z0, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z0, Z6
-	VFMADD231PS  Z9, Z0, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z0, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z0, Z4
+	VFMADD231PS  Z7, Z0, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       pow32consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
 	VBLENDMPS    Z1, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
@@ -61228,10 +62476,10 @@ powVSF32AVX512_loop1:
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         $0x00000010, R10
 	SUBQ         $0x00000010, R11
@@ -61243,191 +62491,191 @@ powVSF32AVX512_after1:
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPS.Z    (SI)(R10*4), K1, Z1
-	VPANDD       pow32consts<>+0(SB), Z1, Z2
-	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z0, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z0, Z6
-	VFMADD231PS  Z9, Z0, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, Z3, Z5, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z0, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z0, Z4
+	VFMADD231PS  Z7, Z0, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K2, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z4, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K3
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K3, Z5
-	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       pow32consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPS    Z4, Z6, K3, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K3
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	VBLENDMPS    Z1, Z5, K2, Z5
 	VCMPPS       $0x03, Z0, Z0, K2
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
@@ -61435,10 +62683,10 @@ powVSF32AVX512_after1:
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
 	KORW         K2, K3, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K2, Z5
 	VMOVUPS      Z5, K1, (DX)(R10*4)
 	ADDQ         R11, R10
 
@@ -61454,191 +62702,191 @@ powVSF32AVX512_exact1:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	VMOVUPS      (SI)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z1, Z2
-	VPANDD       pow32consts<>+0(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z0, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z0, Z6
-	VFMADD231PS  Z9, Z0, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z0, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z0, Z4
+	VFMADD231PS  Z7, Z0, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z1, Z6
+	VPANDD       pow32consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
 	VBLENDMPS    Z1, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
@@ -61646,16 +62894,422 @@ powVSF32AVX512_exact1:
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVSF32AVX512_exact1
+	JMP          powVSF32AVX512_end
+
+powVSF32AVX512_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       pow32consts<>+256(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z2, Z4
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
+	VMULPS       pow32consts<>+384(SB), Z3, Z5
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VBLENDMPS    Z5, Z3, K1, Z3
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VPADDD       pow32consts<>+448(SB), Z3, Z3
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPSRLD       $0x17, Z3, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow32consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
+	VSUBPS       Z7, Z5, Z5
+	VSUBPS       Z8, Z6, Z6
+	VPANDD       pow32consts<>+704(SB), Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z3, Z3
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z3, Z3
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VADDPS       pow32consts<>+832(SB), Z3, Z7
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow32consts<>+832(SB), Z9
+	VSUBPS       Z7, Z9, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z4, Z10, Z10
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VDIVPS       Z7, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMULPS       Z11, Z3, Z13
+	VMULPS       Z12, Z4, Z14
+	VFNMADD231PS Z7, Z13, Z3
+	VFNMADD231PS Z8, Z14, Z4
+	VADDPS       pow32consts<>+0(SB), Z3, Z3
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VFNMADD231PS Z9, Z13, Z3
+	VFNMADD231PS Z10, Z14, Z4
+	VMULPS       Z11, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z13, Z7
+	VMULPS       Z14, Z14, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS  Z13, Z13, Z9
+	VFMADD231PS  Z14, Z14, Z10
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VFMADD231PS  Z3, Z11, Z9
+	VFMADD231PS  Z4, Z12, Z10
+	VMULPS       Z13, Z7, Z11
+	VMULPS       Z14, Z8, Z12
+	VPXORD       pow32consts<>+192(SB), Z11, Z15
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VFMADD231PS  Z13, Z7, Z15
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z3, Z7, Z15
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z13, Z9, Z15
+	VFMADD231PS  Z14, Z10, Z16
+	VMULPS       pow32consts<>+896(SB), Z11, Z9
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z17
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VMULPS       Z7, Z7, Z15
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow32consts<>+1024(SB), Z16
+	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z19
+	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMULPS       pow32consts<>+1408(SB), Z5, Z7
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VADDPS       Z13, Z13, Z13
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z13, Z7, Z15
+	VADDPS       Z14, Z8, Z16
+	VSUBPS       Z7, Z15, Z19
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z19, Z15, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z7, Z7
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z19, Z13, Z13
+	VSUBPS       Z20, Z14, Z14
+	VADDPS       Z13, Z7, Z7
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z9, Z15, Z13
+	VADDPS       Z10, Z16, Z14
+	VSUBPS       Z15, Z13, Z19
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z19, Z13, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z15
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z20, Z10, Z10
+	VADDPS       Z9, Z15, Z15
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z15, Z7, Z7
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z3, Z3, Z3
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z3, Z7, Z7
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z12, Z18, Z18
+	VMULPS       pow32consts<>+1472(SB), Z5, Z5
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VADDPS       Z5, Z17, Z17
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z17, Z7, Z7
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z7, Z13, Z3
+	VADDPS       Z8, Z14, Z4
+	VSUBPS       Z3, Z13, Z13
+	VSUBPS       Z4, Z14, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VMULPS       Z3, Z0, Z5
+	VMULPS       Z4, Z0, Z6
+	VPXORD       pow32consts<>+192(SB), Z5, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z3, Z0, Z7
+	VFMADD231PS  Z4, Z0, Z8
+	VFMADD231PS  Z13, Z0, Z7
+	VFMADD231PS  Z14, Z0, Z8
+	VPANDD       pow32consts<>+256(SB), Z5, Z3
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    Z7, Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow32consts<>+1728(SB), Z8
+	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VSUBPS       Z11, Z5, Z5
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VADDPS       Z3, Z11, Z9
+	VADDPS       Z4, Z12, Z10
+	VSUBPS       Z11, Z9, Z13
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z9, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z13, Z3, Z3
+	VSUBPS       Z14, Z4, Z4
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow32consts<>+1856(SB), Z4
+	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z11
+	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VMULPS       Z9, Z9, Z11
+	VMULPS       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PS  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PS  Z10, Z6, Z5
+	VFMADD231PS  Z11, Z3, Z13
+	VFMADD231PS  Z12, Z4, Z5
+	VADDPS       pow32consts<>+64(SB), Z9, Z3
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VSUBPS       Z3, Z6, Z6
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VSUBPS       Z4, Z11, Z11
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z6, Z6
+	VADDPS       Z5, Z11, Z11
+	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSRLD       $0x01, Z7, Z5
+	VPSRLD       $0x01, Z8, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
+	VPSLLD       $0x17, Z10, Z10
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z5, Z7, Z7
+	VPSUBD       Z9, Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z11, Z4, Z4
+	VMULPS       Z10, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z7, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z1, Z5
+	VPANDD       pow32consts<>+256(SB), Z2, Z6
+	VPANDD       pow32consts<>+256(SB), Z0, Z7
+	VPANDD       pow32consts<>+256(SB), Z0, Z8
+	VPANDD       pow32consts<>+192(SB), Z7, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPORD        pow32consts<>+512(SB), Z9, Z9
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPANDD       pow32consts<>+256(SB), Z7, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
+	VADDPS       Z9, Z7, Z11
+	VADDPS       Z10, Z8, Z12
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K2, Z10
+	VCMPPS       $0x00, Z7, Z9, K1
+	VCMPPS       $0x00, Z8, Z10, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
+	VADDPS       pow32consts<>+512(SB), Z7, Z9
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPS    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPS    Z10, Z9, K4, Z9
+	VPANDD       pow32consts<>+2368(SB), Z11, Z11
+	VPANDD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x1f, Z11, Z11
+	VPSLLD       $0x1f, Z9, Z9
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    Z11, Z10, K3, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z9, Z11, K4, Z11
+	VPANDD       pow32consts<>+192(SB), Z1, Z9
+	VPANDD       pow32consts<>+192(SB), Z2, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z5, Z3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z6, Z3, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPS    Z3, Z9, K3, Z9
+	VBLENDMPS    Z4, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPS    Z9, Z10, K1, Z10
+	VBLENDMPS    Z12, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
+	VBLENDMPS    Z1, Z10, K1, Z10
+	VBLENDMPS    Z2, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z3
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z3
+	VPORD        pow32consts<>+2560(SB), Z2, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF32AVX512_exact2
 
 powVSF32AVX512_end:
 powVSF32AVX512_done:
@@ -61682,201 +63336,607 @@ TEXT ·powSVF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powSVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    powSVF32AVX512_exact2
 
 powSVF32AVX512_row:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powSVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           powSVF32AVX512_after2
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
+	VMULPS       pow32consts<>+384(SB), Z3, Z5
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VBLENDMPS    Z5, Z3, K1, Z3
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VPADDD       pow32consts<>+448(SB), Z3, Z3
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPSRLD       $0x17, Z3, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow32consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
+	VSUBPS       Z7, Z5, Z5
+	VSUBPS       Z8, Z6, Z6
+	VPANDD       pow32consts<>+704(SB), Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z3, Z3
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z3, Z3
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VADDPS       pow32consts<>+832(SB), Z3, Z7
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow32consts<>+832(SB), Z9
+	VSUBPS       Z7, Z9, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z4, Z10, Z10
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VDIVPS       Z7, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMULPS       Z11, Z3, Z13
+	VMULPS       Z12, Z4, Z14
+	VFNMADD231PS Z7, Z13, Z3
+	VFNMADD231PS Z8, Z14, Z4
+	VADDPS       pow32consts<>+0(SB), Z3, Z3
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VFNMADD231PS Z9, Z13, Z3
+	VFNMADD231PS Z10, Z14, Z4
+	VMULPS       Z11, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z13, Z7
+	VMULPS       Z14, Z14, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS  Z13, Z13, Z9
+	VFMADD231PS  Z14, Z14, Z10
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VFMADD231PS  Z3, Z11, Z9
+	VFMADD231PS  Z4, Z12, Z10
+	VMULPS       Z13, Z7, Z11
+	VMULPS       Z14, Z8, Z12
+	VPXORD       pow32consts<>+192(SB), Z11, Z15
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VFMADD231PS  Z13, Z7, Z15
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z3, Z7, Z15
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z13, Z9, Z15
+	VFMADD231PS  Z14, Z10, Z16
+	VMULPS       pow32consts<>+896(SB), Z11, Z9
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z17
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VMULPS       Z7, Z7, Z15
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow32consts<>+1024(SB), Z16
+	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z19
+	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMULPS       pow32consts<>+1408(SB), Z5, Z7
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VADDPS       Z13, Z13, Z13
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z13, Z7, Z15
+	VADDPS       Z14, Z8, Z16
+	VSUBPS       Z7, Z15, Z19
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z19, Z15, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z7, Z7
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z19, Z13, Z13
+	VSUBPS       Z20, Z14, Z14
+	VADDPS       Z13, Z7, Z7
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z9, Z15, Z13
+	VADDPS       Z10, Z16, Z14
+	VSUBPS       Z15, Z13, Z19
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z19, Z13, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z15
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z20, Z10, Z10
+	VADDPS       Z9, Z15, Z15
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z15, Z7, Z7
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z3, Z3, Z3
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z3, Z7, Z7
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z12, Z18, Z18
+	VMULPS       pow32consts<>+1472(SB), Z5, Z5
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VADDPS       Z5, Z17, Z17
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z17, Z7, Z7
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z7, Z13, Z3
+	VADDPS       Z8, Z14, Z4
+	VSUBPS       Z3, Z13, Z13
+	VSUBPS       Z4, Z14, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VMULPS       Z3, Z1, Z5
+	VMULPS       Z4, Z2, Z6
+	VPXORD       pow32consts<>+192(SB), Z5, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z3, Z1, Z7
+	VFMADD231PS  Z4, Z2, Z8
+	VFMADD231PS  Z13, Z1, Z7
+	VFMADD231PS  Z14, Z2, Z8
+	VPANDD       pow32consts<>+256(SB), Z5, Z3
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    Z7, Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow32consts<>+1728(SB), Z8
+	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VSUBPS       Z11, Z5, Z5
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VADDPS       Z3, Z11, Z9
+	VADDPS       Z4, Z12, Z10
+	VSUBPS       Z11, Z9, Z13
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z9, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z13, Z3, Z3
+	VSUBPS       Z14, Z4, Z4
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow32consts<>+1856(SB), Z4
+	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z11
+	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VMULPS       Z9, Z9, Z11
+	VMULPS       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PS  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PS  Z10, Z6, Z5
+	VFMADD231PS  Z11, Z3, Z13
+	VFMADD231PS  Z12, Z4, Z5
+	VADDPS       pow32consts<>+64(SB), Z9, Z3
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VSUBPS       Z3, Z6, Z6
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VSUBPS       Z4, Z11, Z11
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z6, Z6
+	VADDPS       Z5, Z11, Z11
+	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSRLD       $0x01, Z7, Z5
+	VPSRLD       $0x01, Z8, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
+	VPSLLD       $0x17, Z10, Z10
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z5, Z7, Z7
+	VPSUBD       Z9, Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z11, Z4, Z4
+	VMULPS       Z10, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z7, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z0, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+256(SB), Z1, Z7
+	VPANDD       pow32consts<>+256(SB), Z2, Z8
+	VPANDD       pow32consts<>+192(SB), Z7, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPORD        pow32consts<>+512(SB), Z9, Z9
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPANDD       pow32consts<>+256(SB), Z7, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
+	VADDPS       Z9, Z7, Z11
+	VADDPS       Z10, Z8, Z12
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K2, Z10
+	VCMPPS       $0x00, Z7, Z9, K1
+	VCMPPS       $0x00, Z8, Z10, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
+	VADDPS       pow32consts<>+512(SB), Z7, Z9
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPS    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPS    Z10, Z9, K4, Z9
+	VPANDD       pow32consts<>+2368(SB), Z11, Z11
+	VPANDD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x1f, Z11, Z11
+	VPSLLD       $0x1f, Z9, Z9
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    Z11, Z10, K3, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z9, Z11, K4, Z11
+	VPANDD       pow32consts<>+192(SB), Z0, Z9
+	VPANDD       pow32consts<>+192(SB), Z0, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z5, Z3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z6, Z3, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPS    Z3, Z9, K3, Z9
+	VBLENDMPS    Z4, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPS    Z9, Z10, K1, Z10
+	VBLENDMPS    Z12, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VBLENDMPS    Z0, Z10, K1, Z10
+	VBLENDMPS    Z0, Z11, K2, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z3
+	VPORD        pow32consts<>+2560(SB), Z2, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z3
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z2, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          powSVF32AVX512_loop2
+
+powSVF32AVX512_after2:
 powSVF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powSVF32AVX512_after1
 	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -61884,10 +63944,10 @@ powSVF32AVX512_loop1:
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         $0x00000010, R10
 	SUBQ         $0x00000010, R11
@@ -61899,191 +63959,191 @@ powSVF32AVX512_after1:
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K2
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K2, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, Z3, Z5, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K3
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K2, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K2
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VCMPPS       $0x00, Z4, Z5, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K3
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K3, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K3
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K3, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K3
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K3, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPS    Z4, Z6, K3, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K3
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K3
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	VBLENDMPS    Z0, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -62091,10 +64151,10 @@ powSVF32AVX512_after1:
 	VCMPPS       $0x03, Z0, Z0, K2
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
 	KORW         K2, K3, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K2, Z5
 	VMOVUPS      Z5, K1, (DX)(R10*4)
 	ADDQ         R11, R10
 
@@ -62110,191 +64170,191 @@ powSVF32AVX512_exact1:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	VMOVUPS      (R8)(R10*4), Z1
-	VPANDD       pow32consts<>+0(SB), Z0, Z2
-	VPANDD       pow32consts<>+0(SB), Z1, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z2
 	VCMPPS       $0x11, pow32consts<>+320(SB), Z2, K1
-	VMULPS       pow32consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z5, Z4
-	VPORD        pow32consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow32consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+576(SB), Z6, K1, Z6
-	VSUBPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+128(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow32consts<>+832(SB), Z7
-	VSUBPS       Z6, Z7, Z7
-	VADDPS       Z5, Z7, Z7
-	VMOVUPS      pow32consts<>+128(SB), Z8
-	VDIVPS       Z6, Z8, Z8
-	VMULPS       Z8, Z5, Z9
-	VFNMADD231PS Z6, Z9, Z5
-	VADDPS       pow32consts<>+64(SB), Z5, Z5
-	VFNMADD231PS Z7, Z9, Z5
-	VMULPS       Z8, Z5, Z5
-	VMULPS       Z9, Z9, Z6
-	VPXORD       pow32consts<>+256(SB), Z6, Z7
-	VFMADD231PS  Z9, Z9, Z7
-	VADDPS       Z9, Z9, Z8
-	VFMADD231PS  Z5, Z8, Z7
-	VMULPS       Z9, Z6, Z8
-	VPXORD       pow32consts<>+256(SB), Z8, Z10
-	VFMADD231PS  Z9, Z6, Z10
-	VFMADD231PS  Z5, Z6, Z10
-	VFMADD231PS  Z9, Z7, Z10
-	VMULPS       pow32consts<>+896(SB), Z8, Z7
-	VPXORD       pow32consts<>+256(SB), Z7, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+960(SB), Z8, Z11
-	VFMADD231PS  pow32consts<>+896(SB), Z10, Z11
-	VADDPS       Z9, Z9, Z8
-	VMULPS       Z6, Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow32consts<>+1024(SB), Z12
-	VFMADD213PS  pow32consts<>+1088(SB), Z12, Z10
-	VFMADD213PS  pow32consts<>+1152(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1216(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1280(SB), Z6, Z10
-	VFMADD213PS  pow32consts<>+1344(SB), Z6, Z10
-	VMULPS       Z10, Z8, Z8
-	VMULPS       pow32consts<>+1408(SB), Z4, Z6
-	VADDPS       Z9, Z9, Z9
-	VADDPS       Z9, Z6, Z10
-	VSUBPS       Z6, Z10, Z12
-	VSUBPS       Z12, Z10, Z13
-	VSUBPS       Z13, Z6, Z6
-	VSUBPS       Z12, Z9, Z9
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z7, Z10, Z9
-	VSUBPS       Z10, Z9, Z12
-	VSUBPS       Z12, Z9, Z13
-	VSUBPS       Z13, Z10, Z10
-	VSUBPS       Z12, Z7, Z7
-	VADDPS       Z7, Z10, Z10
-	VADDPS       Z10, Z6, Z6
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z5, Z6, Z6
-	VADDPS       Z8, Z11, Z11
-	VMULPS       pow32consts<>+1472(SB), Z4, Z4
-	VADDPS       Z4, Z11, Z11
-	VADDPS       Z11, Z6, Z6
-	VADDPS       Z6, Z9, Z4
-	VSUBPS       Z4, Z9, Z9
-	VADDPS       Z6, Z9, Z9
-	VMULPS       Z4, Z1, Z5
-	VPXORD       pow32consts<>+256(SB), Z5, Z6
-	VFMADD231PS  Z4, Z1, Z6
-	VFMADD231PS  Z9, Z1, Z6
-	VPANDD       pow32consts<>+0(SB), Z5, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VMOVUPS      pow32consts<>+64(SB), Z4
+	VMULPS       pow32consts<>+384(SB), Z2, Z3
+	VBLENDMPS    Z3, Z2, K1, Z2
+	VPADDD       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD       $0x17, Z2, Z3
+	VPORD        pow32consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow32consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow32consts<>+1728(SB), Z7
-	VFMADD213PS  pow32consts<>+1792(SB), Z7, Z6
-	VSUBPS       pow32consts<>+1792(SB), Z6, Z7
-	VFNMADD231PS pow32consts<>+1408(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z8
-	VSUBPS       Z8, Z5, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z7, Z5
-	VADDPS       Z4, Z8, Z7
-	VSUBPS       Z8, Z7, Z9
-	VSUBPS       Z9, Z7, Z10
-	VSUBPS       Z10, Z8, Z8
-	VSUBPS       Z9, Z4, Z4
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z8
-	VFMADD213PS  pow32consts<>+1920(SB), Z8, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z7, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z7, Z4
-	VMULPS       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PS  Z7, Z5, Z9
-	VFMADD231PS  Z8, Z4, Z9
-	VADDPS       pow32consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
+	VBLENDMPS    pow32consts<>+576(SB), Z4, K1, Z4
+	VSUBPS       Z4, Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z2, Z2
+	VPADDD       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS       pow32consts<>+64(SB), Z2, Z2
+	VADDPS       pow32consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow32consts<>+832(SB), Z5
 	VSUBPS       Z4, Z5, Z5
-	VADDPS       Z7, Z5, Z5
-	VADDPS       Z9, Z5, Z5
-	VPSUBD       pow32consts<>+2304(SB), Z6, Z6
-	VPSRLD       $0x01, Z6, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VPSUBD       Z7, Z6, Z6
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VADDPS       Z5, Z4, Z4
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z6, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z3, Z5
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPANDD       pow32consts<>+0(SB), Z3, Z6
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
-	VADDPS       Z5, Z3, Z6
-	VSUBPS       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, Z3, Z5, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z3, K2
-	VADDPS       pow32consts<>+512(SB), Z3, Z5
+	VADDPS       Z2, Z5, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VDIVPS       Z4, Z6, Z6
+	VMULPS       Z6, Z2, Z7
+	VFNMADD231PS Z4, Z7, Z2
+	VADDPS       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS Z5, Z7, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z7, Z4
+	VPXORD       pow32consts<>+192(SB), Z4, Z5
+	VFMADD231PS  Z7, Z7, Z5
+	VADDPS       Z7, Z7, Z6
+	VFMADD231PS  Z2, Z6, Z5
+	VMULPS       Z7, Z4, Z6
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z7, Z4, Z8
+	VFMADD231PS  Z2, Z4, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VMULPS       pow32consts<>+896(SB), Z6, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
+	VADDPS       Z7, Z7, Z6
+	VMULPS       Z4, Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow32consts<>+1024(SB), Z10
+	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
+	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
+	VMULPS       Z8, Z6, Z6
+	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VADDPS       Z7, Z7, Z7
+	VADDPS       Z7, Z4, Z8
+	VSUBPS       Z4, Z8, Z10
+	VSUBPS       Z10, Z8, Z11
+	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z8, Z7
+	VSUBPS       Z8, Z7, Z10
+	VSUBPS       Z10, Z7, Z11
+	VSUBPS       Z11, Z8, Z8
+	VSUBPS       Z10, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z2, Z2, Z2
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z6, Z9, Z9
+	VMULPS       pow32consts<>+1472(SB), Z3, Z3
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z4, Z7, Z2
+	VSUBPS       Z2, Z7, Z7
+	VADDPS       Z4, Z7, Z7
+	VMULPS       Z2, Z1, Z3
+	VPXORD       pow32consts<>+192(SB), Z3, Z4
+	VFMADD231PS  Z2, Z1, Z4
+	VFMADD231PS  Z7, Z1, Z4
+	VPANDD       pow32consts<>+256(SB), Z3, Z2
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z4, Z2, K1, Z2
+	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
+	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow32consts<>+1728(SB), Z5
+	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VADDPS       Z2, Z6, Z5
+	VSUBPS       Z6, Z5, Z7
+	VSUBPS       Z7, Z5, Z8
+	VSUBPS       Z8, Z6, Z6
+	VSUBPS       Z7, Z2, Z2
+	VADDPS       Z2, Z6, Z6
+	VADDPS       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow32consts<>+1856(SB), Z6
+	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
+	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PS  Z5, Z3, Z7
+	VFMADD231PS  Z6, Z2, Z7
+	VADDPS       pow32consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VSUBPS       Z2, Z3, Z3
+	VADDPS       Z5, Z3, Z3
+	VADDPS       Z7, Z3, Z3
+	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSRLD       $0x01, Z4, Z5
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VPSUBD       Z5, Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VADDPS       Z3, Z2, Z2
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z4, Z2, Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z1, Z4
+	VPANDD       pow32consts<>+192(SB), Z4, Z5
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPANDD       pow32consts<>+256(SB), Z4, Z6
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z6, K1
+	VADDPS       Z5, Z4, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VCMPPS       $0x00, Z4, Z5, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z4, K2
+	VADDPS       pow32consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
 	VPANDD       pow32consts<>+2368(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z3, K2
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z5
+	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPS    Z6, Z5, K2, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
-	VBLENDMPS    Z4, Z5, K1, Z5
-	VCMPPS       $0x11, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z2, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPS    Z4, Z5, K2, Z5
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VCMPPS       $0x11, Z2, Z4, K2
-	VMOVUPS      pow32consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
+	VMOVUPS      pow32consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z3, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPS    Z2, Z5, K2, Z5
+	VMOVUPS      pow32consts<>+64(SB), Z2
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      pow32consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    pow32consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow32consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPS    pow32consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPS    Z4, Z6, K2, Z6
-	VCMPPS       $0x00, pow32consts<>+192(SB), Z3, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z2, K2
-	VBLENDMPS    pow32consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPS    pow32consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPS    Z6, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
 	VPORD        pow32consts<>+2560(SB), Z1, Z2
@@ -62302,16 +64362,422 @@ powSVF32AVX512_exact1:
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        pow32consts<>+2560(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z0, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPS    pow32consts<>+64(SB), Z5, K1, Z5
 	VMOVUPS      Z5, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powSVF32AVX512_exact1
+	JMP          powSVF32AVX512_end
+
+powSVF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       pow32consts<>+256(SB), Z0, Z3
+	VPANDD       pow32consts<>+256(SB), Z0, Z4
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
+	VMULPS       pow32consts<>+384(SB), Z3, Z5
+	VMULPS       pow32consts<>+384(SB), Z4, Z6
+	VBLENDMPS    Z5, Z3, K1, Z3
+	VBLENDMPS    Z6, Z4, K2, Z4
+	VPADDD       pow32consts<>+448(SB), Z3, Z3
+	VPADDD       pow32consts<>+448(SB), Z4, Z4
+	VPSRLD       $0x17, Z3, Z5
+	VPSRLD       $0x17, Z4, Z6
+	VPORD        pow32consts<>+512(SB), Z5, Z5
+	VPORD        pow32consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow32consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow32consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
+	VSUBPS       Z7, Z5, Z5
+	VSUBPS       Z8, Z6, Z6
+	VPANDD       pow32consts<>+704(SB), Z3, Z3
+	VPANDD       pow32consts<>+704(SB), Z4, Z4
+	VPADDD       pow32consts<>+768(SB), Z3, Z3
+	VPADDD       pow32consts<>+768(SB), Z4, Z4
+	VSUBPS       pow32consts<>+64(SB), Z3, Z3
+	VSUBPS       pow32consts<>+64(SB), Z4, Z4
+	VADDPS       pow32consts<>+832(SB), Z3, Z7
+	VADDPS       pow32consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow32consts<>+832(SB), Z9
+	VSUBPS       Z7, Z9, Z9
+	VMOVUPS      pow32consts<>+832(SB), Z10
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z3, Z9, Z9
+	VADDPS       Z4, Z10, Z10
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VDIVPS       Z7, Z11, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z12
+	VDIVPS       Z8, Z12, Z12
+	VMULPS       Z11, Z3, Z13
+	VMULPS       Z12, Z4, Z14
+	VFNMADD231PS Z7, Z13, Z3
+	VFNMADD231PS Z8, Z14, Z4
+	VADDPS       pow32consts<>+0(SB), Z3, Z3
+	VADDPS       pow32consts<>+0(SB), Z4, Z4
+	VFNMADD231PS Z9, Z13, Z3
+	VFNMADD231PS Z10, Z14, Z4
+	VMULPS       Z11, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z13, Z13, Z7
+	VMULPS       Z14, Z14, Z8
+	VPXORD       pow32consts<>+192(SB), Z7, Z9
+	VPXORD       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS  Z13, Z13, Z9
+	VFMADD231PS  Z14, Z14, Z10
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VFMADD231PS  Z3, Z11, Z9
+	VFMADD231PS  Z4, Z12, Z10
+	VMULPS       Z13, Z7, Z11
+	VMULPS       Z14, Z8, Z12
+	VPXORD       pow32consts<>+192(SB), Z11, Z15
+	VPXORD       pow32consts<>+192(SB), Z12, Z16
+	VFMADD231PS  Z13, Z7, Z15
+	VFMADD231PS  Z14, Z8, Z16
+	VFMADD231PS  Z3, Z7, Z15
+	VFMADD231PS  Z4, Z8, Z16
+	VFMADD231PS  Z13, Z9, Z15
+	VFMADD231PS  Z14, Z10, Z16
+	VMULPS       pow32consts<>+896(SB), Z11, Z9
+	VMULPS       pow32consts<>+896(SB), Z12, Z10
+	VPXORD       pow32consts<>+192(SB), Z9, Z17
+	VPXORD       pow32consts<>+192(SB), Z10, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
+	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
+	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
+	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
+	VADDPS       Z13, Z13, Z11
+	VADDPS       Z14, Z14, Z12
+	VMULPS       Z7, Z7, Z15
+	VMULPS       Z8, Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow32consts<>+1024(SB), Z16
+	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow32consts<>+1024(SB), Z19
+	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
+	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
+	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
+	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMULPS       pow32consts<>+1408(SB), Z5, Z7
+	VMULPS       pow32consts<>+1408(SB), Z6, Z8
+	VADDPS       Z13, Z13, Z13
+	VADDPS       Z14, Z14, Z14
+	VADDPS       Z13, Z7, Z15
+	VADDPS       Z14, Z8, Z16
+	VSUBPS       Z7, Z15, Z19
+	VSUBPS       Z8, Z16, Z20
+	VSUBPS       Z19, Z15, Z21
+	VSUBPS       Z20, Z16, Z22
+	VSUBPS       Z21, Z7, Z7
+	VSUBPS       Z22, Z8, Z8
+	VSUBPS       Z19, Z13, Z13
+	VSUBPS       Z20, Z14, Z14
+	VADDPS       Z13, Z7, Z7
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z9, Z15, Z13
+	VADDPS       Z10, Z16, Z14
+	VSUBPS       Z15, Z13, Z19
+	VSUBPS       Z16, Z14, Z20
+	VSUBPS       Z19, Z13, Z21
+	VSUBPS       Z20, Z14, Z22
+	VSUBPS       Z21, Z15, Z15
+	VSUBPS       Z22, Z16, Z16
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z20, Z10, Z10
+	VADDPS       Z9, Z15, Z15
+	VADDPS       Z10, Z16, Z16
+	VADDPS       Z15, Z7, Z7
+	VADDPS       Z16, Z8, Z8
+	VADDPS       Z3, Z3, Z3
+	VADDPS       Z4, Z4, Z4
+	VADDPS       Z3, Z7, Z7
+	VADDPS       Z4, Z8, Z8
+	VADDPS       Z11, Z17, Z17
+	VADDPS       Z12, Z18, Z18
+	VMULPS       pow32consts<>+1472(SB), Z5, Z5
+	VMULPS       pow32consts<>+1472(SB), Z6, Z6
+	VADDPS       Z5, Z17, Z17
+	VADDPS       Z6, Z18, Z18
+	VADDPS       Z17, Z7, Z7
+	VADDPS       Z18, Z8, Z8
+	VADDPS       Z7, Z13, Z3
+	VADDPS       Z8, Z14, Z4
+	VSUBPS       Z3, Z13, Z13
+	VSUBPS       Z4, Z14, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VMULPS       Z3, Z1, Z5
+	VMULPS       Z4, Z2, Z6
+	VPXORD       pow32consts<>+192(SB), Z5, Z7
+	VPXORD       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS  Z3, Z1, Z7
+	VFMADD231PS  Z4, Z2, Z8
+	VFMADD231PS  Z13, Z1, Z7
+	VFMADD231PS  Z14, Z2, Z8
+	VPANDD       pow32consts<>+256(SB), Z5, Z3
+	VPANDD       pow32consts<>+256(SB), Z6, Z4
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
+	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    Z7, Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    Z8, Z4, K2, Z4
+	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
+	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
+	VMINPS       pow32consts<>+1664(SB), Z5, Z5
+	VMINPS       pow32consts<>+1664(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow32consts<>+1728(SB), Z8
+	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow32consts<>+1728(SB), Z9
+	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
+	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
+	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
+	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
+	VSUBPS       Z11, Z5, Z5
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
+	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
+	VADDPS       Z3, Z11, Z9
+	VADDPS       Z4, Z12, Z10
+	VSUBPS       Z11, Z9, Z13
+	VSUBPS       Z12, Z10, Z14
+	VSUBPS       Z13, Z9, Z15
+	VSUBPS       Z14, Z10, Z16
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z16, Z12, Z12
+	VSUBPS       Z13, Z3, Z3
+	VSUBPS       Z14, Z4, Z4
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow32consts<>+1856(SB), Z4
+	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow32consts<>+1856(SB), Z11
+	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
+	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
+	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
+	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
+	VMULPS       Z9, Z9, Z11
+	VMULPS       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PS  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PS  Z10, Z6, Z5
+	VFMADD231PS  Z11, Z3, Z13
+	VFMADD231PS  Z12, Z4, Z5
+	VADDPS       pow32consts<>+64(SB), Z9, Z3
+	VADDPS       pow32consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow32consts<>+64(SB), Z6
+	VSUBPS       Z3, Z6, Z6
+	VMOVUPS      pow32consts<>+64(SB), Z11
+	VSUBPS       Z4, Z11, Z11
+	VADDPS       Z9, Z6, Z6
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z6, Z6
+	VADDPS       Z5, Z11, Z11
+	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
+	VPSRLD       $0x01, Z7, Z5
+	VPSRLD       $0x01, Z8, Z9
+	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
+	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
+	VPSLLD       $0x17, Z10, Z10
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z5, Z7, Z7
+	VPSUBD       Z9, Z8, Z8
+	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
+	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z11, Z4, Z4
+	VMULPS       Z10, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z7, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VPANDD       pow32consts<>+256(SB), Z0, Z5
+	VPANDD       pow32consts<>+256(SB), Z0, Z6
+	VPANDD       pow32consts<>+256(SB), Z1, Z7
+	VPANDD       pow32consts<>+256(SB), Z2, Z8
+	VPANDD       pow32consts<>+192(SB), Z7, Z9
+	VPANDD       pow32consts<>+192(SB), Z8, Z10
+	VPORD        pow32consts<>+512(SB), Z9, Z9
+	VPORD        pow32consts<>+512(SB), Z10, Z10
+	VPANDD       pow32consts<>+256(SB), Z7, Z11
+	VPANDD       pow32consts<>+256(SB), Z8, Z12
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
+	VADDPS       Z9, Z7, Z11
+	VADDPS       Z10, Z8, Z12
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPS    Z12, Z10, K2, Z10
+	VCMPPS       $0x00, Z7, Z9, K1
+	VCMPPS       $0x00, Z8, Z10, K2
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
+	VADDPS       pow32consts<>+512(SB), Z7, Z9
+	VADDPS       pow32consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPS    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPS    Z10, Z9, K4, Z9
+	VPANDD       pow32consts<>+2368(SB), Z11, Z11
+	VPANDD       pow32consts<>+2368(SB), Z9, Z9
+	VPSLLD       $0x1f, Z11, Z11
+	VPSLLD       $0x1f, Z9, Z9
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
+	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow32consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    Z11, Z10, K3, Z10
+	VMOVUPS      pow32consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    Z9, Z11, K4, Z11
+	VPANDD       pow32consts<>+192(SB), Z0, Z9
+	VPANDD       pow32consts<>+192(SB), Z0, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K2
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
+	VMOVUPS      pow32consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPS    Z3, Z10, K3, Z10
+	VBLENDMPS    Z4, Z11, K4, Z11
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z5, Z3, K3
+	VMOVUPS      pow32consts<>+64(SB), Z3
+	VCMPPS       $0x11, Z6, Z3, K4
+	VMOVUPS      pow32consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow32consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow32consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow32consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPS    Z3, Z9, K3, Z9
+	VBLENDMPS    Z4, Z12, K4, Z12
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
+	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
+	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPS    Z9, Z10, K1, Z10
+	VBLENDMPS    Z12, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
+	VBLENDMPS    Z0, Z10, K1, Z10
+	VBLENDMPS    Z0, Z11, K2, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        pow32consts<>+2560(SB), Z1, Z3
+	VPORD        pow32consts<>+2560(SB), Z2, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        pow32consts<>+2560(SB), Z0, Z3
+	VPORD        pow32consts<>+2560(SB), Z0, Z4
+	VBLENDMPS    Z3, Z10, K1, Z10
+	VBLENDMPS    Z4, Z11, K2, Z11
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS       $0x00, pow32consts<>+0(SB), Z2, K2
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
+	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF32AVX512_exact2
 
 powSVF32AVX512_end:
 powSVF32AVX512_done:
@@ -71156,211 +73622,639 @@ TEXT ·powVVF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powVVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    powVVF64AVX512_exact2
 
 powVVF64AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
+powVVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           powVVF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VPANDD       pow64consts<>+256(SB), Z2, Z5
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z5, K2
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VMULPD       pow64consts<>+384(SB), Z5, Z7
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VBLENDMPD    Z7, Z5, K2, Z5
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPSRLQ       $0x34, Z5, Z7
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VPORD        pow64consts<>+512(SB), Z7, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K1, Z8
+	VMOVUPS      pow64consts<>+640(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+576(SB), Z9, K2, Z9
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z9, Z7, Z7
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VADDPD       pow64consts<>+832(SB), Z5, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VMOVUPS      pow64consts<>+832(SB), Z11
+	VSUBPD       Z9, Z11, Z11
+	VADDPD       Z4, Z10, Z10
+	VADDPD       Z5, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMOVUPS      pow64consts<>+64(SB), Z13
+	VDIVPD       Z9, Z13, Z13
+	VMULPD       Z12, Z4, Z14
+	VMULPD       Z13, Z5, Z15
+	VFNMADD231PD Z8, Z14, Z4
+	VFNMADD231PD Z9, Z15, Z5
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VADDPD       pow64consts<>+0(SB), Z5, Z5
+	VFNMADD231PD Z10, Z14, Z4
+	VFNMADD231PD Z11, Z15, Z5
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z5, Z5
+	VMULPD       Z14, Z14, Z8
+	VMULPD       Z15, Z15, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z11
+	VFMADD231PD  Z14, Z14, Z10
+	VFMADD231PD  Z15, Z15, Z11
+	VADDPD       Z14, Z14, Z12
+	VADDPD       Z15, Z15, Z13
+	VFMADD231PD  Z4, Z12, Z10
+	VFMADD231PD  Z5, Z13, Z11
+	VMULPD       Z14, Z8, Z12
+	VMULPD       Z15, Z9, Z13
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VPXORD       pow64consts<>+192(SB), Z13, Z17
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z15, Z9, Z17
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z5, Z9, Z17
+	VFMADD231PD  Z14, Z10, Z16
+	VFMADD231PD  Z15, Z11, Z17
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VMULPD       pow64consts<>+896(SB), Z13, Z11
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VPXORD       pow64consts<>+192(SB), Z11, Z19
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z13, Z19
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z13, Z19
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z17, Z19
+	VADDPD       Z14, Z14, Z12
+	VADDPD       Z15, Z15, Z13
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z9, Z9, Z17
+	VMULPD       Z16, Z12, Z12
+	VMULPD       Z17, Z13, Z13
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z17
+	VFMADD213PD  pow64consts<>+1088(SB), Z17, Z16
+	VMOVUPS      Z9, Z17
+	VMOVUPS      pow64consts<>+1024(SB), Z20
+	VFMADD213PD  pow64consts<>+1088(SB), Z20, Z17
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z9, Z17
+	VMULPD       Z16, Z12, Z12
+	VMULPD       Z17, Z13, Z13
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VMULPD       pow64consts<>+1728(SB), Z7, Z9
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z15, Z15, Z15
+	VADDPD       Z14, Z8, Z16
+	VADDPD       Z15, Z9, Z17
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z9, Z17, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z17, Z23
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z20, Z14, Z14
+	VSUBPD       Z21, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z10, Z16, Z14
+	VADDPD       Z11, Z17, Z15
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z17, Z15, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z23
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z23, Z17, Z17
+	VSUBPD       Z20, Z10, Z10
+	VSUBPD       Z21, Z11, Z11
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z17, Z9, Z9
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z5, Z9, Z9
+	VADDPD       Z12, Z18, Z18
+	VADDPD       Z13, Z19, Z19
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VMULPD       pow64consts<>+1792(SB), Z7, Z7
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z7, Z19, Z19
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z19, Z9, Z9
+	VADDPD       Z8, Z14, Z4
+	VADDPD       Z9, Z15, Z5
+	VSUBPD       Z4, Z14, Z14
+	VSUBPD       Z5, Z15, Z15
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z9, Z15, Z15
+	VMULPD       Z4, Z1, Z6
+	VMULPD       Z5, Z3, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VFMADD231PD  Z4, Z1, Z8
+	VFMADD231PD  Z5, Z3, Z9
+	VFMADD231PD  Z14, Z1, Z8
+	VFMADD231PD  Z15, Z3, Z9
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VPANDD       pow64consts<>+256(SB), Z7, Z5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z5, K2
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K1, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMAXPD       pow64consts<>+1920(SB), Z7, Z7
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z7, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VMOVUPS      Z7, Z9
+	VMOVUPS      pow64consts<>+2048(SB), Z10
+	VFMADD213PD  pow64consts<>+2112(SB), Z10, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VSUBPD       pow64consts<>+2112(SB), Z9, Z11
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VFNMADD231PD pow64consts<>+2176(SB), Z11, Z7
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z13
+	VSUBPD       Z12, Z6, Z6
+	VSUBPD       Z13, Z7, Z7
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z7
+	VADDPD       Z4, Z12, Z10
+	VADDPD       Z5, Z13, Z11
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z11, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z17
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z17, Z13, Z13
+	VSUBPD       Z14, Z4, Z4
+	VSUBPD       Z15, Z5, Z5
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z12, Z6, Z6
+	VADDPD       Z13, Z7, Z7
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z5
+	VFMADD213PD  pow64consts<>+2368(SB), Z5, Z4
+	VMOVUPS      Z11, Z5
+	VMOVUPS      pow64consts<>+2304(SB), Z12
+	VFMADD213PD  pow64consts<>+2368(SB), Z12, Z5
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z11, Z5
+	VMULPD       Z10, Z10, Z12
+	VMULPD       Z11, Z11, Z13
+	VMOVUPS      Z6, Z14
+	VFMADD231PD  Z10, Z6, Z14
+	VMOVUPS      Z7, Z6
+	VFMADD231PD  Z11, Z7, Z6
+	VFMADD231PD  Z12, Z4, Z14
+	VFMADD231PD  Z13, Z5, Z6
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VADDPD       pow64consts<>+64(SB), Z11, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z7
+	VSUBPD       Z4, Z7, Z7
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VSUBPD       Z5, Z12, Z12
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z7, Z7
+	VADDPD       Z6, Z12, Z12
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSUBQ       pow64consts<>+3072(SB), Z9, Z9
+	VPSRLQ       $0x01, Z8, Z6
+	VPSRLQ       $0x01, Z9, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z11
+	VPSUBQ       pow64consts<>+3136(SB), Z10, Z13
+	VPSLLQ       $0x34, Z11, Z11
+	VPSLLQ       $0x34, Z13, Z13
+	VPSUBQ       Z6, Z8, Z8
+	VPSUBQ       Z10, Z9, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x34, Z8, Z8
+	VPSLLQ       $0x34, Z9, Z9
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z12, Z5, Z5
+	VMULPD       Z11, Z4, Z4
+	VMULPD       Z13, Z5, Z5
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z9, Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+256(SB), Z2, Z7
+	VPANDD       pow64consts<>+256(SB), Z1, Z8
+	VPANDD       pow64consts<>+256(SB), Z3, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPANDD       pow64consts<>+192(SB), Z9, Z11
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPORD        pow64consts<>+512(SB), Z11, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VPANDD       pow64consts<>+256(SB), Z9, Z13
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z13, K2
+	VADDPD       Z10, Z8, Z12
+	VADDPD       Z11, Z9, Z13
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z11, Z13, Z13
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K1, Z10
+	VMOVUPS      Z9, Z11
+	VBLENDMPD    Z13, Z11, K2, Z11
+	VCMPPD       $0x00, Z8, Z10, K1
+	VCMPPD       $0x00, Z9, Z11, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z9, K4
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VADDPD       pow64consts<>+512(SB), Z9, Z11
+	VMOVUPS      Z8, Z12
+	VBLENDMPD    Z10, Z12, K3, Z12
+	VMOVUPS      Z9, Z10
+	VBLENDMPD    Z11, Z10, K4, Z10
+	VPANDD       pow64consts<>+3136(SB), Z12, Z12
+	VPANDD       pow64consts<>+3136(SB), Z10, Z10
+	VPSLLQ       $0x3f, Z12, Z12
+	VPSLLQ       $0x3f, Z10, Z10
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z9, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z12, Z11, K3, Z11
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    Z10, Z12, K4, Z12
+	VPANDD       pow64consts<>+192(SB), Z0, Z10
+	VPANDD       pow64consts<>+192(SB), Z2, Z13
+	VPANDD       Z11, Z10, Z10
+	VPANDD       Z12, Z13, Z13
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K3, Z11
+	VMOVUPS      Z5, Z12
+	VBLENDMPD    pow64consts<>+3264(SB), Z12, K4, Z12
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z7, K4
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPD    Z4, Z11, K3, Z11
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K4
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPD    Z4, Z11, K3, Z11
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VCMPPD       $0x11, Z6, Z4, K3
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VCMPPD       $0x11, Z7, Z4, K4
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    pow64consts<>+128(SB), Z10, K1, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    pow64consts<>+128(SB), Z13, K2, Z13
+	VBLENDMPD    Z4, Z10, K3, Z10
+	VBLENDMPD    Z5, Z13, K4, Z13
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z9, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z7, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K3, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z13, K4, Z13
+	VBLENDMPD    Z10, Z11, K1, Z11
+	VBLENDMPD    Z13, Z12, K2, Z12
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    Z0, Z11, K1, Z11
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z4
+	VPORD        pow64consts<>+3328(SB), Z3, Z5
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VPORD        pow64consts<>+3328(SB), Z2, Z5
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K1, Z11
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K2, Z12
+	VMOVUPD      Z11, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          powVVF64AVX512_loop2
+
+powVVF64AVX512_after2:
 powVVF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powVVF64AVX512_after1
 	VMOVUPD      (SI)(R10*8), Z0
 	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -71368,10 +74262,10 @@ powVVF64AVX512_loop1:
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -71384,201 +74278,201 @@ powVVF64AVX512_after1:
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPD.Z    (SI)(R10*8), K1, Z0
 	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K2, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, Z3, Z5, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K2, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z4, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K3
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K3, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPD    Z4, Z6, K3, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K3
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	VBLENDMPD    Z0, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -71586,10 +74480,10 @@ powVVF64AVX512_after1:
 	VCMPPD       $0x03, Z0, Z0, K2
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
 	KORW         K2, K3, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K2, Z5
 	VMOVUPD      Z5, K1, (DX)(R10*8)
 	ADDQ         R11, R10
 
@@ -71605,201 +74499,201 @@ powVVF64AVX512_exact1:
 	XORQ         R10, R10
 	VMOVUPD      (SI)(R10*8), Z0
 	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -71807,16 +74701,443 @@ powVVF64AVX512_exact1:
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVVF64AVX512_exact1
+	JMP          powVVF64AVX512_end
+
+powVVF64AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VPANDD       pow64consts<>+256(SB), Z2, Z5
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z5, K2
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VMULPD       pow64consts<>+384(SB), Z5, Z7
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VBLENDMPD    Z7, Z5, K2, Z5
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPADDQ       pow64consts<>+448(SB), Z5, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPSRLQ       $0x34, Z5, Z7
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VPORD        pow64consts<>+512(SB), Z7, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K1, Z8
+	VMOVUPS      pow64consts<>+640(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+576(SB), Z9, K2, Z9
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z9, Z7, Z7
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPANDD       pow64consts<>+704(SB), Z5, Z5
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z5, Z5
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z5, Z5
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VADDPD       pow64consts<>+832(SB), Z5, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VMOVUPS      pow64consts<>+832(SB), Z11
+	VSUBPD       Z9, Z11, Z11
+	VADDPD       Z4, Z10, Z10
+	VADDPD       Z5, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMOVUPS      pow64consts<>+64(SB), Z13
+	VDIVPD       Z9, Z13, Z13
+	VMULPD       Z12, Z4, Z14
+	VMULPD       Z13, Z5, Z15
+	VFNMADD231PD Z8, Z14, Z4
+	VFNMADD231PD Z9, Z15, Z5
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VADDPD       pow64consts<>+0(SB), Z5, Z5
+	VFNMADD231PD Z10, Z14, Z4
+	VFNMADD231PD Z11, Z15, Z5
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z5, Z5
+	VMULPD       Z14, Z14, Z8
+	VMULPD       Z15, Z15, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z11
+	VFMADD231PD  Z14, Z14, Z10
+	VFMADD231PD  Z15, Z15, Z11
+	VADDPD       Z14, Z14, Z12
+	VADDPD       Z15, Z15, Z13
+	VFMADD231PD  Z4, Z12, Z10
+	VFMADD231PD  Z5, Z13, Z11
+	VMULPD       Z14, Z8, Z12
+	VMULPD       Z15, Z9, Z13
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VPXORD       pow64consts<>+192(SB), Z13, Z17
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z15, Z9, Z17
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z5, Z9, Z17
+	VFMADD231PD  Z14, Z10, Z16
+	VFMADD231PD  Z15, Z11, Z17
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VMULPD       pow64consts<>+896(SB), Z13, Z11
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VPXORD       pow64consts<>+192(SB), Z11, Z19
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z13, Z19
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z13, Z19
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z17, Z19
+	VADDPD       Z14, Z14, Z12
+	VADDPD       Z15, Z15, Z13
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z9, Z9, Z17
+	VMULPD       Z16, Z12, Z12
+	VMULPD       Z17, Z13, Z13
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z17
+	VFMADD213PD  pow64consts<>+1088(SB), Z17, Z16
+	VMOVUPS      Z9, Z17
+	VMOVUPS      pow64consts<>+1024(SB), Z20
+	VFMADD213PD  pow64consts<>+1088(SB), Z20, Z17
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z9, Z17
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z9, Z17
+	VMULPD       Z16, Z12, Z12
+	VMULPD       Z17, Z13, Z13
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VMULPD       pow64consts<>+1728(SB), Z7, Z9
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z15, Z15, Z15
+	VADDPD       Z14, Z8, Z16
+	VADDPD       Z15, Z9, Z17
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z9, Z17, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z17, Z23
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z20, Z14, Z14
+	VSUBPD       Z21, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z10, Z16, Z14
+	VADDPD       Z11, Z17, Z15
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z17, Z15, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z23
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z23, Z17, Z17
+	VSUBPD       Z20, Z10, Z10
+	VSUBPD       Z21, Z11, Z11
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z17, Z9, Z9
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z5, Z5, Z5
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z5, Z9, Z9
+	VADDPD       Z12, Z18, Z18
+	VADDPD       Z13, Z19, Z19
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VMULPD       pow64consts<>+1792(SB), Z7, Z7
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z7, Z19, Z19
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z19, Z9, Z9
+	VADDPD       Z8, Z14, Z4
+	VADDPD       Z9, Z15, Z5
+	VSUBPD       Z4, Z14, Z14
+	VSUBPD       Z5, Z15, Z15
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z9, Z15, Z15
+	VMULPD       Z4, Z1, Z6
+	VMULPD       Z5, Z3, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VFMADD231PD  Z4, Z1, Z8
+	VFMADD231PD  Z5, Z3, Z9
+	VFMADD231PD  Z14, Z1, Z8
+	VFMADD231PD  Z15, Z3, Z9
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VPANDD       pow64consts<>+256(SB), Z7, Z5
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z5, K2
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K1, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMAXPD       pow64consts<>+1920(SB), Z7, Z7
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z7, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VMOVUPS      Z7, Z9
+	VMOVUPS      pow64consts<>+2048(SB), Z10
+	VFMADD213PD  pow64consts<>+2112(SB), Z10, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VSUBPD       pow64consts<>+2112(SB), Z9, Z11
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VFNMADD231PD pow64consts<>+2176(SB), Z11, Z7
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z13
+	VSUBPD       Z12, Z6, Z6
+	VSUBPD       Z13, Z7, Z7
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z7
+	VADDPD       Z4, Z12, Z10
+	VADDPD       Z5, Z13, Z11
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z11, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z17
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z17, Z13, Z13
+	VSUBPD       Z14, Z4, Z4
+	VSUBPD       Z15, Z5, Z5
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z12, Z6, Z6
+	VADDPD       Z13, Z7, Z7
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z5
+	VFMADD213PD  pow64consts<>+2368(SB), Z5, Z4
+	VMOVUPS      Z11, Z5
+	VMOVUPS      pow64consts<>+2304(SB), Z12
+	VFMADD213PD  pow64consts<>+2368(SB), Z12, Z5
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z11, Z5
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z11, Z5
+	VMULPD       Z10, Z10, Z12
+	VMULPD       Z11, Z11, Z13
+	VMOVUPS      Z6, Z14
+	VFMADD231PD  Z10, Z6, Z14
+	VMOVUPS      Z7, Z6
+	VFMADD231PD  Z11, Z7, Z6
+	VFMADD231PD  Z12, Z4, Z14
+	VFMADD231PD  Z13, Z5, Z6
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VADDPD       pow64consts<>+64(SB), Z11, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z7
+	VSUBPD       Z4, Z7, Z7
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VSUBPD       Z5, Z12, Z12
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z7, Z7
+	VADDPD       Z6, Z12, Z12
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSUBQ       pow64consts<>+3072(SB), Z9, Z9
+	VPSRLQ       $0x01, Z8, Z6
+	VPSRLQ       $0x01, Z9, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z6, Z11
+	VPSUBQ       pow64consts<>+3136(SB), Z10, Z13
+	VPSLLQ       $0x34, Z11, Z11
+	VPSLLQ       $0x34, Z13, Z13
+	VPSUBQ       Z6, Z8, Z8
+	VPSUBQ       Z10, Z9, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x34, Z8, Z8
+	VPSLLQ       $0x34, Z9, Z9
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z12, Z5, Z5
+	VMULPD       Z11, Z4, Z4
+	VMULPD       Z13, Z5, Z5
+	VMULPD       Z8, Z4, Z4
+	VMULPD       Z9, Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+256(SB), Z2, Z7
+	VPANDD       pow64consts<>+256(SB), Z1, Z8
+	VPANDD       pow64consts<>+256(SB), Z3, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPANDD       pow64consts<>+192(SB), Z9, Z11
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPORD        pow64consts<>+512(SB), Z11, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VPANDD       pow64consts<>+256(SB), Z9, Z13
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z13, K2
+	VADDPD       Z10, Z8, Z12
+	VADDPD       Z11, Z9, Z13
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z11, Z13, Z13
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K1, Z10
+	VMOVUPS      Z9, Z11
+	VBLENDMPD    Z13, Z11, K2, Z11
+	VCMPPD       $0x00, Z8, Z10, K1
+	VCMPPD       $0x00, Z9, Z11, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z9, K4
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VADDPD       pow64consts<>+512(SB), Z9, Z11
+	VMOVUPS      Z8, Z12
+	VBLENDMPD    Z10, Z12, K3, Z12
+	VMOVUPS      Z9, Z10
+	VBLENDMPD    Z11, Z10, K4, Z10
+	VPANDD       pow64consts<>+3136(SB), Z12, Z12
+	VPANDD       pow64consts<>+3136(SB), Z10, Z10
+	VPSLLQ       $0x3f, Z12, Z12
+	VPSLLQ       $0x3f, Z10, Z10
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z9, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z12, Z11, K3, Z11
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    Z10, Z12, K4, Z12
+	VPANDD       pow64consts<>+192(SB), Z0, Z10
+	VPANDD       pow64consts<>+192(SB), Z2, Z13
+	VPANDD       Z11, Z10, Z10
+	VPANDD       Z12, Z13, Z13
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K3, Z11
+	VMOVUPS      Z5, Z12
+	VBLENDMPD    pow64consts<>+3264(SB), Z12, K4, Z12
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z7, K4
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPD    Z4, Z11, K3, Z11
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K4
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
+	VPORD        Z10, Z4, Z4
+	VPORD        Z13, Z5, Z5
+	VBLENDMPD    Z4, Z11, K3, Z11
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VCMPPD       $0x11, Z6, Z4, K3
+	VMOVUPS      pow64consts<>+64(SB), Z4
+	VCMPPD       $0x11, Z7, Z4, K4
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
+	VMOVUPS      pow64consts<>+128(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    pow64consts<>+128(SB), Z10, K1, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    pow64consts<>+128(SB), Z13, K2, Z13
+	VBLENDMPD    Z4, Z10, K3, Z10
+	VBLENDMPD    Z5, Z13, K4, Z13
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z9, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z7, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K3, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z13, K4, Z13
+	VBLENDMPD    Z10, Z11, K1, Z11
+	VBLENDMPD    Z13, Z12, K2, Z12
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    Z0, Z11, K1, Z11
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z4
+	VPORD        pow64consts<>+3328(SB), Z3, Z5
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VPORD        pow64consts<>+3328(SB), Z2, Z5
+	VBLENDMPD    Z4, Z11, K1, Z11
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K1, Z11
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K2, Z12
+	VMOVUPD      Z11, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVVF64AVX512_exact2
 
 powVVF64AVX512_end:
 powVVF64AVX512_done:
@@ -71843,211 +75164,637 @@ TEXT ·powVSF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powVSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    powVSF64AVX512_exact2
 
 powVSF64AVX512_row:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powVSF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           powVSF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       pow64consts<>+256(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z2, Z4
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
+	VMULPD       pow64consts<>+384(SB), Z3, Z5
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VBLENDMPD    Z5, Z3, K1, Z3
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VPADDQ       pow64consts<>+448(SB), Z3, Z3
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPSRLQ       $0x34, Z3, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow64consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
+	VSUBPD       Z7, Z5, Z5
+	VSUBPD       Z8, Z6, Z6
+	VPANDD       pow64consts<>+704(SB), Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z3, Z3
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z3, Z3
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VADDPD       pow64consts<>+832(SB), Z3, Z7
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow64consts<>+832(SB), Z9
+	VSUBPD       Z7, Z9, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z4, Z10, Z10
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VDIVPD       Z7, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMULPD       Z11, Z3, Z13
+	VMULPD       Z12, Z4, Z14
+	VFNMADD231PD Z7, Z13, Z3
+	VFNMADD231PD Z8, Z14, Z4
+	VADDPD       pow64consts<>+0(SB), Z3, Z3
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VFNMADD231PD Z9, Z13, Z3
+	VFNMADD231PD Z10, Z14, Z4
+	VMULPD       Z11, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z13, Z7
+	VMULPD       Z14, Z14, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD  Z13, Z13, Z9
+	VFMADD231PD  Z14, Z14, Z10
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VFMADD231PD  Z3, Z11, Z9
+	VFMADD231PD  Z4, Z12, Z10
+	VMULPD       Z13, Z7, Z11
+	VMULPD       Z14, Z8, Z12
+	VPXORD       pow64consts<>+192(SB), Z11, Z15
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VFMADD231PD  Z13, Z7, Z15
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z3, Z7, Z15
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z13, Z9, Z15
+	VFMADD231PD  Z14, Z10, Z16
+	VMULPD       pow64consts<>+896(SB), Z11, Z9
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z17
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VMULPD       Z7, Z7, Z15
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow64consts<>+1024(SB), Z16
+	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z19
+	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMULPD       pow64consts<>+1728(SB), Z5, Z7
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VADDPD       Z13, Z13, Z13
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z13, Z7, Z15
+	VADDPD       Z14, Z8, Z16
+	VSUBPD       Z7, Z15, Z19
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z19, Z15, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z7, Z7
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z19, Z13, Z13
+	VSUBPD       Z20, Z14, Z14
+	VADDPD       Z13, Z7, Z7
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z9, Z15, Z13
+	VADDPD       Z10, Z16, Z14
+	VSUBPD       Z15, Z13, Z19
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z19, Z13, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z15
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z20, Z10, Z10
+	VADDPD       Z9, Z15, Z15
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z15, Z7, Z7
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z3, Z3, Z3
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z3, Z7, Z7
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z12, Z18, Z18
+	VMULPD       pow64consts<>+1792(SB), Z5, Z5
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VADDPD       Z5, Z17, Z17
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z17, Z7, Z7
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z7, Z13, Z3
+	VADDPD       Z8, Z14, Z4
+	VSUBPD       Z3, Z13, Z13
+	VSUBPD       Z4, Z14, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VMULPD       Z3, Z0, Z5
+	VMULPD       Z4, Z0, Z6
+	VPXORD       pow64consts<>+192(SB), Z5, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z3, Z0, Z7
+	VFMADD231PD  Z4, Z0, Z8
+	VFMADD231PD  Z13, Z0, Z7
+	VFMADD231PD  Z14, Z0, Z8
+	VPANDD       pow64consts<>+256(SB), Z5, Z3
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    Z7, Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow64consts<>+2048(SB), Z8
+	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VSUBPD       Z11, Z5, Z5
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VADDPD       Z3, Z11, Z9
+	VADDPD       Z4, Z12, Z10
+	VSUBPD       Z11, Z9, Z13
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z9, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z13, Z3, Z3
+	VSUBPD       Z14, Z4, Z4
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow64consts<>+2304(SB), Z4
+	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z11
+	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VMULPD       Z9, Z9, Z11
+	VMULPD       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PD  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PD  Z10, Z6, Z5
+	VFMADD231PD  Z11, Z3, Z13
+	VFMADD231PD  Z12, Z4, Z5
+	VADDPD       pow64consts<>+64(SB), Z9, Z3
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VSUBPD       Z3, Z6, Z6
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VSUBPD       Z4, Z11, Z11
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z6, Z6
+	VADDPD       Z5, Z11, Z11
+	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSRLQ       $0x01, Z7, Z5
+	VPSRLQ       $0x01, Z8, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
+	VPSLLQ       $0x34, Z10, Z10
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z5, Z7, Z7
+	VPSUBQ       Z9, Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z11, Z4, Z4
+	VMULPD       Z10, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z7, Z3, Z3
+	VMULPD       Z8, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z1, Z5
+	VPANDD       pow64consts<>+256(SB), Z2, Z6
+	VPANDD       pow64consts<>+256(SB), Z0, Z7
+	VPANDD       pow64consts<>+256(SB), Z0, Z8
+	VPANDD       pow64consts<>+192(SB), Z7, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPORD        pow64consts<>+512(SB), Z9, Z9
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPANDD       pow64consts<>+256(SB), Z7, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
+	VADDPD       Z9, Z7, Z11
+	VADDPD       Z10, Z8, Z12
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K2, Z10
+	VCMPPD       $0x00, Z7, Z9, K1
+	VCMPPD       $0x00, Z8, Z10, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
+	VADDPD       pow64consts<>+512(SB), Z7, Z9
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPD    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPD    Z10, Z9, K4, Z9
+	VPANDD       pow64consts<>+3136(SB), Z11, Z11
+	VPANDD       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x3f, Z11, Z11
+	VPSLLQ       $0x3f, Z9, Z9
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    Z11, Z10, K3, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z9, Z11, K4, Z11
+	VPANDD       pow64consts<>+192(SB), Z1, Z9
+	VPANDD       pow64consts<>+192(SB), Z2, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z5, Z3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z6, Z3, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPD    Z3, Z9, K3, Z9
+	VBLENDMPD    Z4, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPD    Z9, Z10, K1, Z10
+	VBLENDMPD    Z12, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
+	VBLENDMPD    Z1, Z10, K1, Z10
+	VBLENDMPD    Z2, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z3
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z3
+	VPORD        pow64consts<>+3328(SB), Z2, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          powVSF64AVX512_loop2
+
+powVSF64AVX512_after2:
 powVSF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powVSF64AVX512_after1
 	VMOVUPD      (SI)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z1, Z2
-	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z0, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z0, Z6
-	VFMADD231PD  Z9, Z0, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z0, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z0, Z4
+	VFMADD231PD  Z7, Z0, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       pow64consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
 	VBLENDMPD    Z1, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
@@ -72055,10 +75802,10 @@ powVSF64AVX512_loop1:
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -72070,201 +75817,201 @@ powVSF64AVX512_after1:
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPD.Z    (SI)(R10*8), K1, Z1
-	VPANDD       pow64consts<>+0(SB), Z1, Z2
-	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z0, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z0, Z6
-	VFMADD231PD  Z9, Z0, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K2, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, Z3, Z5, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z0, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z0, Z4
+	VFMADD231PD  Z7, Z0, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K2, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z4, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K3
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K3, Z5
-	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       pow64consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPD    Z4, Z6, K3, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K3
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	VBLENDMPD    Z1, Z5, K2, Z5
 	VCMPPD       $0x03, Z0, Z0, K2
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
@@ -72272,10 +76019,10 @@ powVSF64AVX512_after1:
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
 	KORW         K2, K3, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K2, Z5
 	VMOVUPD      Z5, K1, (DX)(R10*8)
 	ADDQ         R11, R10
 
@@ -72291,201 +76038,201 @@ powVSF64AVX512_exact1:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	VMOVUPD      (SI)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z1, Z2
-	VPANDD       pow64consts<>+0(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z0, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z0, Z6
-	VFMADD231PD  Z9, Z0, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z0, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z0, Z4
+	VFMADD231PD  Z7, Z0, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z1, Z6
+	VPANDD       pow64consts<>+192(SB), Z1, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
 	VBLENDMPD    Z1, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
@@ -72493,16 +76240,442 @@ powVSF64AVX512_exact1:
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVSF64AVX512_exact1
+	JMP          powVSF64AVX512_end
+
+powVSF64AVX512_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       pow64consts<>+256(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z2, Z4
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
+	VMULPD       pow64consts<>+384(SB), Z3, Z5
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VBLENDMPD    Z5, Z3, K1, Z3
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VPADDQ       pow64consts<>+448(SB), Z3, Z3
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPSRLQ       $0x34, Z3, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow64consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
+	VSUBPD       Z7, Z5, Z5
+	VSUBPD       Z8, Z6, Z6
+	VPANDD       pow64consts<>+704(SB), Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z3, Z3
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z3, Z3
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VADDPD       pow64consts<>+832(SB), Z3, Z7
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow64consts<>+832(SB), Z9
+	VSUBPD       Z7, Z9, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z4, Z10, Z10
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VDIVPD       Z7, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMULPD       Z11, Z3, Z13
+	VMULPD       Z12, Z4, Z14
+	VFNMADD231PD Z7, Z13, Z3
+	VFNMADD231PD Z8, Z14, Z4
+	VADDPD       pow64consts<>+0(SB), Z3, Z3
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VFNMADD231PD Z9, Z13, Z3
+	VFNMADD231PD Z10, Z14, Z4
+	VMULPD       Z11, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z13, Z7
+	VMULPD       Z14, Z14, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD  Z13, Z13, Z9
+	VFMADD231PD  Z14, Z14, Z10
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VFMADD231PD  Z3, Z11, Z9
+	VFMADD231PD  Z4, Z12, Z10
+	VMULPD       Z13, Z7, Z11
+	VMULPD       Z14, Z8, Z12
+	VPXORD       pow64consts<>+192(SB), Z11, Z15
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VFMADD231PD  Z13, Z7, Z15
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z3, Z7, Z15
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z13, Z9, Z15
+	VFMADD231PD  Z14, Z10, Z16
+	VMULPD       pow64consts<>+896(SB), Z11, Z9
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z17
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VMULPD       Z7, Z7, Z15
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow64consts<>+1024(SB), Z16
+	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z19
+	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMULPD       pow64consts<>+1728(SB), Z5, Z7
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VADDPD       Z13, Z13, Z13
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z13, Z7, Z15
+	VADDPD       Z14, Z8, Z16
+	VSUBPD       Z7, Z15, Z19
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z19, Z15, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z7, Z7
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z19, Z13, Z13
+	VSUBPD       Z20, Z14, Z14
+	VADDPD       Z13, Z7, Z7
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z9, Z15, Z13
+	VADDPD       Z10, Z16, Z14
+	VSUBPD       Z15, Z13, Z19
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z19, Z13, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z15
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z20, Z10, Z10
+	VADDPD       Z9, Z15, Z15
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z15, Z7, Z7
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z3, Z3, Z3
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z3, Z7, Z7
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z12, Z18, Z18
+	VMULPD       pow64consts<>+1792(SB), Z5, Z5
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VADDPD       Z5, Z17, Z17
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z17, Z7, Z7
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z7, Z13, Z3
+	VADDPD       Z8, Z14, Z4
+	VSUBPD       Z3, Z13, Z13
+	VSUBPD       Z4, Z14, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VMULPD       Z3, Z0, Z5
+	VMULPD       Z4, Z0, Z6
+	VPXORD       pow64consts<>+192(SB), Z5, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z3, Z0, Z7
+	VFMADD231PD  Z4, Z0, Z8
+	VFMADD231PD  Z13, Z0, Z7
+	VFMADD231PD  Z14, Z0, Z8
+	VPANDD       pow64consts<>+256(SB), Z5, Z3
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    Z7, Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow64consts<>+2048(SB), Z8
+	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VSUBPD       Z11, Z5, Z5
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VADDPD       Z3, Z11, Z9
+	VADDPD       Z4, Z12, Z10
+	VSUBPD       Z11, Z9, Z13
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z9, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z13, Z3, Z3
+	VSUBPD       Z14, Z4, Z4
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow64consts<>+2304(SB), Z4
+	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z11
+	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VMULPD       Z9, Z9, Z11
+	VMULPD       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PD  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PD  Z10, Z6, Z5
+	VFMADD231PD  Z11, Z3, Z13
+	VFMADD231PD  Z12, Z4, Z5
+	VADDPD       pow64consts<>+64(SB), Z9, Z3
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VSUBPD       Z3, Z6, Z6
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VSUBPD       Z4, Z11, Z11
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z6, Z6
+	VADDPD       Z5, Z11, Z11
+	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSRLQ       $0x01, Z7, Z5
+	VPSRLQ       $0x01, Z8, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
+	VPSLLQ       $0x34, Z10, Z10
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z5, Z7, Z7
+	VPSUBQ       Z9, Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z11, Z4, Z4
+	VMULPD       Z10, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z7, Z3, Z3
+	VMULPD       Z8, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z1, Z5
+	VPANDD       pow64consts<>+256(SB), Z2, Z6
+	VPANDD       pow64consts<>+256(SB), Z0, Z7
+	VPANDD       pow64consts<>+256(SB), Z0, Z8
+	VPANDD       pow64consts<>+192(SB), Z7, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPORD        pow64consts<>+512(SB), Z9, Z9
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPANDD       pow64consts<>+256(SB), Z7, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
+	VADDPD       Z9, Z7, Z11
+	VADDPD       Z10, Z8, Z12
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K2, Z10
+	VCMPPD       $0x00, Z7, Z9, K1
+	VCMPPD       $0x00, Z8, Z10, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
+	VADDPD       pow64consts<>+512(SB), Z7, Z9
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPD    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPD    Z10, Z9, K4, Z9
+	VPANDD       pow64consts<>+3136(SB), Z11, Z11
+	VPANDD       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x3f, Z11, Z11
+	VPSLLQ       $0x3f, Z9, Z9
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    Z11, Z10, K3, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z9, Z11, K4, Z11
+	VPANDD       pow64consts<>+192(SB), Z1, Z9
+	VPANDD       pow64consts<>+192(SB), Z2, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z5, Z3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z6, Z3, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPD    Z3, Z9, K3, Z9
+	VBLENDMPD    Z4, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPD    Z9, Z10, K1, Z10
+	VBLENDMPD    Z12, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
+	VBLENDMPD    Z1, Z10, K1, Z10
+	VBLENDMPD    Z2, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z3
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z3
+	VPORD        pow64consts<>+3328(SB), Z2, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powVSF64AVX512_exact2
 
 powVSF64AVX512_end:
 powVSF64AVX512_done:
@@ -72529,211 +76702,637 @@ TEXT ·powSVF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powSVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    powSVF64AVX512_exact2
 
 powSVF64AVX512_row:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powSVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           powSVF64AVX512_after2
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
+	VMULPD       pow64consts<>+384(SB), Z3, Z5
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VBLENDMPD    Z5, Z3, K1, Z3
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VPADDQ       pow64consts<>+448(SB), Z3, Z3
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPSRLQ       $0x34, Z3, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow64consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
+	VSUBPD       Z7, Z5, Z5
+	VSUBPD       Z8, Z6, Z6
+	VPANDD       pow64consts<>+704(SB), Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z3, Z3
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z3, Z3
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VADDPD       pow64consts<>+832(SB), Z3, Z7
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow64consts<>+832(SB), Z9
+	VSUBPD       Z7, Z9, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z4, Z10, Z10
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VDIVPD       Z7, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMULPD       Z11, Z3, Z13
+	VMULPD       Z12, Z4, Z14
+	VFNMADD231PD Z7, Z13, Z3
+	VFNMADD231PD Z8, Z14, Z4
+	VADDPD       pow64consts<>+0(SB), Z3, Z3
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VFNMADD231PD Z9, Z13, Z3
+	VFNMADD231PD Z10, Z14, Z4
+	VMULPD       Z11, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z13, Z7
+	VMULPD       Z14, Z14, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD  Z13, Z13, Z9
+	VFMADD231PD  Z14, Z14, Z10
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VFMADD231PD  Z3, Z11, Z9
+	VFMADD231PD  Z4, Z12, Z10
+	VMULPD       Z13, Z7, Z11
+	VMULPD       Z14, Z8, Z12
+	VPXORD       pow64consts<>+192(SB), Z11, Z15
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VFMADD231PD  Z13, Z7, Z15
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z3, Z7, Z15
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z13, Z9, Z15
+	VFMADD231PD  Z14, Z10, Z16
+	VMULPD       pow64consts<>+896(SB), Z11, Z9
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z17
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VMULPD       Z7, Z7, Z15
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow64consts<>+1024(SB), Z16
+	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z19
+	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMULPD       pow64consts<>+1728(SB), Z5, Z7
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VADDPD       Z13, Z13, Z13
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z13, Z7, Z15
+	VADDPD       Z14, Z8, Z16
+	VSUBPD       Z7, Z15, Z19
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z19, Z15, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z7, Z7
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z19, Z13, Z13
+	VSUBPD       Z20, Z14, Z14
+	VADDPD       Z13, Z7, Z7
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z9, Z15, Z13
+	VADDPD       Z10, Z16, Z14
+	VSUBPD       Z15, Z13, Z19
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z19, Z13, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z15
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z20, Z10, Z10
+	VADDPD       Z9, Z15, Z15
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z15, Z7, Z7
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z3, Z3, Z3
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z3, Z7, Z7
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z12, Z18, Z18
+	VMULPD       pow64consts<>+1792(SB), Z5, Z5
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VADDPD       Z5, Z17, Z17
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z17, Z7, Z7
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z7, Z13, Z3
+	VADDPD       Z8, Z14, Z4
+	VSUBPD       Z3, Z13, Z13
+	VSUBPD       Z4, Z14, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VMULPD       Z3, Z1, Z5
+	VMULPD       Z4, Z2, Z6
+	VPXORD       pow64consts<>+192(SB), Z5, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z3, Z1, Z7
+	VFMADD231PD  Z4, Z2, Z8
+	VFMADD231PD  Z13, Z1, Z7
+	VFMADD231PD  Z14, Z2, Z8
+	VPANDD       pow64consts<>+256(SB), Z5, Z3
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    Z7, Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow64consts<>+2048(SB), Z8
+	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VSUBPD       Z11, Z5, Z5
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VADDPD       Z3, Z11, Z9
+	VADDPD       Z4, Z12, Z10
+	VSUBPD       Z11, Z9, Z13
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z9, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z13, Z3, Z3
+	VSUBPD       Z14, Z4, Z4
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow64consts<>+2304(SB), Z4
+	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z11
+	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VMULPD       Z9, Z9, Z11
+	VMULPD       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PD  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PD  Z10, Z6, Z5
+	VFMADD231PD  Z11, Z3, Z13
+	VFMADD231PD  Z12, Z4, Z5
+	VADDPD       pow64consts<>+64(SB), Z9, Z3
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VSUBPD       Z3, Z6, Z6
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VSUBPD       Z4, Z11, Z11
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z6, Z6
+	VADDPD       Z5, Z11, Z11
+	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSRLQ       $0x01, Z7, Z5
+	VPSRLQ       $0x01, Z8, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
+	VPSLLQ       $0x34, Z10, Z10
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z5, Z7, Z7
+	VPSUBQ       Z9, Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z11, Z4, Z4
+	VMULPD       Z10, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z7, Z3, Z3
+	VMULPD       Z8, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z0, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+256(SB), Z1, Z7
+	VPANDD       pow64consts<>+256(SB), Z2, Z8
+	VPANDD       pow64consts<>+192(SB), Z7, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPORD        pow64consts<>+512(SB), Z9, Z9
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPANDD       pow64consts<>+256(SB), Z7, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
+	VADDPD       Z9, Z7, Z11
+	VADDPD       Z10, Z8, Z12
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K2, Z10
+	VCMPPD       $0x00, Z7, Z9, K1
+	VCMPPD       $0x00, Z8, Z10, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
+	VADDPD       pow64consts<>+512(SB), Z7, Z9
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPD    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPD    Z10, Z9, K4, Z9
+	VPANDD       pow64consts<>+3136(SB), Z11, Z11
+	VPANDD       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x3f, Z11, Z11
+	VPSLLQ       $0x3f, Z9, Z9
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    Z11, Z10, K3, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z9, Z11, K4, Z11
+	VPANDD       pow64consts<>+192(SB), Z0, Z9
+	VPANDD       pow64consts<>+192(SB), Z0, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z5, Z3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z6, Z3, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPD    Z3, Z9, K3, Z9
+	VBLENDMPD    Z4, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPD    Z9, Z10, K1, Z10
+	VBLENDMPD    Z12, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VBLENDMPD    Z0, Z10, K1, Z10
+	VBLENDMPD    Z0, Z11, K2, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z3
+	VPORD        pow64consts<>+3328(SB), Z2, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z3
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z2, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          powSVF64AVX512_loop2
+
+powSVF64AVX512_after2:
 powSVF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powSVF64AVX512_after1
 	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -72741,10 +77340,10 @@ powSVF64AVX512_loop1:
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         $0x00000008, R10
 	SUBQ         $0x00000008, R11
@@ -72756,201 +77355,201 @@ powSVF64AVX512_after1:
 	LEAQ         tailmask<>+0(SB), R12
 	KMOVQ        (R12)(R11*8), K1
 	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K2
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K2, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K2, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, Z3, Z5, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K3
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K2, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K2
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VCMPPD       $0x00, Z4, Z5, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K3
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
 	KANDW        K2, K3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K3, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K3
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K3
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K3, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K3
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K3, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K2, Z6
-	VBLENDMPD    Z4, Z6, K3, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K3
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K3, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K3
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K3, Z6
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	VBLENDMPD    Z0, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -72958,10 +77557,10 @@ powSVF64AVX512_after1:
 	VCMPPD       $0x03, Z0, Z0, K2
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
 	KORW         K2, K3, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K2, Z5
 	VMOVUPD      Z5, K1, (DX)(R10*8)
 	ADDQ         R11, R10
 
@@ -72977,201 +77576,201 @@ powSVF64AVX512_exact1:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	VMOVUPD      (R8)(R10*8), Z1
-	VPANDD       pow64consts<>+0(SB), Z0, Z2
-	VPANDD       pow64consts<>+0(SB), Z1, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z2
 	VCMPPD       $0x11, pow64consts<>+320(SB), Z2, K1
-	VMULPD       pow64consts<>+384(SB), Z2, Z4
-	VMOVUPS      Z2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z5, Z4
-	VPORD        pow64consts<>+512(SB), Z4, Z4
-	VMOVUPS      pow64consts<>+640(SB), Z6
-	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+576(SB), Z6, K1, Z6
-	VSUBPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+128(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z5, Z6
-	VMOVUPS      pow64consts<>+832(SB), Z7
-	VSUBPD       Z6, Z7, Z7
-	VADDPD       Z5, Z7, Z7
-	VMOVUPS      pow64consts<>+128(SB), Z8
-	VDIVPD       Z6, Z8, Z8
-	VMULPD       Z8, Z5, Z9
-	VFNMADD231PD Z6, Z9, Z5
-	VADDPD       pow64consts<>+64(SB), Z5, Z5
-	VFNMADD231PD Z7, Z9, Z5
-	VMULPD       Z8, Z5, Z5
-	VMULPD       Z9, Z9, Z6
-	VPXORD       pow64consts<>+256(SB), Z6, Z7
-	VFMADD231PD  Z9, Z9, Z7
-	VADDPD       Z9, Z9, Z8
-	VFMADD231PD  Z5, Z8, Z7
-	VMULPD       Z9, Z6, Z8
-	VPXORD       pow64consts<>+256(SB), Z8, Z10
-	VFMADD231PD  Z9, Z6, Z10
-	VFMADD231PD  Z5, Z6, Z10
-	VFMADD231PD  Z9, Z7, Z10
-	VMULPD       pow64consts<>+896(SB), Z8, Z7
-	VPXORD       pow64consts<>+256(SB), Z7, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+960(SB), Z8, Z11
-	VFMADD231PD  pow64consts<>+896(SB), Z10, Z11
-	VADDPD       Z9, Z9, Z8
-	VMULPD       Z6, Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMOVUPS      Z6, Z10
-	VMOVUPS      pow64consts<>+1024(SB), Z12
-	VFMADD213PD  pow64consts<>+1088(SB), Z12, Z10
-	VFMADD213PD  pow64consts<>+1152(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1216(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1280(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1344(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD  pow64consts<>+1664(SB), Z6, Z10
-	VMULPD       Z10, Z8, Z8
-	VMULPD       pow64consts<>+1728(SB), Z4, Z6
-	VADDPD       Z9, Z9, Z9
-	VADDPD       Z9, Z6, Z10
-	VSUBPD       Z6, Z10, Z12
-	VSUBPD       Z12, Z10, Z13
-	VSUBPD       Z13, Z6, Z6
-	VSUBPD       Z12, Z9, Z9
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z7, Z10, Z9
-	VSUBPD       Z10, Z9, Z12
-	VSUBPD       Z12, Z9, Z13
-	VSUBPD       Z13, Z10, Z10
-	VSUBPD       Z12, Z7, Z7
-	VADDPD       Z7, Z10, Z10
-	VADDPD       Z10, Z6, Z6
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z5, Z6, Z6
-	VADDPD       Z8, Z11, Z11
-	VMULPD       pow64consts<>+1792(SB), Z4, Z4
-	VADDPD       Z4, Z11, Z11
-	VADDPD       Z11, Z6, Z6
-	VADDPD       Z6, Z9, Z4
-	VSUBPD       Z4, Z9, Z9
-	VADDPD       Z6, Z9, Z9
-	VMULPD       Z4, Z1, Z5
-	VPXORD       pow64consts<>+256(SB), Z5, Z6
-	VFMADD231PD  Z4, Z1, Z6
-	VFMADD231PD  Z9, Z1, Z6
-	VPANDD       pow64consts<>+0(SB), Z5, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VMOVUPS      pow64consts<>+64(SB), Z4
+	VMULPD       pow64consts<>+384(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VPADDQ       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ       $0x34, Z2, Z3
+	VPORD        pow64consts<>+512(SB), Z3, Z3
+	VMOVUPS      pow64consts<>+640(SB), Z4
 	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMOVUPS      Z5, Z6
-	VMOVUPS      pow64consts<>+2048(SB), Z7
-	VFMADD213PD  pow64consts<>+2112(SB), Z7, Z6
-	VSUBPD       pow64consts<>+2112(SB), Z6, Z7
-	VFNMADD231PD pow64consts<>+2176(SB), Z7, Z5
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z8
-	VSUBPD       Z8, Z5, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z7, Z5
-	VADDPD       Z4, Z8, Z7
-	VSUBPD       Z8, Z7, Z9
-	VSUBPD       Z9, Z7, Z10
-	VSUBPD       Z10, Z8, Z8
-	VSUBPD       Z9, Z4, Z4
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z8, Z5, Z5
-	VMOVUPS      Z7, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z8
-	VFMADD213PD  pow64consts<>+2368(SB), Z8, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z7, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z7, Z4
-	VMULPD       Z7, Z7, Z8
-	VMOVUPS      Z5, Z9
-	VFMADD231PD  Z7, Z5, Z9
-	VFMADD231PD  Z8, Z4, Z9
-	VADDPD       pow64consts<>+128(SB), Z7, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
+	VBLENDMPD    pow64consts<>+576(SB), Z4, K1, Z4
+	VSUBPD       Z4, Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD       pow64consts<>+64(SB), Z2, Z2
+	VADDPD       pow64consts<>+832(SB), Z2, Z4
+	VMOVUPS      pow64consts<>+832(SB), Z5
 	VSUBPD       Z4, Z5, Z5
-	VADDPD       Z7, Z5, Z5
-	VADDPD       Z9, Z5, Z5
-	VPSUBQ       pow64consts<>+3072(SB), Z6, Z6
-	VPSRLQ       $0x01, Z6, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VPSUBQ       Z7, Z6, Z6
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VADDPD       Z5, Z4, Z4
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z6, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z3, Z5
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPANDD       pow64consts<>+0(SB), Z3, Z6
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
-	VADDPD       Z5, Z3, Z6
-	VSUBPD       Z5, Z6, Z6
-	VMOVUPS      Z3, Z5
-	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, Z3, Z5, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z3, K2
-	VADDPD       pow64consts<>+512(SB), Z3, Z5
+	VADDPD       Z2, Z5, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VDIVPD       Z4, Z6, Z6
+	VMULPD       Z6, Z2, Z7
+	VFNMADD231PD Z4, Z7, Z2
+	VADDPD       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD Z5, Z7, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z7, Z4
+	VPXORD       pow64consts<>+192(SB), Z4, Z5
+	VFMADD231PD  Z7, Z7, Z5
+	VADDPD       Z7, Z7, Z6
+	VFMADD231PD  Z2, Z6, Z5
+	VMULPD       Z7, Z4, Z6
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z7, Z4, Z8
+	VFMADD231PD  Z2, Z4, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VMULPD       pow64consts<>+896(SB), Z6, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
+	VADDPD       Z7, Z7, Z6
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMOVUPS      Z4, Z8
+	VMOVUPS      pow64consts<>+1024(SB), Z10
+	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
+	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
+	VMULPD       Z8, Z6, Z6
+	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VADDPD       Z7, Z7, Z7
+	VADDPD       Z7, Z4, Z8
+	VSUBPD       Z4, Z8, Z10
+	VSUBPD       Z10, Z8, Z11
+	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z8, Z7
+	VSUBPD       Z8, Z7, Z10
+	VSUBPD       Z10, Z7, Z11
+	VSUBPD       Z11, Z8, Z8
+	VSUBPD       Z10, Z5, Z5
+	VADDPD       Z5, Z8, Z8
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z2, Z2, Z2
+	VADDPD       Z2, Z4, Z4
+	VADDPD       Z6, Z9, Z9
+	VMULPD       pow64consts<>+1792(SB), Z3, Z3
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z4, Z7, Z2
+	VSUBPD       Z2, Z7, Z7
+	VADDPD       Z4, Z7, Z7
+	VMULPD       Z2, Z1, Z3
+	VPXORD       pow64consts<>+192(SB), Z3, Z4
+	VFMADD231PD  Z2, Z1, Z4
+	VFMADD231PD  Z7, Z1, Z4
+	VPANDD       pow64consts<>+256(SB), Z3, Z2
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z4, Z2, K1, Z2
+	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
+	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMOVUPS      Z3, Z4
+	VMOVUPS      pow64consts<>+2048(SB), Z5
+	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
 	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VADDPD       Z2, Z6, Z5
+	VSUBPD       Z6, Z5, Z7
+	VSUBPD       Z7, Z5, Z8
+	VSUBPD       Z8, Z6, Z6
+	VSUBPD       Z7, Z2, Z2
+	VADDPD       Z2, Z6, Z6
+	VADDPD       Z6, Z3, Z3
+	VMOVUPS      Z5, Z2
+	VMOVUPS      pow64consts<>+2304(SB), Z6
+	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
+	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2688(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2752(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2816(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z3, Z7
+	VFMADD231PD  Z5, Z3, Z7
+	VFMADD231PD  Z6, Z2, Z7
+	VADDPD       pow64consts<>+64(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VSUBPD       Z2, Z3, Z3
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z7, Z3, Z3
+	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSRLQ       $0x01, Z4, Z5
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VPSUBQ       Z5, Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VADDPD       Z3, Z2, Z2
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z4, Z2, Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z1, Z4
+	VPANDD       pow64consts<>+192(SB), Z4, Z5
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPANDD       pow64consts<>+256(SB), Z4, Z6
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z6, K1
+	VADDPD       Z5, Z4, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z4, Z5
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VCMPPD       $0x00, Z4, Z5, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z4, K2
+	VADDPD       pow64consts<>+512(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
 	VPANDD       pow64consts<>+3136(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z3, K2
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
 	KANDW        K1, K2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z5
+	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
 	VBLENDMPD    Z6, Z5, K2, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+192(SB), Z0, Z6
 	VPANDD       Z5, Z6, Z6
-	VPORD        Z6, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z0, K2
-	VMOVUPS      Z4, Z5
+	VPORD        Z6, Z2, Z2
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
+	VMOVUPS      Z2, Z5
 	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
-	VBLENDMPD    Z4, Z5, K1, Z5
-	VCMPPD       $0x11, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+192(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z2, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VPORD        Z6, Z4, Z4
-	VBLENDMPD    Z4, Z5, K2, Z5
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VCMPPD       $0x11, Z2, Z4, K2
-	VMOVUPS      pow64consts<>+192(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+64(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
+	VMOVUPS      pow64consts<>+0(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+128(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z3, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VPORD        Z6, Z2, Z2
+	VBLENDMPD    Z2, Z5, K2, Z5
+	VMOVUPS      pow64consts<>+64(SB), Z2
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      pow64consts<>+128(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    pow64consts<>+0(SB), Z2, K1, Z2
+	VMOVUPS      pow64consts<>+0(SB), Z6
 	VMOVUPS      Z6, Z6
-	VBLENDMPD    pow64consts<>+192(SB), Z6, K1, Z6
-	VBLENDMPD    Z4, Z6, K2, Z6
-	VCMPPD       $0x00, pow64consts<>+192(SB), Z3, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z2, K2
-	VBLENDMPD    pow64consts<>+128(SB), Z6, K2, Z6
+	VBLENDMPD    pow64consts<>+128(SB), Z6, K1, Z6
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z6, K2, Z6
 	VBLENDMPD    Z6, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
 	VPORD        pow64consts<>+3328(SB), Z1, Z2
@@ -73179,16 +77778,442 @@ powSVF64AVX512_exact1:
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        pow64consts<>+3328(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z0, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	KORW         K1, K2, K1
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K1, Z5
+	VBLENDMPD    pow64consts<>+64(SB), Z5, K1, Z5
 	VMOVUPD      Z5, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powSVF64AVX512_exact1
+	JMP          powSVF64AVX512_end
+
+powSVF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       pow64consts<>+256(SB), Z0, Z3
+	VPANDD       pow64consts<>+256(SB), Z0, Z4
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
+	VMULPD       pow64consts<>+384(SB), Z3, Z5
+	VMULPD       pow64consts<>+384(SB), Z4, Z6
+	VBLENDMPD    Z5, Z3, K1, Z3
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VPADDQ       pow64consts<>+448(SB), Z3, Z3
+	VPADDQ       pow64consts<>+448(SB), Z4, Z4
+	VPSRLQ       $0x34, Z3, Z5
+	VPSRLQ       $0x34, Z4, Z6
+	VPORD        pow64consts<>+512(SB), Z5, Z5
+	VPORD        pow64consts<>+512(SB), Z6, Z6
+	VMOVUPS      pow64consts<>+640(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
+	VMOVUPS      pow64consts<>+640(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
+	VSUBPD       Z7, Z5, Z5
+	VSUBPD       Z8, Z6, Z6
+	VPANDD       pow64consts<>+704(SB), Z3, Z3
+	VPANDD       pow64consts<>+704(SB), Z4, Z4
+	VPADDQ       pow64consts<>+768(SB), Z3, Z3
+	VPADDQ       pow64consts<>+768(SB), Z4, Z4
+	VSUBPD       pow64consts<>+64(SB), Z3, Z3
+	VSUBPD       pow64consts<>+64(SB), Z4, Z4
+	VADDPD       pow64consts<>+832(SB), Z3, Z7
+	VADDPD       pow64consts<>+832(SB), Z4, Z8
+	VMOVUPS      pow64consts<>+832(SB), Z9
+	VSUBPD       Z7, Z9, Z9
+	VMOVUPS      pow64consts<>+832(SB), Z10
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z3, Z9, Z9
+	VADDPD       Z4, Z10, Z10
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VDIVPD       Z7, Z11, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z12
+	VDIVPD       Z8, Z12, Z12
+	VMULPD       Z11, Z3, Z13
+	VMULPD       Z12, Z4, Z14
+	VFNMADD231PD Z7, Z13, Z3
+	VFNMADD231PD Z8, Z14, Z4
+	VADDPD       pow64consts<>+0(SB), Z3, Z3
+	VADDPD       pow64consts<>+0(SB), Z4, Z4
+	VFNMADD231PD Z9, Z13, Z3
+	VFNMADD231PD Z10, Z14, Z4
+	VMULPD       Z11, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z13, Z13, Z7
+	VMULPD       Z14, Z14, Z8
+	VPXORD       pow64consts<>+192(SB), Z7, Z9
+	VPXORD       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD  Z13, Z13, Z9
+	VFMADD231PD  Z14, Z14, Z10
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VFMADD231PD  Z3, Z11, Z9
+	VFMADD231PD  Z4, Z12, Z10
+	VMULPD       Z13, Z7, Z11
+	VMULPD       Z14, Z8, Z12
+	VPXORD       pow64consts<>+192(SB), Z11, Z15
+	VPXORD       pow64consts<>+192(SB), Z12, Z16
+	VFMADD231PD  Z13, Z7, Z15
+	VFMADD231PD  Z14, Z8, Z16
+	VFMADD231PD  Z3, Z7, Z15
+	VFMADD231PD  Z4, Z8, Z16
+	VFMADD231PD  Z13, Z9, Z15
+	VFMADD231PD  Z14, Z10, Z16
+	VMULPD       pow64consts<>+896(SB), Z11, Z9
+	VMULPD       pow64consts<>+896(SB), Z12, Z10
+	VPXORD       pow64consts<>+192(SB), Z9, Z17
+	VPXORD       pow64consts<>+192(SB), Z10, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
+	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
+	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
+	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
+	VADDPD       Z13, Z13, Z11
+	VADDPD       Z14, Z14, Z12
+	VMULPD       Z7, Z7, Z15
+	VMULPD       Z8, Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMOVUPS      Z7, Z15
+	VMOVUPS      pow64consts<>+1024(SB), Z16
+	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
+	VMOVUPS      Z8, Z16
+	VMOVUPS      pow64consts<>+1024(SB), Z19
+	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
+	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
+	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
+	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
+	VMULPD       Z15, Z11, Z11
+	VMULPD       Z16, Z12, Z12
+	VMULPD       pow64consts<>+1728(SB), Z5, Z7
+	VMULPD       pow64consts<>+1728(SB), Z6, Z8
+	VADDPD       Z13, Z13, Z13
+	VADDPD       Z14, Z14, Z14
+	VADDPD       Z13, Z7, Z15
+	VADDPD       Z14, Z8, Z16
+	VSUBPD       Z7, Z15, Z19
+	VSUBPD       Z8, Z16, Z20
+	VSUBPD       Z19, Z15, Z21
+	VSUBPD       Z20, Z16, Z22
+	VSUBPD       Z21, Z7, Z7
+	VSUBPD       Z22, Z8, Z8
+	VSUBPD       Z19, Z13, Z13
+	VSUBPD       Z20, Z14, Z14
+	VADDPD       Z13, Z7, Z7
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z9, Z15, Z13
+	VADDPD       Z10, Z16, Z14
+	VSUBPD       Z15, Z13, Z19
+	VSUBPD       Z16, Z14, Z20
+	VSUBPD       Z19, Z13, Z21
+	VSUBPD       Z20, Z14, Z22
+	VSUBPD       Z21, Z15, Z15
+	VSUBPD       Z22, Z16, Z16
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z20, Z10, Z10
+	VADDPD       Z9, Z15, Z15
+	VADDPD       Z10, Z16, Z16
+	VADDPD       Z15, Z7, Z7
+	VADDPD       Z16, Z8, Z8
+	VADDPD       Z3, Z3, Z3
+	VADDPD       Z4, Z4, Z4
+	VADDPD       Z3, Z7, Z7
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z11, Z17, Z17
+	VADDPD       Z12, Z18, Z18
+	VMULPD       pow64consts<>+1792(SB), Z5, Z5
+	VMULPD       pow64consts<>+1792(SB), Z6, Z6
+	VADDPD       Z5, Z17, Z17
+	VADDPD       Z6, Z18, Z18
+	VADDPD       Z17, Z7, Z7
+	VADDPD       Z18, Z8, Z8
+	VADDPD       Z7, Z13, Z3
+	VADDPD       Z8, Z14, Z4
+	VSUBPD       Z3, Z13, Z13
+	VSUBPD       Z4, Z14, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VMULPD       Z3, Z1, Z5
+	VMULPD       Z4, Z2, Z6
+	VPXORD       pow64consts<>+192(SB), Z5, Z7
+	VPXORD       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD  Z3, Z1, Z7
+	VFMADD231PD  Z4, Z2, Z8
+	VFMADD231PD  Z13, Z1, Z7
+	VFMADD231PD  Z14, Z2, Z8
+	VPANDD       pow64consts<>+256(SB), Z5, Z3
+	VPANDD       pow64consts<>+256(SB), Z6, Z4
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
+	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    Z7, Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    Z8, Z4, K2, Z4
+	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
+	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
+	VMINPD       pow64consts<>+1984(SB), Z5, Z5
+	VMINPD       pow64consts<>+1984(SB), Z6, Z6
+	VMOVUPS      Z5, Z7
+	VMOVUPS      pow64consts<>+2048(SB), Z8
+	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      pow64consts<>+2048(SB), Z9
+	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
+	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
+	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
+	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
+	VMOVUPS      Z5, Z11
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
+	VSUBPD       Z11, Z5, Z5
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
+	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
+	VADDPD       Z3, Z11, Z9
+	VADDPD       Z4, Z12, Z10
+	VSUBPD       Z11, Z9, Z13
+	VSUBPD       Z12, Z10, Z14
+	VSUBPD       Z13, Z9, Z15
+	VSUBPD       Z14, Z10, Z16
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z16, Z12, Z12
+	VSUBPD       Z13, Z3, Z3
+	VSUBPD       Z14, Z4, Z4
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z12, Z6, Z6
+	VMOVUPS      Z9, Z3
+	VMOVUPS      pow64consts<>+2304(SB), Z4
+	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
+	VMOVUPS      Z10, Z4
+	VMOVUPS      pow64consts<>+2304(SB), Z11
+	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
+	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
+	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
+	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
+	VMULPD       Z9, Z9, Z11
+	VMULPD       Z10, Z10, Z12
+	VMOVUPS      Z5, Z13
+	VFMADD231PD  Z9, Z5, Z13
+	VMOVUPS      Z6, Z5
+	VFMADD231PD  Z10, Z6, Z5
+	VFMADD231PD  Z11, Z3, Z13
+	VFMADD231PD  Z12, Z4, Z5
+	VADDPD       pow64consts<>+64(SB), Z9, Z3
+	VADDPD       pow64consts<>+64(SB), Z10, Z4
+	VMOVUPS      pow64consts<>+64(SB), Z6
+	VSUBPD       Z3, Z6, Z6
+	VMOVUPS      pow64consts<>+64(SB), Z11
+	VSUBPD       Z4, Z11, Z11
+	VADDPD       Z9, Z6, Z6
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z6, Z6
+	VADDPD       Z5, Z11, Z11
+	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
+	VPSRLQ       $0x01, Z7, Z5
+	VPSRLQ       $0x01, Z8, Z9
+	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
+	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
+	VPSLLQ       $0x34, Z10, Z10
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z5, Z7, Z7
+	VPSUBQ       Z9, Z8, Z8
+	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
+	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z11, Z4, Z4
+	VMULPD       Z10, Z3, Z3
+	VMULPD       Z12, Z4, Z4
+	VMULPD       Z7, Z3, Z3
+	VMULPD       Z8, Z4, Z4
+	VPANDD       pow64consts<>+256(SB), Z0, Z5
+	VPANDD       pow64consts<>+256(SB), Z0, Z6
+	VPANDD       pow64consts<>+256(SB), Z1, Z7
+	VPANDD       pow64consts<>+256(SB), Z2, Z8
+	VPANDD       pow64consts<>+192(SB), Z7, Z9
+	VPANDD       pow64consts<>+192(SB), Z8, Z10
+	VPORD        pow64consts<>+512(SB), Z9, Z9
+	VPORD        pow64consts<>+512(SB), Z10, Z10
+	VPANDD       pow64consts<>+256(SB), Z7, Z11
+	VPANDD       pow64consts<>+256(SB), Z8, Z12
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
+	VADDPD       Z9, Z7, Z11
+	VADDPD       Z10, Z8, Z12
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z10, Z12, Z12
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z11, Z9, K1, Z9
+	VMOVUPS      Z8, Z10
+	VBLENDMPD    Z12, Z10, K2, Z10
+	VCMPPD       $0x00, Z7, Z9, K1
+	VCMPPD       $0x00, Z8, Z10, K2
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
+	VADDPD       pow64consts<>+512(SB), Z7, Z9
+	VADDPD       pow64consts<>+512(SB), Z8, Z10
+	VMOVUPS      Z7, Z11
+	VBLENDMPD    Z9, Z11, K3, Z11
+	VMOVUPS      Z8, Z9
+	VBLENDMPD    Z10, Z9, K4, Z9
+	VPANDD       pow64consts<>+3136(SB), Z11, Z11
+	VPANDD       pow64consts<>+3136(SB), Z9, Z9
+	VPSLLQ       $0x3f, Z11, Z11
+	VPSLLQ       $0x3f, Z9, Z9
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
+	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
+	KANDW        K1, K3, K3
+	KANDW        K2, K4, K4
+	VMOVUPS      pow64consts<>+0(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    Z11, Z10, K3, Z10
+	VMOVUPS      pow64consts<>+0(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    Z9, Z11, K4, Z11
+	VPANDD       pow64consts<>+192(SB), Z0, Z9
+	VPANDD       pow64consts<>+192(SB), Z0, Z12
+	VPANDD       Z10, Z9, Z9
+	VPANDD       Z11, Z12, Z12
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K4
+	VMOVUPS      Z3, Z10
+	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
+	VMOVUPS      Z4, Z11
+	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K2
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
+	VMOVUPS      pow64consts<>+0(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+0(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VPORD        Z9, Z3, Z3
+	VPORD        Z12, Z4, Z4
+	VBLENDMPD    Z3, Z10, K3, Z10
+	VBLENDMPD    Z4, Z11, K4, Z11
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z5, Z3, K3
+	VMOVUPS      pow64consts<>+64(SB), Z3
+	VCMPPD       $0x11, Z6, Z3, K4
+	VMOVUPS      pow64consts<>+128(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS      pow64consts<>+128(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
+	VMOVUPS      pow64consts<>+0(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
+	VMOVUPS      pow64consts<>+0(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPD    Z3, Z9, K3, Z9
+	VBLENDMPD    Z4, Z12, K4, Z12
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
+	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
+	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPD    Z9, Z10, K1, Z10
+	VBLENDMPD    Z12, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
+	VBLENDMPD    Z0, Z10, K1, Z10
+	VBLENDMPD    Z0, Z11, K2, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        pow64consts<>+3328(SB), Z1, Z3
+	VPORD        pow64consts<>+3328(SB), Z2, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        pow64consts<>+3328(SB), Z0, Z3
+	VPORD        pow64consts<>+3328(SB), Z0, Z4
+	VBLENDMPD    Z3, Z10, K1, Z10
+	VBLENDMPD    Z4, Z11, K2, Z11
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD       $0x00, pow64consts<>+0(SB), Z2, K2
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
+	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          powSVF64AVX512_exact2
 
 powSVF64AVX512_end:
 powSVF64AVX512_done:

@@ -8713,214 +8713,214 @@ sinVF32AVX2_loop1:
 	VMULPS       sin32consts<>+256(SB), Y3, Y5
 	VPXOR        sin32consts<>+448(SB), Y5, Y6
 	VFMADD231PS  sin32consts<>+256(SB), Y3, Y6
-	VMULPS       sin32consts<>+320(SB), Y3, Y7
-	VPXOR        sin32consts<>+448(SB), Y7, Y8
+	VPXOR        sin32consts<>+448(SB), Y5, Y5
+	VADDPS       Y5, Y4, Y7
+	VSUBPS       Y4, Y7, Y8
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y4, Y4
+	VSUBPS       Y8, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VMULPS       sin32consts<>+320(SB), Y3, Y5
+	VPXOR        sin32consts<>+448(SB), Y5, Y8
 	VFMADD231PS  sin32consts<>+320(SB), Y3, Y8
 	VPXOR        sin32consts<>+448(SB), Y5, Y5
-	VADDPS       Y5, Y4, Y9
-	VSUBPS       Y4, Y9, Y10
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y10
 	VSUBPS       Y10, Y9, Y11
-	VSUBPS       Y11, Y4, Y4
+	VSUBPS       Y11, Y7, Y7
 	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VPXOR        sin32consts<>+448(SB), Y7, Y7
-	VADDPS       Y7, Y9, Y5
-	VSUBPS       Y9, Y5, Y10
-	VSUBPS       Y10, Y5, Y11
-	VSUBPS       Y11, Y9, Y9
-	VSUBPS       Y10, Y7, Y7
-	VADDPS       Y7, Y9, Y9
-	VADDPS       Y9, Y4, Y4
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y7, Y4, Y4
 	VSUBPS       Y6, Y4, Y4
 	VFMADD231PS  sin32consts<>+384(SB), Y3, Y8
 	VSUBPS       Y8, Y4, Y4
-	VADDPS       Y4, Y5, Y3
+	VADDPS       Y4, Y9, Y3
+	VSUBPS       Y9, Y3, Y5
 	VSUBPS       Y5, Y3, Y6
-	VSUBPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y4, Y4
-	VADDPS       Y4, Y5, Y5
+	VSUBPS       Y6, Y9, Y9
+	VSUBPS       Y5, Y4, Y4
+	VADDPS       Y4, Y9, Y9
 	VMOVUPS      sin32consts<>+512(SB), Y4
 	VCMPPS       $0x11, Y1, Y4, Y4
-	VCMPPS       $0x11, sin32consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPS       $0x11, sin32consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock49
-	VPSRLD       $0x17, Y1, Y6
-	VPSRLD       $0x03, Y6, Y7
-	VPAND        sin32consts<>+640(SB), Y6, Y6
-	VPADDD       sin32consts<>+704(SB), Y6, Y6
+	VPSRLD       $0x17, Y1, Y5
+	VPSRLD       $0x03, Y5, Y6
+	VPAND        sin32consts<>+640(SB), Y5, Y5
+	VPADDD       sin32consts<>+704(SB), Y5, Y5
 	VPAND        sin32consts<>+768(SB), Y1, Y1
-	VPSLLD       $0x17, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLD       $0x17, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y8, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y8
-	VPXOR        sin32consts<>+448(SB), Y8, Y9
-	VFMADD231PS  Y6, Y1, Y9
-	VMULPS       sin32consts<>+896(SB), Y8, Y6
-	VPAND        sin32consts<>+448(SB), Y6, Y10
+	VPCMPEQD     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y7, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y7
+	VPXOR        sin32consts<>+448(SB), Y7, Y8
+	VFMADD231PS  Y5, Y1, Y8
+	VMULPS       sin32consts<>+896(SB), Y7, Y5
+	VPAND        sin32consts<>+448(SB), Y5, Y10
 	VPOR         sin32consts<>+960(SB), Y10, Y10
-	VPAND        sin32consts<>+0(SB), Y6, Y11
+	VPAND        sin32consts<>+0(SB), Y5, Y11
 	VCMPPS       $0x11, sin32consts<>+960(SB), Y11, Y11
-	VADDPS       Y10, Y6, Y12
+	VADDPS       Y10, Y5, Y12
 	VSUBPS       Y10, Y12, Y12
-	VBLENDVPS    Y11, Y12, Y6, Y12
-	VFNMADD231PS sin32consts<>+832(SB), Y12, Y8
+	VBLENDVPS    Y11, Y12, Y5, Y12
+	VFNMADD231PS sin32consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y10, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y10
+	VPCMPEQD     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y10, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y10
 	VPXOR        sin32consts<>+448(SB), Y10, Y11
-	VFMADD231PS  Y6, Y1, Y11
-	VADDPS       Y10, Y9, Y6
-	VSUBPS       Y9, Y6, Y12
-	VSUBPS       Y12, Y6, Y13
-	VSUBPS       Y13, Y9, Y9
-	VSUBPS       Y12, Y10, Y10
-	VADDPS       Y10, Y9, Y9
-	VADDPS       Y6, Y8, Y10
-	VSUBPS       Y8, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
+	VFMADD231PS  Y5, Y1, Y11
+	VADDPS       Y10, Y8, Y5
+	VSUBPS       Y8, Y5, Y12
+	VSUBPS       Y12, Y5, Y13
 	VSUBPS       Y13, Y8, Y8
-	VSUBPS       Y12, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VMULPS       sin32consts<>+896(SB), Y10, Y6
-	VPAND        sin32consts<>+448(SB), Y6, Y12
+	VSUBPS       Y12, Y10, Y10
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y5, Y7, Y10
+	VSUBPS       Y7, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VMULPS       sin32consts<>+896(SB), Y10, Y5
+	VPAND        sin32consts<>+448(SB), Y5, Y12
 	VPOR         sin32consts<>+960(SB), Y12, Y12
-	VPAND        sin32consts<>+0(SB), Y6, Y13
+	VPAND        sin32consts<>+0(SB), Y5, Y13
 	VCMPPS       $0x11, sin32consts<>+960(SB), Y13, Y13
-	VADDPS       Y12, Y6, Y14
+	VADDPS       Y12, Y5, Y14
 	VSUBPS       Y12, Y14, Y14
-	VBLENDVPS    Y13, Y14, Y6, Y14
+	VBLENDVPS    Y13, Y14, Y5, Y14
 	VFNMADD231PS sin32consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y12, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y12
+	VPCMPEQD     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y12, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y12
 	VPXOR        sin32consts<>+448(SB), Y12, Y13
-	VFMADD231PS  Y6, Y1, Y13
-	VADDPS       Y11, Y12, Y6
-	VSUBPS       Y12, Y6, Y14
-	VSUBPS       Y14, Y6, Y15
+	VFMADD231PS  Y5, Y1, Y13
+	VADDPS       Y11, Y12, Y5
+	VSUBPS       Y12, Y5, Y14
+	VSUBPS       Y14, Y5, Y15
 	VSUBPS       Y15, Y12, Y12
 	VSUBPS       Y14, Y11, Y11
 	VADDPS       Y11, Y12, Y12
-	VADDPS       Y9, Y6, Y11
-	VSUBPS       Y6, Y11, Y14
+	VADDPS       Y8, Y5, Y11
+	VSUBPS       Y5, Y11, Y14
 	VSUBPS       Y14, Y11, Y15
-	VSUBPS       Y15, Y6, Y6
-	VSUBPS       Y14, Y9, Y9
-	VADDPS       Y9, Y6, Y6
-	VADDPS       Y8, Y11, Y9
-	VSUBPS       Y11, Y9, Y14
-	VSUBPS       Y14, Y9, Y15
-	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y15, Y5, Y5
 	VSUBPS       Y14, Y8, Y8
-	VADDPS       Y8, Y11, Y11
+	VADDPS       Y8, Y5, Y5
+	VADDPS       Y7, Y11, Y8
+	VSUBPS       Y11, Y8, Y14
+	VSUBPS       Y14, Y8, Y15
+	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y14, Y7, Y7
+	VADDPS       Y7, Y11, Y11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERDD   Y14, (R10)(Y7*4), Y8
-	VMULPS       Y8, Y1, Y1
-	VADDPS       Y6, Y12, Y12
+	VPCMPEQD     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERDD   Y14, (R10)(Y6*4), Y7
+	VMULPS       Y7, Y1, Y1
+	VADDPS       Y5, Y12, Y12
 	VADDPS       Y13, Y11, Y11
 	VADDPS       Y11, Y12, Y12
 	VADDPS       Y1, Y12, Y12
-	VADDPS       Y9, Y10, Y1
-	VSUBPS       Y10, Y1, Y6
-	VSUBPS       Y6, Y1, Y7
+	VADDPS       Y8, Y10, Y1
+	VSUBPS       Y10, Y1, Y5
+	VSUBPS       Y5, Y1, Y6
+	VSUBPS       Y6, Y10, Y10
+	VSUBPS       Y5, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y12, Y10, Y5
+	VSUBPS       Y10, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y10, Y10
-	VSUBPS       Y6, Y9, Y9
-	VADDPS       Y9, Y10, Y10
-	VADDPS       Y12, Y10, Y6
-	VSUBPS       Y10, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y10, Y10
-	VSUBPS       Y7, Y12, Y12
+	VSUBPS       Y6, Y12, Y12
 	VADDPS       Y12, Y10, Y10
-	VPAND        sin32consts<>+448(SB), Y1, Y7
-	VPOR         sin32consts<>+960(SB), Y7, Y7
-	VPAND        sin32consts<>+0(SB), Y1, Y8
-	VCMPPS       $0x11, sin32consts<>+960(SB), Y8, Y8
-	VADDPS       Y7, Y1, Y9
-	VSUBPS       Y7, Y9, Y9
-	VBLENDVPS    Y8, Y9, Y1, Y9
-	VSUBPS       Y9, Y1, Y1
-	VADDPS       Y6, Y1, Y7
-	VSUBPS       Y1, Y7, Y8
-	VSUBPS       Y8, Y7, Y11
+	VPAND        sin32consts<>+448(SB), Y1, Y6
+	VPOR         sin32consts<>+960(SB), Y6, Y6
+	VPAND        sin32consts<>+0(SB), Y1, Y7
+	VCMPPS       $0x11, sin32consts<>+960(SB), Y7, Y7
+	VADDPS       Y6, Y1, Y8
+	VSUBPS       Y6, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y1, Y8
+	VSUBPS       Y8, Y1, Y1
+	VADDPS       Y5, Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y11
 	VSUBPS       Y11, Y1, Y1
-	VSUBPS       Y8, Y6, Y6
-	VADDPS       Y6, Y1, Y1
+	VSUBPS       Y7, Y5, Y5
+	VADDPS       Y5, Y1, Y1
 	VADDPS       Y10, Y1, Y1
-	VMULPS       sin32consts<>+1024(SB), Y7, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y8
-	VFMADD231PS  sin32consts<>+1024(SB), Y7, Y8
-	VFMADD231PS  sin32consts<>+1024(SB), Y1, Y8
-	VFMADD231PS  sin32consts<>+1088(SB), Y7, Y8
-	VADDPS       Y8, Y6, Y1
-	VSUBPS       Y1, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       sin32consts<>+64(SB), Y9, Y9
-	VBLENDVPS    Y4, Y9, Y2, Y2
+	VMULPS       sin32consts<>+1024(SB), Y6, Y5
+	VPXOR        sin32consts<>+448(SB), Y5, Y7
+	VFMADD231PS  sin32consts<>+1024(SB), Y6, Y7
+	VFMADD231PS  sin32consts<>+1024(SB), Y1, Y7
+	VFMADD231PS  sin32consts<>+1088(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y1
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y7, Y5, Y5
+	VADDPS       sin32consts<>+64(SB), Y8, Y8
+	VBLENDVPS    Y4, Y8, Y2, Y2
 	VBLENDVPS    Y4, Y1, Y3, Y3
-	VBLENDVPS    Y4, Y6, Y5, Y5
+	VBLENDVPS    Y4, Y5, Y9, Y9
 
 mathblock49:
-	VPAND        sin32consts<>+0(SB), Y0, Y1
-	VPAND        sin32consts<>+1152(SB), Y2, Y4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Y4, Y4
-	VMULPS       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      sin32consts<>+1280(SB), Y8
-	VFMADD213PS  sin32consts<>+1344(SB), Y8, Y7
-	VFMADD213PS  sin32consts<>+1408(SB), Y6, Y7
-	VFMADD213PS  sin32consts<>+1472(SB), Y6, Y7
-	VFMADD213PS  sin32consts<>+1536(SB), Y6, Y7
-	VMULPS       sin32consts<>+1600(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PS Y5, Y8, Y9
-	VMULPS       Y3, Y6, Y6
-	VFMADD231PS  Y7, Y6, Y9
-	VADDPS       Y9, Y3, Y9
-	VMULPS       Y3, Y3, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y7
-	VFMADD231PS  Y3, Y3, Y7
-	VMULPS       sin32consts<>+1600(SB), Y6, Y8
-	VPXOR        sin32consts<>+448(SB), Y8, Y8
-	VADDPS       sin32consts<>+1664(SB), Y8, Y10
-	VMOVUPS      sin32consts<>+1664(SB), Y11
-	VSUBPS       Y10, Y11, Y11
-	VADDPS       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      sin32consts<>+1728(SB), Y12
-	VFMADD213PS  sin32consts<>+1792(SB), Y12, Y8
-	VFMADD213PS  sin32consts<>+1856(SB), Y6, Y8
-	VFMADD213PS  sin32consts<>+1920(SB), Y6, Y8
-	VFMADD213PS  sin32consts<>+1984(SB), Y6, Y8
-	VMULPS       Y6, Y6, Y6
-	VFMADD231PS  Y8, Y6, Y11
-	VFNMADD231PS Y5, Y3, Y11
-	VFNMADD231PS sin32consts<>+1600(SB), Y7, Y11
-	VADDPS       Y11, Y10, Y10
-	VBLENDVPS    Y4, Y9, Y10, Y9
-	VPAND        sin32consts<>+2048(SB), Y2, Y2
+	VPAND        sin32consts<>+1152(SB), Y2, Y1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Y1, Y1
+	VPAND        sin32consts<>+1280(SB), Y2, Y2
 	VPSLLD       $0x1e, Y2, Y2
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      sin32consts<>+1344(SB), Y6
+	VFMADD213PS  sin32consts<>+1408(SB), Y6, Y5
+	VFMADD213PS  sin32consts<>+1472(SB), Y4, Y5
+	VFMADD213PS  sin32consts<>+1536(SB), Y4, Y5
+	VFMADD213PS  sin32consts<>+1600(SB), Y4, Y5
+	VMULPS       sin32consts<>+1664(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y9, Y6, Y7
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y7
+	VADDPS       Y7, Y3, Y7
+	VMULPS       Y3, Y3, Y4
+	VPXOR        sin32consts<>+448(SB), Y4, Y5
+	VFMADD231PS  Y3, Y3, Y5
+	VMULPS       sin32consts<>+1664(SB), Y4, Y6
+	VPXOR        sin32consts<>+448(SB), Y6, Y6
+	VADDPS       sin32consts<>+1728(SB), Y6, Y8
+	VMOVUPS      sin32consts<>+1728(SB), Y10
+	VSUBPS       Y8, Y10, Y10
+	VADDPS       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      sin32consts<>+1792(SB), Y11
+	VFMADD213PS  sin32consts<>+1856(SB), Y11, Y6
+	VFMADD213PS  sin32consts<>+1920(SB), Y4, Y6
+	VFMADD213PS  sin32consts<>+1984(SB), Y4, Y6
+	VFMADD213PS  sin32consts<>+2048(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y4
+	VFMADD231PS  Y6, Y4, Y10
+	VFNMADD231PS Y9, Y3, Y10
+	VFNMADD231PS sin32consts<>+1664(SB), Y5, Y10
+	VADDPS       Y10, Y8, Y8
+	VBLENDVPS    Y1, Y7, Y8, Y7
+	VPAND        sin32consts<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Y1, Y3
 	VPAND        sin32consts<>+448(SB), Y0, Y4
 	VPXOR        Y4, Y2, Y2
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPS    Y3, Y0, Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPS    Y3, Y0, Y7, Y7
 	VCMPPS       $0x00, sin32consts<>+576(SB), Y1, Y1
-	VBLENDVPS    Y1, sin32consts<>+2176(SB), Y9, Y9
+	VBLENDVPS    Y1, sin32consts<>+2176(SB), Y7, Y7
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VPOR         sin32consts<>+2240(SB), Y0, Y0
-	VBLENDVPS    Y1, Y0, Y9, Y0
+	VBLENDVPS    Y1, Y0, Y7, Y0
 	VMOVUPS      Y0, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
 	SUBQ         $0x00000008, R9
@@ -8940,214 +8940,214 @@ sinVF32AVX2_after1:
 	VMULPS       sin32consts<>+256(SB), X3, X5
 	VPXOR        sin32consts<>+448(SB), X5, X6
 	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VMULPS       sin32consts<>+320(SB), X3, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+448(SB), X5, X8
 	VFMADD231PS  sin32consts<>+320(SB), X3, X8
 	VPXOR        sin32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  sin32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      sin32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock50
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        sin32consts<>+640(SB), X6, X6
-	VPADDD       sin32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        sin32consts<>+640(SB), X5, X5
+	VPADDD       sin32consts<>+704(SB), X5, X5
 	VPAND        sin32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        sin32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       sin32consts<>+896(SB), X8, X6
-	VPAND        sin32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        sin32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       sin32consts<>+896(SB), X7, X5
+	VPAND        sin32consts<>+448(SB), X5, X10
 	VPOR         sin32consts<>+960(SB), X10, X10
-	VPAND        sin32consts<>+0(SB), X6, X11
+	VPAND        sin32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS sin32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        sin32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       sin32consts<>+896(SB), X10, X6
-	VPAND        sin32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       sin32consts<>+896(SB), X10, X5
+	VPAND        sin32consts<>+448(SB), X5, X12
 	VPOR         sin32consts<>+960(SB), X12, X12
-	VPAND        sin32consts<>+0(SB), X6, X13
+	VPAND        sin32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS sin32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        sin32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X7
-	VPOR         sin32consts<>+960(SB), X7, X7
-	VPAND        sin32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, sin32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        sin32consts<>+448(SB), X1, X6
+	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X7, X6
-	VPXOR        sin32consts<>+448(SB), X6, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X7, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X8
-	VFMADD231PS  sin32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       sin32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       sin32consts<>+1024(SB), X6, X5
+	VPXOR        sin32consts<>+448(SB), X5, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       sin32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock50:
-	VPAND        sin32consts<>+0(SB), X0, X1
-	VPAND        sin32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      sin32consts<>+1280(SB), X8
-	VFMADD213PS  sin32consts<>+1344(SB), X8, X7
-	VFMADD213PS  sin32consts<>+1408(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1472(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1536(SB), X6, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        sin32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VPXOR        sin32consts<>+448(SB), X8, X8
-	VADDPS       sin32consts<>+1664(SB), X8, X10
-	VMOVUPS      sin32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      sin32consts<>+1728(SB), X12
-	VFMADD213PS  sin32consts<>+1792(SB), X12, X8
-	VFMADD213PS  sin32consts<>+1856(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1920(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS sin32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        sin32consts<>+2048(SB), X2, X2
+	VPAND        sin32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
+	VPAND        sin32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      sin32consts<>+1344(SB), X6
+	VFMADD213PS  sin32consts<>+1408(SB), X6, X5
+	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        sin32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VPXOR        sin32consts<>+448(SB), X6, X6
+	VADDPS       sin32consts<>+1728(SB), X6, X8
+	VMOVUPS      sin32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      sin32consts<>+1792(SB), X11
+	VFMADD213PS  sin32consts<>+1856(SB), X11, X6
+	VFMADD213PS  sin32consts<>+1920(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1984(SB), X4, X6
+	VFMADD213PS  sin32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        sin32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
 	VPAND        sin32consts<>+448(SB), X0, X4
 	VPXOR        X4, X2, X2
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, X0, X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, X0, X7, X7
 	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, sin32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, sin32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
@@ -9166,214 +9166,214 @@ sinVF32AVX2_tail4:
 	VMULPS       sin32consts<>+256(SB), X3, X5
 	VPXOR        sin32consts<>+448(SB), X5, X6
 	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VMULPS       sin32consts<>+320(SB), X3, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+448(SB), X5, X8
 	VFMADD231PS  sin32consts<>+320(SB), X3, X8
 	VPXOR        sin32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  sin32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      sin32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock51
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        sin32consts<>+640(SB), X6, X6
-	VPADDD       sin32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        sin32consts<>+640(SB), X5, X5
+	VPADDD       sin32consts<>+704(SB), X5, X5
 	VPAND        sin32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        sin32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       sin32consts<>+896(SB), X8, X6
-	VPAND        sin32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        sin32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       sin32consts<>+896(SB), X7, X5
+	VPAND        sin32consts<>+448(SB), X5, X10
 	VPOR         sin32consts<>+960(SB), X10, X10
-	VPAND        sin32consts<>+0(SB), X6, X11
+	VPAND        sin32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS sin32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        sin32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       sin32consts<>+896(SB), X10, X6
-	VPAND        sin32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       sin32consts<>+896(SB), X10, X5
+	VPAND        sin32consts<>+448(SB), X5, X12
 	VPOR         sin32consts<>+960(SB), X12, X12
-	VPAND        sin32consts<>+0(SB), X6, X13
+	VPAND        sin32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS sin32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        sin32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X7
-	VPOR         sin32consts<>+960(SB), X7, X7
-	VPAND        sin32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, sin32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        sin32consts<>+448(SB), X1, X6
+	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X7, X6
-	VPXOR        sin32consts<>+448(SB), X6, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X7, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X8
-	VFMADD231PS  sin32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       sin32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       sin32consts<>+1024(SB), X6, X5
+	VPXOR        sin32consts<>+448(SB), X5, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       sin32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock51:
-	VPAND        sin32consts<>+0(SB), X0, X1
-	VPAND        sin32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      sin32consts<>+1280(SB), X8
-	VFMADD213PS  sin32consts<>+1344(SB), X8, X7
-	VFMADD213PS  sin32consts<>+1408(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1472(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1536(SB), X6, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        sin32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VPXOR        sin32consts<>+448(SB), X8, X8
-	VADDPS       sin32consts<>+1664(SB), X8, X10
-	VMOVUPS      sin32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      sin32consts<>+1728(SB), X12
-	VFMADD213PS  sin32consts<>+1792(SB), X12, X8
-	VFMADD213PS  sin32consts<>+1856(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1920(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS sin32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        sin32consts<>+2048(SB), X2, X2
+	VPAND        sin32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
+	VPAND        sin32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      sin32consts<>+1344(SB), X6
+	VFMADD213PS  sin32consts<>+1408(SB), X6, X5
+	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        sin32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VPXOR        sin32consts<>+448(SB), X6, X6
+	VADDPS       sin32consts<>+1728(SB), X6, X8
+	VMOVUPS      sin32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      sin32consts<>+1792(SB), X11
+	VFMADD213PS  sin32consts<>+1856(SB), X11, X6
+	VFMADD213PS  sin32consts<>+1920(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1984(SB), X4, X6
+	VFMADD213PS  sin32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        sin32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
 	VPAND        sin32consts<>+448(SB), X0, X4
 	VPXOR        X4, X2, X2
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, X0, X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, X0, X7, X7
 	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, sin32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, sin32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -9392,214 +9392,214 @@ sinVF32AVX2_tail2:
 	VMULPS       sin32consts<>+256(SB), X3, X5
 	VPXOR        sin32consts<>+448(SB), X5, X6
 	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VMULPS       sin32consts<>+320(SB), X3, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+448(SB), X5, X8
 	VFMADD231PS  sin32consts<>+320(SB), X3, X8
 	VPXOR        sin32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  sin32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      sin32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock52
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        sin32consts<>+640(SB), X6, X6
-	VPADDD       sin32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        sin32consts<>+640(SB), X5, X5
+	VPADDD       sin32consts<>+704(SB), X5, X5
 	VPAND        sin32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        sin32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       sin32consts<>+896(SB), X8, X6
-	VPAND        sin32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        sin32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       sin32consts<>+896(SB), X7, X5
+	VPAND        sin32consts<>+448(SB), X5, X10
 	VPOR         sin32consts<>+960(SB), X10, X10
-	VPAND        sin32consts<>+0(SB), X6, X11
+	VPAND        sin32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS sin32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        sin32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       sin32consts<>+896(SB), X10, X6
-	VPAND        sin32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       sin32consts<>+896(SB), X10, X5
+	VPAND        sin32consts<>+448(SB), X5, X12
 	VPOR         sin32consts<>+960(SB), X12, X12
-	VPAND        sin32consts<>+0(SB), X6, X13
+	VPAND        sin32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS sin32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        sin32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X7
-	VPOR         sin32consts<>+960(SB), X7, X7
-	VPAND        sin32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, sin32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        sin32consts<>+448(SB), X1, X6
+	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X7, X6
-	VPXOR        sin32consts<>+448(SB), X6, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X7, X8
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X8
-	VFMADD231PS  sin32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       sin32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       sin32consts<>+1024(SB), X6, X5
+	VPXOR        sin32consts<>+448(SB), X5, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       sin32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock52:
-	VPAND        sin32consts<>+0(SB), X0, X1
-	VPAND        sin32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      sin32consts<>+1280(SB), X8
-	VFMADD213PS  sin32consts<>+1344(SB), X8, X7
-	VFMADD213PS  sin32consts<>+1408(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1472(SB), X6, X7
-	VFMADD213PS  sin32consts<>+1536(SB), X6, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        sin32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       sin32consts<>+1600(SB), X6, X8
-	VPXOR        sin32consts<>+448(SB), X8, X8
-	VADDPS       sin32consts<>+1664(SB), X8, X10
-	VMOVUPS      sin32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      sin32consts<>+1728(SB), X12
-	VFMADD213PS  sin32consts<>+1792(SB), X12, X8
-	VFMADD213PS  sin32consts<>+1856(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1920(SB), X6, X8
-	VFMADD213PS  sin32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS sin32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        sin32consts<>+2048(SB), X2, X2
+	VPAND        sin32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
+	VPAND        sin32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      sin32consts<>+1344(SB), X6
+	VFMADD213PS  sin32consts<>+1408(SB), X6, X5
+	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        sin32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VPXOR        sin32consts<>+448(SB), X6, X6
+	VADDPS       sin32consts<>+1728(SB), X6, X8
+	VMOVUPS      sin32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      sin32consts<>+1792(SB), X11
+	VFMADD213PS  sin32consts<>+1856(SB), X11, X6
+	VFMADD213PS  sin32consts<>+1920(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1984(SB), X4, X6
+	VFMADD213PS  sin32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        sin32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
 	VPAND        sin32consts<>+448(SB), X0, X4
 	VPXOR        X4, X2, X2
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, X0, X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, X0, X7, X7
 	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, sin32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, sin32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -9624,214 +9624,214 @@ sinVF32AVX2_exact1:
 	VMULPS       sin32consts<>+256(SB), Y3, Y5
 	VPXOR        sin32consts<>+448(SB), Y5, Y6
 	VFMADD231PS  sin32consts<>+256(SB), Y3, Y6
-	VMULPS       sin32consts<>+320(SB), Y3, Y7
-	VPXOR        sin32consts<>+448(SB), Y7, Y8
+	VPXOR        sin32consts<>+448(SB), Y5, Y5
+	VADDPS       Y5, Y4, Y7
+	VSUBPS       Y4, Y7, Y8
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y4, Y4
+	VSUBPS       Y8, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VMULPS       sin32consts<>+320(SB), Y3, Y5
+	VPXOR        sin32consts<>+448(SB), Y5, Y8
 	VFMADD231PS  sin32consts<>+320(SB), Y3, Y8
 	VPXOR        sin32consts<>+448(SB), Y5, Y5
-	VADDPS       Y5, Y4, Y9
-	VSUBPS       Y4, Y9, Y10
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y10
 	VSUBPS       Y10, Y9, Y11
-	VSUBPS       Y11, Y4, Y4
+	VSUBPS       Y11, Y7, Y7
 	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VPXOR        sin32consts<>+448(SB), Y7, Y7
-	VADDPS       Y7, Y9, Y5
-	VSUBPS       Y9, Y5, Y10
-	VSUBPS       Y10, Y5, Y11
-	VSUBPS       Y11, Y9, Y9
-	VSUBPS       Y10, Y7, Y7
-	VADDPS       Y7, Y9, Y9
-	VADDPS       Y9, Y4, Y4
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y7, Y4, Y4
 	VSUBPS       Y6, Y4, Y4
 	VFMADD231PS  sin32consts<>+384(SB), Y3, Y8
 	VSUBPS       Y8, Y4, Y4
-	VADDPS       Y4, Y5, Y3
+	VADDPS       Y4, Y9, Y3
+	VSUBPS       Y9, Y3, Y5
 	VSUBPS       Y5, Y3, Y6
-	VSUBPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y4, Y4
-	VADDPS       Y4, Y5, Y5
+	VSUBPS       Y6, Y9, Y9
+	VSUBPS       Y5, Y4, Y4
+	VADDPS       Y4, Y9, Y9
 	VMOVUPS      sin32consts<>+512(SB), Y4
 	VCMPPS       $0x11, Y1, Y4, Y4
-	VCMPPS       $0x11, sin32consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPS       $0x11, sin32consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock53
-	VPSRLD       $0x17, Y1, Y6
-	VPSRLD       $0x03, Y6, Y7
-	VPAND        sin32consts<>+640(SB), Y6, Y6
-	VPADDD       sin32consts<>+704(SB), Y6, Y6
+	VPSRLD       $0x17, Y1, Y5
+	VPSRLD       $0x03, Y5, Y6
+	VPAND        sin32consts<>+640(SB), Y5, Y5
+	VPADDD       sin32consts<>+704(SB), Y5, Y5
 	VPAND        sin32consts<>+768(SB), Y1, Y1
-	VPSLLD       $0x17, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLD       $0x17, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y8, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y8
-	VPXOR        sin32consts<>+448(SB), Y8, Y9
-	VFMADD231PS  Y6, Y1, Y9
-	VMULPS       sin32consts<>+896(SB), Y8, Y6
-	VPAND        sin32consts<>+448(SB), Y6, Y10
+	VPCMPEQD     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y7, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y7
+	VPXOR        sin32consts<>+448(SB), Y7, Y8
+	VFMADD231PS  Y5, Y1, Y8
+	VMULPS       sin32consts<>+896(SB), Y7, Y5
+	VPAND        sin32consts<>+448(SB), Y5, Y10
 	VPOR         sin32consts<>+960(SB), Y10, Y10
-	VPAND        sin32consts<>+0(SB), Y6, Y11
+	VPAND        sin32consts<>+0(SB), Y5, Y11
 	VCMPPS       $0x11, sin32consts<>+960(SB), Y11, Y11
-	VADDPS       Y10, Y6, Y12
+	VADDPS       Y10, Y5, Y12
 	VSUBPS       Y10, Y12, Y12
-	VBLENDVPS    Y11, Y12, Y6, Y12
-	VFNMADD231PS sin32consts<>+832(SB), Y12, Y8
+	VBLENDVPS    Y11, Y12, Y5, Y12
+	VFNMADD231PS sin32consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y10, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y10
+	VPCMPEQD     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y10, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y10
 	VPXOR        sin32consts<>+448(SB), Y10, Y11
-	VFMADD231PS  Y6, Y1, Y11
-	VADDPS       Y10, Y9, Y6
-	VSUBPS       Y9, Y6, Y12
-	VSUBPS       Y12, Y6, Y13
-	VSUBPS       Y13, Y9, Y9
-	VSUBPS       Y12, Y10, Y10
-	VADDPS       Y10, Y9, Y9
-	VADDPS       Y6, Y8, Y10
-	VSUBPS       Y8, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
+	VFMADD231PS  Y5, Y1, Y11
+	VADDPS       Y10, Y8, Y5
+	VSUBPS       Y8, Y5, Y12
+	VSUBPS       Y12, Y5, Y13
 	VSUBPS       Y13, Y8, Y8
-	VSUBPS       Y12, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VMULPS       sin32consts<>+896(SB), Y10, Y6
-	VPAND        sin32consts<>+448(SB), Y6, Y12
+	VSUBPS       Y12, Y10, Y10
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y5, Y7, Y10
+	VSUBPS       Y7, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VMULPS       sin32consts<>+896(SB), Y10, Y5
+	VPAND        sin32consts<>+448(SB), Y5, Y12
 	VPOR         sin32consts<>+960(SB), Y12, Y12
-	VPAND        sin32consts<>+0(SB), Y6, Y13
+	VPAND        sin32consts<>+0(SB), Y5, Y13
 	VCMPPS       $0x11, sin32consts<>+960(SB), Y13, Y13
-	VADDPS       Y12, Y6, Y14
+	VADDPS       Y12, Y5, Y14
 	VSUBPS       Y12, Y14, Y14
-	VBLENDVPS    Y13, Y14, Y6, Y14
+	VBLENDVPS    Y13, Y14, Y5, Y14
 	VFNMADD231PS sin32consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y12, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y12
+	VPCMPEQD     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y12, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y12
 	VPXOR        sin32consts<>+448(SB), Y12, Y13
-	VFMADD231PS  Y6, Y1, Y13
-	VADDPS       Y11, Y12, Y6
-	VSUBPS       Y12, Y6, Y14
-	VSUBPS       Y14, Y6, Y15
+	VFMADD231PS  Y5, Y1, Y13
+	VADDPS       Y11, Y12, Y5
+	VSUBPS       Y12, Y5, Y14
+	VSUBPS       Y14, Y5, Y15
 	VSUBPS       Y15, Y12, Y12
 	VSUBPS       Y14, Y11, Y11
 	VADDPS       Y11, Y12, Y12
-	VADDPS       Y9, Y6, Y11
-	VSUBPS       Y6, Y11, Y14
+	VADDPS       Y8, Y5, Y11
+	VSUBPS       Y5, Y11, Y14
 	VSUBPS       Y14, Y11, Y15
-	VSUBPS       Y15, Y6, Y6
-	VSUBPS       Y14, Y9, Y9
-	VADDPS       Y9, Y6, Y6
-	VADDPS       Y8, Y11, Y9
-	VSUBPS       Y11, Y9, Y14
-	VSUBPS       Y14, Y9, Y15
-	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y15, Y5, Y5
 	VSUBPS       Y14, Y8, Y8
-	VADDPS       Y8, Y11, Y11
+	VADDPS       Y8, Y5, Y5
+	VADDPS       Y7, Y11, Y8
+	VSUBPS       Y11, Y8, Y14
+	VSUBPS       Y14, Y8, Y15
+	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y14, Y7, Y7
+	VADDPS       Y7, Y11, Y11
 	LEAQ         rempio2_3_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERDD   Y14, (CX)(Y7*4), Y8
-	VMULPS       Y8, Y1, Y1
-	VADDPS       Y6, Y12, Y12
+	VPCMPEQD     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERDD   Y14, (CX)(Y6*4), Y7
+	VMULPS       Y7, Y1, Y1
+	VADDPS       Y5, Y12, Y12
 	VADDPS       Y13, Y11, Y11
 	VADDPS       Y11, Y12, Y12
 	VADDPS       Y1, Y12, Y12
-	VADDPS       Y9, Y10, Y1
-	VSUBPS       Y10, Y1, Y6
-	VSUBPS       Y6, Y1, Y7
+	VADDPS       Y8, Y10, Y1
+	VSUBPS       Y10, Y1, Y5
+	VSUBPS       Y5, Y1, Y6
+	VSUBPS       Y6, Y10, Y10
+	VSUBPS       Y5, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y12, Y10, Y5
+	VSUBPS       Y10, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y10, Y10
-	VSUBPS       Y6, Y9, Y9
-	VADDPS       Y9, Y10, Y10
-	VADDPS       Y12, Y10, Y6
-	VSUBPS       Y10, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y10, Y10
-	VSUBPS       Y7, Y12, Y12
+	VSUBPS       Y6, Y12, Y12
 	VADDPS       Y12, Y10, Y10
-	VPAND        sin32consts<>+448(SB), Y1, Y7
-	VPOR         sin32consts<>+960(SB), Y7, Y7
-	VPAND        sin32consts<>+0(SB), Y1, Y8
-	VCMPPS       $0x11, sin32consts<>+960(SB), Y8, Y8
-	VADDPS       Y7, Y1, Y9
-	VSUBPS       Y7, Y9, Y9
-	VBLENDVPS    Y8, Y9, Y1, Y9
-	VSUBPS       Y9, Y1, Y1
-	VADDPS       Y6, Y1, Y7
-	VSUBPS       Y1, Y7, Y8
-	VSUBPS       Y8, Y7, Y11
+	VPAND        sin32consts<>+448(SB), Y1, Y6
+	VPOR         sin32consts<>+960(SB), Y6, Y6
+	VPAND        sin32consts<>+0(SB), Y1, Y7
+	VCMPPS       $0x11, sin32consts<>+960(SB), Y7, Y7
+	VADDPS       Y6, Y1, Y8
+	VSUBPS       Y6, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y1, Y8
+	VSUBPS       Y8, Y1, Y1
+	VADDPS       Y5, Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y11
 	VSUBPS       Y11, Y1, Y1
-	VSUBPS       Y8, Y6, Y6
-	VADDPS       Y6, Y1, Y1
+	VSUBPS       Y7, Y5, Y5
+	VADDPS       Y5, Y1, Y1
 	VADDPS       Y10, Y1, Y1
-	VMULPS       sin32consts<>+1024(SB), Y7, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y8
-	VFMADD231PS  sin32consts<>+1024(SB), Y7, Y8
-	VFMADD231PS  sin32consts<>+1024(SB), Y1, Y8
-	VFMADD231PS  sin32consts<>+1088(SB), Y7, Y8
-	VADDPS       Y8, Y6, Y1
-	VSUBPS       Y1, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       sin32consts<>+64(SB), Y9, Y9
-	VBLENDVPS    Y4, Y9, Y2, Y2
+	VMULPS       sin32consts<>+1024(SB), Y6, Y5
+	VPXOR        sin32consts<>+448(SB), Y5, Y7
+	VFMADD231PS  sin32consts<>+1024(SB), Y6, Y7
+	VFMADD231PS  sin32consts<>+1024(SB), Y1, Y7
+	VFMADD231PS  sin32consts<>+1088(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y1
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y7, Y5, Y5
+	VADDPS       sin32consts<>+64(SB), Y8, Y8
+	VBLENDVPS    Y4, Y8, Y2, Y2
 	VBLENDVPS    Y4, Y1, Y3, Y3
-	VBLENDVPS    Y4, Y6, Y5, Y5
+	VBLENDVPS    Y4, Y5, Y9, Y9
 
 mathblock53:
-	VPAND        sin32consts<>+0(SB), Y0, Y1
-	VPAND        sin32consts<>+1152(SB), Y2, Y4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Y4, Y4
-	VMULPS       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      sin32consts<>+1280(SB), Y8
-	VFMADD213PS  sin32consts<>+1344(SB), Y8, Y7
-	VFMADD213PS  sin32consts<>+1408(SB), Y6, Y7
-	VFMADD213PS  sin32consts<>+1472(SB), Y6, Y7
-	VFMADD213PS  sin32consts<>+1536(SB), Y6, Y7
-	VMULPS       sin32consts<>+1600(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PS Y5, Y8, Y9
-	VMULPS       Y3, Y6, Y6
-	VFMADD231PS  Y7, Y6, Y9
-	VADDPS       Y9, Y3, Y9
-	VMULPS       Y3, Y3, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y7
-	VFMADD231PS  Y3, Y3, Y7
-	VMULPS       sin32consts<>+1600(SB), Y6, Y8
-	VPXOR        sin32consts<>+448(SB), Y8, Y8
-	VADDPS       sin32consts<>+1664(SB), Y8, Y10
-	VMOVUPS      sin32consts<>+1664(SB), Y11
-	VSUBPS       Y10, Y11, Y11
-	VADDPS       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      sin32consts<>+1728(SB), Y12
-	VFMADD213PS  sin32consts<>+1792(SB), Y12, Y8
-	VFMADD213PS  sin32consts<>+1856(SB), Y6, Y8
-	VFMADD213PS  sin32consts<>+1920(SB), Y6, Y8
-	VFMADD213PS  sin32consts<>+1984(SB), Y6, Y8
-	VMULPS       Y6, Y6, Y6
-	VFMADD231PS  Y8, Y6, Y11
-	VFNMADD231PS Y5, Y3, Y11
-	VFNMADD231PS sin32consts<>+1600(SB), Y7, Y11
-	VADDPS       Y11, Y10, Y10
-	VBLENDVPS    Y4, Y9, Y10, Y9
-	VPAND        sin32consts<>+2048(SB), Y2, Y2
+	VPAND        sin32consts<>+1152(SB), Y2, Y1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Y1, Y1
+	VPAND        sin32consts<>+1280(SB), Y2, Y2
 	VPSLLD       $0x1e, Y2, Y2
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      sin32consts<>+1344(SB), Y6
+	VFMADD213PS  sin32consts<>+1408(SB), Y6, Y5
+	VFMADD213PS  sin32consts<>+1472(SB), Y4, Y5
+	VFMADD213PS  sin32consts<>+1536(SB), Y4, Y5
+	VFMADD213PS  sin32consts<>+1600(SB), Y4, Y5
+	VMULPS       sin32consts<>+1664(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y9, Y6, Y7
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y7
+	VADDPS       Y7, Y3, Y7
+	VMULPS       Y3, Y3, Y4
+	VPXOR        sin32consts<>+448(SB), Y4, Y5
+	VFMADD231PS  Y3, Y3, Y5
+	VMULPS       sin32consts<>+1664(SB), Y4, Y6
+	VPXOR        sin32consts<>+448(SB), Y6, Y6
+	VADDPS       sin32consts<>+1728(SB), Y6, Y8
+	VMOVUPS      sin32consts<>+1728(SB), Y10
+	VSUBPS       Y8, Y10, Y10
+	VADDPS       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      sin32consts<>+1792(SB), Y11
+	VFMADD213PS  sin32consts<>+1856(SB), Y11, Y6
+	VFMADD213PS  sin32consts<>+1920(SB), Y4, Y6
+	VFMADD213PS  sin32consts<>+1984(SB), Y4, Y6
+	VFMADD213PS  sin32consts<>+2048(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y4
+	VFMADD231PS  Y6, Y4, Y10
+	VFNMADD231PS Y9, Y3, Y10
+	VFNMADD231PS sin32consts<>+1664(SB), Y5, Y10
+	VADDPS       Y10, Y8, Y8
+	VBLENDVPS    Y1, Y7, Y8, Y7
+	VPAND        sin32consts<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Y1, Y3
 	VPAND        sin32consts<>+448(SB), Y0, Y4
 	VPXOR        Y4, Y2, Y2
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPS    Y3, Y0, Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPS    Y3, Y0, Y7, Y7
 	VCMPPS       $0x00, sin32consts<>+576(SB), Y1, Y1
-	VBLENDVPS    Y1, sin32consts<>+2176(SB), Y9, Y9
+	VBLENDVPS    Y1, sin32consts<>+2176(SB), Y7, Y7
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VPOR         sin32consts<>+2240(SB), Y0, Y0
-	VBLENDVPS    Y1, Y0, Y9, Y0
+	VBLENDVPS    Y1, Y0, Y7, Y0
 	VMOVUPS      Y0, (DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -10003,110 +10003,110 @@ DATA sin32consts<>+1248(SB)/8, $0x0000000000000000
 DATA sin32consts<>+1256(SB)/8, $0x0000000000000000
 DATA sin32consts<>+1264(SB)/8, $0x0000000000000000
 DATA sin32consts<>+1272(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1280(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1288(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1296(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1304(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1312(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1320(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1328(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1336(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1344(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1352(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1360(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1368(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1376(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1384(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1392(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1400(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1408(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1416(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1424(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1432(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1440(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1448(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1456(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1464(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1472(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1480(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1488(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1496(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1504(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1512(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1520(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1528(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1536(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1544(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1552(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1560(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1568(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1576(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1584(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1592(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1600(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1608(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1616(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1624(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1632(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1640(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1648(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1656(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1664(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1672(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1680(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1688(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1696(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1704(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1712(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1720(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1728(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1736(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1744(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1752(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1760(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1768(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1776(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1784(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1792(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1800(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1808(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1816(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1824(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1832(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1840(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1848(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1856(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1864(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1872(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1880(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1888(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1896(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1904(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1912(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1920(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1928(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1936(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1944(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1952(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1960(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1968(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1976(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1984(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+1992(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2000(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2008(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2016(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2024(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2032(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2040(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2048(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2056(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2064(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2072(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2080(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2088(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2096(SB)/8, $0x0000000200000002
-DATA sin32consts<>+2104(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1280(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1288(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1296(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1304(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1312(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1320(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1328(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1336(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1344(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1352(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1360(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1368(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1376(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1384(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1392(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1400(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1408(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1416(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1424(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1432(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1440(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1448(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1456(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1464(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1472(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1480(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1488(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1496(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1504(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1512(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1520(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1528(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1536(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1544(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1552(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1560(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1568(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1576(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1584(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1592(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1600(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1608(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1616(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1624(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1632(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1640(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1648(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1656(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1664(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1672(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1680(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1688(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1696(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1704(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1712(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1720(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1728(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1736(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1744(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1752(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1760(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1768(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1776(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1784(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1792(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1800(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1808(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1816(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1824(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1832(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1840(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1848(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1856(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1864(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1872(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1880(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1888(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1896(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1904(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1912(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1920(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1928(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1936(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1944(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1952(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1960(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1968(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1976(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1984(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+1992(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2000(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2008(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2016(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2024(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2032(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2040(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2048(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2056(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2064(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2072(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2080(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2088(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2096(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2104(SB)/8, $0x3d2aaaab3d2aaaab
 DATA sin32consts<>+2112(SB)/8, $0x3980000039800000
 DATA sin32consts<>+2120(SB)/8, $0x3980000039800000
 DATA sin32consts<>+2128(SB)/8, $0x3980000039800000
@@ -10305,213 +10305,213 @@ cosVF32AVX2_loop1:
 	VMULPS       cos32consts<>+256(SB), Y3, Y5
 	VPXOR        cos32consts<>+448(SB), Y5, Y6
 	VFMADD231PS  cos32consts<>+256(SB), Y3, Y6
-	VMULPS       cos32consts<>+320(SB), Y3, Y7
-	VPXOR        cos32consts<>+448(SB), Y7, Y8
+	VPXOR        cos32consts<>+448(SB), Y5, Y5
+	VADDPS       Y5, Y4, Y7
+	VSUBPS       Y4, Y7, Y8
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y4, Y4
+	VSUBPS       Y8, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VMULPS       cos32consts<>+320(SB), Y3, Y5
+	VPXOR        cos32consts<>+448(SB), Y5, Y8
 	VFMADD231PS  cos32consts<>+320(SB), Y3, Y8
 	VPXOR        cos32consts<>+448(SB), Y5, Y5
-	VADDPS       Y5, Y4, Y9
-	VSUBPS       Y4, Y9, Y10
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y10
 	VSUBPS       Y10, Y9, Y11
-	VSUBPS       Y11, Y4, Y4
+	VSUBPS       Y11, Y7, Y7
 	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VPXOR        cos32consts<>+448(SB), Y7, Y7
-	VADDPS       Y7, Y9, Y5
-	VSUBPS       Y9, Y5, Y10
-	VSUBPS       Y10, Y5, Y11
-	VSUBPS       Y11, Y9, Y9
-	VSUBPS       Y10, Y7, Y7
-	VADDPS       Y7, Y9, Y9
-	VADDPS       Y9, Y4, Y4
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y7, Y4, Y4
 	VSUBPS       Y6, Y4, Y4
 	VFMADD231PS  cos32consts<>+384(SB), Y3, Y8
 	VSUBPS       Y8, Y4, Y4
-	VADDPS       Y4, Y5, Y3
+	VADDPS       Y4, Y9, Y3
+	VSUBPS       Y9, Y3, Y5
 	VSUBPS       Y5, Y3, Y6
-	VSUBPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y4, Y4
-	VADDPS       Y4, Y5, Y5
+	VSUBPS       Y6, Y9, Y9
+	VSUBPS       Y5, Y4, Y4
+	VADDPS       Y4, Y9, Y9
 	VMOVUPS      cos32consts<>+512(SB), Y4
 	VCMPPS       $0x11, Y1, Y4, Y4
-	VCMPPS       $0x11, cos32consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPS       $0x11, cos32consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock54
-	VPSRLD       $0x17, Y1, Y6
-	VPSRLD       $0x03, Y6, Y7
-	VPAND        cos32consts<>+640(SB), Y6, Y6
-	VPADDD       cos32consts<>+704(SB), Y6, Y6
+	VPSRLD       $0x17, Y1, Y5
+	VPSRLD       $0x03, Y5, Y6
+	VPAND        cos32consts<>+640(SB), Y5, Y5
+	VPADDD       cos32consts<>+704(SB), Y5, Y5
 	VPAND        cos32consts<>+768(SB), Y1, Y1
-	VPSLLD       $0x17, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLD       $0x17, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y8, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y8
-	VPXOR        cos32consts<>+448(SB), Y8, Y9
-	VFMADD231PS  Y6, Y1, Y9
-	VMULPS       cos32consts<>+896(SB), Y8, Y6
-	VPAND        cos32consts<>+448(SB), Y6, Y10
+	VPCMPEQD     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y7, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y7
+	VPXOR        cos32consts<>+448(SB), Y7, Y8
+	VFMADD231PS  Y5, Y1, Y8
+	VMULPS       cos32consts<>+896(SB), Y7, Y5
+	VPAND        cos32consts<>+448(SB), Y5, Y10
 	VPOR         cos32consts<>+960(SB), Y10, Y10
-	VPAND        cos32consts<>+0(SB), Y6, Y11
+	VPAND        cos32consts<>+0(SB), Y5, Y11
 	VCMPPS       $0x11, cos32consts<>+960(SB), Y11, Y11
-	VADDPS       Y10, Y6, Y12
+	VADDPS       Y10, Y5, Y12
 	VSUBPS       Y10, Y12, Y12
-	VBLENDVPS    Y11, Y12, Y6, Y12
-	VFNMADD231PS cos32consts<>+832(SB), Y12, Y8
+	VBLENDVPS    Y11, Y12, Y5, Y12
+	VFNMADD231PS cos32consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y10, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y10
+	VPCMPEQD     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y10, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y10
 	VPXOR        cos32consts<>+448(SB), Y10, Y11
-	VFMADD231PS  Y6, Y1, Y11
-	VADDPS       Y10, Y9, Y6
-	VSUBPS       Y9, Y6, Y12
-	VSUBPS       Y12, Y6, Y13
-	VSUBPS       Y13, Y9, Y9
-	VSUBPS       Y12, Y10, Y10
-	VADDPS       Y10, Y9, Y9
-	VADDPS       Y6, Y8, Y10
-	VSUBPS       Y8, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
+	VFMADD231PS  Y5, Y1, Y11
+	VADDPS       Y10, Y8, Y5
+	VSUBPS       Y8, Y5, Y12
+	VSUBPS       Y12, Y5, Y13
 	VSUBPS       Y13, Y8, Y8
-	VSUBPS       Y12, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VMULPS       cos32consts<>+896(SB), Y10, Y6
-	VPAND        cos32consts<>+448(SB), Y6, Y12
+	VSUBPS       Y12, Y10, Y10
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y5, Y7, Y10
+	VSUBPS       Y7, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VMULPS       cos32consts<>+896(SB), Y10, Y5
+	VPAND        cos32consts<>+448(SB), Y5, Y12
 	VPOR         cos32consts<>+960(SB), Y12, Y12
-	VPAND        cos32consts<>+0(SB), Y6, Y13
+	VPAND        cos32consts<>+0(SB), Y5, Y13
 	VCMPPS       $0x11, cos32consts<>+960(SB), Y13, Y13
-	VADDPS       Y12, Y6, Y14
+	VADDPS       Y12, Y5, Y14
 	VSUBPS       Y12, Y14, Y14
-	VBLENDVPS    Y13, Y14, Y6, Y14
+	VBLENDVPS    Y13, Y14, Y5, Y14
 	VFNMADD231PS cos32consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y12, (R10)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y12
+	VPCMPEQD     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y12, (R10)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y12
 	VPXOR        cos32consts<>+448(SB), Y12, Y13
-	VFMADD231PS  Y6, Y1, Y13
-	VADDPS       Y11, Y12, Y6
-	VSUBPS       Y12, Y6, Y14
-	VSUBPS       Y14, Y6, Y15
+	VFMADD231PS  Y5, Y1, Y13
+	VADDPS       Y11, Y12, Y5
+	VSUBPS       Y12, Y5, Y14
+	VSUBPS       Y14, Y5, Y15
 	VSUBPS       Y15, Y12, Y12
 	VSUBPS       Y14, Y11, Y11
 	VADDPS       Y11, Y12, Y12
-	VADDPS       Y9, Y6, Y11
-	VSUBPS       Y6, Y11, Y14
+	VADDPS       Y8, Y5, Y11
+	VSUBPS       Y5, Y11, Y14
 	VSUBPS       Y14, Y11, Y15
-	VSUBPS       Y15, Y6, Y6
-	VSUBPS       Y14, Y9, Y9
-	VADDPS       Y9, Y6, Y6
-	VADDPS       Y8, Y11, Y9
-	VSUBPS       Y11, Y9, Y14
-	VSUBPS       Y14, Y9, Y15
-	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y15, Y5, Y5
 	VSUBPS       Y14, Y8, Y8
-	VADDPS       Y8, Y11, Y11
+	VADDPS       Y8, Y5, Y5
+	VADDPS       Y7, Y11, Y8
+	VSUBPS       Y11, Y8, Y14
+	VSUBPS       Y14, Y8, Y15
+	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y14, Y7, Y7
+	VADDPS       Y7, Y11, Y11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERDD   Y14, (R10)(Y7*4), Y8
-	VMULPS       Y8, Y1, Y1
-	VADDPS       Y6, Y12, Y12
+	VPCMPEQD     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERDD   Y14, (R10)(Y6*4), Y7
+	VMULPS       Y7, Y1, Y1
+	VADDPS       Y5, Y12, Y12
 	VADDPS       Y13, Y11, Y11
 	VADDPS       Y11, Y12, Y12
 	VADDPS       Y1, Y12, Y12
-	VADDPS       Y9, Y10, Y1
-	VSUBPS       Y10, Y1, Y6
-	VSUBPS       Y6, Y1, Y7
+	VADDPS       Y8, Y10, Y1
+	VSUBPS       Y10, Y1, Y5
+	VSUBPS       Y5, Y1, Y6
+	VSUBPS       Y6, Y10, Y10
+	VSUBPS       Y5, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y12, Y10, Y5
+	VSUBPS       Y10, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y10, Y10
-	VSUBPS       Y6, Y9, Y9
-	VADDPS       Y9, Y10, Y10
-	VADDPS       Y12, Y10, Y6
-	VSUBPS       Y10, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y10, Y10
-	VSUBPS       Y7, Y12, Y12
+	VSUBPS       Y6, Y12, Y12
 	VADDPS       Y12, Y10, Y10
-	VPAND        cos32consts<>+448(SB), Y1, Y7
-	VPOR         cos32consts<>+960(SB), Y7, Y7
-	VPAND        cos32consts<>+0(SB), Y1, Y8
-	VCMPPS       $0x11, cos32consts<>+960(SB), Y8, Y8
-	VADDPS       Y7, Y1, Y9
-	VSUBPS       Y7, Y9, Y9
-	VBLENDVPS    Y8, Y9, Y1, Y9
-	VSUBPS       Y9, Y1, Y1
-	VADDPS       Y6, Y1, Y7
-	VSUBPS       Y1, Y7, Y8
-	VSUBPS       Y8, Y7, Y11
+	VPAND        cos32consts<>+448(SB), Y1, Y6
+	VPOR         cos32consts<>+960(SB), Y6, Y6
+	VPAND        cos32consts<>+0(SB), Y1, Y7
+	VCMPPS       $0x11, cos32consts<>+960(SB), Y7, Y7
+	VADDPS       Y6, Y1, Y8
+	VSUBPS       Y6, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y1, Y8
+	VSUBPS       Y8, Y1, Y1
+	VADDPS       Y5, Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y11
 	VSUBPS       Y11, Y1, Y1
-	VSUBPS       Y8, Y6, Y6
-	VADDPS       Y6, Y1, Y1
+	VSUBPS       Y7, Y5, Y5
+	VADDPS       Y5, Y1, Y1
 	VADDPS       Y10, Y1, Y1
-	VMULPS       cos32consts<>+1024(SB), Y7, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y8
-	VFMADD231PS  cos32consts<>+1024(SB), Y7, Y8
-	VFMADD231PS  cos32consts<>+1024(SB), Y1, Y8
-	VFMADD231PS  cos32consts<>+1088(SB), Y7, Y8
-	VADDPS       Y8, Y6, Y1
-	VSUBPS       Y1, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       cos32consts<>+64(SB), Y9, Y9
-	VBLENDVPS    Y4, Y9, Y2, Y2
+	VMULPS       cos32consts<>+1024(SB), Y6, Y5
+	VPXOR        cos32consts<>+448(SB), Y5, Y7
+	VFMADD231PS  cos32consts<>+1024(SB), Y6, Y7
+	VFMADD231PS  cos32consts<>+1024(SB), Y1, Y7
+	VFMADD231PS  cos32consts<>+1088(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y1
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y7, Y5, Y5
+	VADDPS       cos32consts<>+64(SB), Y8, Y8
+	VBLENDVPS    Y4, Y8, Y2, Y2
 	VBLENDVPS    Y4, Y1, Y3, Y3
-	VBLENDVPS    Y4, Y6, Y5, Y5
+	VBLENDVPS    Y4, Y5, Y9, Y9
 
 mathblock54:
-	VPAND        cos32consts<>+0(SB), Y0, Y1
 	VPADDD       cos32consts<>+1152(SB), Y2, Y2
-	VPAND        cos32consts<>+1152(SB), Y2, Y4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Y4, Y4
-	VMULPS       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      cos32consts<>+1280(SB), Y8
-	VFMADD213PS  cos32consts<>+1344(SB), Y8, Y7
-	VFMADD213PS  cos32consts<>+1408(SB), Y6, Y7
-	VFMADD213PS  cos32consts<>+1472(SB), Y6, Y7
-	VFMADD213PS  cos32consts<>+1536(SB), Y6, Y7
-	VMULPS       cos32consts<>+1600(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PS Y5, Y8, Y9
-	VMULPS       Y3, Y6, Y6
-	VFMADD231PS  Y7, Y6, Y9
-	VADDPS       Y9, Y3, Y9
-	VMULPS       Y3, Y3, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y7
-	VFMADD231PS  Y3, Y3, Y7
-	VMULPS       cos32consts<>+1600(SB), Y6, Y8
-	VPXOR        cos32consts<>+448(SB), Y8, Y8
-	VADDPS       cos32consts<>+1664(SB), Y8, Y10
-	VMOVUPS      cos32consts<>+1664(SB), Y11
-	VSUBPS       Y10, Y11, Y11
-	VADDPS       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      cos32consts<>+1728(SB), Y12
-	VFMADD213PS  cos32consts<>+1792(SB), Y12, Y8
-	VFMADD213PS  cos32consts<>+1856(SB), Y6, Y8
-	VFMADD213PS  cos32consts<>+1920(SB), Y6, Y8
-	VFMADD213PS  cos32consts<>+1984(SB), Y6, Y8
-	VMULPS       Y6, Y6, Y6
-	VFMADD231PS  Y8, Y6, Y11
-	VFNMADD231PS Y5, Y3, Y11
-	VFNMADD231PS cos32consts<>+1600(SB), Y7, Y11
-	VADDPS       Y11, Y10, Y10
-	VBLENDVPS    Y4, Y9, Y10, Y9
-	VPAND        cos32consts<>+2048(SB), Y2, Y2
+	VPAND        cos32consts<>+1152(SB), Y2, Y1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Y1, Y1
+	VPAND        cos32consts<>+1280(SB), Y2, Y2
 	VPSLLD       $0x1e, Y2, Y2
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      cos32consts<>+1344(SB), Y6
+	VFMADD213PS  cos32consts<>+1408(SB), Y6, Y5
+	VFMADD213PS  cos32consts<>+1472(SB), Y4, Y5
+	VFMADD213PS  cos32consts<>+1536(SB), Y4, Y5
+	VFMADD213PS  cos32consts<>+1600(SB), Y4, Y5
+	VMULPS       cos32consts<>+1664(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y9, Y6, Y7
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y7
+	VADDPS       Y7, Y3, Y7
+	VMULPS       Y3, Y3, Y4
+	VPXOR        cos32consts<>+448(SB), Y4, Y5
+	VFMADD231PS  Y3, Y3, Y5
+	VMULPS       cos32consts<>+1664(SB), Y4, Y6
+	VPXOR        cos32consts<>+448(SB), Y6, Y6
+	VADDPS       cos32consts<>+1728(SB), Y6, Y8
+	VMOVUPS      cos32consts<>+1728(SB), Y10
+	VSUBPS       Y8, Y10, Y10
+	VADDPS       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      cos32consts<>+1792(SB), Y11
+	VFMADD213PS  cos32consts<>+1856(SB), Y11, Y6
+	VFMADD213PS  cos32consts<>+1920(SB), Y4, Y6
+	VFMADD213PS  cos32consts<>+1984(SB), Y4, Y6
+	VFMADD213PS  cos32consts<>+2048(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y4
+	VFMADD231PS  Y6, Y4, Y10
+	VFNMADD231PS Y9, Y3, Y10
+	VFNMADD231PS cos32consts<>+1664(SB), Y5, Y10
+	VADDPS       Y10, Y8, Y8
+	VBLENDVPS    Y1, Y7, Y8, Y7
+	VPAND        cos32consts<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Y1, Y3
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPS    Y3, cos32consts<>+1664(SB), Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPS    Y3, cos32consts<>+1728(SB), Y7, Y7
 	VCMPPS       $0x00, cos32consts<>+576(SB), Y1, Y1
-	VBLENDVPS    Y1, cos32consts<>+2176(SB), Y9, Y9
+	VBLENDVPS    Y1, cos32consts<>+2176(SB), Y7, Y7
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VPOR         cos32consts<>+2240(SB), Y0, Y0
-	VBLENDVPS    Y1, Y0, Y9, Y0
+	VBLENDVPS    Y1, Y0, Y7, Y0
 	VMOVUPS      Y0, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
 	SUBQ         $0x00000008, R9
@@ -10531,213 +10531,213 @@ cosVF32AVX2_after1:
 	VMULPS       cos32consts<>+256(SB), X3, X5
 	VPXOR        cos32consts<>+448(SB), X5, X6
 	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VMULPS       cos32consts<>+320(SB), X3, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+448(SB), X5, X8
 	VFMADD231PS  cos32consts<>+320(SB), X3, X8
 	VPXOR        cos32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  cos32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      cos32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock55
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        cos32consts<>+640(SB), X6, X6
-	VPADDD       cos32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        cos32consts<>+640(SB), X5, X5
+	VPADDD       cos32consts<>+704(SB), X5, X5
 	VPAND        cos32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        cos32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       cos32consts<>+896(SB), X8, X6
-	VPAND        cos32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        cos32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       cos32consts<>+896(SB), X7, X5
+	VPAND        cos32consts<>+448(SB), X5, X10
 	VPOR         cos32consts<>+960(SB), X10, X10
-	VPAND        cos32consts<>+0(SB), X6, X11
+	VPAND        cos32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS cos32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        cos32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       cos32consts<>+896(SB), X10, X6
-	VPAND        cos32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       cos32consts<>+896(SB), X10, X5
+	VPAND        cos32consts<>+448(SB), X5, X12
 	VPOR         cos32consts<>+960(SB), X12, X12
-	VPAND        cos32consts<>+0(SB), X6, X13
+	VPAND        cos32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS cos32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        cos32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X7
-	VPOR         cos32consts<>+960(SB), X7, X7
-	VPAND        cos32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, cos32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        cos32consts<>+448(SB), X1, X6
+	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X7, X6
-	VPXOR        cos32consts<>+448(SB), X6, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X7, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X8
-	VFMADD231PS  cos32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       cos32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       cos32consts<>+1024(SB), X6, X5
+	VPXOR        cos32consts<>+448(SB), X5, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       cos32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock55:
-	VPAND        cos32consts<>+0(SB), X0, X1
 	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      cos32consts<>+1280(SB), X8
-	VFMADD213PS  cos32consts<>+1344(SB), X8, X7
-	VFMADD213PS  cos32consts<>+1408(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1472(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1536(SB), X6, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        cos32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VPXOR        cos32consts<>+448(SB), X8, X8
-	VADDPS       cos32consts<>+1664(SB), X8, X10
-	VMOVUPS      cos32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      cos32consts<>+1728(SB), X12
-	VFMADD213PS  cos32consts<>+1792(SB), X12, X8
-	VFMADD213PS  cos32consts<>+1856(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1920(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS cos32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        cos32consts<>+2048(SB), X2, X2
+	VPAND        cos32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
+	VPAND        cos32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      cos32consts<>+1344(SB), X6
+	VFMADD213PS  cos32consts<>+1408(SB), X6, X5
+	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        cos32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VPXOR        cos32consts<>+448(SB), X6, X6
+	VADDPS       cos32consts<>+1728(SB), X6, X8
+	VMOVUPS      cos32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      cos32consts<>+1792(SB), X11
+	VFMADD213PS  cos32consts<>+1856(SB), X11, X6
+	VFMADD213PS  cos32consts<>+1920(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1984(SB), X4, X6
+	VFMADD213PS  cos32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        cos32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, cos32consts<>+1664(SB), X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, cos32consts<>+1728(SB), X7, X7
 	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, cos32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, cos32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
@@ -10756,213 +10756,213 @@ cosVF32AVX2_tail4:
 	VMULPS       cos32consts<>+256(SB), X3, X5
 	VPXOR        cos32consts<>+448(SB), X5, X6
 	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VMULPS       cos32consts<>+320(SB), X3, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+448(SB), X5, X8
 	VFMADD231PS  cos32consts<>+320(SB), X3, X8
 	VPXOR        cos32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  cos32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      cos32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock56
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        cos32consts<>+640(SB), X6, X6
-	VPADDD       cos32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        cos32consts<>+640(SB), X5, X5
+	VPADDD       cos32consts<>+704(SB), X5, X5
 	VPAND        cos32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        cos32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       cos32consts<>+896(SB), X8, X6
-	VPAND        cos32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        cos32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       cos32consts<>+896(SB), X7, X5
+	VPAND        cos32consts<>+448(SB), X5, X10
 	VPOR         cos32consts<>+960(SB), X10, X10
-	VPAND        cos32consts<>+0(SB), X6, X11
+	VPAND        cos32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS cos32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        cos32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       cos32consts<>+896(SB), X10, X6
-	VPAND        cos32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       cos32consts<>+896(SB), X10, X5
+	VPAND        cos32consts<>+448(SB), X5, X12
 	VPOR         cos32consts<>+960(SB), X12, X12
-	VPAND        cos32consts<>+0(SB), X6, X13
+	VPAND        cos32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS cos32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        cos32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X7
-	VPOR         cos32consts<>+960(SB), X7, X7
-	VPAND        cos32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, cos32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        cos32consts<>+448(SB), X1, X6
+	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X7, X6
-	VPXOR        cos32consts<>+448(SB), X6, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X7, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X8
-	VFMADD231PS  cos32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       cos32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       cos32consts<>+1024(SB), X6, X5
+	VPXOR        cos32consts<>+448(SB), X5, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       cos32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock56:
-	VPAND        cos32consts<>+0(SB), X0, X1
 	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      cos32consts<>+1280(SB), X8
-	VFMADD213PS  cos32consts<>+1344(SB), X8, X7
-	VFMADD213PS  cos32consts<>+1408(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1472(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1536(SB), X6, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        cos32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VPXOR        cos32consts<>+448(SB), X8, X8
-	VADDPS       cos32consts<>+1664(SB), X8, X10
-	VMOVUPS      cos32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      cos32consts<>+1728(SB), X12
-	VFMADD213PS  cos32consts<>+1792(SB), X12, X8
-	VFMADD213PS  cos32consts<>+1856(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1920(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS cos32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        cos32consts<>+2048(SB), X2, X2
+	VPAND        cos32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
+	VPAND        cos32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      cos32consts<>+1344(SB), X6
+	VFMADD213PS  cos32consts<>+1408(SB), X6, X5
+	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        cos32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VPXOR        cos32consts<>+448(SB), X6, X6
+	VADDPS       cos32consts<>+1728(SB), X6, X8
+	VMOVUPS      cos32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      cos32consts<>+1792(SB), X11
+	VFMADD213PS  cos32consts<>+1856(SB), X11, X6
+	VFMADD213PS  cos32consts<>+1920(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1984(SB), X4, X6
+	VFMADD213PS  cos32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        cos32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, cos32consts<>+1664(SB), X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, cos32consts<>+1728(SB), X7, X7
 	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, cos32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, cos32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -10981,213 +10981,213 @@ cosVF32AVX2_tail2:
 	VMULPS       cos32consts<>+256(SB), X3, X5
 	VPXOR        cos32consts<>+448(SB), X5, X6
 	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VMULPS       cos32consts<>+320(SB), X3, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+448(SB), X5, X8
 	VFMADD231PS  cos32consts<>+320(SB), X3, X8
 	VPXOR        cos32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X9
-	VSUBPS       X4, X9, X10
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X4, X4
+	VSUBPS       X11, X7, X7
 	VSUBPS       X10, X5, X5
-	VADDPS       X5, X4, X4
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       X7, X9, X5
-	VSUBPS       X9, X5, X10
-	VSUBPS       X10, X5, X11
-	VSUBPS       X11, X9, X9
-	VSUBPS       X10, X7, X7
-	VADDPS       X7, X9, X9
-	VADDPS       X9, X4, X4
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
 	VFMADD231PS  cos32consts<>+384(SB), X3, X8
 	VSUBPS       X8, X4, X4
-	VADDPS       X4, X5, X3
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
 	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X3, X7
-	VSUBPS       X7, X5, X5
-	VSUBPS       X6, X4, X4
-	VADDPS       X4, X5, X5
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
 	VMOVUPS      cos32consts<>+512(SB), X4
 	VCMPPS       $0x11, X1, X4, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock57
-	VPSRLD       $0x17, X1, X6
-	VPSRLD       $0x03, X6, X7
-	VPAND        cos32consts<>+640(SB), X6, X6
-	VPADDD       cos32consts<>+704(SB), X6, X6
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        cos32consts<>+640(SB), X5, X5
+	VPADDD       cos32consts<>+704(SB), X5, X5
 	VPAND        cos32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VMULPS       X6, X1, X8
-	VPXOR        cos32consts<>+448(SB), X8, X9
-	VFMADD231PS  X6, X1, X9
-	VMULPS       cos32consts<>+896(SB), X8, X6
-	VPAND        cos32consts<>+448(SB), X6, X10
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        cos32consts<>+448(SB), X7, X8
+	VFMADD231PS  X5, X1, X8
+	VMULPS       cos32consts<>+896(SB), X7, X5
+	VPAND        cos32consts<>+448(SB), X5, X10
 	VPOR         cos32consts<>+960(SB), X10, X10
-	VPAND        cos32consts<>+0(SB), X6, X11
+	VPAND        cos32consts<>+0(SB), X5, X11
 	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
-	VADDPS       X10, X6, X12
+	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X6, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X8
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS cos32consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X10, (R10)(X7*4), X6
-	VMULPS       X6, X1, X10
+	VPCMPEQD     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X10, (R10)(X6*4), X5
+	VMULPS       X5, X1, X10
 	VPXOR        cos32consts<>+448(SB), X10, X11
-	VFMADD231PS  X6, X1, X11
-	VADDPS       X10, X9, X6
-	VSUBPS       X9, X6, X12
-	VSUBPS       X12, X6, X13
-	VSUBPS       X13, X9, X9
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X9, X9
-	VADDPS       X6, X8, X10
-	VSUBPS       X8, X10, X12
-	VSUBPS       X12, X10, X13
+	VFMADD231PS  X5, X1, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
 	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X6, X6
-	VADDPS       X6, X8, X8
-	VMULPS       cos32consts<>+896(SB), X10, X6
-	VPAND        cos32consts<>+448(SB), X6, X12
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       cos32consts<>+896(SB), X10, X5
+	VPAND        cos32consts<>+448(SB), X5, X12
 	VPOR         cos32consts<>+960(SB), X12, X12
-	VPAND        cos32consts<>+0(SB), X6, X13
+	VPAND        cos32consts<>+0(SB), X5, X13
 	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
-	VADDPS       X12, X6, X14
+	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X6, X14
+	VBLENDVPS    X13, X14, X5, X14
 	VFNMADD231PS cos32consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X12, (R10)(X7*4), X6
-	VMULPS       X6, X1, X12
+	VPCMPEQD     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X12, (R10)(X6*4), X5
+	VMULPS       X5, X1, X12
 	VPXOR        cos32consts<>+448(SB), X12, X13
-	VFMADD231PS  X6, X1, X13
-	VADDPS       X11, X12, X6
-	VSUBPS       X12, X6, X14
-	VSUBPS       X14, X6, X15
+	VFMADD231PS  X5, X1, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
 	VSUBPS       X15, X12, X12
 	VSUBPS       X14, X11, X11
 	VADDPS       X11, X12, X12
-	VADDPS       X9, X6, X11
-	VSUBPS       X6, X11, X14
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
 	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X6, X6
-	VSUBPS       X14, X9, X9
-	VADDPS       X9, X6, X6
-	VADDPS       X8, X11, X9
-	VSUBPS       X11, X9, X14
-	VSUBPS       X14, X9, X15
-	VSUBPS       X15, X11, X11
+	VSUBPS       X15, X5, X5
 	VSUBPS       X14, X8, X8
-	VADDPS       X8, X11, X11
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERDD   X14, (R10)(X7*4), X8
-	VMULPS       X8, X1, X1
-	VADDPS       X6, X12, X12
+	VPCMPEQD     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERDD   X14, (R10)(X6*4), X7
+	VMULPS       X7, X1, X1
+	VADDPS       X5, X12, X12
 	VADDPS       X13, X11, X11
 	VADDPS       X11, X12, X12
 	VADDPS       X1, X12, X12
-	VADDPS       X9, X10, X1
-	VSUBPS       X10, X1, X6
-	VSUBPS       X6, X1, X7
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X9, X9
-	VADDPS       X9, X10, X10
-	VADDPS       X12, X10, X6
-	VSUBPS       X10, X6, X7
-	VSUBPS       X7, X6, X8
-	VSUBPS       X8, X10, X10
-	VSUBPS       X7, X12, X12
+	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X7
-	VPOR         cos32consts<>+960(SB), X7, X7
-	VPAND        cos32consts<>+0(SB), X1, X8
-	VCMPPS       $0x11, cos32consts<>+960(SB), X8, X8
-	VADDPS       X7, X1, X9
-	VSUBPS       X7, X9, X9
-	VBLENDVPS    X8, X9, X1, X9
-	VSUBPS       X9, X1, X1
-	VADDPS       X6, X1, X7
-	VSUBPS       X1, X7, X8
-	VSUBPS       X8, X7, X11
+	VPAND        cos32consts<>+448(SB), X1, X6
+	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
 	VSUBPS       X11, X1, X1
-	VSUBPS       X8, X6, X6
-	VADDPS       X6, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X7, X6
-	VPXOR        cos32consts<>+448(SB), X6, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X7, X8
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X8
-	VFMADD231PS  cos32consts<>+1088(SB), X7, X8
-	VADDPS       X8, X6, X1
-	VSUBPS       X1, X6, X6
-	VADDPS       X8, X6, X6
-	VADDPS       cos32consts<>+64(SB), X9, X9
-	VBLENDVPS    X4, X9, X2, X2
+	VMULPS       cos32consts<>+1024(SB), X6, X5
+	VPXOR        cos32consts<>+448(SB), X5, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       cos32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X6, X5, X5
+	VBLENDVPS    X4, X5, X9, X9
 
 mathblock57:
-	VPAND        cos32consts<>+0(SB), X0, X1
 	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X4, X4
-	VMULPS       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      cos32consts<>+1280(SB), X8
-	VFMADD213PS  cos32consts<>+1344(SB), X8, X7
-	VFMADD213PS  cos32consts<>+1408(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1472(SB), X6, X7
-	VFMADD213PS  cos32consts<>+1536(SB), X6, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PS X5, X8, X9
-	VMULPS       X3, X6, X6
-	VFMADD231PS  X7, X6, X9
-	VADDPS       X9, X3, X9
-	VMULPS       X3, X3, X6
-	VPXOR        cos32consts<>+448(SB), X6, X7
-	VFMADD231PS  X3, X3, X7
-	VMULPS       cos32consts<>+1600(SB), X6, X8
-	VPXOR        cos32consts<>+448(SB), X8, X8
-	VADDPS       cos32consts<>+1664(SB), X8, X10
-	VMOVUPS      cos32consts<>+1664(SB), X11
-	VSUBPS       X10, X11, X11
-	VADDPS       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      cos32consts<>+1728(SB), X12
-	VFMADD213PS  cos32consts<>+1792(SB), X12, X8
-	VFMADD213PS  cos32consts<>+1856(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1920(SB), X6, X8
-	VFMADD213PS  cos32consts<>+1984(SB), X6, X8
-	VMULPS       X6, X6, X6
-	VFMADD231PS  X8, X6, X11
-	VFNMADD231PS X5, X3, X11
-	VFNMADD231PS cos32consts<>+1600(SB), X7, X11
-	VADDPS       X11, X10, X10
-	VBLENDVPS    X4, X9, X10, X9
-	VPAND        cos32consts<>+2048(SB), X2, X2
+	VPAND        cos32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
+	VPAND        cos32consts<>+1280(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      cos32consts<>+1344(SB), X6
+	VFMADD213PS  cos32consts<>+1408(SB), X6, X5
+	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X9, X6, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X7
+	VADDPS       X7, X3, X7
+	VMULPS       X3, X3, X4
+	VPXOR        cos32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VPXOR        cos32consts<>+448(SB), X6, X6
+	VADDPS       cos32consts<>+1728(SB), X6, X8
+	VMOVUPS      cos32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      cos32consts<>+1792(SB), X11
+	VFMADD213PS  cos32consts<>+1856(SB), X11, X6
+	VFMADD213PS  cos32consts<>+1920(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1984(SB), X4, X6
+	VFMADD213PS  cos32consts<>+2048(SB), X4, X6
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X6, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X7, X8, X7
+	VPAND        cos32consts<>+0(SB), X0, X1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
-	VPXOR        X2, X9, X9
-	VBLENDVPS    X3, cos32consts<>+1664(SB), X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPS    X3, cos32consts<>+1728(SB), X7, X7
 	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, cos32consts<>+2176(SB), X9, X9
+	VBLENDVPS    X1, cos32consts<>+2176(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X9, X0
+	VBLENDVPS    X1, X0, X7, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -11212,213 +11212,213 @@ cosVF32AVX2_exact1:
 	VMULPS       cos32consts<>+256(SB), Y3, Y5
 	VPXOR        cos32consts<>+448(SB), Y5, Y6
 	VFMADD231PS  cos32consts<>+256(SB), Y3, Y6
-	VMULPS       cos32consts<>+320(SB), Y3, Y7
-	VPXOR        cos32consts<>+448(SB), Y7, Y8
+	VPXOR        cos32consts<>+448(SB), Y5, Y5
+	VADDPS       Y5, Y4, Y7
+	VSUBPS       Y4, Y7, Y8
+	VSUBPS       Y8, Y7, Y9
+	VSUBPS       Y9, Y4, Y4
+	VSUBPS       Y8, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VMULPS       cos32consts<>+320(SB), Y3, Y5
+	VPXOR        cos32consts<>+448(SB), Y5, Y8
 	VFMADD231PS  cos32consts<>+320(SB), Y3, Y8
 	VPXOR        cos32consts<>+448(SB), Y5, Y5
-	VADDPS       Y5, Y4, Y9
-	VSUBPS       Y4, Y9, Y10
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y10
 	VSUBPS       Y10, Y9, Y11
-	VSUBPS       Y11, Y4, Y4
+	VSUBPS       Y11, Y7, Y7
 	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VPXOR        cos32consts<>+448(SB), Y7, Y7
-	VADDPS       Y7, Y9, Y5
-	VSUBPS       Y9, Y5, Y10
-	VSUBPS       Y10, Y5, Y11
-	VSUBPS       Y11, Y9, Y9
-	VSUBPS       Y10, Y7, Y7
-	VADDPS       Y7, Y9, Y9
-	VADDPS       Y9, Y4, Y4
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y7, Y4, Y4
 	VSUBPS       Y6, Y4, Y4
 	VFMADD231PS  cos32consts<>+384(SB), Y3, Y8
 	VSUBPS       Y8, Y4, Y4
-	VADDPS       Y4, Y5, Y3
+	VADDPS       Y4, Y9, Y3
+	VSUBPS       Y9, Y3, Y5
 	VSUBPS       Y5, Y3, Y6
-	VSUBPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y4, Y4
-	VADDPS       Y4, Y5, Y5
+	VSUBPS       Y6, Y9, Y9
+	VSUBPS       Y5, Y4, Y4
+	VADDPS       Y4, Y9, Y9
 	VMOVUPS      cos32consts<>+512(SB), Y4
 	VCMPPS       $0x11, Y1, Y4, Y4
-	VCMPPS       $0x11, cos32consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPS       $0x11, cos32consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock58
-	VPSRLD       $0x17, Y1, Y6
-	VPSRLD       $0x03, Y6, Y7
-	VPAND        cos32consts<>+640(SB), Y6, Y6
-	VPADDD       cos32consts<>+704(SB), Y6, Y6
+	VPSRLD       $0x17, Y1, Y5
+	VPSRLD       $0x03, Y5, Y6
+	VPAND        cos32consts<>+640(SB), Y5, Y5
+	VPADDD       cos32consts<>+704(SB), Y5, Y5
 	VPAND        cos32consts<>+768(SB), Y1, Y1
-	VPSLLD       $0x17, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLD       $0x17, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y8, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y8
-	VPXOR        cos32consts<>+448(SB), Y8, Y9
-	VFMADD231PS  Y6, Y1, Y9
-	VMULPS       cos32consts<>+896(SB), Y8, Y6
-	VPAND        cos32consts<>+448(SB), Y6, Y10
+	VPCMPEQD     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y7, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y7
+	VPXOR        cos32consts<>+448(SB), Y7, Y8
+	VFMADD231PS  Y5, Y1, Y8
+	VMULPS       cos32consts<>+896(SB), Y7, Y5
+	VPAND        cos32consts<>+448(SB), Y5, Y10
 	VPOR         cos32consts<>+960(SB), Y10, Y10
-	VPAND        cos32consts<>+0(SB), Y6, Y11
+	VPAND        cos32consts<>+0(SB), Y5, Y11
 	VCMPPS       $0x11, cos32consts<>+960(SB), Y11, Y11
-	VADDPS       Y10, Y6, Y12
+	VADDPS       Y10, Y5, Y12
 	VSUBPS       Y10, Y12, Y12
-	VBLENDVPS    Y11, Y12, Y6, Y12
-	VFNMADD231PS cos32consts<>+832(SB), Y12, Y8
+	VBLENDVPS    Y11, Y12, Y5, Y12
+	VFNMADD231PS cos32consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y10, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y10
+	VPCMPEQD     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y10, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y10
 	VPXOR        cos32consts<>+448(SB), Y10, Y11
-	VFMADD231PS  Y6, Y1, Y11
-	VADDPS       Y10, Y9, Y6
-	VSUBPS       Y9, Y6, Y12
-	VSUBPS       Y12, Y6, Y13
-	VSUBPS       Y13, Y9, Y9
-	VSUBPS       Y12, Y10, Y10
-	VADDPS       Y10, Y9, Y9
-	VADDPS       Y6, Y8, Y10
-	VSUBPS       Y8, Y10, Y12
-	VSUBPS       Y12, Y10, Y13
+	VFMADD231PS  Y5, Y1, Y11
+	VADDPS       Y10, Y8, Y5
+	VSUBPS       Y8, Y5, Y12
+	VSUBPS       Y12, Y5, Y13
 	VSUBPS       Y13, Y8, Y8
-	VSUBPS       Y12, Y6, Y6
-	VADDPS       Y6, Y8, Y8
-	VMULPS       cos32consts<>+896(SB), Y10, Y6
-	VPAND        cos32consts<>+448(SB), Y6, Y12
+	VSUBPS       Y12, Y10, Y10
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y5, Y7, Y10
+	VSUBPS       Y7, Y10, Y12
+	VSUBPS       Y12, Y10, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VMULPS       cos32consts<>+896(SB), Y10, Y5
+	VPAND        cos32consts<>+448(SB), Y5, Y12
 	VPOR         cos32consts<>+960(SB), Y12, Y12
-	VPAND        cos32consts<>+0(SB), Y6, Y13
+	VPAND        cos32consts<>+0(SB), Y5, Y13
 	VCMPPS       $0x11, cos32consts<>+960(SB), Y13, Y13
-	VADDPS       Y12, Y6, Y14
+	VADDPS       Y12, Y5, Y14
 	VSUBPS       Y12, Y14, Y14
-	VBLENDVPS    Y13, Y14, Y6, Y14
+	VBLENDVPS    Y13, Y14, Y5, Y14
 	VFNMADD231PS cos32consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERDD   Y12, (CX)(Y7*4), Y6
-	VMULPS       Y6, Y1, Y12
+	VPCMPEQD     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERDD   Y12, (CX)(Y6*4), Y5
+	VMULPS       Y5, Y1, Y12
 	VPXOR        cos32consts<>+448(SB), Y12, Y13
-	VFMADD231PS  Y6, Y1, Y13
-	VADDPS       Y11, Y12, Y6
-	VSUBPS       Y12, Y6, Y14
-	VSUBPS       Y14, Y6, Y15
+	VFMADD231PS  Y5, Y1, Y13
+	VADDPS       Y11, Y12, Y5
+	VSUBPS       Y12, Y5, Y14
+	VSUBPS       Y14, Y5, Y15
 	VSUBPS       Y15, Y12, Y12
 	VSUBPS       Y14, Y11, Y11
 	VADDPS       Y11, Y12, Y12
-	VADDPS       Y9, Y6, Y11
-	VSUBPS       Y6, Y11, Y14
+	VADDPS       Y8, Y5, Y11
+	VSUBPS       Y5, Y11, Y14
 	VSUBPS       Y14, Y11, Y15
-	VSUBPS       Y15, Y6, Y6
-	VSUBPS       Y14, Y9, Y9
-	VADDPS       Y9, Y6, Y6
-	VADDPS       Y8, Y11, Y9
-	VSUBPS       Y11, Y9, Y14
-	VSUBPS       Y14, Y9, Y15
-	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y15, Y5, Y5
 	VSUBPS       Y14, Y8, Y8
-	VADDPS       Y8, Y11, Y11
+	VADDPS       Y8, Y5, Y5
+	VADDPS       Y7, Y11, Y8
+	VSUBPS       Y11, Y8, Y14
+	VSUBPS       Y14, Y8, Y15
+	VSUBPS       Y15, Y11, Y11
+	VSUBPS       Y14, Y7, Y7
+	VADDPS       Y7, Y11, Y11
 	LEAQ         rempio2_3_32<>+0(SB), CX
-	VPCMPEQD     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERDD   Y14, (CX)(Y7*4), Y8
-	VMULPS       Y8, Y1, Y1
-	VADDPS       Y6, Y12, Y12
+	VPCMPEQD     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERDD   Y14, (CX)(Y6*4), Y7
+	VMULPS       Y7, Y1, Y1
+	VADDPS       Y5, Y12, Y12
 	VADDPS       Y13, Y11, Y11
 	VADDPS       Y11, Y12, Y12
 	VADDPS       Y1, Y12, Y12
-	VADDPS       Y9, Y10, Y1
-	VSUBPS       Y10, Y1, Y6
-	VSUBPS       Y6, Y1, Y7
+	VADDPS       Y8, Y10, Y1
+	VSUBPS       Y10, Y1, Y5
+	VSUBPS       Y5, Y1, Y6
+	VSUBPS       Y6, Y10, Y10
+	VSUBPS       Y5, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y12, Y10, Y5
+	VSUBPS       Y10, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y10, Y10
-	VSUBPS       Y6, Y9, Y9
-	VADDPS       Y9, Y10, Y10
-	VADDPS       Y12, Y10, Y6
-	VSUBPS       Y10, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y10, Y10
-	VSUBPS       Y7, Y12, Y12
+	VSUBPS       Y6, Y12, Y12
 	VADDPS       Y12, Y10, Y10
-	VPAND        cos32consts<>+448(SB), Y1, Y7
-	VPOR         cos32consts<>+960(SB), Y7, Y7
-	VPAND        cos32consts<>+0(SB), Y1, Y8
-	VCMPPS       $0x11, cos32consts<>+960(SB), Y8, Y8
-	VADDPS       Y7, Y1, Y9
-	VSUBPS       Y7, Y9, Y9
-	VBLENDVPS    Y8, Y9, Y1, Y9
-	VSUBPS       Y9, Y1, Y1
-	VADDPS       Y6, Y1, Y7
-	VSUBPS       Y1, Y7, Y8
-	VSUBPS       Y8, Y7, Y11
+	VPAND        cos32consts<>+448(SB), Y1, Y6
+	VPOR         cos32consts<>+960(SB), Y6, Y6
+	VPAND        cos32consts<>+0(SB), Y1, Y7
+	VCMPPS       $0x11, cos32consts<>+960(SB), Y7, Y7
+	VADDPS       Y6, Y1, Y8
+	VSUBPS       Y6, Y8, Y8
+	VBLENDVPS    Y7, Y8, Y1, Y8
+	VSUBPS       Y8, Y1, Y1
+	VADDPS       Y5, Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y11
 	VSUBPS       Y11, Y1, Y1
-	VSUBPS       Y8, Y6, Y6
-	VADDPS       Y6, Y1, Y1
+	VSUBPS       Y7, Y5, Y5
+	VADDPS       Y5, Y1, Y1
 	VADDPS       Y10, Y1, Y1
-	VMULPS       cos32consts<>+1024(SB), Y7, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y8
-	VFMADD231PS  cos32consts<>+1024(SB), Y7, Y8
-	VFMADD231PS  cos32consts<>+1024(SB), Y1, Y8
-	VFMADD231PS  cos32consts<>+1088(SB), Y7, Y8
-	VADDPS       Y8, Y6, Y1
-	VSUBPS       Y1, Y6, Y6
-	VADDPS       Y8, Y6, Y6
-	VADDPS       cos32consts<>+64(SB), Y9, Y9
-	VBLENDVPS    Y4, Y9, Y2, Y2
+	VMULPS       cos32consts<>+1024(SB), Y6, Y5
+	VPXOR        cos32consts<>+448(SB), Y5, Y7
+	VFMADD231PS  cos32consts<>+1024(SB), Y6, Y7
+	VFMADD231PS  cos32consts<>+1024(SB), Y1, Y7
+	VFMADD231PS  cos32consts<>+1088(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y1
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y7, Y5, Y5
+	VADDPS       cos32consts<>+64(SB), Y8, Y8
+	VBLENDVPS    Y4, Y8, Y2, Y2
 	VBLENDVPS    Y4, Y1, Y3, Y3
-	VBLENDVPS    Y4, Y6, Y5, Y5
+	VBLENDVPS    Y4, Y5, Y9, Y9
 
 mathblock58:
-	VPAND        cos32consts<>+0(SB), Y0, Y1
 	VPADDD       cos32consts<>+1152(SB), Y2, Y2
-	VPAND        cos32consts<>+1152(SB), Y2, Y4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Y4, Y4
-	VMULPS       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      cos32consts<>+1280(SB), Y8
-	VFMADD213PS  cos32consts<>+1344(SB), Y8, Y7
-	VFMADD213PS  cos32consts<>+1408(SB), Y6, Y7
-	VFMADD213PS  cos32consts<>+1472(SB), Y6, Y7
-	VFMADD213PS  cos32consts<>+1536(SB), Y6, Y7
-	VMULPS       cos32consts<>+1600(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PS Y5, Y8, Y9
-	VMULPS       Y3, Y6, Y6
-	VFMADD231PS  Y7, Y6, Y9
-	VADDPS       Y9, Y3, Y9
-	VMULPS       Y3, Y3, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y7
-	VFMADD231PS  Y3, Y3, Y7
-	VMULPS       cos32consts<>+1600(SB), Y6, Y8
-	VPXOR        cos32consts<>+448(SB), Y8, Y8
-	VADDPS       cos32consts<>+1664(SB), Y8, Y10
-	VMOVUPS      cos32consts<>+1664(SB), Y11
-	VSUBPS       Y10, Y11, Y11
-	VADDPS       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      cos32consts<>+1728(SB), Y12
-	VFMADD213PS  cos32consts<>+1792(SB), Y12, Y8
-	VFMADD213PS  cos32consts<>+1856(SB), Y6, Y8
-	VFMADD213PS  cos32consts<>+1920(SB), Y6, Y8
-	VFMADD213PS  cos32consts<>+1984(SB), Y6, Y8
-	VMULPS       Y6, Y6, Y6
-	VFMADD231PS  Y8, Y6, Y11
-	VFNMADD231PS Y5, Y3, Y11
-	VFNMADD231PS cos32consts<>+1600(SB), Y7, Y11
-	VADDPS       Y11, Y10, Y10
-	VBLENDVPS    Y4, Y9, Y10, Y9
-	VPAND        cos32consts<>+2048(SB), Y2, Y2
+	VPAND        cos32consts<>+1152(SB), Y2, Y1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Y1, Y1
+	VPAND        cos32consts<>+1280(SB), Y2, Y2
 	VPSLLD       $0x1e, Y2, Y2
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      cos32consts<>+1344(SB), Y6
+	VFMADD213PS  cos32consts<>+1408(SB), Y6, Y5
+	VFMADD213PS  cos32consts<>+1472(SB), Y4, Y5
+	VFMADD213PS  cos32consts<>+1536(SB), Y4, Y5
+	VFMADD213PS  cos32consts<>+1600(SB), Y4, Y5
+	VMULPS       cos32consts<>+1664(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y9, Y6, Y7
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y7
+	VADDPS       Y7, Y3, Y7
+	VMULPS       Y3, Y3, Y4
+	VPXOR        cos32consts<>+448(SB), Y4, Y5
+	VFMADD231PS  Y3, Y3, Y5
+	VMULPS       cos32consts<>+1664(SB), Y4, Y6
+	VPXOR        cos32consts<>+448(SB), Y6, Y6
+	VADDPS       cos32consts<>+1728(SB), Y6, Y8
+	VMOVUPS      cos32consts<>+1728(SB), Y10
+	VSUBPS       Y8, Y10, Y10
+	VADDPS       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      cos32consts<>+1792(SB), Y11
+	VFMADD213PS  cos32consts<>+1856(SB), Y11, Y6
+	VFMADD213PS  cos32consts<>+1920(SB), Y4, Y6
+	VFMADD213PS  cos32consts<>+1984(SB), Y4, Y6
+	VFMADD213PS  cos32consts<>+2048(SB), Y4, Y6
+	VMULPS       Y4, Y4, Y4
+	VFMADD231PS  Y6, Y4, Y10
+	VFNMADD231PS Y9, Y3, Y10
+	VFNMADD231PS cos32consts<>+1664(SB), Y5, Y10
+	VADDPS       Y10, Y8, Y8
+	VBLENDVPS    Y1, Y7, Y8, Y7
+	VPAND        cos32consts<>+0(SB), Y0, Y1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Y1, Y3
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPS    Y3, cos32consts<>+1664(SB), Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPS    Y3, cos32consts<>+1728(SB), Y7, Y7
 	VCMPPS       $0x00, cos32consts<>+576(SB), Y1, Y1
-	VBLENDVPS    Y1, cos32consts<>+2176(SB), Y9, Y9
+	VBLENDVPS    Y1, cos32consts<>+2176(SB), Y7, Y7
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VPOR         cos32consts<>+2240(SB), Y0, Y0
-	VBLENDVPS    Y1, Y0, Y9, Y0
+	VBLENDVPS    Y1, Y0, Y7, Y0
 	VMOVUPS      Y0, (DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -11590,110 +11590,110 @@ DATA cos32consts<>+1248(SB)/8, $0x0000000000000000
 DATA cos32consts<>+1256(SB)/8, $0x0000000000000000
 DATA cos32consts<>+1264(SB)/8, $0x0000000000000000
 DATA cos32consts<>+1272(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1280(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1288(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1296(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1304(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1312(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1320(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1328(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1336(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1344(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1352(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1360(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1368(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1376(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1384(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1392(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1400(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1408(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1416(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1424(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1432(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1440(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1448(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1456(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1464(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1472(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1480(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1488(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1496(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1504(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1512(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1520(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1528(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1536(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1544(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1552(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1560(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1568(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1576(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1584(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1592(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1600(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1608(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1616(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1624(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1632(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1640(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1648(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1656(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1664(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1672(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1680(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1688(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1696(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1704(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1712(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1720(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1728(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1736(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1744(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1752(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1760(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1768(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1776(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1784(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1792(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1800(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1808(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1816(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1824(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1832(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1840(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1848(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1856(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1864(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1872(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1880(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1888(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1896(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1904(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1912(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1920(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1928(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1936(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1944(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1952(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1960(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1968(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1976(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1984(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+1992(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2000(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2008(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2016(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2024(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2032(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2040(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2048(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2056(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2064(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2072(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2080(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2088(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2096(SB)/8, $0x0000000200000002
-DATA cos32consts<>+2104(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1280(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1288(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1296(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1304(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1312(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1320(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1328(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1336(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1344(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1352(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1360(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1368(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1376(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1384(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1392(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1400(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1408(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1416(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1424(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1432(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1440(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1448(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1456(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1464(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1472(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1480(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1488(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1496(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1504(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1512(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1520(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1528(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1536(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1544(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1552(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1560(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1568(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1576(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1584(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1592(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1600(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1608(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1616(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1624(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1632(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1640(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1648(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1656(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1664(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1672(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1680(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1688(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1696(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1704(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1712(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1720(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1728(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1736(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1744(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1752(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1760(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1768(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1776(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1784(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1792(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1800(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1808(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1816(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1824(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1832(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1840(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1848(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1856(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1864(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1872(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1880(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1888(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1896(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1904(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1912(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1920(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1928(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1936(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1944(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1952(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1960(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1968(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1976(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1984(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+1992(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2000(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2008(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2016(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2024(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2032(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2040(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2048(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2056(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2064(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2072(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2080(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2088(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2096(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2104(SB)/8, $0x3d2aaaab3d2aaaab
 DATA cos32consts<>+2112(SB)/8, $0x3980000039800000
 DATA cos32consts<>+2120(SB)/8, $0x3980000039800000
 DATA cos32consts<>+2128(SB)/8, $0x3980000039800000
@@ -19936,221 +19936,221 @@ sinVF64AVX2_loop1:
 	VMULPD       sin64consts<>+256(SB), Y3, Y5
 	VPXOR        sin64consts<>+448(SB), Y5, Y6
 	VFMADD231PD  sin64consts<>+256(SB), Y3, Y6
-	VMULPD       sin64consts<>+320(SB), Y3, Y7
-	VPXOR        sin64consts<>+448(SB), Y7, Y8
+	VPXOR        sin64consts<>+448(SB), Y5, Y5
+	VADDPD       Y5, Y4, Y7
+	VSUBPD       Y4, Y7, Y8
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y4, Y4
+	VSUBPD       Y8, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       sin64consts<>+320(SB), Y3, Y5
+	VPXOR        sin64consts<>+448(SB), Y5, Y8
 	VFMADD231PD  sin64consts<>+320(SB), Y3, Y8
 	VPXOR        sin64consts<>+448(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y9
-	VSUBPD       Y4, Y9, Y10
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y10
 	VSUBPD       Y10, Y9, Y11
-	VSUBPD       Y11, Y4, Y4
+	VSUBPD       Y11, Y7, Y7
 	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VPXOR        sin64consts<>+448(SB), Y7, Y7
-	VADDPD       Y7, Y9, Y5
-	VSUBPD       Y9, Y5, Y10
-	VSUBPD       Y10, Y5, Y11
-	VSUBPD       Y11, Y9, Y9
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       Y7, Y9, Y9
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y7, Y4, Y4
 	VSUBPD       Y6, Y4, Y4
 	VFMADD231PD  sin64consts<>+384(SB), Y3, Y8
 	VSUBPD       Y8, Y4, Y4
-	VADDPD       Y4, Y5, Y3
+	VADDPD       Y4, Y9, Y3
+	VSUBPD       Y9, Y3, Y5
 	VSUBPD       Y5, Y3, Y6
-	VSUBPD       Y6, Y3, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y4, Y9, Y9
 	VMOVUPS      sin64consts<>+512(SB), Y4
 	VCMPPD       $0x11, Y1, Y4, Y4
-	VCMPPD       $0x11, sin64consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPD       $0x11, sin64consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock59
-	VPSRLQ       $0x34, Y1, Y6
-	VPSRLQ       $0x03, Y6, Y7
-	VPAND        sin64consts<>+640(SB), Y6, Y6
-	VPADDQ       sin64consts<>+704(SB), Y6, Y6
+	VPSRLQ       $0x34, Y1, Y5
+	VPSRLQ       $0x03, Y5, Y6
+	VPAND        sin64consts<>+640(SB), Y5, Y5
+	VPADDQ       sin64consts<>+704(SB), Y5, Y5
 	VPAND        sin64consts<>+768(SB), Y1, Y1
-	VPSLLQ       $0x34, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLQ       $0x34, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y8
-	VPXOR        sin64consts<>+448(SB), Y8, Y9
-	VFMADD231PD  Y6, Y1, Y9
-	VMULPD       sin64consts<>+896(SB), Y8, Y6
-	VPAND        sin64consts<>+448(SB), Y6, Y10
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y7
+	VPXOR        sin64consts<>+448(SB), Y7, Y8
+	VFMADD231PD  Y5, Y1, Y8
+	VMULPD       sin64consts<>+896(SB), Y7, Y5
+	VPAND        sin64consts<>+448(SB), Y5, Y10
 	VPOR         sin64consts<>+960(SB), Y10, Y10
-	VPAND        sin64consts<>+0(SB), Y6, Y11
+	VPAND        sin64consts<>+0(SB), Y5, Y11
 	VCMPPD       $0x11, sin64consts<>+960(SB), Y11, Y11
-	VADDPD       Y10, Y6, Y12
+	VADDPD       Y10, Y5, Y12
 	VSUBPD       Y10, Y12, Y12
-	VBLENDVPD    Y11, Y12, Y6, Y12
-	VFNMADD231PD sin64consts<>+832(SB), Y12, Y8
+	VBLENDVPD    Y11, Y12, Y5, Y12
+	VFNMADD231PD sin64consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y10, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y10
+	VPCMPEQQ     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y10, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y10
 	VPXOR        sin64consts<>+448(SB), Y10, Y11
-	VFMADD231PD  Y6, Y1, Y11
-	VADDPD       Y10, Y9, Y6
-	VSUBPD       Y9, Y6, Y12
-	VSUBPD       Y12, Y6, Y13
-	VSUBPD       Y13, Y9, Y9
-	VSUBPD       Y12, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VADDPD       Y6, Y8, Y10
-	VSUBPD       Y8, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
+	VFMADD231PD  Y5, Y1, Y11
+	VADDPD       Y10, Y8, Y5
+	VSUBPD       Y8, Y5, Y12
+	VSUBPD       Y12, Y5, Y13
 	VSUBPD       Y13, Y8, Y8
-	VSUBPD       Y12, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VMULPD       sin64consts<>+896(SB), Y10, Y6
-	VPAND        sin64consts<>+448(SB), Y6, Y12
+	VSUBPD       Y12, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y5, Y7, Y10
+	VSUBPD       Y7, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       sin64consts<>+896(SB), Y10, Y5
+	VPAND        sin64consts<>+448(SB), Y5, Y12
 	VPOR         sin64consts<>+960(SB), Y12, Y12
-	VPAND        sin64consts<>+0(SB), Y6, Y13
+	VPAND        sin64consts<>+0(SB), Y5, Y13
 	VCMPPD       $0x11, sin64consts<>+960(SB), Y13, Y13
-	VADDPD       Y12, Y6, Y14
+	VADDPD       Y12, Y5, Y14
 	VSUBPD       Y12, Y14, Y14
-	VBLENDVPD    Y13, Y14, Y6, Y14
+	VBLENDVPD    Y13, Y14, Y5, Y14
 	VFNMADD231PD sin64consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y12, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y12
+	VPCMPEQQ     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y12, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y12
 	VPXOR        sin64consts<>+448(SB), Y12, Y13
-	VFMADD231PD  Y6, Y1, Y13
-	VADDPD       Y11, Y12, Y6
-	VSUBPD       Y12, Y6, Y14
-	VSUBPD       Y14, Y6, Y15
+	VFMADD231PD  Y5, Y1, Y13
+	VADDPD       Y11, Y12, Y5
+	VSUBPD       Y12, Y5, Y14
+	VSUBPD       Y14, Y5, Y15
 	VSUBPD       Y15, Y12, Y12
 	VSUBPD       Y14, Y11, Y11
 	VADDPD       Y11, Y12, Y12
-	VADDPD       Y9, Y6, Y11
-	VSUBPD       Y6, Y11, Y14
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y14
 	VSUBPD       Y14, Y11, Y15
-	VSUBPD       Y15, Y6, Y6
-	VSUBPD       Y14, Y9, Y9
-	VADDPD       Y9, Y6, Y6
-	VADDPD       Y8, Y11, Y9
-	VSUBPD       Y11, Y9, Y14
-	VSUBPD       Y14, Y9, Y15
-	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y15, Y5, Y5
 	VSUBPD       Y14, Y8, Y8
-	VADDPD       Y8, Y11, Y11
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y7, Y11, Y8
+	VSUBPD       Y11, Y8, Y14
+	VSUBPD       Y14, Y8, Y15
+	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y14, Y7, Y7
+	VADDPD       Y7, Y11, Y11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERQQ   Y14, (R10)(Y7*8), Y8
-	VMULPD       Y8, Y1, Y1
-	VADDPD       Y6, Y12, Y12
+	VPCMPEQQ     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERQQ   Y14, (R10)(Y6*8), Y7
+	VMULPD       Y7, Y1, Y1
+	VADDPD       Y5, Y12, Y12
 	VADDPD       Y13, Y11, Y11
 	VADDPD       Y11, Y12, Y12
 	VADDPD       Y1, Y12, Y12
-	VADDPD       Y9, Y10, Y1
-	VSUBPD       Y10, Y1, Y6
-	VSUBPD       Y6, Y1, Y7
+	VADDPD       Y8, Y10, Y1
+	VSUBPD       Y10, Y1, Y5
+	VSUBPD       Y5, Y1, Y6
+	VSUBPD       Y6, Y10, Y10
+	VSUBPD       Y5, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y12, Y10, Y5
+	VSUBPD       Y10, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y10, Y10
-	VSUBPD       Y6, Y9, Y9
-	VADDPD       Y9, Y10, Y10
-	VADDPD       Y12, Y10, Y6
-	VSUBPD       Y10, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y10, Y10
-	VSUBPD       Y7, Y12, Y12
+	VSUBPD       Y6, Y12, Y12
 	VADDPD       Y12, Y10, Y10
-	VPAND        sin64consts<>+448(SB), Y1, Y7
-	VPOR         sin64consts<>+960(SB), Y7, Y7
-	VPAND        sin64consts<>+0(SB), Y1, Y8
-	VCMPPD       $0x11, sin64consts<>+960(SB), Y8, Y8
-	VADDPD       Y7, Y1, Y9
-	VSUBPD       Y7, Y9, Y9
-	VBLENDVPD    Y8, Y9, Y1, Y9
-	VSUBPD       Y9, Y1, Y1
-	VADDPD       Y6, Y1, Y7
-	VSUBPD       Y1, Y7, Y8
-	VSUBPD       Y8, Y7, Y11
+	VPAND        sin64consts<>+448(SB), Y1, Y6
+	VPOR         sin64consts<>+960(SB), Y6, Y6
+	VPAND        sin64consts<>+0(SB), Y1, Y7
+	VCMPPD       $0x11, sin64consts<>+960(SB), Y7, Y7
+	VADDPD       Y6, Y1, Y8
+	VSUBPD       Y6, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y1, Y8
+	VSUBPD       Y8, Y1, Y1
+	VADDPD       Y5, Y1, Y6
+	VSUBPD       Y1, Y6, Y7
+	VSUBPD       Y7, Y6, Y11
 	VSUBPD       Y11, Y1, Y1
-	VSUBPD       Y8, Y6, Y6
-	VADDPD       Y6, Y1, Y1
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VADDPD       Y10, Y1, Y1
-	VMULPD       sin64consts<>+192(SB), Y7, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y8
-	VFMADD231PD  sin64consts<>+192(SB), Y7, Y8
-	VFMADD231PD  sin64consts<>+192(SB), Y1, Y8
-	VFMADD231PD  sin64consts<>+1024(SB), Y7, Y8
-	VADDPD       Y8, Y6, Y1
-	VSUBPD       Y1, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       sin64consts<>+64(SB), Y9, Y9
-	VBLENDVPD    Y4, Y9, Y2, Y2
+	VMULPD       sin64consts<>+192(SB), Y6, Y5
+	VPXOR        sin64consts<>+448(SB), Y5, Y7
+	VFMADD231PD  sin64consts<>+192(SB), Y6, Y7
+	VFMADD231PD  sin64consts<>+192(SB), Y1, Y7
+	VFMADD231PD  sin64consts<>+1024(SB), Y6, Y7
+	VADDPD       Y7, Y5, Y1
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y7, Y5, Y5
+	VADDPD       sin64consts<>+64(SB), Y8, Y8
+	VBLENDVPD    Y4, Y8, Y2, Y2
 	VBLENDVPD    Y4, Y1, Y3, Y3
-	VBLENDVPD    Y4, Y6, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y9, Y9
 
 mathblock59:
-	VPAND        sin64consts<>+0(SB), Y0, Y1
-	VPAND        sin64consts<>+1088(SB), Y2, Y4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Y4, Y4
-	VMULPD       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      sin64consts<>+1216(SB), Y8
-	VFMADD213PD  sin64consts<>+1280(SB), Y8, Y7
-	VFMADD213PD  sin64consts<>+1344(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1408(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1472(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1536(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1600(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1664(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1728(SB), Y6, Y7
-	VMULPD       sin64consts<>+1792(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PD Y5, Y8, Y9
-	VMULPD       Y3, Y6, Y6
-	VFMADD231PD  Y7, Y6, Y9
-	VADDPD       Y9, Y3, Y9
-	VMULPD       Y3, Y3, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y7
-	VFMADD231PD  Y3, Y3, Y7
-	VMULPD       sin64consts<>+1792(SB), Y6, Y8
-	VPXOR        sin64consts<>+448(SB), Y8, Y8
-	VADDPD       sin64consts<>+1856(SB), Y8, Y10
-	VMOVUPS      sin64consts<>+1856(SB), Y11
-	VSUBPD       Y10, Y11, Y11
-	VADDPD       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      sin64consts<>+1920(SB), Y12
-	VFMADD213PD  sin64consts<>+1984(SB), Y12, Y8
-	VFMADD213PD  sin64consts<>+2048(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2112(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2176(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2240(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2304(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2368(SB), Y6, Y8
-	VMULPD       Y6, Y6, Y6
-	VFMADD231PD  Y8, Y6, Y11
-	VFNMADD231PD Y5, Y3, Y11
-	VFNMADD231PD sin64consts<>+1792(SB), Y7, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y4, Y9, Y10, Y9
-	VPAND        sin64consts<>+2432(SB), Y2, Y2
+	VPAND        sin64consts<>+1088(SB), Y2, Y1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Y1, Y1
+	VPAND        sin64consts<>+1216(SB), Y2, Y2
 	VPSLLQ       $0x3e, Y2, Y2
+	VMULPD       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      sin64consts<>+1280(SB), Y6
+	VFMADD213PD  sin64consts<>+1344(SB), Y6, Y5
+	VFMADD213PD  sin64consts<>+1408(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1472(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1536(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1600(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1664(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1728(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1792(SB), Y4, Y5
+	VMULPD       sin64consts<>+1856(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y9, Y6, Y7
+	VMULPD       Y3, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y7
+	VADDPD       Y7, Y3, Y7
+	VMULPD       Y3, Y3, Y4
+	VPXOR        sin64consts<>+448(SB), Y4, Y5
+	VFMADD231PD  Y3, Y3, Y5
+	VMULPD       sin64consts<>+1856(SB), Y4, Y6
+	VPXOR        sin64consts<>+448(SB), Y6, Y6
+	VADDPD       sin64consts<>+1920(SB), Y6, Y8
+	VMOVUPS      sin64consts<>+1920(SB), Y10
+	VSUBPD       Y8, Y10, Y10
+	VADDPD       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      sin64consts<>+1984(SB), Y11
+	VFMADD213PD  sin64consts<>+2048(SB), Y11, Y6
+	VFMADD213PD  sin64consts<>+2112(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2176(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2240(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2304(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2368(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2432(SB), Y4, Y6
+	VMULPD       Y4, Y4, Y4
+	VFMADD231PD  Y6, Y4, Y10
+	VFNMADD231PD Y9, Y3, Y10
+	VFNMADD231PD sin64consts<>+1856(SB), Y5, Y10
+	VADDPD       Y10, Y8, Y8
+	VBLENDVPD    Y1, Y7, Y8, Y7
+	VPAND        sin64consts<>+0(SB), Y0, Y1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Y1, Y3
 	VPAND        sin64consts<>+448(SB), Y0, Y4
 	VPXOR        Y4, Y2, Y2
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPD    Y3, Y0, Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPD    Y3, Y0, Y7, Y7
 	VCMPPD       $0x00, sin64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y1, sin64consts<>+2560(SB), Y9, Y9
+	VBLENDVPD    Y1, sin64consts<>+2560(SB), Y7, Y7
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VPOR         sin64consts<>+2624(SB), Y0, Y0
-	VBLENDVPD    Y1, Y0, Y9, Y0
+	VBLENDVPD    Y1, Y0, Y7, Y0
 	VMOVUPD      Y0, (DX)(R8*8)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
@@ -20170,221 +20170,221 @@ sinVF64AVX2_after1:
 	VMULPD       sin64consts<>+256(SB), X3, X5
 	VPXOR        sin64consts<>+448(SB), X5, X6
 	VFMADD231PD  sin64consts<>+256(SB), X3, X6
-	VMULPD       sin64consts<>+320(SB), X3, X7
-	VPXOR        sin64consts<>+448(SB), X7, X8
+	VPXOR        sin64consts<>+448(SB), X5, X5
+	VADDPD       X5, X4, X7
+	VSUBPD       X4, X7, X8
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X4, X4
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X4, X4
+	VMULPD       sin64consts<>+320(SB), X3, X5
+	VPXOR        sin64consts<>+448(SB), X5, X8
 	VFMADD231PD  sin64consts<>+320(SB), X3, X8
 	VPXOR        sin64consts<>+448(SB), X5, X5
-	VADDPD       X5, X4, X9
-	VSUBPD       X4, X9, X10
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
-	VSUBPD       X11, X4, X4
+	VSUBPD       X11, X7, X7
 	VSUBPD       X10, X5, X5
-	VADDPD       X5, X4, X4
-	VPXOR        sin64consts<>+448(SB), X7, X7
-	VADDPD       X7, X9, X5
-	VSUBPD       X9, X5, X10
-	VSUBPD       X10, X5, X11
-	VSUBPD       X11, X9, X9
-	VSUBPD       X10, X7, X7
-	VADDPD       X7, X9, X9
-	VADDPD       X9, X4, X4
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
 	VFMADD231PD  sin64consts<>+384(SB), X3, X8
 	VSUBPD       X8, X4, X4
-	VADDPD       X4, X5, X3
+	VADDPD       X4, X9, X3
+	VSUBPD       X9, X3, X5
 	VSUBPD       X5, X3, X6
-	VSUBPD       X6, X3, X7
-	VSUBPD       X7, X5, X5
-	VSUBPD       X6, X4, X4
-	VADDPD       X4, X5, X5
+	VSUBPD       X6, X9, X9
+	VSUBPD       X5, X4, X4
+	VADDPD       X4, X9, X9
 	VMOVUPS      sin64consts<>+512(SB), X4
 	VCMPPD       $0x11, X1, X4, X4
-	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock60
-	VPSRLQ       $0x34, X1, X6
-	VPSRLQ       $0x03, X6, X7
-	VPAND        sin64consts<>+640(SB), X6, X6
-	VPADDQ       sin64consts<>+704(SB), X6, X6
+	VPSRLQ       $0x34, X1, X5
+	VPSRLQ       $0x03, X5, X6
+	VPAND        sin64consts<>+640(SB), X5, X5
+	VPADDQ       sin64consts<>+704(SB), X5, X5
 	VPAND        sin64consts<>+768(SB), X1, X1
-	VPSLLQ       $0x34, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLQ       $0x34, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VMULPD       X6, X1, X8
-	VPXOR        sin64consts<>+448(SB), X8, X9
-	VFMADD231PD  X6, X1, X9
-	VMULPD       sin64consts<>+896(SB), X8, X6
-	VPAND        sin64consts<>+448(SB), X6, X10
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VMULPD       X5, X1, X7
+	VPXOR        sin64consts<>+448(SB), X7, X8
+	VFMADD231PD  X5, X1, X8
+	VMULPD       sin64consts<>+896(SB), X7, X5
+	VPAND        sin64consts<>+448(SB), X5, X10
 	VPOR         sin64consts<>+960(SB), X10, X10
-	VPAND        sin64consts<>+0(SB), X6, X11
+	VPAND        sin64consts<>+0(SB), X5, X11
 	VCMPPD       $0x11, sin64consts<>+960(SB), X11, X11
-	VADDPD       X10, X6, X12
+	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
-	VBLENDVPD    X11, X12, X6, X12
-	VFNMADD231PD sin64consts<>+832(SB), X12, X8
+	VBLENDVPD    X11, X12, X5, X12
+	VFNMADD231PD sin64consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X10, (R10)(X7*8), X6
-	VMULPD       X6, X1, X10
+	VPCMPEQQ     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X10, (R10)(X6*8), X5
+	VMULPD       X5, X1, X10
 	VPXOR        sin64consts<>+448(SB), X10, X11
-	VFMADD231PD  X6, X1, X11
-	VADDPD       X10, X9, X6
-	VSUBPD       X9, X6, X12
-	VSUBPD       X12, X6, X13
-	VSUBPD       X13, X9, X9
-	VSUBPD       X12, X10, X10
-	VADDPD       X10, X9, X9
-	VADDPD       X6, X8, X10
-	VSUBPD       X8, X10, X12
-	VSUBPD       X12, X10, X13
+	VFMADD231PD  X5, X1, X11
+	VADDPD       X10, X8, X5
+	VSUBPD       X8, X5, X12
+	VSUBPD       X12, X5, X13
 	VSUBPD       X13, X8, X8
-	VSUBPD       X12, X6, X6
-	VADDPD       X6, X8, X8
-	VMULPD       sin64consts<>+896(SB), X10, X6
-	VPAND        sin64consts<>+448(SB), X6, X12
+	VSUBPD       X12, X10, X10
+	VADDPD       X10, X8, X8
+	VADDPD       X5, X7, X10
+	VSUBPD       X7, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VMULPD       sin64consts<>+896(SB), X10, X5
+	VPAND        sin64consts<>+448(SB), X5, X12
 	VPOR         sin64consts<>+960(SB), X12, X12
-	VPAND        sin64consts<>+0(SB), X6, X13
+	VPAND        sin64consts<>+0(SB), X5, X13
 	VCMPPD       $0x11, sin64consts<>+960(SB), X13, X13
-	VADDPD       X12, X6, X14
+	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
-	VBLENDVPD    X13, X14, X6, X14
+	VBLENDVPD    X13, X14, X5, X14
 	VFNMADD231PD sin64consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X12, (R10)(X7*8), X6
-	VMULPD       X6, X1, X12
+	VPCMPEQQ     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X12, (R10)(X6*8), X5
+	VMULPD       X5, X1, X12
 	VPXOR        sin64consts<>+448(SB), X12, X13
-	VFMADD231PD  X6, X1, X13
-	VADDPD       X11, X12, X6
-	VSUBPD       X12, X6, X14
-	VSUBPD       X14, X6, X15
+	VFMADD231PD  X5, X1, X13
+	VADDPD       X11, X12, X5
+	VSUBPD       X12, X5, X14
+	VSUBPD       X14, X5, X15
 	VSUBPD       X15, X12, X12
 	VSUBPD       X14, X11, X11
 	VADDPD       X11, X12, X12
-	VADDPD       X9, X6, X11
-	VSUBPD       X6, X11, X14
+	VADDPD       X8, X5, X11
+	VSUBPD       X5, X11, X14
 	VSUBPD       X14, X11, X15
-	VSUBPD       X15, X6, X6
-	VSUBPD       X14, X9, X9
-	VADDPD       X9, X6, X6
-	VADDPD       X8, X11, X9
-	VSUBPD       X11, X9, X14
-	VSUBPD       X14, X9, X15
-	VSUBPD       X15, X11, X11
+	VSUBPD       X15, X5, X5
 	VSUBPD       X14, X8, X8
-	VADDPD       X8, X11, X11
+	VADDPD       X8, X5, X5
+	VADDPD       X7, X11, X8
+	VSUBPD       X11, X8, X14
+	VSUBPD       X14, X8, X15
+	VSUBPD       X15, X11, X11
+	VSUBPD       X14, X7, X7
+	VADDPD       X7, X11, X11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERQQ   X14, (R10)(X7*8), X8
-	VMULPD       X8, X1, X1
-	VADDPD       X6, X12, X12
+	VPCMPEQQ     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERQQ   X14, (R10)(X6*8), X7
+	VMULPD       X7, X1, X1
+	VADDPD       X5, X12, X12
 	VADDPD       X13, X11, X11
 	VADDPD       X11, X12, X12
 	VADDPD       X1, X12, X12
-	VADDPD       X9, X10, X1
-	VSUBPD       X10, X1, X6
-	VSUBPD       X6, X1, X7
+	VADDPD       X8, X10, X1
+	VSUBPD       X10, X1, X5
+	VSUBPD       X5, X1, X6
+	VSUBPD       X6, X10, X10
+	VSUBPD       X5, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X12, X10, X5
+	VSUBPD       X10, X5, X6
+	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X10, X10
-	VSUBPD       X6, X9, X9
-	VADDPD       X9, X10, X10
-	VADDPD       X12, X10, X6
-	VSUBPD       X10, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X10, X10
-	VSUBPD       X7, X12, X12
+	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        sin64consts<>+448(SB), X1, X7
-	VPOR         sin64consts<>+960(SB), X7, X7
-	VPAND        sin64consts<>+0(SB), X1, X8
-	VCMPPD       $0x11, sin64consts<>+960(SB), X8, X8
-	VADDPD       X7, X1, X9
-	VSUBPD       X7, X9, X9
-	VBLENDVPD    X8, X9, X1, X9
-	VSUBPD       X9, X1, X1
-	VADDPD       X6, X1, X7
-	VSUBPD       X1, X7, X8
-	VSUBPD       X8, X7, X11
+	VPAND        sin64consts<>+448(SB), X1, X6
+	VPOR         sin64consts<>+960(SB), X6, X6
+	VPAND        sin64consts<>+0(SB), X1, X7
+	VCMPPD       $0x11, sin64consts<>+960(SB), X7, X7
+	VADDPD       X6, X1, X8
+	VSUBPD       X6, X8, X8
+	VBLENDVPD    X7, X8, X1, X8
+	VSUBPD       X8, X1, X1
+	VADDPD       X5, X1, X6
+	VSUBPD       X1, X6, X7
+	VSUBPD       X7, X6, X11
 	VSUBPD       X11, X1, X1
-	VSUBPD       X8, X6, X6
-	VADDPD       X6, X1, X1
+	VSUBPD       X7, X5, X5
+	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       sin64consts<>+192(SB), X7, X6
-	VPXOR        sin64consts<>+448(SB), X6, X8
-	VFMADD231PD  sin64consts<>+192(SB), X7, X8
-	VFMADD231PD  sin64consts<>+192(SB), X1, X8
-	VFMADD231PD  sin64consts<>+1024(SB), X7, X8
-	VADDPD       X8, X6, X1
-	VSUBPD       X1, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       sin64consts<>+64(SB), X9, X9
-	VBLENDVPD    X4, X9, X2, X2
+	VMULPD       sin64consts<>+192(SB), X6, X5
+	VPXOR        sin64consts<>+448(SB), X5, X7
+	VFMADD231PD  sin64consts<>+192(SB), X6, X7
+	VFMADD231PD  sin64consts<>+192(SB), X1, X7
+	VFMADD231PD  sin64consts<>+1024(SB), X6, X7
+	VADDPD       X7, X5, X1
+	VSUBPD       X1, X5, X5
+	VADDPD       X7, X5, X5
+	VADDPD       sin64consts<>+64(SB), X8, X8
+	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
-	VBLENDVPD    X4, X6, X5, X5
+	VBLENDVPD    X4, X5, X9, X9
 
 mathblock60:
-	VPAND        sin64consts<>+0(SB), X0, X1
-	VPAND        sin64consts<>+1088(SB), X2, X4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), X4, X4
-	VMULPD       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      sin64consts<>+1216(SB), X8
-	VFMADD213PD  sin64consts<>+1280(SB), X8, X7
-	VFMADD213PD  sin64consts<>+1344(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1408(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1472(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1536(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1600(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1664(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1728(SB), X6, X7
-	VMULPD       sin64consts<>+1792(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PD X5, X8, X9
-	VMULPD       X3, X6, X6
-	VFMADD231PD  X7, X6, X9
-	VADDPD       X9, X3, X9
-	VMULPD       X3, X3, X6
-	VPXOR        sin64consts<>+448(SB), X6, X7
-	VFMADD231PD  X3, X3, X7
-	VMULPD       sin64consts<>+1792(SB), X6, X8
-	VPXOR        sin64consts<>+448(SB), X8, X8
-	VADDPD       sin64consts<>+1856(SB), X8, X10
-	VMOVUPS      sin64consts<>+1856(SB), X11
-	VSUBPD       X10, X11, X11
-	VADDPD       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      sin64consts<>+1920(SB), X12
-	VFMADD213PD  sin64consts<>+1984(SB), X12, X8
-	VFMADD213PD  sin64consts<>+2048(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2112(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2176(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2240(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2304(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2368(SB), X6, X8
-	VMULPD       X6, X6, X6
-	VFMADD231PD  X8, X6, X11
-	VFNMADD231PD X5, X3, X11
-	VFNMADD231PD sin64consts<>+1792(SB), X7, X11
-	VADDPD       X11, X10, X10
-	VBLENDVPD    X4, X9, X10, X9
-	VPAND        sin64consts<>+2432(SB), X2, X2
+	VPAND        sin64consts<>+1088(SB), X2, X1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
+	VPAND        sin64consts<>+1216(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
+	VMULPD       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      sin64consts<>+1280(SB), X6
+	VFMADD213PD  sin64consts<>+1344(SB), X6, X5
+	VFMADD213PD  sin64consts<>+1408(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1472(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1536(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1600(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1664(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1728(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1792(SB), X4, X5
+	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X9, X6, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X5, X4, X7
+	VADDPD       X7, X3, X7
+	VMULPD       X3, X3, X4
+	VPXOR        sin64consts<>+448(SB), X4, X5
+	VFMADD231PD  X3, X3, X5
+	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VPXOR        sin64consts<>+448(SB), X6, X6
+	VADDPD       sin64consts<>+1920(SB), X6, X8
+	VMOVUPS      sin64consts<>+1920(SB), X10
+	VSUBPD       X8, X10, X10
+	VADDPD       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      sin64consts<>+1984(SB), X11
+	VFMADD213PD  sin64consts<>+2048(SB), X11, X6
+	VFMADD213PD  sin64consts<>+2112(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2176(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2240(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2304(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2368(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2432(SB), X4, X6
+	VMULPD       X4, X4, X4
+	VFMADD231PD  X6, X4, X10
+	VFNMADD231PD X9, X3, X10
+	VFNMADD231PD sin64consts<>+1856(SB), X5, X10
+	VADDPD       X10, X8, X8
+	VBLENDVPD    X1, X7, X8, X7
+	VPAND        sin64consts<>+0(SB), X0, X1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), X1, X3
 	VPAND        sin64consts<>+448(SB), X0, X4
 	VPXOR        X4, X2, X2
-	VPXOR        X2, X9, X9
-	VBLENDVPD    X3, X0, X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPD    X3, X0, X7, X7
 	VCMPPD       $0x00, sin64consts<>+576(SB), X1, X1
-	VBLENDVPD    X1, sin64consts<>+2560(SB), X9, X9
+	VBLENDVPD    X1, sin64consts<>+2560(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         sin64consts<>+2624(SB), X0, X0
-	VBLENDVPD    X1, X0, X9, X0
+	VBLENDVPD    X1, X0, X7, X0
 	VMOVUPD      X0, (DX)(R8*8)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -20403,221 +20403,221 @@ sinVF64AVX2_tail2:
 	VMULPD       sin64consts<>+256(SB), X3, X5
 	VPXOR        sin64consts<>+448(SB), X5, X6
 	VFMADD231PD  sin64consts<>+256(SB), X3, X6
-	VMULPD       sin64consts<>+320(SB), X3, X7
-	VPXOR        sin64consts<>+448(SB), X7, X8
+	VPXOR        sin64consts<>+448(SB), X5, X5
+	VADDPD       X5, X4, X7
+	VSUBPD       X4, X7, X8
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X4, X4
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X4, X4
+	VMULPD       sin64consts<>+320(SB), X3, X5
+	VPXOR        sin64consts<>+448(SB), X5, X8
 	VFMADD231PD  sin64consts<>+320(SB), X3, X8
 	VPXOR        sin64consts<>+448(SB), X5, X5
-	VADDPD       X5, X4, X9
-	VSUBPD       X4, X9, X10
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
-	VSUBPD       X11, X4, X4
+	VSUBPD       X11, X7, X7
 	VSUBPD       X10, X5, X5
-	VADDPD       X5, X4, X4
-	VPXOR        sin64consts<>+448(SB), X7, X7
-	VADDPD       X7, X9, X5
-	VSUBPD       X9, X5, X10
-	VSUBPD       X10, X5, X11
-	VSUBPD       X11, X9, X9
-	VSUBPD       X10, X7, X7
-	VADDPD       X7, X9, X9
-	VADDPD       X9, X4, X4
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
 	VFMADD231PD  sin64consts<>+384(SB), X3, X8
 	VSUBPD       X8, X4, X4
-	VADDPD       X4, X5, X3
+	VADDPD       X4, X9, X3
+	VSUBPD       X9, X3, X5
 	VSUBPD       X5, X3, X6
-	VSUBPD       X6, X3, X7
-	VSUBPD       X7, X5, X5
-	VSUBPD       X6, X4, X4
-	VADDPD       X4, X5, X5
+	VSUBPD       X6, X9, X9
+	VSUBPD       X5, X4, X4
+	VADDPD       X4, X9, X9
 	VMOVUPS      sin64consts<>+512(SB), X4
 	VCMPPD       $0x11, X1, X4, X4
-	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock61
-	VPSRLQ       $0x34, X1, X6
-	VPSRLQ       $0x03, X6, X7
-	VPAND        sin64consts<>+640(SB), X6, X6
-	VPADDQ       sin64consts<>+704(SB), X6, X6
+	VPSRLQ       $0x34, X1, X5
+	VPSRLQ       $0x03, X5, X6
+	VPAND        sin64consts<>+640(SB), X5, X5
+	VPADDQ       sin64consts<>+704(SB), X5, X5
 	VPAND        sin64consts<>+768(SB), X1, X1
-	VPSLLQ       $0x34, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLQ       $0x34, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VMULPD       X6, X1, X8
-	VPXOR        sin64consts<>+448(SB), X8, X9
-	VFMADD231PD  X6, X1, X9
-	VMULPD       sin64consts<>+896(SB), X8, X6
-	VPAND        sin64consts<>+448(SB), X6, X10
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VMULPD       X5, X1, X7
+	VPXOR        sin64consts<>+448(SB), X7, X8
+	VFMADD231PD  X5, X1, X8
+	VMULPD       sin64consts<>+896(SB), X7, X5
+	VPAND        sin64consts<>+448(SB), X5, X10
 	VPOR         sin64consts<>+960(SB), X10, X10
-	VPAND        sin64consts<>+0(SB), X6, X11
+	VPAND        sin64consts<>+0(SB), X5, X11
 	VCMPPD       $0x11, sin64consts<>+960(SB), X11, X11
-	VADDPD       X10, X6, X12
+	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
-	VBLENDVPD    X11, X12, X6, X12
-	VFNMADD231PD sin64consts<>+832(SB), X12, X8
+	VBLENDVPD    X11, X12, X5, X12
+	VFNMADD231PD sin64consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X10, (R10)(X7*8), X6
-	VMULPD       X6, X1, X10
+	VPCMPEQQ     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X10, (R10)(X6*8), X5
+	VMULPD       X5, X1, X10
 	VPXOR        sin64consts<>+448(SB), X10, X11
-	VFMADD231PD  X6, X1, X11
-	VADDPD       X10, X9, X6
-	VSUBPD       X9, X6, X12
-	VSUBPD       X12, X6, X13
-	VSUBPD       X13, X9, X9
-	VSUBPD       X12, X10, X10
-	VADDPD       X10, X9, X9
-	VADDPD       X6, X8, X10
-	VSUBPD       X8, X10, X12
-	VSUBPD       X12, X10, X13
+	VFMADD231PD  X5, X1, X11
+	VADDPD       X10, X8, X5
+	VSUBPD       X8, X5, X12
+	VSUBPD       X12, X5, X13
 	VSUBPD       X13, X8, X8
-	VSUBPD       X12, X6, X6
-	VADDPD       X6, X8, X8
-	VMULPD       sin64consts<>+896(SB), X10, X6
-	VPAND        sin64consts<>+448(SB), X6, X12
+	VSUBPD       X12, X10, X10
+	VADDPD       X10, X8, X8
+	VADDPD       X5, X7, X10
+	VSUBPD       X7, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VMULPD       sin64consts<>+896(SB), X10, X5
+	VPAND        sin64consts<>+448(SB), X5, X12
 	VPOR         sin64consts<>+960(SB), X12, X12
-	VPAND        sin64consts<>+0(SB), X6, X13
+	VPAND        sin64consts<>+0(SB), X5, X13
 	VCMPPD       $0x11, sin64consts<>+960(SB), X13, X13
-	VADDPD       X12, X6, X14
+	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
-	VBLENDVPD    X13, X14, X6, X14
+	VBLENDVPD    X13, X14, X5, X14
 	VFNMADD231PD sin64consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X12, (R10)(X7*8), X6
-	VMULPD       X6, X1, X12
+	VPCMPEQQ     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X12, (R10)(X6*8), X5
+	VMULPD       X5, X1, X12
 	VPXOR        sin64consts<>+448(SB), X12, X13
-	VFMADD231PD  X6, X1, X13
-	VADDPD       X11, X12, X6
-	VSUBPD       X12, X6, X14
-	VSUBPD       X14, X6, X15
+	VFMADD231PD  X5, X1, X13
+	VADDPD       X11, X12, X5
+	VSUBPD       X12, X5, X14
+	VSUBPD       X14, X5, X15
 	VSUBPD       X15, X12, X12
 	VSUBPD       X14, X11, X11
 	VADDPD       X11, X12, X12
-	VADDPD       X9, X6, X11
-	VSUBPD       X6, X11, X14
+	VADDPD       X8, X5, X11
+	VSUBPD       X5, X11, X14
 	VSUBPD       X14, X11, X15
-	VSUBPD       X15, X6, X6
-	VSUBPD       X14, X9, X9
-	VADDPD       X9, X6, X6
-	VADDPD       X8, X11, X9
-	VSUBPD       X11, X9, X14
-	VSUBPD       X14, X9, X15
-	VSUBPD       X15, X11, X11
+	VSUBPD       X15, X5, X5
 	VSUBPD       X14, X8, X8
-	VADDPD       X8, X11, X11
+	VADDPD       X8, X5, X5
+	VADDPD       X7, X11, X8
+	VSUBPD       X11, X8, X14
+	VSUBPD       X14, X8, X15
+	VSUBPD       X15, X11, X11
+	VSUBPD       X14, X7, X7
+	VADDPD       X7, X11, X11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERQQ   X14, (R10)(X7*8), X8
-	VMULPD       X8, X1, X1
-	VADDPD       X6, X12, X12
+	VPCMPEQQ     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERQQ   X14, (R10)(X6*8), X7
+	VMULPD       X7, X1, X1
+	VADDPD       X5, X12, X12
 	VADDPD       X13, X11, X11
 	VADDPD       X11, X12, X12
 	VADDPD       X1, X12, X12
-	VADDPD       X9, X10, X1
-	VSUBPD       X10, X1, X6
-	VSUBPD       X6, X1, X7
+	VADDPD       X8, X10, X1
+	VSUBPD       X10, X1, X5
+	VSUBPD       X5, X1, X6
+	VSUBPD       X6, X10, X10
+	VSUBPD       X5, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X12, X10, X5
+	VSUBPD       X10, X5, X6
+	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X10, X10
-	VSUBPD       X6, X9, X9
-	VADDPD       X9, X10, X10
-	VADDPD       X12, X10, X6
-	VSUBPD       X10, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X10, X10
-	VSUBPD       X7, X12, X12
+	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        sin64consts<>+448(SB), X1, X7
-	VPOR         sin64consts<>+960(SB), X7, X7
-	VPAND        sin64consts<>+0(SB), X1, X8
-	VCMPPD       $0x11, sin64consts<>+960(SB), X8, X8
-	VADDPD       X7, X1, X9
-	VSUBPD       X7, X9, X9
-	VBLENDVPD    X8, X9, X1, X9
-	VSUBPD       X9, X1, X1
-	VADDPD       X6, X1, X7
-	VSUBPD       X1, X7, X8
-	VSUBPD       X8, X7, X11
+	VPAND        sin64consts<>+448(SB), X1, X6
+	VPOR         sin64consts<>+960(SB), X6, X6
+	VPAND        sin64consts<>+0(SB), X1, X7
+	VCMPPD       $0x11, sin64consts<>+960(SB), X7, X7
+	VADDPD       X6, X1, X8
+	VSUBPD       X6, X8, X8
+	VBLENDVPD    X7, X8, X1, X8
+	VSUBPD       X8, X1, X1
+	VADDPD       X5, X1, X6
+	VSUBPD       X1, X6, X7
+	VSUBPD       X7, X6, X11
 	VSUBPD       X11, X1, X1
-	VSUBPD       X8, X6, X6
-	VADDPD       X6, X1, X1
+	VSUBPD       X7, X5, X5
+	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       sin64consts<>+192(SB), X7, X6
-	VPXOR        sin64consts<>+448(SB), X6, X8
-	VFMADD231PD  sin64consts<>+192(SB), X7, X8
-	VFMADD231PD  sin64consts<>+192(SB), X1, X8
-	VFMADD231PD  sin64consts<>+1024(SB), X7, X8
-	VADDPD       X8, X6, X1
-	VSUBPD       X1, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       sin64consts<>+64(SB), X9, X9
-	VBLENDVPD    X4, X9, X2, X2
+	VMULPD       sin64consts<>+192(SB), X6, X5
+	VPXOR        sin64consts<>+448(SB), X5, X7
+	VFMADD231PD  sin64consts<>+192(SB), X6, X7
+	VFMADD231PD  sin64consts<>+192(SB), X1, X7
+	VFMADD231PD  sin64consts<>+1024(SB), X6, X7
+	VADDPD       X7, X5, X1
+	VSUBPD       X1, X5, X5
+	VADDPD       X7, X5, X5
+	VADDPD       sin64consts<>+64(SB), X8, X8
+	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
-	VBLENDVPD    X4, X6, X5, X5
+	VBLENDVPD    X4, X5, X9, X9
 
 mathblock61:
-	VPAND        sin64consts<>+0(SB), X0, X1
-	VPAND        sin64consts<>+1088(SB), X2, X4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), X4, X4
-	VMULPD       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      sin64consts<>+1216(SB), X8
-	VFMADD213PD  sin64consts<>+1280(SB), X8, X7
-	VFMADD213PD  sin64consts<>+1344(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1408(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1472(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1536(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1600(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1664(SB), X6, X7
-	VFMADD213PD  sin64consts<>+1728(SB), X6, X7
-	VMULPD       sin64consts<>+1792(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PD X5, X8, X9
-	VMULPD       X3, X6, X6
-	VFMADD231PD  X7, X6, X9
-	VADDPD       X9, X3, X9
-	VMULPD       X3, X3, X6
-	VPXOR        sin64consts<>+448(SB), X6, X7
-	VFMADD231PD  X3, X3, X7
-	VMULPD       sin64consts<>+1792(SB), X6, X8
-	VPXOR        sin64consts<>+448(SB), X8, X8
-	VADDPD       sin64consts<>+1856(SB), X8, X10
-	VMOVUPS      sin64consts<>+1856(SB), X11
-	VSUBPD       X10, X11, X11
-	VADDPD       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      sin64consts<>+1920(SB), X12
-	VFMADD213PD  sin64consts<>+1984(SB), X12, X8
-	VFMADD213PD  sin64consts<>+2048(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2112(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2176(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2240(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2304(SB), X6, X8
-	VFMADD213PD  sin64consts<>+2368(SB), X6, X8
-	VMULPD       X6, X6, X6
-	VFMADD231PD  X8, X6, X11
-	VFNMADD231PD X5, X3, X11
-	VFNMADD231PD sin64consts<>+1792(SB), X7, X11
-	VADDPD       X11, X10, X10
-	VBLENDVPD    X4, X9, X10, X9
-	VPAND        sin64consts<>+2432(SB), X2, X2
+	VPAND        sin64consts<>+1088(SB), X2, X1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
+	VPAND        sin64consts<>+1216(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
+	VMULPD       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      sin64consts<>+1280(SB), X6
+	VFMADD213PD  sin64consts<>+1344(SB), X6, X5
+	VFMADD213PD  sin64consts<>+1408(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1472(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1536(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1600(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1664(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1728(SB), X4, X5
+	VFMADD213PD  sin64consts<>+1792(SB), X4, X5
+	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X9, X6, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X5, X4, X7
+	VADDPD       X7, X3, X7
+	VMULPD       X3, X3, X4
+	VPXOR        sin64consts<>+448(SB), X4, X5
+	VFMADD231PD  X3, X3, X5
+	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VPXOR        sin64consts<>+448(SB), X6, X6
+	VADDPD       sin64consts<>+1920(SB), X6, X8
+	VMOVUPS      sin64consts<>+1920(SB), X10
+	VSUBPD       X8, X10, X10
+	VADDPD       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      sin64consts<>+1984(SB), X11
+	VFMADD213PD  sin64consts<>+2048(SB), X11, X6
+	VFMADD213PD  sin64consts<>+2112(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2176(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2240(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2304(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2368(SB), X4, X6
+	VFMADD213PD  sin64consts<>+2432(SB), X4, X6
+	VMULPD       X4, X4, X4
+	VFMADD231PD  X6, X4, X10
+	VFNMADD231PD X9, X3, X10
+	VFNMADD231PD sin64consts<>+1856(SB), X5, X10
+	VADDPD       X10, X8, X8
+	VBLENDVPD    X1, X7, X8, X7
+	VPAND        sin64consts<>+0(SB), X0, X1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), X1, X3
 	VPAND        sin64consts<>+448(SB), X0, X4
 	VPXOR        X4, X2, X2
-	VPXOR        X2, X9, X9
-	VBLENDVPD    X3, X0, X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPD    X3, X0, X7, X7
 	VCMPPD       $0x00, sin64consts<>+576(SB), X1, X1
-	VBLENDVPD    X1, sin64consts<>+2560(SB), X9, X9
+	VBLENDVPD    X1, sin64consts<>+2560(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         sin64consts<>+2624(SB), X0, X0
-	VBLENDVPD    X1, X0, X9, X0
+	VBLENDVPD    X1, X0, X7, X0
 	VMOVQ        X0, (DX)(R8*8)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -20642,221 +20642,221 @@ sinVF64AVX2_exact1:
 	VMULPD       sin64consts<>+256(SB), Y3, Y5
 	VPXOR        sin64consts<>+448(SB), Y5, Y6
 	VFMADD231PD  sin64consts<>+256(SB), Y3, Y6
-	VMULPD       sin64consts<>+320(SB), Y3, Y7
-	VPXOR        sin64consts<>+448(SB), Y7, Y8
+	VPXOR        sin64consts<>+448(SB), Y5, Y5
+	VADDPD       Y5, Y4, Y7
+	VSUBPD       Y4, Y7, Y8
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y4, Y4
+	VSUBPD       Y8, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       sin64consts<>+320(SB), Y3, Y5
+	VPXOR        sin64consts<>+448(SB), Y5, Y8
 	VFMADD231PD  sin64consts<>+320(SB), Y3, Y8
 	VPXOR        sin64consts<>+448(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y9
-	VSUBPD       Y4, Y9, Y10
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y10
 	VSUBPD       Y10, Y9, Y11
-	VSUBPD       Y11, Y4, Y4
+	VSUBPD       Y11, Y7, Y7
 	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VPXOR        sin64consts<>+448(SB), Y7, Y7
-	VADDPD       Y7, Y9, Y5
-	VSUBPD       Y9, Y5, Y10
-	VSUBPD       Y10, Y5, Y11
-	VSUBPD       Y11, Y9, Y9
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       Y7, Y9, Y9
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y7, Y4, Y4
 	VSUBPD       Y6, Y4, Y4
 	VFMADD231PD  sin64consts<>+384(SB), Y3, Y8
 	VSUBPD       Y8, Y4, Y4
-	VADDPD       Y4, Y5, Y3
+	VADDPD       Y4, Y9, Y3
+	VSUBPD       Y9, Y3, Y5
 	VSUBPD       Y5, Y3, Y6
-	VSUBPD       Y6, Y3, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y4, Y9, Y9
 	VMOVUPS      sin64consts<>+512(SB), Y4
 	VCMPPD       $0x11, Y1, Y4, Y4
-	VCMPPD       $0x11, sin64consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPD       $0x11, sin64consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock62
-	VPSRLQ       $0x34, Y1, Y6
-	VPSRLQ       $0x03, Y6, Y7
-	VPAND        sin64consts<>+640(SB), Y6, Y6
-	VPADDQ       sin64consts<>+704(SB), Y6, Y6
+	VPSRLQ       $0x34, Y1, Y5
+	VPSRLQ       $0x03, Y5, Y6
+	VPAND        sin64consts<>+640(SB), Y5, Y5
+	VPADDQ       sin64consts<>+704(SB), Y5, Y5
 	VPAND        sin64consts<>+768(SB), Y1, Y1
-	VPSLLQ       $0x34, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLQ       $0x34, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y8
-	VPXOR        sin64consts<>+448(SB), Y8, Y9
-	VFMADD231PD  Y6, Y1, Y9
-	VMULPD       sin64consts<>+896(SB), Y8, Y6
-	VPAND        sin64consts<>+448(SB), Y6, Y10
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y7
+	VPXOR        sin64consts<>+448(SB), Y7, Y8
+	VFMADD231PD  Y5, Y1, Y8
+	VMULPD       sin64consts<>+896(SB), Y7, Y5
+	VPAND        sin64consts<>+448(SB), Y5, Y10
 	VPOR         sin64consts<>+960(SB), Y10, Y10
-	VPAND        sin64consts<>+0(SB), Y6, Y11
+	VPAND        sin64consts<>+0(SB), Y5, Y11
 	VCMPPD       $0x11, sin64consts<>+960(SB), Y11, Y11
-	VADDPD       Y10, Y6, Y12
+	VADDPD       Y10, Y5, Y12
 	VSUBPD       Y10, Y12, Y12
-	VBLENDVPD    Y11, Y12, Y6, Y12
-	VFNMADD231PD sin64consts<>+832(SB), Y12, Y8
+	VBLENDVPD    Y11, Y12, Y5, Y12
+	VFNMADD231PD sin64consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y10, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y10
+	VPCMPEQQ     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y10, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y10
 	VPXOR        sin64consts<>+448(SB), Y10, Y11
-	VFMADD231PD  Y6, Y1, Y11
-	VADDPD       Y10, Y9, Y6
-	VSUBPD       Y9, Y6, Y12
-	VSUBPD       Y12, Y6, Y13
-	VSUBPD       Y13, Y9, Y9
-	VSUBPD       Y12, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VADDPD       Y6, Y8, Y10
-	VSUBPD       Y8, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
+	VFMADD231PD  Y5, Y1, Y11
+	VADDPD       Y10, Y8, Y5
+	VSUBPD       Y8, Y5, Y12
+	VSUBPD       Y12, Y5, Y13
 	VSUBPD       Y13, Y8, Y8
-	VSUBPD       Y12, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VMULPD       sin64consts<>+896(SB), Y10, Y6
-	VPAND        sin64consts<>+448(SB), Y6, Y12
+	VSUBPD       Y12, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y5, Y7, Y10
+	VSUBPD       Y7, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       sin64consts<>+896(SB), Y10, Y5
+	VPAND        sin64consts<>+448(SB), Y5, Y12
 	VPOR         sin64consts<>+960(SB), Y12, Y12
-	VPAND        sin64consts<>+0(SB), Y6, Y13
+	VPAND        sin64consts<>+0(SB), Y5, Y13
 	VCMPPD       $0x11, sin64consts<>+960(SB), Y13, Y13
-	VADDPD       Y12, Y6, Y14
+	VADDPD       Y12, Y5, Y14
 	VSUBPD       Y12, Y14, Y14
-	VBLENDVPD    Y13, Y14, Y6, Y14
+	VBLENDVPD    Y13, Y14, Y5, Y14
 	VFNMADD231PD sin64consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y12, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y12
+	VPCMPEQQ     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y12, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y12
 	VPXOR        sin64consts<>+448(SB), Y12, Y13
-	VFMADD231PD  Y6, Y1, Y13
-	VADDPD       Y11, Y12, Y6
-	VSUBPD       Y12, Y6, Y14
-	VSUBPD       Y14, Y6, Y15
+	VFMADD231PD  Y5, Y1, Y13
+	VADDPD       Y11, Y12, Y5
+	VSUBPD       Y12, Y5, Y14
+	VSUBPD       Y14, Y5, Y15
 	VSUBPD       Y15, Y12, Y12
 	VSUBPD       Y14, Y11, Y11
 	VADDPD       Y11, Y12, Y12
-	VADDPD       Y9, Y6, Y11
-	VSUBPD       Y6, Y11, Y14
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y14
 	VSUBPD       Y14, Y11, Y15
-	VSUBPD       Y15, Y6, Y6
-	VSUBPD       Y14, Y9, Y9
-	VADDPD       Y9, Y6, Y6
-	VADDPD       Y8, Y11, Y9
-	VSUBPD       Y11, Y9, Y14
-	VSUBPD       Y14, Y9, Y15
-	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y15, Y5, Y5
 	VSUBPD       Y14, Y8, Y8
-	VADDPD       Y8, Y11, Y11
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y7, Y11, Y8
+	VSUBPD       Y11, Y8, Y14
+	VSUBPD       Y14, Y8, Y15
+	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y14, Y7, Y7
+	VADDPD       Y7, Y11, Y11
 	LEAQ         rempio2_3_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERQQ   Y14, (CX)(Y7*8), Y8
-	VMULPD       Y8, Y1, Y1
-	VADDPD       Y6, Y12, Y12
+	VPCMPEQQ     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERQQ   Y14, (CX)(Y6*8), Y7
+	VMULPD       Y7, Y1, Y1
+	VADDPD       Y5, Y12, Y12
 	VADDPD       Y13, Y11, Y11
 	VADDPD       Y11, Y12, Y12
 	VADDPD       Y1, Y12, Y12
-	VADDPD       Y9, Y10, Y1
-	VSUBPD       Y10, Y1, Y6
-	VSUBPD       Y6, Y1, Y7
+	VADDPD       Y8, Y10, Y1
+	VSUBPD       Y10, Y1, Y5
+	VSUBPD       Y5, Y1, Y6
+	VSUBPD       Y6, Y10, Y10
+	VSUBPD       Y5, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y12, Y10, Y5
+	VSUBPD       Y10, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y10, Y10
-	VSUBPD       Y6, Y9, Y9
-	VADDPD       Y9, Y10, Y10
-	VADDPD       Y12, Y10, Y6
-	VSUBPD       Y10, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y10, Y10
-	VSUBPD       Y7, Y12, Y12
+	VSUBPD       Y6, Y12, Y12
 	VADDPD       Y12, Y10, Y10
-	VPAND        sin64consts<>+448(SB), Y1, Y7
-	VPOR         sin64consts<>+960(SB), Y7, Y7
-	VPAND        sin64consts<>+0(SB), Y1, Y8
-	VCMPPD       $0x11, sin64consts<>+960(SB), Y8, Y8
-	VADDPD       Y7, Y1, Y9
-	VSUBPD       Y7, Y9, Y9
-	VBLENDVPD    Y8, Y9, Y1, Y9
-	VSUBPD       Y9, Y1, Y1
-	VADDPD       Y6, Y1, Y7
-	VSUBPD       Y1, Y7, Y8
-	VSUBPD       Y8, Y7, Y11
+	VPAND        sin64consts<>+448(SB), Y1, Y6
+	VPOR         sin64consts<>+960(SB), Y6, Y6
+	VPAND        sin64consts<>+0(SB), Y1, Y7
+	VCMPPD       $0x11, sin64consts<>+960(SB), Y7, Y7
+	VADDPD       Y6, Y1, Y8
+	VSUBPD       Y6, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y1, Y8
+	VSUBPD       Y8, Y1, Y1
+	VADDPD       Y5, Y1, Y6
+	VSUBPD       Y1, Y6, Y7
+	VSUBPD       Y7, Y6, Y11
 	VSUBPD       Y11, Y1, Y1
-	VSUBPD       Y8, Y6, Y6
-	VADDPD       Y6, Y1, Y1
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VADDPD       Y10, Y1, Y1
-	VMULPD       sin64consts<>+192(SB), Y7, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y8
-	VFMADD231PD  sin64consts<>+192(SB), Y7, Y8
-	VFMADD231PD  sin64consts<>+192(SB), Y1, Y8
-	VFMADD231PD  sin64consts<>+1024(SB), Y7, Y8
-	VADDPD       Y8, Y6, Y1
-	VSUBPD       Y1, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       sin64consts<>+64(SB), Y9, Y9
-	VBLENDVPD    Y4, Y9, Y2, Y2
+	VMULPD       sin64consts<>+192(SB), Y6, Y5
+	VPXOR        sin64consts<>+448(SB), Y5, Y7
+	VFMADD231PD  sin64consts<>+192(SB), Y6, Y7
+	VFMADD231PD  sin64consts<>+192(SB), Y1, Y7
+	VFMADD231PD  sin64consts<>+1024(SB), Y6, Y7
+	VADDPD       Y7, Y5, Y1
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y7, Y5, Y5
+	VADDPD       sin64consts<>+64(SB), Y8, Y8
+	VBLENDVPD    Y4, Y8, Y2, Y2
 	VBLENDVPD    Y4, Y1, Y3, Y3
-	VBLENDVPD    Y4, Y6, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y9, Y9
 
 mathblock62:
-	VPAND        sin64consts<>+0(SB), Y0, Y1
-	VPAND        sin64consts<>+1088(SB), Y2, Y4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Y4, Y4
-	VMULPD       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      sin64consts<>+1216(SB), Y8
-	VFMADD213PD  sin64consts<>+1280(SB), Y8, Y7
-	VFMADD213PD  sin64consts<>+1344(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1408(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1472(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1536(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1600(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1664(SB), Y6, Y7
-	VFMADD213PD  sin64consts<>+1728(SB), Y6, Y7
-	VMULPD       sin64consts<>+1792(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PD Y5, Y8, Y9
-	VMULPD       Y3, Y6, Y6
-	VFMADD231PD  Y7, Y6, Y9
-	VADDPD       Y9, Y3, Y9
-	VMULPD       Y3, Y3, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y7
-	VFMADD231PD  Y3, Y3, Y7
-	VMULPD       sin64consts<>+1792(SB), Y6, Y8
-	VPXOR        sin64consts<>+448(SB), Y8, Y8
-	VADDPD       sin64consts<>+1856(SB), Y8, Y10
-	VMOVUPS      sin64consts<>+1856(SB), Y11
-	VSUBPD       Y10, Y11, Y11
-	VADDPD       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      sin64consts<>+1920(SB), Y12
-	VFMADD213PD  sin64consts<>+1984(SB), Y12, Y8
-	VFMADD213PD  sin64consts<>+2048(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2112(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2176(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2240(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2304(SB), Y6, Y8
-	VFMADD213PD  sin64consts<>+2368(SB), Y6, Y8
-	VMULPD       Y6, Y6, Y6
-	VFMADD231PD  Y8, Y6, Y11
-	VFNMADD231PD Y5, Y3, Y11
-	VFNMADD231PD sin64consts<>+1792(SB), Y7, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y4, Y9, Y10, Y9
-	VPAND        sin64consts<>+2432(SB), Y2, Y2
+	VPAND        sin64consts<>+1088(SB), Y2, Y1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Y1, Y1
+	VPAND        sin64consts<>+1216(SB), Y2, Y2
 	VPSLLQ       $0x3e, Y2, Y2
+	VMULPD       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      sin64consts<>+1280(SB), Y6
+	VFMADD213PD  sin64consts<>+1344(SB), Y6, Y5
+	VFMADD213PD  sin64consts<>+1408(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1472(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1536(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1600(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1664(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1728(SB), Y4, Y5
+	VFMADD213PD  sin64consts<>+1792(SB), Y4, Y5
+	VMULPD       sin64consts<>+1856(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y9, Y6, Y7
+	VMULPD       Y3, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y7
+	VADDPD       Y7, Y3, Y7
+	VMULPD       Y3, Y3, Y4
+	VPXOR        sin64consts<>+448(SB), Y4, Y5
+	VFMADD231PD  Y3, Y3, Y5
+	VMULPD       sin64consts<>+1856(SB), Y4, Y6
+	VPXOR        sin64consts<>+448(SB), Y6, Y6
+	VADDPD       sin64consts<>+1920(SB), Y6, Y8
+	VMOVUPS      sin64consts<>+1920(SB), Y10
+	VSUBPD       Y8, Y10, Y10
+	VADDPD       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      sin64consts<>+1984(SB), Y11
+	VFMADD213PD  sin64consts<>+2048(SB), Y11, Y6
+	VFMADD213PD  sin64consts<>+2112(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2176(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2240(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2304(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2368(SB), Y4, Y6
+	VFMADD213PD  sin64consts<>+2432(SB), Y4, Y6
+	VMULPD       Y4, Y4, Y4
+	VFMADD231PD  Y6, Y4, Y10
+	VFNMADD231PD Y9, Y3, Y10
+	VFNMADD231PD sin64consts<>+1856(SB), Y5, Y10
+	VADDPD       Y10, Y8, Y8
+	VBLENDVPD    Y1, Y7, Y8, Y7
+	VPAND        sin64consts<>+0(SB), Y0, Y1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Y1, Y3
 	VPAND        sin64consts<>+448(SB), Y0, Y4
 	VPXOR        Y4, Y2, Y2
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPD    Y3, Y0, Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPD    Y3, Y0, Y7, Y7
 	VCMPPD       $0x00, sin64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y1, sin64consts<>+2560(SB), Y9, Y9
+	VBLENDVPD    Y1, sin64consts<>+2560(SB), Y7, Y7
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VPOR         sin64consts<>+2624(SB), Y0, Y0
-	VBLENDVPD    Y1, Y0, Y9, Y0
+	VBLENDVPD    Y1, Y0, Y7, Y0
 	VMOVUPD      Y0, (DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -21020,166 +21020,166 @@ DATA sin64consts<>+1184(SB)/8, $0x0000000000000000
 DATA sin64consts<>+1192(SB)/8, $0x0000000000000000
 DATA sin64consts<>+1200(SB)/8, $0x0000000000000000
 DATA sin64consts<>+1208(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1216(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1224(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1232(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1240(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1248(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1256(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1264(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1272(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1280(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1288(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1296(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1304(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1312(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1320(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1328(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1336(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1344(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1352(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1360(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1368(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1376(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1384(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1392(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1400(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1408(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1416(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1424(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1432(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1440(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1448(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1456(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1464(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1472(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1480(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1488(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1496(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1504(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1512(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1520(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1528(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1536(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1544(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1552(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1560(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1568(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1576(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1584(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1592(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1600(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1608(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1616(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1624(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1632(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1640(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1648(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1656(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1664(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1672(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1680(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1688(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1696(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1704(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1712(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1720(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1728(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1736(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1744(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1752(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1760(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1768(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1776(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1784(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1792(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1800(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1808(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1816(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1824(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1832(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1840(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1848(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1856(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1864(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1872(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1880(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1888(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1896(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1904(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1912(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1920(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1928(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1936(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1944(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1952(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1960(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1968(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1976(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1984(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+1992(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2000(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2008(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2016(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2024(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2032(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2040(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2048(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2056(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2064(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2072(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2080(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2088(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2096(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2104(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2112(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2120(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2128(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2136(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2144(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2152(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2160(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2168(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2176(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2184(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2192(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2200(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2208(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2216(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2224(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2232(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2240(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2248(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2256(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2264(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2272(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2280(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2288(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2296(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2304(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2312(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2320(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2328(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2336(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2344(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2352(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2360(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2368(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2376(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2384(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2392(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2400(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2408(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2416(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2424(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2432(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2440(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2448(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2456(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2464(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2472(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2480(SB)/8, $0x0000000000000002
-DATA sin64consts<>+2488(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1216(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1224(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1232(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1240(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1248(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1256(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1264(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1272(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1280(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1288(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1296(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1304(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1312(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1320(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1328(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1336(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1344(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1352(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1360(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1368(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1376(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1384(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1392(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1400(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1408(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1416(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1424(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1432(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1440(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1448(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1456(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1464(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1472(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1480(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1488(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1496(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1504(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1512(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1520(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1528(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1536(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1544(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1552(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1560(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1568(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1576(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1584(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1592(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1600(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1608(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1616(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1624(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1632(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1640(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1648(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1656(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1664(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1672(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1680(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1688(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1696(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1704(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1712(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1720(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1728(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1736(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1744(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1752(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1760(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1768(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1776(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1784(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1792(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1800(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1808(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1816(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1824(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1832(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1840(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1848(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1856(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1864(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1872(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1880(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1888(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1896(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1904(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1912(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1920(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1928(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1936(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1944(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1952(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1960(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1968(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1976(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1984(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+1992(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2000(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2008(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2016(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2024(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2032(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2040(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2048(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2056(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2064(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2072(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2080(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2088(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2096(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2104(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2112(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2120(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2128(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2136(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2144(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2152(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2160(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2168(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2176(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2184(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2192(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2200(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2208(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2216(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2224(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2232(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2240(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2248(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2256(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2264(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2272(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2280(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2288(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2296(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2304(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2312(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2320(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2328(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2336(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2344(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2352(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2360(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2368(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2376(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2384(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2392(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2400(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2408(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2416(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2424(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2432(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2440(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2448(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2456(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2464(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2472(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2480(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2488(SB)/8, $0x3fa5555555555555
 DATA sin64consts<>+2496(SB)/8, $0x3e40000000000000
 DATA sin64consts<>+2504(SB)/8, $0x3e40000000000000
 DATA sin64consts<>+2512(SB)/8, $0x3e40000000000000
@@ -22274,220 +22274,220 @@ cosVF64AVX2_loop1:
 	VMULPD       cos64consts<>+256(SB), Y3, Y5
 	VPXOR        cos64consts<>+448(SB), Y5, Y6
 	VFMADD231PD  cos64consts<>+256(SB), Y3, Y6
-	VMULPD       cos64consts<>+320(SB), Y3, Y7
-	VPXOR        cos64consts<>+448(SB), Y7, Y8
+	VPXOR        cos64consts<>+448(SB), Y5, Y5
+	VADDPD       Y5, Y4, Y7
+	VSUBPD       Y4, Y7, Y8
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y4, Y4
+	VSUBPD       Y8, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       cos64consts<>+320(SB), Y3, Y5
+	VPXOR        cos64consts<>+448(SB), Y5, Y8
 	VFMADD231PD  cos64consts<>+320(SB), Y3, Y8
 	VPXOR        cos64consts<>+448(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y9
-	VSUBPD       Y4, Y9, Y10
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y10
 	VSUBPD       Y10, Y9, Y11
-	VSUBPD       Y11, Y4, Y4
+	VSUBPD       Y11, Y7, Y7
 	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VPXOR        cos64consts<>+448(SB), Y7, Y7
-	VADDPD       Y7, Y9, Y5
-	VSUBPD       Y9, Y5, Y10
-	VSUBPD       Y10, Y5, Y11
-	VSUBPD       Y11, Y9, Y9
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       Y7, Y9, Y9
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y7, Y4, Y4
 	VSUBPD       Y6, Y4, Y4
 	VFMADD231PD  cos64consts<>+384(SB), Y3, Y8
 	VSUBPD       Y8, Y4, Y4
-	VADDPD       Y4, Y5, Y3
+	VADDPD       Y4, Y9, Y3
+	VSUBPD       Y9, Y3, Y5
 	VSUBPD       Y5, Y3, Y6
-	VSUBPD       Y6, Y3, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y4, Y9, Y9
 	VMOVUPS      cos64consts<>+512(SB), Y4
 	VCMPPD       $0x11, Y1, Y4, Y4
-	VCMPPD       $0x11, cos64consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPD       $0x11, cos64consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock63
-	VPSRLQ       $0x34, Y1, Y6
-	VPSRLQ       $0x03, Y6, Y7
-	VPAND        cos64consts<>+640(SB), Y6, Y6
-	VPADDQ       cos64consts<>+704(SB), Y6, Y6
+	VPSRLQ       $0x34, Y1, Y5
+	VPSRLQ       $0x03, Y5, Y6
+	VPAND        cos64consts<>+640(SB), Y5, Y5
+	VPADDQ       cos64consts<>+704(SB), Y5, Y5
 	VPAND        cos64consts<>+768(SB), Y1, Y1
-	VPSLLQ       $0x34, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLQ       $0x34, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y8
-	VPXOR        cos64consts<>+448(SB), Y8, Y9
-	VFMADD231PD  Y6, Y1, Y9
-	VMULPD       cos64consts<>+896(SB), Y8, Y6
-	VPAND        cos64consts<>+448(SB), Y6, Y10
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y7
+	VPXOR        cos64consts<>+448(SB), Y7, Y8
+	VFMADD231PD  Y5, Y1, Y8
+	VMULPD       cos64consts<>+896(SB), Y7, Y5
+	VPAND        cos64consts<>+448(SB), Y5, Y10
 	VPOR         cos64consts<>+960(SB), Y10, Y10
-	VPAND        cos64consts<>+0(SB), Y6, Y11
+	VPAND        cos64consts<>+0(SB), Y5, Y11
 	VCMPPD       $0x11, cos64consts<>+960(SB), Y11, Y11
-	VADDPD       Y10, Y6, Y12
+	VADDPD       Y10, Y5, Y12
 	VSUBPD       Y10, Y12, Y12
-	VBLENDVPD    Y11, Y12, Y6, Y12
-	VFNMADD231PD cos64consts<>+832(SB), Y12, Y8
+	VBLENDVPD    Y11, Y12, Y5, Y12
+	VFNMADD231PD cos64consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y10, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y10
+	VPCMPEQQ     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y10, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y10
 	VPXOR        cos64consts<>+448(SB), Y10, Y11
-	VFMADD231PD  Y6, Y1, Y11
-	VADDPD       Y10, Y9, Y6
-	VSUBPD       Y9, Y6, Y12
-	VSUBPD       Y12, Y6, Y13
-	VSUBPD       Y13, Y9, Y9
-	VSUBPD       Y12, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VADDPD       Y6, Y8, Y10
-	VSUBPD       Y8, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
+	VFMADD231PD  Y5, Y1, Y11
+	VADDPD       Y10, Y8, Y5
+	VSUBPD       Y8, Y5, Y12
+	VSUBPD       Y12, Y5, Y13
 	VSUBPD       Y13, Y8, Y8
-	VSUBPD       Y12, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VMULPD       cos64consts<>+896(SB), Y10, Y6
-	VPAND        cos64consts<>+448(SB), Y6, Y12
+	VSUBPD       Y12, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y5, Y7, Y10
+	VSUBPD       Y7, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       cos64consts<>+896(SB), Y10, Y5
+	VPAND        cos64consts<>+448(SB), Y5, Y12
 	VPOR         cos64consts<>+960(SB), Y12, Y12
-	VPAND        cos64consts<>+0(SB), Y6, Y13
+	VPAND        cos64consts<>+0(SB), Y5, Y13
 	VCMPPD       $0x11, cos64consts<>+960(SB), Y13, Y13
-	VADDPD       Y12, Y6, Y14
+	VADDPD       Y12, Y5, Y14
 	VSUBPD       Y12, Y14, Y14
-	VBLENDVPD    Y13, Y14, Y6, Y14
+	VBLENDVPD    Y13, Y14, Y5, Y14
 	VFNMADD231PD cos64consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y12, (R10)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y12
+	VPCMPEQQ     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y12, (R10)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y12
 	VPXOR        cos64consts<>+448(SB), Y12, Y13
-	VFMADD231PD  Y6, Y1, Y13
-	VADDPD       Y11, Y12, Y6
-	VSUBPD       Y12, Y6, Y14
-	VSUBPD       Y14, Y6, Y15
+	VFMADD231PD  Y5, Y1, Y13
+	VADDPD       Y11, Y12, Y5
+	VSUBPD       Y12, Y5, Y14
+	VSUBPD       Y14, Y5, Y15
 	VSUBPD       Y15, Y12, Y12
 	VSUBPD       Y14, Y11, Y11
 	VADDPD       Y11, Y12, Y12
-	VADDPD       Y9, Y6, Y11
-	VSUBPD       Y6, Y11, Y14
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y14
 	VSUBPD       Y14, Y11, Y15
-	VSUBPD       Y15, Y6, Y6
-	VSUBPD       Y14, Y9, Y9
-	VADDPD       Y9, Y6, Y6
-	VADDPD       Y8, Y11, Y9
-	VSUBPD       Y11, Y9, Y14
-	VSUBPD       Y14, Y9, Y15
-	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y15, Y5, Y5
 	VSUBPD       Y14, Y8, Y8
-	VADDPD       Y8, Y11, Y11
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y7, Y11, Y8
+	VSUBPD       Y11, Y8, Y14
+	VSUBPD       Y14, Y8, Y15
+	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y14, Y7, Y7
+	VADDPD       Y7, Y11, Y11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERQQ   Y14, (R10)(Y7*8), Y8
-	VMULPD       Y8, Y1, Y1
-	VADDPD       Y6, Y12, Y12
+	VPCMPEQQ     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERQQ   Y14, (R10)(Y6*8), Y7
+	VMULPD       Y7, Y1, Y1
+	VADDPD       Y5, Y12, Y12
 	VADDPD       Y13, Y11, Y11
 	VADDPD       Y11, Y12, Y12
 	VADDPD       Y1, Y12, Y12
-	VADDPD       Y9, Y10, Y1
-	VSUBPD       Y10, Y1, Y6
-	VSUBPD       Y6, Y1, Y7
+	VADDPD       Y8, Y10, Y1
+	VSUBPD       Y10, Y1, Y5
+	VSUBPD       Y5, Y1, Y6
+	VSUBPD       Y6, Y10, Y10
+	VSUBPD       Y5, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y12, Y10, Y5
+	VSUBPD       Y10, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y10, Y10
-	VSUBPD       Y6, Y9, Y9
-	VADDPD       Y9, Y10, Y10
-	VADDPD       Y12, Y10, Y6
-	VSUBPD       Y10, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y10, Y10
-	VSUBPD       Y7, Y12, Y12
+	VSUBPD       Y6, Y12, Y12
 	VADDPD       Y12, Y10, Y10
-	VPAND        cos64consts<>+448(SB), Y1, Y7
-	VPOR         cos64consts<>+960(SB), Y7, Y7
-	VPAND        cos64consts<>+0(SB), Y1, Y8
-	VCMPPD       $0x11, cos64consts<>+960(SB), Y8, Y8
-	VADDPD       Y7, Y1, Y9
-	VSUBPD       Y7, Y9, Y9
-	VBLENDVPD    Y8, Y9, Y1, Y9
-	VSUBPD       Y9, Y1, Y1
-	VADDPD       Y6, Y1, Y7
-	VSUBPD       Y1, Y7, Y8
-	VSUBPD       Y8, Y7, Y11
+	VPAND        cos64consts<>+448(SB), Y1, Y6
+	VPOR         cos64consts<>+960(SB), Y6, Y6
+	VPAND        cos64consts<>+0(SB), Y1, Y7
+	VCMPPD       $0x11, cos64consts<>+960(SB), Y7, Y7
+	VADDPD       Y6, Y1, Y8
+	VSUBPD       Y6, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y1, Y8
+	VSUBPD       Y8, Y1, Y1
+	VADDPD       Y5, Y1, Y6
+	VSUBPD       Y1, Y6, Y7
+	VSUBPD       Y7, Y6, Y11
 	VSUBPD       Y11, Y1, Y1
-	VSUBPD       Y8, Y6, Y6
-	VADDPD       Y6, Y1, Y1
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VADDPD       Y10, Y1, Y1
-	VMULPD       cos64consts<>+192(SB), Y7, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y8
-	VFMADD231PD  cos64consts<>+192(SB), Y7, Y8
-	VFMADD231PD  cos64consts<>+192(SB), Y1, Y8
-	VFMADD231PD  cos64consts<>+1024(SB), Y7, Y8
-	VADDPD       Y8, Y6, Y1
-	VSUBPD       Y1, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       cos64consts<>+64(SB), Y9, Y9
-	VBLENDVPD    Y4, Y9, Y2, Y2
+	VMULPD       cos64consts<>+192(SB), Y6, Y5
+	VPXOR        cos64consts<>+448(SB), Y5, Y7
+	VFMADD231PD  cos64consts<>+192(SB), Y6, Y7
+	VFMADD231PD  cos64consts<>+192(SB), Y1, Y7
+	VFMADD231PD  cos64consts<>+1024(SB), Y6, Y7
+	VADDPD       Y7, Y5, Y1
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y7, Y5, Y5
+	VADDPD       cos64consts<>+64(SB), Y8, Y8
+	VBLENDVPD    Y4, Y8, Y2, Y2
 	VBLENDVPD    Y4, Y1, Y3, Y3
-	VBLENDVPD    Y4, Y6, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y9, Y9
 
 mathblock63:
-	VPAND        cos64consts<>+0(SB), Y0, Y1
 	VPADDQ       cos64consts<>+1088(SB), Y2, Y2
-	VPAND        cos64consts<>+1088(SB), Y2, Y4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Y4, Y4
-	VMULPD       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      cos64consts<>+1216(SB), Y8
-	VFMADD213PD  cos64consts<>+1280(SB), Y8, Y7
-	VFMADD213PD  cos64consts<>+1344(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1408(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1472(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1536(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1600(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1664(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1728(SB), Y6, Y7
-	VMULPD       cos64consts<>+1792(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PD Y5, Y8, Y9
-	VMULPD       Y3, Y6, Y6
-	VFMADD231PD  Y7, Y6, Y9
-	VADDPD       Y9, Y3, Y9
-	VMULPD       Y3, Y3, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y7
-	VFMADD231PD  Y3, Y3, Y7
-	VMULPD       cos64consts<>+1792(SB), Y6, Y8
-	VPXOR        cos64consts<>+448(SB), Y8, Y8
-	VADDPD       cos64consts<>+1856(SB), Y8, Y10
-	VMOVUPS      cos64consts<>+1856(SB), Y11
-	VSUBPD       Y10, Y11, Y11
-	VADDPD       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      cos64consts<>+1920(SB), Y12
-	VFMADD213PD  cos64consts<>+1984(SB), Y12, Y8
-	VFMADD213PD  cos64consts<>+2048(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2112(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2176(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2240(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2304(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2368(SB), Y6, Y8
-	VMULPD       Y6, Y6, Y6
-	VFMADD231PD  Y8, Y6, Y11
-	VFNMADD231PD Y5, Y3, Y11
-	VFNMADD231PD cos64consts<>+1792(SB), Y7, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y4, Y9, Y10, Y9
-	VPAND        cos64consts<>+2432(SB), Y2, Y2
+	VPAND        cos64consts<>+1088(SB), Y2, Y1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Y1, Y1
+	VPAND        cos64consts<>+1216(SB), Y2, Y2
 	VPSLLQ       $0x3e, Y2, Y2
+	VMULPD       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      cos64consts<>+1280(SB), Y6
+	VFMADD213PD  cos64consts<>+1344(SB), Y6, Y5
+	VFMADD213PD  cos64consts<>+1408(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1472(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1536(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1600(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1664(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1728(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1792(SB), Y4, Y5
+	VMULPD       cos64consts<>+1856(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y9, Y6, Y7
+	VMULPD       Y3, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y7
+	VADDPD       Y7, Y3, Y7
+	VMULPD       Y3, Y3, Y4
+	VPXOR        cos64consts<>+448(SB), Y4, Y5
+	VFMADD231PD  Y3, Y3, Y5
+	VMULPD       cos64consts<>+1856(SB), Y4, Y6
+	VPXOR        cos64consts<>+448(SB), Y6, Y6
+	VADDPD       cos64consts<>+1920(SB), Y6, Y8
+	VMOVUPS      cos64consts<>+1920(SB), Y10
+	VSUBPD       Y8, Y10, Y10
+	VADDPD       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      cos64consts<>+1984(SB), Y11
+	VFMADD213PD  cos64consts<>+2048(SB), Y11, Y6
+	VFMADD213PD  cos64consts<>+2112(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2176(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2240(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2304(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2368(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2432(SB), Y4, Y6
+	VMULPD       Y4, Y4, Y4
+	VFMADD231PD  Y6, Y4, Y10
+	VFNMADD231PD Y9, Y3, Y10
+	VFNMADD231PD cos64consts<>+1856(SB), Y5, Y10
+	VADDPD       Y10, Y8, Y8
+	VBLENDVPD    Y1, Y7, Y8, Y7
+	VPAND        cos64consts<>+0(SB), Y0, Y1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Y1, Y3
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPD    Y3, cos64consts<>+1856(SB), Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPD    Y3, cos64consts<>+1920(SB), Y7, Y7
 	VCMPPD       $0x00, cos64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y1, cos64consts<>+2560(SB), Y9, Y9
+	VBLENDVPD    Y1, cos64consts<>+2560(SB), Y7, Y7
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VPOR         cos64consts<>+2624(SB), Y0, Y0
-	VBLENDVPD    Y1, Y0, Y9, Y0
+	VBLENDVPD    Y1, Y0, Y7, Y0
 	VMOVUPD      Y0, (DX)(R8*8)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
@@ -22507,220 +22507,220 @@ cosVF64AVX2_after1:
 	VMULPD       cos64consts<>+256(SB), X3, X5
 	VPXOR        cos64consts<>+448(SB), X5, X6
 	VFMADD231PD  cos64consts<>+256(SB), X3, X6
-	VMULPD       cos64consts<>+320(SB), X3, X7
-	VPXOR        cos64consts<>+448(SB), X7, X8
+	VPXOR        cos64consts<>+448(SB), X5, X5
+	VADDPD       X5, X4, X7
+	VSUBPD       X4, X7, X8
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X4, X4
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X4, X4
+	VMULPD       cos64consts<>+320(SB), X3, X5
+	VPXOR        cos64consts<>+448(SB), X5, X8
 	VFMADD231PD  cos64consts<>+320(SB), X3, X8
 	VPXOR        cos64consts<>+448(SB), X5, X5
-	VADDPD       X5, X4, X9
-	VSUBPD       X4, X9, X10
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
-	VSUBPD       X11, X4, X4
+	VSUBPD       X11, X7, X7
 	VSUBPD       X10, X5, X5
-	VADDPD       X5, X4, X4
-	VPXOR        cos64consts<>+448(SB), X7, X7
-	VADDPD       X7, X9, X5
-	VSUBPD       X9, X5, X10
-	VSUBPD       X10, X5, X11
-	VSUBPD       X11, X9, X9
-	VSUBPD       X10, X7, X7
-	VADDPD       X7, X9, X9
-	VADDPD       X9, X4, X4
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
 	VFMADD231PD  cos64consts<>+384(SB), X3, X8
 	VSUBPD       X8, X4, X4
-	VADDPD       X4, X5, X3
+	VADDPD       X4, X9, X3
+	VSUBPD       X9, X3, X5
 	VSUBPD       X5, X3, X6
-	VSUBPD       X6, X3, X7
-	VSUBPD       X7, X5, X5
-	VSUBPD       X6, X4, X4
-	VADDPD       X4, X5, X5
+	VSUBPD       X6, X9, X9
+	VSUBPD       X5, X4, X4
+	VADDPD       X4, X9, X9
 	VMOVUPS      cos64consts<>+512(SB), X4
 	VCMPPD       $0x11, X1, X4, X4
-	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock64
-	VPSRLQ       $0x34, X1, X6
-	VPSRLQ       $0x03, X6, X7
-	VPAND        cos64consts<>+640(SB), X6, X6
-	VPADDQ       cos64consts<>+704(SB), X6, X6
+	VPSRLQ       $0x34, X1, X5
+	VPSRLQ       $0x03, X5, X6
+	VPAND        cos64consts<>+640(SB), X5, X5
+	VPADDQ       cos64consts<>+704(SB), X5, X5
 	VPAND        cos64consts<>+768(SB), X1, X1
-	VPSLLQ       $0x34, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLQ       $0x34, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VMULPD       X6, X1, X8
-	VPXOR        cos64consts<>+448(SB), X8, X9
-	VFMADD231PD  X6, X1, X9
-	VMULPD       cos64consts<>+896(SB), X8, X6
-	VPAND        cos64consts<>+448(SB), X6, X10
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VMULPD       X5, X1, X7
+	VPXOR        cos64consts<>+448(SB), X7, X8
+	VFMADD231PD  X5, X1, X8
+	VMULPD       cos64consts<>+896(SB), X7, X5
+	VPAND        cos64consts<>+448(SB), X5, X10
 	VPOR         cos64consts<>+960(SB), X10, X10
-	VPAND        cos64consts<>+0(SB), X6, X11
+	VPAND        cos64consts<>+0(SB), X5, X11
 	VCMPPD       $0x11, cos64consts<>+960(SB), X11, X11
-	VADDPD       X10, X6, X12
+	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
-	VBLENDVPD    X11, X12, X6, X12
-	VFNMADD231PD cos64consts<>+832(SB), X12, X8
+	VBLENDVPD    X11, X12, X5, X12
+	VFNMADD231PD cos64consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X10, (R10)(X7*8), X6
-	VMULPD       X6, X1, X10
+	VPCMPEQQ     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X10, (R10)(X6*8), X5
+	VMULPD       X5, X1, X10
 	VPXOR        cos64consts<>+448(SB), X10, X11
-	VFMADD231PD  X6, X1, X11
-	VADDPD       X10, X9, X6
-	VSUBPD       X9, X6, X12
-	VSUBPD       X12, X6, X13
-	VSUBPD       X13, X9, X9
-	VSUBPD       X12, X10, X10
-	VADDPD       X10, X9, X9
-	VADDPD       X6, X8, X10
-	VSUBPD       X8, X10, X12
-	VSUBPD       X12, X10, X13
+	VFMADD231PD  X5, X1, X11
+	VADDPD       X10, X8, X5
+	VSUBPD       X8, X5, X12
+	VSUBPD       X12, X5, X13
 	VSUBPD       X13, X8, X8
-	VSUBPD       X12, X6, X6
-	VADDPD       X6, X8, X8
-	VMULPD       cos64consts<>+896(SB), X10, X6
-	VPAND        cos64consts<>+448(SB), X6, X12
+	VSUBPD       X12, X10, X10
+	VADDPD       X10, X8, X8
+	VADDPD       X5, X7, X10
+	VSUBPD       X7, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VMULPD       cos64consts<>+896(SB), X10, X5
+	VPAND        cos64consts<>+448(SB), X5, X12
 	VPOR         cos64consts<>+960(SB), X12, X12
-	VPAND        cos64consts<>+0(SB), X6, X13
+	VPAND        cos64consts<>+0(SB), X5, X13
 	VCMPPD       $0x11, cos64consts<>+960(SB), X13, X13
-	VADDPD       X12, X6, X14
+	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
-	VBLENDVPD    X13, X14, X6, X14
+	VBLENDVPD    X13, X14, X5, X14
 	VFNMADD231PD cos64consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X12, (R10)(X7*8), X6
-	VMULPD       X6, X1, X12
+	VPCMPEQQ     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X12, (R10)(X6*8), X5
+	VMULPD       X5, X1, X12
 	VPXOR        cos64consts<>+448(SB), X12, X13
-	VFMADD231PD  X6, X1, X13
-	VADDPD       X11, X12, X6
-	VSUBPD       X12, X6, X14
-	VSUBPD       X14, X6, X15
+	VFMADD231PD  X5, X1, X13
+	VADDPD       X11, X12, X5
+	VSUBPD       X12, X5, X14
+	VSUBPD       X14, X5, X15
 	VSUBPD       X15, X12, X12
 	VSUBPD       X14, X11, X11
 	VADDPD       X11, X12, X12
-	VADDPD       X9, X6, X11
-	VSUBPD       X6, X11, X14
+	VADDPD       X8, X5, X11
+	VSUBPD       X5, X11, X14
 	VSUBPD       X14, X11, X15
-	VSUBPD       X15, X6, X6
-	VSUBPD       X14, X9, X9
-	VADDPD       X9, X6, X6
-	VADDPD       X8, X11, X9
-	VSUBPD       X11, X9, X14
-	VSUBPD       X14, X9, X15
-	VSUBPD       X15, X11, X11
+	VSUBPD       X15, X5, X5
 	VSUBPD       X14, X8, X8
-	VADDPD       X8, X11, X11
+	VADDPD       X8, X5, X5
+	VADDPD       X7, X11, X8
+	VSUBPD       X11, X8, X14
+	VSUBPD       X14, X8, X15
+	VSUBPD       X15, X11, X11
+	VSUBPD       X14, X7, X7
+	VADDPD       X7, X11, X11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERQQ   X14, (R10)(X7*8), X8
-	VMULPD       X8, X1, X1
-	VADDPD       X6, X12, X12
+	VPCMPEQQ     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERQQ   X14, (R10)(X6*8), X7
+	VMULPD       X7, X1, X1
+	VADDPD       X5, X12, X12
 	VADDPD       X13, X11, X11
 	VADDPD       X11, X12, X12
 	VADDPD       X1, X12, X12
-	VADDPD       X9, X10, X1
-	VSUBPD       X10, X1, X6
-	VSUBPD       X6, X1, X7
+	VADDPD       X8, X10, X1
+	VSUBPD       X10, X1, X5
+	VSUBPD       X5, X1, X6
+	VSUBPD       X6, X10, X10
+	VSUBPD       X5, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X12, X10, X5
+	VSUBPD       X10, X5, X6
+	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X10, X10
-	VSUBPD       X6, X9, X9
-	VADDPD       X9, X10, X10
-	VADDPD       X12, X10, X6
-	VSUBPD       X10, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X10, X10
-	VSUBPD       X7, X12, X12
+	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        cos64consts<>+448(SB), X1, X7
-	VPOR         cos64consts<>+960(SB), X7, X7
-	VPAND        cos64consts<>+0(SB), X1, X8
-	VCMPPD       $0x11, cos64consts<>+960(SB), X8, X8
-	VADDPD       X7, X1, X9
-	VSUBPD       X7, X9, X9
-	VBLENDVPD    X8, X9, X1, X9
-	VSUBPD       X9, X1, X1
-	VADDPD       X6, X1, X7
-	VSUBPD       X1, X7, X8
-	VSUBPD       X8, X7, X11
+	VPAND        cos64consts<>+448(SB), X1, X6
+	VPOR         cos64consts<>+960(SB), X6, X6
+	VPAND        cos64consts<>+0(SB), X1, X7
+	VCMPPD       $0x11, cos64consts<>+960(SB), X7, X7
+	VADDPD       X6, X1, X8
+	VSUBPD       X6, X8, X8
+	VBLENDVPD    X7, X8, X1, X8
+	VSUBPD       X8, X1, X1
+	VADDPD       X5, X1, X6
+	VSUBPD       X1, X6, X7
+	VSUBPD       X7, X6, X11
 	VSUBPD       X11, X1, X1
-	VSUBPD       X8, X6, X6
-	VADDPD       X6, X1, X1
+	VSUBPD       X7, X5, X5
+	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       cos64consts<>+192(SB), X7, X6
-	VPXOR        cos64consts<>+448(SB), X6, X8
-	VFMADD231PD  cos64consts<>+192(SB), X7, X8
-	VFMADD231PD  cos64consts<>+192(SB), X1, X8
-	VFMADD231PD  cos64consts<>+1024(SB), X7, X8
-	VADDPD       X8, X6, X1
-	VSUBPD       X1, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       cos64consts<>+64(SB), X9, X9
-	VBLENDVPD    X4, X9, X2, X2
+	VMULPD       cos64consts<>+192(SB), X6, X5
+	VPXOR        cos64consts<>+448(SB), X5, X7
+	VFMADD231PD  cos64consts<>+192(SB), X6, X7
+	VFMADD231PD  cos64consts<>+192(SB), X1, X7
+	VFMADD231PD  cos64consts<>+1024(SB), X6, X7
+	VADDPD       X7, X5, X1
+	VSUBPD       X1, X5, X5
+	VADDPD       X7, X5, X5
+	VADDPD       cos64consts<>+64(SB), X8, X8
+	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
-	VBLENDVPD    X4, X6, X5, X5
+	VBLENDVPD    X4, X5, X9, X9
 
 mathblock64:
-	VPAND        cos64consts<>+0(SB), X0, X1
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
-	VPAND        cos64consts<>+1088(SB), X2, X4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), X4, X4
-	VMULPD       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      cos64consts<>+1216(SB), X8
-	VFMADD213PD  cos64consts<>+1280(SB), X8, X7
-	VFMADD213PD  cos64consts<>+1344(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1408(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1472(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1536(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1600(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1664(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1728(SB), X6, X7
-	VMULPD       cos64consts<>+1792(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PD X5, X8, X9
-	VMULPD       X3, X6, X6
-	VFMADD231PD  X7, X6, X9
-	VADDPD       X9, X3, X9
-	VMULPD       X3, X3, X6
-	VPXOR        cos64consts<>+448(SB), X6, X7
-	VFMADD231PD  X3, X3, X7
-	VMULPD       cos64consts<>+1792(SB), X6, X8
-	VPXOR        cos64consts<>+448(SB), X8, X8
-	VADDPD       cos64consts<>+1856(SB), X8, X10
-	VMOVUPS      cos64consts<>+1856(SB), X11
-	VSUBPD       X10, X11, X11
-	VADDPD       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      cos64consts<>+1920(SB), X12
-	VFMADD213PD  cos64consts<>+1984(SB), X12, X8
-	VFMADD213PD  cos64consts<>+2048(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2112(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2176(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2240(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2304(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2368(SB), X6, X8
-	VMULPD       X6, X6, X6
-	VFMADD231PD  X8, X6, X11
-	VFNMADD231PD X5, X3, X11
-	VFNMADD231PD cos64consts<>+1792(SB), X7, X11
-	VADDPD       X11, X10, X10
-	VBLENDVPD    X4, X9, X10, X9
-	VPAND        cos64consts<>+2432(SB), X2, X2
+	VPAND        cos64consts<>+1088(SB), X2, X1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
+	VPAND        cos64consts<>+1216(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
+	VMULPD       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      cos64consts<>+1280(SB), X6
+	VFMADD213PD  cos64consts<>+1344(SB), X6, X5
+	VFMADD213PD  cos64consts<>+1408(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1472(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1536(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1600(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1664(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1728(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1792(SB), X4, X5
+	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X9, X6, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X5, X4, X7
+	VADDPD       X7, X3, X7
+	VMULPD       X3, X3, X4
+	VPXOR        cos64consts<>+448(SB), X4, X5
+	VFMADD231PD  X3, X3, X5
+	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VPXOR        cos64consts<>+448(SB), X6, X6
+	VADDPD       cos64consts<>+1920(SB), X6, X8
+	VMOVUPS      cos64consts<>+1920(SB), X10
+	VSUBPD       X8, X10, X10
+	VADDPD       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      cos64consts<>+1984(SB), X11
+	VFMADD213PD  cos64consts<>+2048(SB), X11, X6
+	VFMADD213PD  cos64consts<>+2112(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2176(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2240(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2304(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2368(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2432(SB), X4, X6
+	VMULPD       X4, X4, X4
+	VFMADD231PD  X6, X4, X10
+	VFNMADD231PD X9, X3, X10
+	VFNMADD231PD cos64consts<>+1856(SB), X5, X10
+	VADDPD       X10, X8, X8
+	VBLENDVPD    X1, X7, X8, X7
+	VPAND        cos64consts<>+0(SB), X0, X1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), X1, X3
-	VPXOR        X2, X9, X9
-	VBLENDVPD    X3, cos64consts<>+1856(SB), X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPD    X3, cos64consts<>+1920(SB), X7, X7
 	VCMPPD       $0x00, cos64consts<>+576(SB), X1, X1
-	VBLENDVPD    X1, cos64consts<>+2560(SB), X9, X9
+	VBLENDVPD    X1, cos64consts<>+2560(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         cos64consts<>+2624(SB), X0, X0
-	VBLENDVPD    X1, X0, X9, X0
+	VBLENDVPD    X1, X0, X7, X0
 	VMOVUPD      X0, (DX)(R8*8)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -22739,220 +22739,220 @@ cosVF64AVX2_tail2:
 	VMULPD       cos64consts<>+256(SB), X3, X5
 	VPXOR        cos64consts<>+448(SB), X5, X6
 	VFMADD231PD  cos64consts<>+256(SB), X3, X6
-	VMULPD       cos64consts<>+320(SB), X3, X7
-	VPXOR        cos64consts<>+448(SB), X7, X8
+	VPXOR        cos64consts<>+448(SB), X5, X5
+	VADDPD       X5, X4, X7
+	VSUBPD       X4, X7, X8
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X4, X4
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X4, X4
+	VMULPD       cos64consts<>+320(SB), X3, X5
+	VPXOR        cos64consts<>+448(SB), X5, X8
 	VFMADD231PD  cos64consts<>+320(SB), X3, X8
 	VPXOR        cos64consts<>+448(SB), X5, X5
-	VADDPD       X5, X4, X9
-	VSUBPD       X4, X9, X10
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
-	VSUBPD       X11, X4, X4
+	VSUBPD       X11, X7, X7
 	VSUBPD       X10, X5, X5
-	VADDPD       X5, X4, X4
-	VPXOR        cos64consts<>+448(SB), X7, X7
-	VADDPD       X7, X9, X5
-	VSUBPD       X9, X5, X10
-	VSUBPD       X10, X5, X11
-	VSUBPD       X11, X9, X9
-	VSUBPD       X10, X7, X7
-	VADDPD       X7, X9, X9
-	VADDPD       X9, X4, X4
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
 	VFMADD231PD  cos64consts<>+384(SB), X3, X8
 	VSUBPD       X8, X4, X4
-	VADDPD       X4, X5, X3
+	VADDPD       X4, X9, X3
+	VSUBPD       X9, X3, X5
 	VSUBPD       X5, X3, X6
-	VSUBPD       X6, X3, X7
-	VSUBPD       X7, X5, X5
-	VSUBPD       X6, X4, X4
-	VADDPD       X4, X5, X5
+	VSUBPD       X6, X9, X9
+	VSUBPD       X5, X4, X4
+	VADDPD       X4, X9, X9
 	VMOVUPS      cos64consts<>+512(SB), X4
 	VCMPPD       $0x11, X1, X4, X4
-	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X6
-	VPAND        X4, X6, X4
+	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock65
-	VPSRLQ       $0x34, X1, X6
-	VPSRLQ       $0x03, X6, X7
-	VPAND        cos64consts<>+640(SB), X6, X6
-	VPADDQ       cos64consts<>+704(SB), X6, X6
+	VPSRLQ       $0x34, X1, X5
+	VPSRLQ       $0x03, X5, X6
+	VPAND        cos64consts<>+640(SB), X5, X5
+	VPADDQ       cos64consts<>+704(SB), X5, X5
 	VPAND        cos64consts<>+768(SB), X1, X1
-	VPSLLQ       $0x34, X6, X6
-	VPOR         X6, X1, X1
+	VPSLLQ       $0x34, X5, X5
+	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VMULPD       X6, X1, X8
-	VPXOR        cos64consts<>+448(SB), X8, X9
-	VFMADD231PD  X6, X1, X9
-	VMULPD       cos64consts<>+896(SB), X8, X6
-	VPAND        cos64consts<>+448(SB), X6, X10
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VMULPD       X5, X1, X7
+	VPXOR        cos64consts<>+448(SB), X7, X8
+	VFMADD231PD  X5, X1, X8
+	VMULPD       cos64consts<>+896(SB), X7, X5
+	VPAND        cos64consts<>+448(SB), X5, X10
 	VPOR         cos64consts<>+960(SB), X10, X10
-	VPAND        cos64consts<>+0(SB), X6, X11
+	VPAND        cos64consts<>+0(SB), X5, X11
 	VCMPPD       $0x11, cos64consts<>+960(SB), X11, X11
-	VADDPD       X10, X6, X12
+	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
-	VBLENDVPD    X11, X12, X6, X12
-	VFNMADD231PD cos64consts<>+832(SB), X12, X8
+	VBLENDVPD    X11, X12, X5, X12
+	VFNMADD231PD cos64consts<>+832(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X10
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X10, (R10)(X7*8), X6
-	VMULPD       X6, X1, X10
+	VPCMPEQQ     X6, X6, X10
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X10, (R10)(X6*8), X5
+	VMULPD       X5, X1, X10
 	VPXOR        cos64consts<>+448(SB), X10, X11
-	VFMADD231PD  X6, X1, X11
-	VADDPD       X10, X9, X6
-	VSUBPD       X9, X6, X12
-	VSUBPD       X12, X6, X13
-	VSUBPD       X13, X9, X9
-	VSUBPD       X12, X10, X10
-	VADDPD       X10, X9, X9
-	VADDPD       X6, X8, X10
-	VSUBPD       X8, X10, X12
-	VSUBPD       X12, X10, X13
+	VFMADD231PD  X5, X1, X11
+	VADDPD       X10, X8, X5
+	VSUBPD       X8, X5, X12
+	VSUBPD       X12, X5, X13
 	VSUBPD       X13, X8, X8
-	VSUBPD       X12, X6, X6
-	VADDPD       X6, X8, X8
-	VMULPD       cos64consts<>+896(SB), X10, X6
-	VPAND        cos64consts<>+448(SB), X6, X12
+	VSUBPD       X12, X10, X10
+	VADDPD       X10, X8, X8
+	VADDPD       X5, X7, X10
+	VSUBPD       X7, X10, X12
+	VSUBPD       X12, X10, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VMULPD       cos64consts<>+896(SB), X10, X5
+	VPAND        cos64consts<>+448(SB), X5, X12
 	VPOR         cos64consts<>+960(SB), X12, X12
-	VPAND        cos64consts<>+0(SB), X6, X13
+	VPAND        cos64consts<>+0(SB), X5, X13
 	VCMPPD       $0x11, cos64consts<>+960(SB), X13, X13
-	VADDPD       X12, X6, X14
+	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
-	VBLENDVPD    X13, X14, X6, X14
+	VBLENDVPD    X13, X14, X5, X14
 	VFNMADD231PD cos64consts<>+832(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X12
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X12, (R10)(X7*8), X6
-	VMULPD       X6, X1, X12
+	VPCMPEQQ     X6, X6, X12
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X12, (R10)(X6*8), X5
+	VMULPD       X5, X1, X12
 	VPXOR        cos64consts<>+448(SB), X12, X13
-	VFMADD231PD  X6, X1, X13
-	VADDPD       X11, X12, X6
-	VSUBPD       X12, X6, X14
-	VSUBPD       X14, X6, X15
+	VFMADD231PD  X5, X1, X13
+	VADDPD       X11, X12, X5
+	VSUBPD       X12, X5, X14
+	VSUBPD       X14, X5, X15
 	VSUBPD       X15, X12, X12
 	VSUBPD       X14, X11, X11
 	VADDPD       X11, X12, X12
-	VADDPD       X9, X6, X11
-	VSUBPD       X6, X11, X14
+	VADDPD       X8, X5, X11
+	VSUBPD       X5, X11, X14
 	VSUBPD       X14, X11, X15
-	VSUBPD       X15, X6, X6
-	VSUBPD       X14, X9, X9
-	VADDPD       X9, X6, X6
-	VADDPD       X8, X11, X9
-	VSUBPD       X11, X9, X14
-	VSUBPD       X14, X9, X15
-	VSUBPD       X15, X11, X11
+	VSUBPD       X15, X5, X5
 	VSUBPD       X14, X8, X8
-	VADDPD       X8, X11, X11
+	VADDPD       X8, X5, X5
+	VADDPD       X7, X11, X8
+	VSUBPD       X11, X8, X14
+	VSUBPD       X14, X8, X15
+	VSUBPD       X15, X11, X11
+	VSUBPD       X14, X7, X7
+	VADDPD       X7, X11, X11
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     X7, X7, X14
-	VPXOR        X7, X7, X8
-	VPGATHERQQ   X14, (R10)(X7*8), X8
-	VMULPD       X8, X1, X1
-	VADDPD       X6, X12, X12
+	VPCMPEQQ     X6, X6, X14
+	VPXOR        X6, X6, X7
+	VPGATHERQQ   X14, (R10)(X6*8), X7
+	VMULPD       X7, X1, X1
+	VADDPD       X5, X12, X12
 	VADDPD       X13, X11, X11
 	VADDPD       X11, X12, X12
 	VADDPD       X1, X12, X12
-	VADDPD       X9, X10, X1
-	VSUBPD       X10, X1, X6
-	VSUBPD       X6, X1, X7
+	VADDPD       X8, X10, X1
+	VSUBPD       X10, X1, X5
+	VSUBPD       X5, X1, X6
+	VSUBPD       X6, X10, X10
+	VSUBPD       X5, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X12, X10, X5
+	VSUBPD       X10, X5, X6
+	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X10, X10
-	VSUBPD       X6, X9, X9
-	VADDPD       X9, X10, X10
-	VADDPD       X12, X10, X6
-	VSUBPD       X10, X6, X7
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X10, X10
-	VSUBPD       X7, X12, X12
+	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        cos64consts<>+448(SB), X1, X7
-	VPOR         cos64consts<>+960(SB), X7, X7
-	VPAND        cos64consts<>+0(SB), X1, X8
-	VCMPPD       $0x11, cos64consts<>+960(SB), X8, X8
-	VADDPD       X7, X1, X9
-	VSUBPD       X7, X9, X9
-	VBLENDVPD    X8, X9, X1, X9
-	VSUBPD       X9, X1, X1
-	VADDPD       X6, X1, X7
-	VSUBPD       X1, X7, X8
-	VSUBPD       X8, X7, X11
+	VPAND        cos64consts<>+448(SB), X1, X6
+	VPOR         cos64consts<>+960(SB), X6, X6
+	VPAND        cos64consts<>+0(SB), X1, X7
+	VCMPPD       $0x11, cos64consts<>+960(SB), X7, X7
+	VADDPD       X6, X1, X8
+	VSUBPD       X6, X8, X8
+	VBLENDVPD    X7, X8, X1, X8
+	VSUBPD       X8, X1, X1
+	VADDPD       X5, X1, X6
+	VSUBPD       X1, X6, X7
+	VSUBPD       X7, X6, X11
 	VSUBPD       X11, X1, X1
-	VSUBPD       X8, X6, X6
-	VADDPD       X6, X1, X1
+	VSUBPD       X7, X5, X5
+	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       cos64consts<>+192(SB), X7, X6
-	VPXOR        cos64consts<>+448(SB), X6, X8
-	VFMADD231PD  cos64consts<>+192(SB), X7, X8
-	VFMADD231PD  cos64consts<>+192(SB), X1, X8
-	VFMADD231PD  cos64consts<>+1024(SB), X7, X8
-	VADDPD       X8, X6, X1
-	VSUBPD       X1, X6, X6
-	VADDPD       X8, X6, X6
-	VADDPD       cos64consts<>+64(SB), X9, X9
-	VBLENDVPD    X4, X9, X2, X2
+	VMULPD       cos64consts<>+192(SB), X6, X5
+	VPXOR        cos64consts<>+448(SB), X5, X7
+	VFMADD231PD  cos64consts<>+192(SB), X6, X7
+	VFMADD231PD  cos64consts<>+192(SB), X1, X7
+	VFMADD231PD  cos64consts<>+1024(SB), X6, X7
+	VADDPD       X7, X5, X1
+	VSUBPD       X1, X5, X5
+	VADDPD       X7, X5, X5
+	VADDPD       cos64consts<>+64(SB), X8, X8
+	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
-	VBLENDVPD    X4, X6, X5, X5
+	VBLENDVPD    X4, X5, X9, X9
 
 mathblock65:
-	VPAND        cos64consts<>+0(SB), X0, X1
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
-	VPAND        cos64consts<>+1088(SB), X2, X4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), X4, X4
-	VMULPD       X3, X3, X6
-	VMOVUPS      X6, X7
-	VMOVUPS      cos64consts<>+1216(SB), X8
-	VFMADD213PD  cos64consts<>+1280(SB), X8, X7
-	VFMADD213PD  cos64consts<>+1344(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1408(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1472(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1536(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1600(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1664(SB), X6, X7
-	VFMADD213PD  cos64consts<>+1728(SB), X6, X7
-	VMULPD       cos64consts<>+1792(SB), X6, X8
-	VMOVUPS      X5, X9
-	VFNMADD231PD X5, X8, X9
-	VMULPD       X3, X6, X6
-	VFMADD231PD  X7, X6, X9
-	VADDPD       X9, X3, X9
-	VMULPD       X3, X3, X6
-	VPXOR        cos64consts<>+448(SB), X6, X7
-	VFMADD231PD  X3, X3, X7
-	VMULPD       cos64consts<>+1792(SB), X6, X8
-	VPXOR        cos64consts<>+448(SB), X8, X8
-	VADDPD       cos64consts<>+1856(SB), X8, X10
-	VMOVUPS      cos64consts<>+1856(SB), X11
-	VSUBPD       X10, X11, X11
-	VADDPD       X8, X11, X11
-	VMOVUPS      X6, X8
-	VMOVUPS      cos64consts<>+1920(SB), X12
-	VFMADD213PD  cos64consts<>+1984(SB), X12, X8
-	VFMADD213PD  cos64consts<>+2048(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2112(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2176(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2240(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2304(SB), X6, X8
-	VFMADD213PD  cos64consts<>+2368(SB), X6, X8
-	VMULPD       X6, X6, X6
-	VFMADD231PD  X8, X6, X11
-	VFNMADD231PD X5, X3, X11
-	VFNMADD231PD cos64consts<>+1792(SB), X7, X11
-	VADDPD       X11, X10, X10
-	VBLENDVPD    X4, X9, X10, X9
-	VPAND        cos64consts<>+2432(SB), X2, X2
+	VPAND        cos64consts<>+1088(SB), X2, X1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
+	VPAND        cos64consts<>+1216(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
+	VMULPD       X3, X3, X4
+	VMOVUPS      X4, X5
+	VMOVUPS      cos64consts<>+1280(SB), X6
+	VFMADD213PD  cos64consts<>+1344(SB), X6, X5
+	VFMADD213PD  cos64consts<>+1408(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1472(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1536(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1600(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1664(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1728(SB), X4, X5
+	VFMADD213PD  cos64consts<>+1792(SB), X4, X5
+	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X9, X6, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X5, X4, X7
+	VADDPD       X7, X3, X7
+	VMULPD       X3, X3, X4
+	VPXOR        cos64consts<>+448(SB), X4, X5
+	VFMADD231PD  X3, X3, X5
+	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VPXOR        cos64consts<>+448(SB), X6, X6
+	VADDPD       cos64consts<>+1920(SB), X6, X8
+	VMOVUPS      cos64consts<>+1920(SB), X10
+	VSUBPD       X8, X10, X10
+	VADDPD       X6, X10, X10
+	VMOVUPS      X4, X6
+	VMOVUPS      cos64consts<>+1984(SB), X11
+	VFMADD213PD  cos64consts<>+2048(SB), X11, X6
+	VFMADD213PD  cos64consts<>+2112(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2176(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2240(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2304(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2368(SB), X4, X6
+	VFMADD213PD  cos64consts<>+2432(SB), X4, X6
+	VMULPD       X4, X4, X4
+	VFMADD231PD  X6, X4, X10
+	VFNMADD231PD X9, X3, X10
+	VFNMADD231PD cos64consts<>+1856(SB), X5, X10
+	VADDPD       X10, X8, X8
+	VBLENDVPD    X1, X7, X8, X7
+	VPAND        cos64consts<>+0(SB), X0, X1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), X1, X3
-	VPXOR        X2, X9, X9
-	VBLENDVPD    X3, cos64consts<>+1856(SB), X9, X9
+	VPXOR        X2, X7, X7
+	VBLENDVPD    X3, cos64consts<>+1920(SB), X7, X7
 	VCMPPD       $0x00, cos64consts<>+576(SB), X1, X1
-	VBLENDVPD    X1, cos64consts<>+2560(SB), X9, X9
+	VBLENDVPD    X1, cos64consts<>+2560(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         cos64consts<>+2624(SB), X0, X0
-	VBLENDVPD    X1, X0, X9, X0
+	VBLENDVPD    X1, X0, X7, X0
 	VMOVQ        X0, (DX)(R8*8)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -22977,220 +22977,220 @@ cosVF64AVX2_exact1:
 	VMULPD       cos64consts<>+256(SB), Y3, Y5
 	VPXOR        cos64consts<>+448(SB), Y5, Y6
 	VFMADD231PD  cos64consts<>+256(SB), Y3, Y6
-	VMULPD       cos64consts<>+320(SB), Y3, Y7
-	VPXOR        cos64consts<>+448(SB), Y7, Y8
+	VPXOR        cos64consts<>+448(SB), Y5, Y5
+	VADDPD       Y5, Y4, Y7
+	VSUBPD       Y4, Y7, Y8
+	VSUBPD       Y8, Y7, Y9
+	VSUBPD       Y9, Y4, Y4
+	VSUBPD       Y8, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       cos64consts<>+320(SB), Y3, Y5
+	VPXOR        cos64consts<>+448(SB), Y5, Y8
 	VFMADD231PD  cos64consts<>+320(SB), Y3, Y8
 	VPXOR        cos64consts<>+448(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y9
-	VSUBPD       Y4, Y9, Y10
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y10
 	VSUBPD       Y10, Y9, Y11
-	VSUBPD       Y11, Y4, Y4
+	VSUBPD       Y11, Y7, Y7
 	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VPXOR        cos64consts<>+448(SB), Y7, Y7
-	VADDPD       Y7, Y9, Y5
-	VSUBPD       Y9, Y5, Y10
-	VSUBPD       Y10, Y5, Y11
-	VSUBPD       Y11, Y9, Y9
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       Y7, Y9, Y9
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y7, Y4, Y4
 	VSUBPD       Y6, Y4, Y4
 	VFMADD231PD  cos64consts<>+384(SB), Y3, Y8
 	VSUBPD       Y8, Y4, Y4
-	VADDPD       Y4, Y5, Y3
+	VADDPD       Y4, Y9, Y3
+	VSUBPD       Y9, Y3, Y5
 	VSUBPD       Y5, Y3, Y6
-	VSUBPD       Y6, Y3, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y4, Y9, Y9
 	VMOVUPS      cos64consts<>+512(SB), Y4
 	VCMPPD       $0x11, Y1, Y4, Y4
-	VCMPPD       $0x11, cos64consts<>+576(SB), Y1, Y6
-	VPAND        Y4, Y6, Y4
+	VCMPPD       $0x11, cos64consts<>+576(SB), Y1, Y5
+	VPAND        Y4, Y5, Y4
 	VPTEST       Y4, Y4
 	JZ           mathblock66
-	VPSRLQ       $0x34, Y1, Y6
-	VPSRLQ       $0x03, Y6, Y7
-	VPAND        cos64consts<>+640(SB), Y6, Y6
-	VPADDQ       cos64consts<>+704(SB), Y6, Y6
+	VPSRLQ       $0x34, Y1, Y5
+	VPSRLQ       $0x03, Y5, Y6
+	VPAND        cos64consts<>+640(SB), Y5, Y5
+	VPADDQ       cos64consts<>+704(SB), Y5, Y5
 	VPAND        cos64consts<>+768(SB), Y1, Y1
-	VPSLLQ       $0x34, Y6, Y6
-	VPOR         Y6, Y1, Y1
+	VPSLLQ       $0x34, Y5, Y5
+	VPOR         Y5, Y1, Y1
 	LEAQ         rempio2_0_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y8
-	VPXOR        cos64consts<>+448(SB), Y8, Y9
-	VFMADD231PD  Y6, Y1, Y9
-	VMULPD       cos64consts<>+896(SB), Y8, Y6
-	VPAND        cos64consts<>+448(SB), Y6, Y10
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y7
+	VPXOR        cos64consts<>+448(SB), Y7, Y8
+	VFMADD231PD  Y5, Y1, Y8
+	VMULPD       cos64consts<>+896(SB), Y7, Y5
+	VPAND        cos64consts<>+448(SB), Y5, Y10
 	VPOR         cos64consts<>+960(SB), Y10, Y10
-	VPAND        cos64consts<>+0(SB), Y6, Y11
+	VPAND        cos64consts<>+0(SB), Y5, Y11
 	VCMPPD       $0x11, cos64consts<>+960(SB), Y11, Y11
-	VADDPD       Y10, Y6, Y12
+	VADDPD       Y10, Y5, Y12
 	VSUBPD       Y10, Y12, Y12
-	VBLENDVPD    Y11, Y12, Y6, Y12
-	VFNMADD231PD cos64consts<>+832(SB), Y12, Y8
+	VBLENDVPD    Y11, Y12, Y5, Y12
+	VFNMADD231PD cos64consts<>+832(SB), Y12, Y7
 	LEAQ         rempio2_1_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y10
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y10, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y10
+	VPCMPEQQ     Y6, Y6, Y10
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y10, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y10
 	VPXOR        cos64consts<>+448(SB), Y10, Y11
-	VFMADD231PD  Y6, Y1, Y11
-	VADDPD       Y10, Y9, Y6
-	VSUBPD       Y9, Y6, Y12
-	VSUBPD       Y12, Y6, Y13
-	VSUBPD       Y13, Y9, Y9
-	VSUBPD       Y12, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VADDPD       Y6, Y8, Y10
-	VSUBPD       Y8, Y10, Y12
-	VSUBPD       Y12, Y10, Y13
+	VFMADD231PD  Y5, Y1, Y11
+	VADDPD       Y10, Y8, Y5
+	VSUBPD       Y8, Y5, Y12
+	VSUBPD       Y12, Y5, Y13
 	VSUBPD       Y13, Y8, Y8
-	VSUBPD       Y12, Y6, Y6
-	VADDPD       Y6, Y8, Y8
-	VMULPD       cos64consts<>+896(SB), Y10, Y6
-	VPAND        cos64consts<>+448(SB), Y6, Y12
+	VSUBPD       Y12, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y5, Y7, Y10
+	VSUBPD       Y7, Y10, Y12
+	VSUBPD       Y12, Y10, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VMULPD       cos64consts<>+896(SB), Y10, Y5
+	VPAND        cos64consts<>+448(SB), Y5, Y12
 	VPOR         cos64consts<>+960(SB), Y12, Y12
-	VPAND        cos64consts<>+0(SB), Y6, Y13
+	VPAND        cos64consts<>+0(SB), Y5, Y13
 	VCMPPD       $0x11, cos64consts<>+960(SB), Y13, Y13
-	VADDPD       Y12, Y6, Y14
+	VADDPD       Y12, Y5, Y14
 	VSUBPD       Y12, Y14, Y14
-	VBLENDVPD    Y13, Y14, Y6, Y14
+	VBLENDVPD    Y13, Y14, Y5, Y14
 	VFNMADD231PD cos64consts<>+832(SB), Y14, Y10
 	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y12
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y12, (CX)(Y7*8), Y6
-	VMULPD       Y6, Y1, Y12
+	VPCMPEQQ     Y6, Y6, Y12
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y12, (CX)(Y6*8), Y5
+	VMULPD       Y5, Y1, Y12
 	VPXOR        cos64consts<>+448(SB), Y12, Y13
-	VFMADD231PD  Y6, Y1, Y13
-	VADDPD       Y11, Y12, Y6
-	VSUBPD       Y12, Y6, Y14
-	VSUBPD       Y14, Y6, Y15
+	VFMADD231PD  Y5, Y1, Y13
+	VADDPD       Y11, Y12, Y5
+	VSUBPD       Y12, Y5, Y14
+	VSUBPD       Y14, Y5, Y15
 	VSUBPD       Y15, Y12, Y12
 	VSUBPD       Y14, Y11, Y11
 	VADDPD       Y11, Y12, Y12
-	VADDPD       Y9, Y6, Y11
-	VSUBPD       Y6, Y11, Y14
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y14
 	VSUBPD       Y14, Y11, Y15
-	VSUBPD       Y15, Y6, Y6
-	VSUBPD       Y14, Y9, Y9
-	VADDPD       Y9, Y6, Y6
-	VADDPD       Y8, Y11, Y9
-	VSUBPD       Y11, Y9, Y14
-	VSUBPD       Y14, Y9, Y15
-	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y15, Y5, Y5
 	VSUBPD       Y14, Y8, Y8
-	VADDPD       Y8, Y11, Y11
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y7, Y11, Y8
+	VSUBPD       Y11, Y8, Y14
+	VSUBPD       Y14, Y8, Y15
+	VSUBPD       Y15, Y11, Y11
+	VSUBPD       Y14, Y7, Y7
+	VADDPD       Y7, Y11, Y11
 	LEAQ         rempio2_3_64<>+0(SB), CX
-	VPCMPEQQ     Y7, Y7, Y14
-	VPXOR        Y7, Y7, Y8
-	VPGATHERQQ   Y14, (CX)(Y7*8), Y8
-	VMULPD       Y8, Y1, Y1
-	VADDPD       Y6, Y12, Y12
+	VPCMPEQQ     Y6, Y6, Y14
+	VPXOR        Y6, Y6, Y7
+	VPGATHERQQ   Y14, (CX)(Y6*8), Y7
+	VMULPD       Y7, Y1, Y1
+	VADDPD       Y5, Y12, Y12
 	VADDPD       Y13, Y11, Y11
 	VADDPD       Y11, Y12, Y12
 	VADDPD       Y1, Y12, Y12
-	VADDPD       Y9, Y10, Y1
-	VSUBPD       Y10, Y1, Y6
-	VSUBPD       Y6, Y1, Y7
+	VADDPD       Y8, Y10, Y1
+	VSUBPD       Y10, Y1, Y5
+	VSUBPD       Y5, Y1, Y6
+	VSUBPD       Y6, Y10, Y10
+	VSUBPD       Y5, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y12, Y10, Y5
+	VSUBPD       Y10, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y10, Y10
-	VSUBPD       Y6, Y9, Y9
-	VADDPD       Y9, Y10, Y10
-	VADDPD       Y12, Y10, Y6
-	VSUBPD       Y10, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y10, Y10
-	VSUBPD       Y7, Y12, Y12
+	VSUBPD       Y6, Y12, Y12
 	VADDPD       Y12, Y10, Y10
-	VPAND        cos64consts<>+448(SB), Y1, Y7
-	VPOR         cos64consts<>+960(SB), Y7, Y7
-	VPAND        cos64consts<>+0(SB), Y1, Y8
-	VCMPPD       $0x11, cos64consts<>+960(SB), Y8, Y8
-	VADDPD       Y7, Y1, Y9
-	VSUBPD       Y7, Y9, Y9
-	VBLENDVPD    Y8, Y9, Y1, Y9
-	VSUBPD       Y9, Y1, Y1
-	VADDPD       Y6, Y1, Y7
-	VSUBPD       Y1, Y7, Y8
-	VSUBPD       Y8, Y7, Y11
+	VPAND        cos64consts<>+448(SB), Y1, Y6
+	VPOR         cos64consts<>+960(SB), Y6, Y6
+	VPAND        cos64consts<>+0(SB), Y1, Y7
+	VCMPPD       $0x11, cos64consts<>+960(SB), Y7, Y7
+	VADDPD       Y6, Y1, Y8
+	VSUBPD       Y6, Y8, Y8
+	VBLENDVPD    Y7, Y8, Y1, Y8
+	VSUBPD       Y8, Y1, Y1
+	VADDPD       Y5, Y1, Y6
+	VSUBPD       Y1, Y6, Y7
+	VSUBPD       Y7, Y6, Y11
 	VSUBPD       Y11, Y1, Y1
-	VSUBPD       Y8, Y6, Y6
-	VADDPD       Y6, Y1, Y1
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VADDPD       Y10, Y1, Y1
-	VMULPD       cos64consts<>+192(SB), Y7, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y8
-	VFMADD231PD  cos64consts<>+192(SB), Y7, Y8
-	VFMADD231PD  cos64consts<>+192(SB), Y1, Y8
-	VFMADD231PD  cos64consts<>+1024(SB), Y7, Y8
-	VADDPD       Y8, Y6, Y1
-	VSUBPD       Y1, Y6, Y6
-	VADDPD       Y8, Y6, Y6
-	VADDPD       cos64consts<>+64(SB), Y9, Y9
-	VBLENDVPD    Y4, Y9, Y2, Y2
+	VMULPD       cos64consts<>+192(SB), Y6, Y5
+	VPXOR        cos64consts<>+448(SB), Y5, Y7
+	VFMADD231PD  cos64consts<>+192(SB), Y6, Y7
+	VFMADD231PD  cos64consts<>+192(SB), Y1, Y7
+	VFMADD231PD  cos64consts<>+1024(SB), Y6, Y7
+	VADDPD       Y7, Y5, Y1
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y7, Y5, Y5
+	VADDPD       cos64consts<>+64(SB), Y8, Y8
+	VBLENDVPD    Y4, Y8, Y2, Y2
 	VBLENDVPD    Y4, Y1, Y3, Y3
-	VBLENDVPD    Y4, Y6, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y9, Y9
 
 mathblock66:
-	VPAND        cos64consts<>+0(SB), Y0, Y1
 	VPADDQ       cos64consts<>+1088(SB), Y2, Y2
-	VPAND        cos64consts<>+1088(SB), Y2, Y4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Y4, Y4
-	VMULPD       Y3, Y3, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      cos64consts<>+1216(SB), Y8
-	VFMADD213PD  cos64consts<>+1280(SB), Y8, Y7
-	VFMADD213PD  cos64consts<>+1344(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1408(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1472(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1536(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1600(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1664(SB), Y6, Y7
-	VFMADD213PD  cos64consts<>+1728(SB), Y6, Y7
-	VMULPD       cos64consts<>+1792(SB), Y6, Y8
-	VMOVUPS      Y5, Y9
-	VFNMADD231PD Y5, Y8, Y9
-	VMULPD       Y3, Y6, Y6
-	VFMADD231PD  Y7, Y6, Y9
-	VADDPD       Y9, Y3, Y9
-	VMULPD       Y3, Y3, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y7
-	VFMADD231PD  Y3, Y3, Y7
-	VMULPD       cos64consts<>+1792(SB), Y6, Y8
-	VPXOR        cos64consts<>+448(SB), Y8, Y8
-	VADDPD       cos64consts<>+1856(SB), Y8, Y10
-	VMOVUPS      cos64consts<>+1856(SB), Y11
-	VSUBPD       Y10, Y11, Y11
-	VADDPD       Y8, Y11, Y11
-	VMOVUPS      Y6, Y8
-	VMOVUPS      cos64consts<>+1920(SB), Y12
-	VFMADD213PD  cos64consts<>+1984(SB), Y12, Y8
-	VFMADD213PD  cos64consts<>+2048(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2112(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2176(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2240(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2304(SB), Y6, Y8
-	VFMADD213PD  cos64consts<>+2368(SB), Y6, Y8
-	VMULPD       Y6, Y6, Y6
-	VFMADD231PD  Y8, Y6, Y11
-	VFNMADD231PD Y5, Y3, Y11
-	VFNMADD231PD cos64consts<>+1792(SB), Y7, Y11
-	VADDPD       Y11, Y10, Y10
-	VBLENDVPD    Y4, Y9, Y10, Y9
-	VPAND        cos64consts<>+2432(SB), Y2, Y2
+	VPAND        cos64consts<>+1088(SB), Y2, Y1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Y1, Y1
+	VPAND        cos64consts<>+1216(SB), Y2, Y2
 	VPSLLQ       $0x3e, Y2, Y2
+	VMULPD       Y3, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      cos64consts<>+1280(SB), Y6
+	VFMADD213PD  cos64consts<>+1344(SB), Y6, Y5
+	VFMADD213PD  cos64consts<>+1408(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1472(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1536(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1600(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1664(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1728(SB), Y4, Y5
+	VFMADD213PD  cos64consts<>+1792(SB), Y4, Y5
+	VMULPD       cos64consts<>+1856(SB), Y4, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y9, Y6, Y7
+	VMULPD       Y3, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y7
+	VADDPD       Y7, Y3, Y7
+	VMULPD       Y3, Y3, Y4
+	VPXOR        cos64consts<>+448(SB), Y4, Y5
+	VFMADD231PD  Y3, Y3, Y5
+	VMULPD       cos64consts<>+1856(SB), Y4, Y6
+	VPXOR        cos64consts<>+448(SB), Y6, Y6
+	VADDPD       cos64consts<>+1920(SB), Y6, Y8
+	VMOVUPS      cos64consts<>+1920(SB), Y10
+	VSUBPD       Y8, Y10, Y10
+	VADDPD       Y6, Y10, Y10
+	VMOVUPS      Y4, Y6
+	VMOVUPS      cos64consts<>+1984(SB), Y11
+	VFMADD213PD  cos64consts<>+2048(SB), Y11, Y6
+	VFMADD213PD  cos64consts<>+2112(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2176(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2240(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2304(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2368(SB), Y4, Y6
+	VFMADD213PD  cos64consts<>+2432(SB), Y4, Y6
+	VMULPD       Y4, Y4, Y4
+	VFMADD231PD  Y6, Y4, Y10
+	VFNMADD231PD Y9, Y3, Y10
+	VFNMADD231PD cos64consts<>+1856(SB), Y5, Y10
+	VADDPD       Y10, Y8, Y8
+	VBLENDVPD    Y1, Y7, Y8, Y7
+	VPAND        cos64consts<>+0(SB), Y0, Y1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Y1, Y3
-	VPXOR        Y2, Y9, Y9
-	VBLENDVPD    Y3, cos64consts<>+1856(SB), Y9, Y9
+	VPXOR        Y2, Y7, Y7
+	VBLENDVPD    Y3, cos64consts<>+1920(SB), Y7, Y7
 	VCMPPD       $0x00, cos64consts<>+576(SB), Y1, Y1
-	VBLENDVPD    Y1, cos64consts<>+2560(SB), Y9, Y9
+	VBLENDVPD    Y1, cos64consts<>+2560(SB), Y7, Y7
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VPOR         cos64consts<>+2624(SB), Y0, Y0
-	VBLENDVPD    Y1, Y0, Y9, Y0
+	VBLENDVPD    Y1, Y0, Y7, Y0
 	VMOVUPD      Y0, (DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -23354,166 +23354,166 @@ DATA cos64consts<>+1184(SB)/8, $0x0000000000000000
 DATA cos64consts<>+1192(SB)/8, $0x0000000000000000
 DATA cos64consts<>+1200(SB)/8, $0x0000000000000000
 DATA cos64consts<>+1208(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1216(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1224(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1232(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1240(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1248(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1256(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1264(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1272(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1280(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1288(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1296(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1304(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1312(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1320(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1328(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1336(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1344(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1352(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1360(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1368(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1376(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1384(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1392(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1400(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1408(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1416(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1424(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1432(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1440(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1448(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1456(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1464(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1472(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1480(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1488(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1496(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1504(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1512(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1520(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1528(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1536(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1544(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1552(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1560(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1568(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1576(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1584(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1592(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1600(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1608(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1616(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1624(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1632(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1640(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1648(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1656(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1664(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1672(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1680(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1688(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1696(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1704(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1712(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1720(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1728(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1736(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1744(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1752(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1760(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1768(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1776(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1784(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1792(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1800(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1808(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1816(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1824(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1832(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1840(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1848(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1856(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1864(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1872(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1880(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1888(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1896(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1904(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1912(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1920(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1928(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1936(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1944(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1952(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1960(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1968(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1976(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1984(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+1992(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2000(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2008(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2016(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2024(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2032(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2040(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2048(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2056(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2064(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2072(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2080(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2088(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2096(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2104(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2112(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2120(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2128(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2136(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2144(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2152(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2160(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2168(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2176(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2184(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2192(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2200(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2208(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2216(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2224(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2232(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2240(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2248(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2256(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2264(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2272(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2280(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2288(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2296(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2304(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2312(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2320(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2328(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2336(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2344(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2352(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2360(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2368(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2376(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2384(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2392(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2400(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2408(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2416(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2424(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2432(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2440(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2448(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2456(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2464(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2472(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2480(SB)/8, $0x0000000000000002
-DATA cos64consts<>+2488(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1216(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1224(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1232(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1240(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1248(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1256(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1264(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1272(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1280(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1288(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1296(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1304(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1312(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1320(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1328(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1336(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1344(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1352(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1360(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1368(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1376(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1384(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1392(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1400(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1408(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1416(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1424(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1432(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1440(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1448(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1456(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1464(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1472(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1480(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1488(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1496(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1504(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1512(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1520(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1528(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1536(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1544(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1552(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1560(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1568(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1576(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1584(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1592(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1600(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1608(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1616(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1624(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1632(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1640(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1648(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1656(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1664(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1672(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1680(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1688(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1696(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1704(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1712(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1720(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1728(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1736(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1744(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1752(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1760(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1768(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1776(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1784(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1792(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1800(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1808(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1816(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1824(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1832(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1840(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1848(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1856(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1864(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1872(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1880(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1888(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1896(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1904(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1912(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1920(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1928(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1936(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1944(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1952(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1960(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1968(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1976(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1984(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+1992(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2000(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2008(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2016(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2024(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2032(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2040(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2048(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2056(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2064(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2072(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2080(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2088(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2096(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2104(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2112(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2120(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2128(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2136(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2144(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2152(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2160(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2168(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2176(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2184(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2192(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2200(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2208(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2216(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2224(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2232(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2240(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2248(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2256(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2264(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2272(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2280(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2288(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2296(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2304(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2312(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2320(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2328(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2336(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2344(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2352(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2360(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2368(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2376(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2384(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2392(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2400(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2408(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2416(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2424(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2432(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2440(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2448(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2456(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2464(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2472(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2480(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2488(SB)/8, $0x3fa5555555555555
 DATA cos64consts<>+2496(SB)/8, $0x3e40000000000000
 DATA cos64consts<>+2504(SB)/8, $0x3e40000000000000
 DATA cos64consts<>+2512(SB)/8, $0x3e40000000000000
@@ -32037,60 +32037,60 @@ sinVF32AVX512_loop2:
 	VPXORD       sin32consts<>+448(SB), Z11, Z13
 	VFMADD231PS  sin32consts<>+256(SB), Z6, Z12
 	VFMADD231PS  sin32consts<>+256(SB), Z7, Z13
-	VMULPS       sin32consts<>+320(SB), Z6, Z14
-	VMULPS       sin32consts<>+320(SB), Z7, Z15
-	VPXORD       sin32consts<>+448(SB), Z14, Z16
-	VPXORD       sin32consts<>+448(SB), Z15, Z17
+	VPXORD       sin32consts<>+448(SB), Z10, Z10
+	VPXORD       sin32consts<>+448(SB), Z11, Z11
+	VADDPS       Z10, Z8, Z14
+	VADDPS       Z11, Z9, Z15
+	VSUBPS       Z8, Z14, Z16
+	VSUBPS       Z9, Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VSUBPS       Z18, Z8, Z8
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z16, Z10, Z10
+	VSUBPS       Z17, Z11, Z11
+	VADDPS       Z10, Z8, Z8
+	VADDPS       Z11, Z9, Z9
+	VMULPS       sin32consts<>+320(SB), Z6, Z10
+	VMULPS       sin32consts<>+320(SB), Z7, Z11
+	VPXORD       sin32consts<>+448(SB), Z10, Z16
+	VPXORD       sin32consts<>+448(SB), Z11, Z17
 	VFMADD231PS  sin32consts<>+320(SB), Z6, Z16
 	VFMADD231PS  sin32consts<>+320(SB), Z7, Z17
 	VPXORD       sin32consts<>+448(SB), Z10, Z10
 	VPXORD       sin32consts<>+448(SB), Z11, Z11
-	VADDPS       Z10, Z8, Z18
-	VADDPS       Z11, Z9, Z19
-	VSUBPS       Z8, Z18, Z20
-	VSUBPS       Z9, Z19, Z21
+	VADDPS       Z10, Z14, Z18
+	VADDPS       Z11, Z15, Z19
+	VSUBPS       Z14, Z18, Z20
+	VSUBPS       Z15, Z19, Z21
 	VSUBPS       Z20, Z18, Z22
 	VSUBPS       Z21, Z19, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z22, Z14, Z14
+	VSUBPS       Z23, Z15, Z15
 	VSUBPS       Z20, Z10, Z10
 	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z8, Z8
-	VADDPS       Z11, Z9, Z9
-	VPXORD       sin32consts<>+448(SB), Z14, Z14
-	VPXORD       sin32consts<>+448(SB), Z15, Z15
-	VADDPS       Z14, Z18, Z10
-	VADDPS       Z15, Z19, Z11
-	VSUBPS       Z18, Z10, Z20
-	VSUBPS       Z19, Z11, Z21
-	VSUBPS       Z20, Z10, Z22
-	VSUBPS       Z21, Z11, Z23
-	VSUBPS       Z22, Z18, Z18
-	VSUBPS       Z23, Z19, Z19
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z18, Z18
-	VADDPS       Z15, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
+	VADDPS       Z10, Z14, Z14
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
 	VSUBPS       Z12, Z8, Z8
 	VSUBPS       Z13, Z9, Z9
 	VFMADD231PS  sin32consts<>+384(SB), Z6, Z16
 	VFMADD231PS  sin32consts<>+384(SB), Z7, Z17
 	VSUBPS       Z16, Z8, Z8
 	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z8, Z10, Z6
-	VADDPS       Z9, Z11, Z7
+	VADDPS       Z8, Z18, Z6
+	VADDPS       Z9, Z19, Z7
+	VSUBPS       Z18, Z6, Z10
+	VSUBPS       Z19, Z7, Z11
 	VSUBPS       Z10, Z6, Z12
 	VSUBPS       Z11, Z7, Z13
-	VSUBPS       Z12, Z6, Z14
-	VSUBPS       Z13, Z7, Z15
-	VSUBPS       Z14, Z10, Z10
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z13, Z9, Z9
-	VADDPS       Z8, Z10, Z10
-	VADDPS       Z9, Z11, Z11
+	VSUBPS       Z12, Z18, Z18
+	VSUBPS       Z13, Z19, Z19
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z11, Z9, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
 	VMOVUPS      sin32consts<>+512(SB), Z8
 	VCMPPS       $0x11, Z2, Z8, K1
 	VMOVUPS      sin32consts<>+512(SB), Z8
@@ -32113,9 +32113,37 @@ sinVF32AVX512_loop2:
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (R10)(Z9*4), K3, Z8
+	VMULPS       Z8, Z2, Z10
+	VPXORD       sin32consts<>+448(SB), Z10, Z11
+	VFMADD231PS  Z8, Z2, Z11
+	VMULPS       sin32consts<>+896(SB), Z10, Z8
+	VPANDD       sin32consts<>+448(SB), Z8, Z12
+	VPORD        sin32consts<>+960(SB), Z12, Z12
+	VPANDD       sin32consts<>+0(SB), Z8, Z13
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z13, K3
+	VADDPS       Z12, Z8, Z13
+	VSUBPS       Z12, Z13, Z13
+	VBLENDMPS    Z13, Z8, K3, Z8
+	VFNMADD231PS sin32consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPCMPEQD     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERDD   (R10)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z12
 	VPXORD       sin32consts<>+448(SB), Z12, Z13
 	VFMADD231PS  Z8, Z2, Z13
+	VADDPS       Z12, Z11, Z8
+	VSUBPS       Z11, Z8, Z14
+	VSUBPS       Z14, Z8, Z15
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z14, Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z8, Z10, Z12
+	VSUBPS       Z10, Z12, Z14
+	VSUBPS       Z14, Z12, Z15
+	VSUBPS       Z15, Z10, Z10
+	VSUBPS       Z14, Z8, Z8
+	VADDPS       Z8, Z10, Z10
 	VMULPS       sin32consts<>+896(SB), Z12, Z8
 	VPANDD       sin32consts<>+448(SB), Z8, Z14
 	VPORD        sin32consts<>+960(SB), Z14, Z14
@@ -32125,108 +32153,80 @@ sinVF32AVX512_loop2:
 	VSUBPS       Z14, Z15, Z15
 	VBLENDMPS    Z15, Z8, K3, Z8
 	VFNMADD231PS sin32consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_32<>+0(SB), R10
+	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (R10)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z14
 	VPXORD       sin32consts<>+448(SB), Z14, Z15
 	VFMADD231PS  Z8, Z2, Z15
-	VADDPS       Z14, Z13, Z8
-	VSUBPS       Z13, Z8, Z16
+	VADDPS       Z13, Z14, Z8
+	VSUBPS       Z14, Z8, Z16
 	VSUBPS       Z16, Z8, Z17
+	VSUBPS       Z17, Z14, Z14
+	VSUBPS       Z16, Z13, Z13
+	VADDPS       Z13, Z14, Z14
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z8, Z13, Z16
+	VSUBPS       Z16, Z13, Z17
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z16, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z10, Z13, Z11
+	VSUBPS       Z13, Z11, Z16
+	VSUBPS       Z16, Z11, Z17
 	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z16, Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VADDPS       Z8, Z12, Z14
-	VSUBPS       Z12, Z14, Z16
-	VSUBPS       Z16, Z14, Z17
-	VSUBPS       Z17, Z12, Z12
-	VSUBPS       Z16, Z8, Z8
-	VADDPS       Z8, Z12, Z12
-	VMULPS       sin32consts<>+896(SB), Z14, Z8
-	VPANDD       sin32consts<>+448(SB), Z8, Z16
-	VPORD        sin32consts<>+960(SB), Z16, Z16
-	VPANDD       sin32consts<>+0(SB), Z8, Z17
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z17, K3
-	VADDPS       Z16, Z8, Z17
-	VSUBPS       Z16, Z17, Z17
-	VBLENDMPS    Z17, Z8, K3, Z8
-	VFNMADD231PS sin32consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERDD   (R10)(Z9*4), K3, Z8
-	VMULPS       Z8, Z2, Z16
-	VPXORD       sin32consts<>+448(SB), Z16, Z17
-	VFMADD231PS  Z8, Z2, Z17
-	VADDPS       Z15, Z16, Z8
-	VSUBPS       Z16, Z8, Z18
-	VSUBPS       Z18, Z8, Z19
-	VSUBPS       Z19, Z16, Z16
-	VSUBPS       Z18, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z13, Z8, Z15
-	VSUBPS       Z8, Z15, Z18
-	VSUBPS       Z18, Z15, Z19
-	VSUBPS       Z19, Z8, Z8
-	VSUBPS       Z18, Z13, Z13
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z12, Z15, Z13
-	VSUBPS       Z15, Z13, Z18
-	VSUBPS       Z18, Z13, Z19
-	VSUBPS       Z19, Z15, Z15
-	VSUBPS       Z18, Z12, Z12
-	VADDPS       Z12, Z15, Z15
+	VSUBPS       Z16, Z10, Z10
+	VADDPS       Z10, Z13, Z13
 	LEAQ         rempio2_3_32<>+0(SB), R10
 	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERDD   (R10)(Z9*4), K3, Z12
-	VMULPS       Z12, Z2, Z2
-	VADDPS       Z8, Z16, Z16
-	VADDPS       Z17, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z2, Z16, Z16
-	VADDPS       Z13, Z14, Z2
-	VSUBPS       Z14, Z2, Z8
-	VSUBPS       Z8, Z2, Z9
-	VSUBPS       Z9, Z14, Z14
-	VSUBPS       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERDD   (R10)(Z9*4), K3, Z10
+	VMULPS       Z10, Z2, Z2
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z15, Z13, Z13
 	VADDPS       Z13, Z14, Z14
-	VADDPS       Z16, Z14, Z8
-	VSUBPS       Z14, Z8, Z9
-	VSUBPS       Z9, Z8, Z12
-	VSUBPS       Z12, Z14, Z14
-	VSUBPS       Z9, Z16, Z16
-	VADDPS       Z16, Z14, Z14
+	VADDPS       Z2, Z14, Z14
+	VADDPS       Z11, Z12, Z2
+	VSUBPS       Z12, Z2, Z8
+	VSUBPS       Z8, Z2, Z9
+	VSUBPS       Z9, Z12, Z12
+	VSUBPS       Z8, Z11, Z11
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z12, Z8
+	VSUBPS       Z12, Z8, Z9
+	VSUBPS       Z9, Z8, Z10
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z9, Z14, Z14
+	VADDPS       Z14, Z12, Z12
 	VPANDD       sin32consts<>+448(SB), Z2, Z9
 	VPORD        sin32consts<>+960(SB), Z9, Z9
-	VPANDD       sin32consts<>+0(SB), Z2, Z12
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z12, K3
-	VADDPS       Z9, Z2, Z12
-	VSUBPS       Z9, Z12, Z12
+	VPANDD       sin32consts<>+0(SB), Z2, Z10
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z10, K3
+	VADDPS       Z9, Z2, Z10
+	VSUBPS       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPS    Z12, Z9, K3, Z9
+	VBLENDMPS    Z10, Z9, K3, Z9
 	VSUBPS       Z9, Z2, Z2
-	VADDPS       Z8, Z2, Z12
-	VSUBPS       Z2, Z12, Z13
-	VSUBPS       Z13, Z12, Z15
-	VSUBPS       Z15, Z2, Z2
-	VSUBPS       Z13, Z8, Z8
+	VADDPS       Z8, Z2, Z10
+	VSUBPS       Z2, Z10, Z11
+	VSUBPS       Z11, Z10, Z13
+	VSUBPS       Z13, Z2, Z2
+	VSUBPS       Z11, Z8, Z8
 	VADDPS       Z8, Z2, Z2
-	VADDPS       Z14, Z2, Z2
-	VMULPS       sin32consts<>+1024(SB), Z12, Z8
-	VPXORD       sin32consts<>+448(SB), Z8, Z13
-	VFMADD231PS  sin32consts<>+1024(SB), Z12, Z13
-	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z13
-	VFMADD231PS  sin32consts<>+1088(SB), Z12, Z13
-	VADDPS       Z13, Z8, Z2
+	VADDPS       Z12, Z2, Z2
+	VMULPS       sin32consts<>+1024(SB), Z10, Z8
+	VPXORD       sin32consts<>+448(SB), Z8, Z11
+	VFMADD231PS  sin32consts<>+1024(SB), Z10, Z11
+	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z11
+	VFMADD231PS  sin32consts<>+1088(SB), Z10, Z11
+	VADDPS       Z11, Z8, Z2
 	VSUBPS       Z2, Z8, Z8
-	VADDPS       Z13, Z8, Z8
+	VADDPS       Z11, Z8, Z8
 	VADDPS       sin32consts<>+64(SB), Z9, Z9
 	VBLENDMPS    Z9, Z4, K1, Z4
 	VBLENDMPS    Z2, Z6, K1, Z6
-	VBLENDMPS    Z8, Z10, K1, Z10
+	VBLENDMPS    Z8, Z18, K1, Z18
 	VPSRLD       $0x17, Z3, Z2
 	VPSRLD       $0x03, Z2, Z8
 	VPANDD       sin32consts<>+640(SB), Z2, Z2
@@ -32239,9 +32239,37 @@ sinVF32AVX512_loop2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (R10)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z9
-	VPXORD       sin32consts<>+448(SB), Z9, Z12
-	VFMADD231PS  Z2, Z3, Z12
+	VPXORD       sin32consts<>+448(SB), Z9, Z10
+	VFMADD231PS  Z2, Z3, Z10
 	VMULPS       sin32consts<>+896(SB), Z9, Z2
+	VPANDD       sin32consts<>+448(SB), Z2, Z11
+	VPORD        sin32consts<>+960(SB), Z11, Z11
+	VPANDD       sin32consts<>+0(SB), Z2, Z12
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z12, K1
+	VADDPS       Z11, Z2, Z12
+	VSUBPS       Z11, Z12, Z12
+	VBLENDMPS    Z12, Z2, K1, Z2
+	VFNMADD231PS sin32consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPCMPEQD     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERDD   (R10)(Z8*4), K1, Z2
+	VMULPS       Z2, Z3, Z11
+	VPXORD       sin32consts<>+448(SB), Z11, Z12
+	VFMADD231PS  Z2, Z3, Z12
+	VADDPS       Z11, Z10, Z2
+	VSUBPS       Z10, Z2, Z13
+	VSUBPS       Z13, Z2, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z11, Z11
+	VADDPS       Z11, Z10, Z10
+	VADDPS       Z2, Z9, Z11
+	VSUBPS       Z9, Z11, Z13
+	VSUBPS       Z13, Z11, Z14
+	VSUBPS       Z14, Z9, Z9
+	VSUBPS       Z13, Z2, Z2
+	VADDPS       Z2, Z9, Z9
+	VMULPS       sin32consts<>+896(SB), Z11, Z2
 	VPANDD       sin32consts<>+448(SB), Z2, Z13
 	VPORD        sin32consts<>+960(SB), Z13, Z13
 	VPANDD       sin32consts<>+0(SB), Z2, Z14
@@ -32249,81 +32277,53 @@ sinVF32AVX512_loop2:
 	VADDPS       Z13, Z2, Z14
 	VSUBPS       Z13, Z14, Z14
 	VBLENDMPS    Z14, Z2, K1, Z2
-	VFNMADD231PS sin32consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_32<>+0(SB), R10
+	VFNMADD231PS sin32consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (R10)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z13
 	VPXORD       sin32consts<>+448(SB), Z13, Z14
 	VFMADD231PS  Z2, Z3, Z14
-	VADDPS       Z13, Z12, Z2
-	VSUBPS       Z12, Z2, Z15
+	VADDPS       Z12, Z13, Z2
+	VSUBPS       Z13, Z2, Z15
 	VSUBPS       Z15, Z2, Z16
+	VSUBPS       Z16, Z13, Z13
+	VSUBPS       Z15, Z12, Z12
+	VADDPS       Z12, Z13, Z13
+	VADDPS       Z10, Z2, Z12
+	VSUBPS       Z2, Z12, Z15
+	VSUBPS       Z15, Z12, Z16
+	VSUBPS       Z16, Z2, Z2
+	VSUBPS       Z15, Z10, Z10
+	VADDPS       Z10, Z2, Z2
+	VADDPS       Z9, Z12, Z10
+	VSUBPS       Z12, Z10, Z15
+	VSUBPS       Z15, Z10, Z16
 	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z15, Z13, Z13
-	VADDPS       Z13, Z12, Z12
-	VADDPS       Z2, Z9, Z13
-	VSUBPS       Z9, Z13, Z15
-	VSUBPS       Z15, Z13, Z16
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z15, Z2, Z2
-	VADDPS       Z2, Z9, Z9
-	VMULPS       sin32consts<>+896(SB), Z13, Z2
-	VPANDD       sin32consts<>+448(SB), Z2, Z15
-	VPORD        sin32consts<>+960(SB), Z15, Z15
-	VPANDD       sin32consts<>+0(SB), Z2, Z16
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z16, K1
-	VADDPS       Z15, Z2, Z16
-	VSUBPS       Z15, Z16, Z16
-	VBLENDMPS    Z16, Z2, K1, Z2
-	VFNMADD231PS sin32consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERDD   (R10)(Z8*4), K1, Z2
-	VMULPS       Z2, Z3, Z15
-	VPXORD       sin32consts<>+448(SB), Z15, Z16
-	VFMADD231PS  Z2, Z3, Z16
-	VADDPS       Z14, Z15, Z2
-	VSUBPS       Z15, Z2, Z17
-	VSUBPS       Z17, Z2, Z18
-	VSUBPS       Z18, Z15, Z15
-	VSUBPS       Z17, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z12, Z2, Z14
-	VSUBPS       Z2, Z14, Z17
-	VSUBPS       Z17, Z14, Z18
-	VSUBPS       Z18, Z2, Z2
-	VSUBPS       Z17, Z12, Z12
-	VADDPS       Z12, Z2, Z2
-	VADDPS       Z9, Z14, Z12
-	VSUBPS       Z14, Z12, Z17
-	VSUBPS       Z17, Z12, Z18
-	VSUBPS       Z18, Z14, Z14
-	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z9, Z14, Z14
+	VSUBPS       Z15, Z9, Z9
+	VADDPS       Z9, Z12, Z12
 	LEAQ         rempio2_3_32<>+0(SB), R10
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERDD   (R10)(Z8*4), K1, Z9
 	VMULPS       Z9, Z3, Z3
-	VADDPS       Z2, Z15, Z15
-	VADDPS       Z16, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z3, Z15, Z15
-	VADDPS       Z12, Z13, Z2
-	VSUBPS       Z13, Z2, Z3
-	VSUBPS       Z3, Z2, Z8
-	VSUBPS       Z8, Z13, Z13
-	VSUBPS       Z3, Z12, Z12
+	VADDPS       Z2, Z13, Z13
+	VADDPS       Z14, Z12, Z12
 	VADDPS       Z12, Z13, Z13
-	VADDPS       Z15, Z13, Z3
-	VSUBPS       Z13, Z3, Z8
+	VADDPS       Z3, Z13, Z13
+	VADDPS       Z10, Z11, Z2
+	VSUBPS       Z11, Z2, Z3
+	VSUBPS       Z3, Z2, Z8
+	VSUBPS       Z8, Z11, Z11
+	VSUBPS       Z3, Z10, Z10
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z11, Z3
+	VSUBPS       Z11, Z3, Z8
 	VSUBPS       Z8, Z3, Z9
-	VSUBPS       Z9, Z13, Z13
-	VSUBPS       Z8, Z15, Z15
-	VADDPS       Z15, Z13, Z13
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z8, Z13, Z13
+	VADDPS       Z13, Z11, Z11
 	VPANDD       sin32consts<>+448(SB), Z2, Z8
 	VPORD        sin32consts<>+960(SB), Z8, Z8
 	VPANDD       sin32consts<>+0(SB), Z2, Z9
@@ -32334,126 +32334,126 @@ sinVF32AVX512_loop2:
 	VBLENDMPS    Z9, Z8, K1, Z8
 	VSUBPS       Z8, Z2, Z2
 	VADDPS       Z3, Z2, Z9
-	VSUBPS       Z2, Z9, Z12
-	VSUBPS       Z12, Z9, Z14
-	VSUBPS       Z14, Z2, Z2
-	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z2, Z9, Z10
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z2, Z2
+	VSUBPS       Z10, Z3, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z13, Z2, Z2
+	VADDPS       Z11, Z2, Z2
 	VMULPS       sin32consts<>+1024(SB), Z9, Z3
-	VPXORD       sin32consts<>+448(SB), Z3, Z12
-	VFMADD231PS  sin32consts<>+1024(SB), Z9, Z12
-	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z12
-	VFMADD231PS  sin32consts<>+1088(SB), Z9, Z12
-	VADDPS       Z12, Z3, Z2
+	VPXORD       sin32consts<>+448(SB), Z3, Z10
+	VFMADD231PS  sin32consts<>+1024(SB), Z9, Z10
+	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z10
+	VFMADD231PS  sin32consts<>+1088(SB), Z9, Z10
+	VADDPS       Z10, Z3, Z2
 	VSUBPS       Z2, Z3, Z3
-	VADDPS       Z12, Z3, Z3
+	VADDPS       Z10, Z3, Z3
 	VADDPS       sin32consts<>+64(SB), Z8, Z8
 	VBLENDMPS    Z8, Z5, K2, Z5
 	VBLENDMPS    Z2, Z7, K2, Z7
-	VBLENDMPS    Z3, Z11, K2, Z11
+	VBLENDMPS    Z3, Z19, K2, Z19
 
 mathblock67:
-	VPANDD       sin32consts<>+0(SB), Z0, Z2
-	VPANDD       sin32consts<>+0(SB), Z1, Z3
-	VPANDD       sin32consts<>+1152(SB), Z4, Z8
-	VPANDD       sin32consts<>+1152(SB), Z5, Z9
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z8, K1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z9, K2
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      sin32consts<>+1280(SB), Z13
-	VFMADD213PS  sin32consts<>+1344(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      sin32consts<>+1280(SB), Z14
-	VFMADD213PS  sin32consts<>+1344(SB), Z14, Z13
-	VFMADD213PS  sin32consts<>+1408(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1408(SB), Z9, Z13
-	VFMADD213PS  sin32consts<>+1472(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1472(SB), Z9, Z13
-	VFMADD213PS  sin32consts<>+1536(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1536(SB), Z9, Z13
-	VMULPS       sin32consts<>+1600(SB), Z8, Z14
-	VMULPS       sin32consts<>+1600(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PS Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PS Z11, Z15, Z14
-	VMULPS       Z6, Z8, Z8
-	VMULPS       Z7, Z9, Z9
-	VFMADD231PS  Z12, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z14
-	VADDPS       Z16, Z6, Z16
-	VADDPS       Z14, Z7, Z14
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VPXORD       sin32consts<>+448(SB), Z8, Z12
-	VPXORD       sin32consts<>+448(SB), Z9, Z13
-	VFMADD231PS  Z6, Z6, Z12
-	VFMADD231PS  Z7, Z7, Z13
-	VMULPS       sin32consts<>+1600(SB), Z8, Z15
-	VMULPS       sin32consts<>+1600(SB), Z9, Z17
-	VPXORD       sin32consts<>+448(SB), Z15, Z15
-	VPXORD       sin32consts<>+448(SB), Z17, Z17
-	VADDPS       sin32consts<>+1664(SB), Z15, Z18
-	VADDPS       sin32consts<>+1664(SB), Z17, Z19
-	VMOVUPS      sin32consts<>+1664(SB), Z20
-	VSUBPS       Z18, Z20, Z20
-	VMOVUPS      sin32consts<>+1664(SB), Z21
-	VSUBPS       Z19, Z21, Z21
-	VADDPS       Z15, Z20, Z20
-	VADDPS       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      sin32consts<>+1728(SB), Z17
-	VFMADD213PS  sin32consts<>+1792(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      sin32consts<>+1728(SB), Z22
-	VFMADD213PS  sin32consts<>+1792(SB), Z22, Z17
-	VFMADD213PS  sin32consts<>+1856(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1856(SB), Z9, Z17
-	VFMADD213PS  sin32consts<>+1920(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1920(SB), Z9, Z17
-	VFMADD213PS  sin32consts<>+1984(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1984(SB), Z9, Z17
-	VMULPS       Z8, Z8, Z8
-	VMULPS       Z9, Z9, Z9
-	VFMADD231PS  Z15, Z8, Z20
-	VFMADD231PS  Z17, Z9, Z21
-	VFNMADD231PS Z10, Z6, Z20
-	VFNMADD231PS Z11, Z7, Z21
-	VFNMADD231PS sin32consts<>+1600(SB), Z12, Z20
-	VFNMADD231PS sin32consts<>+1600(SB), Z13, Z21
-	VADDPS       Z20, Z18, Z18
-	VADDPS       Z21, Z19, Z19
-	VBLENDMPS    Z16, Z18, K1, Z18
-	VBLENDMPS    Z14, Z19, K2, Z19
-	VPANDD       sin32consts<>+2048(SB), Z4, Z4
-	VPANDD       sin32consts<>+2048(SB), Z5, Z5
+	VPANDD       sin32consts<>+1152(SB), Z4, Z2
+	VPANDD       sin32consts<>+1152(SB), Z5, Z3
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z2, K1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z3, K2
+	VPANDD       sin32consts<>+1280(SB), Z4, Z4
+	VPANDD       sin32consts<>+1280(SB), Z5, Z5
 	VPSLLD       $0x1e, Z4, Z4
 	VPSLLD       $0x1e, Z5, Z5
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      sin32consts<>+1344(SB), Z9
+	VFMADD213PS  sin32consts<>+1408(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      sin32consts<>+1344(SB), Z10
+	VFMADD213PS  sin32consts<>+1408(SB), Z10, Z9
+	VFMADD213PS  sin32consts<>+1472(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1472(SB), Z3, Z9
+	VFMADD213PS  sin32consts<>+1536(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1536(SB), Z3, Z9
+	VFMADD213PS  sin32consts<>+1600(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1600(SB), Z3, Z9
+	VMULPS       sin32consts<>+1664(SB), Z2, Z10
+	VMULPS       sin32consts<>+1664(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PS Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PS Z19, Z11, Z10
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z3, Z3
+	VFMADD231PS  Z8, Z2, Z12
+	VFMADD231PS  Z9, Z3, Z10
+	VADDPS       Z12, Z6, Z12
+	VADDPS       Z10, Z7, Z10
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VPXORD       sin32consts<>+448(SB), Z2, Z8
+	VPXORD       sin32consts<>+448(SB), Z3, Z9
+	VFMADD231PS  Z6, Z6, Z8
+	VFMADD231PS  Z7, Z7, Z9
+	VMULPS       sin32consts<>+1664(SB), Z2, Z11
+	VMULPS       sin32consts<>+1664(SB), Z3, Z13
+	VPXORD       sin32consts<>+448(SB), Z11, Z11
+	VPXORD       sin32consts<>+448(SB), Z13, Z13
+	VADDPS       sin32consts<>+1728(SB), Z11, Z14
+	VADDPS       sin32consts<>+1728(SB), Z13, Z15
+	VMOVUPS      sin32consts<>+1728(SB), Z16
+	VSUBPS       Z14, Z16, Z16
+	VMOVUPS      sin32consts<>+1728(SB), Z17
+	VSUBPS       Z15, Z17, Z17
+	VADDPS       Z11, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      sin32consts<>+1792(SB), Z13
+	VFMADD213PS  sin32consts<>+1856(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      sin32consts<>+1792(SB), Z20
+	VFMADD213PS  sin32consts<>+1856(SB), Z20, Z13
+	VFMADD213PS  sin32consts<>+1920(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+1920(SB), Z3, Z13
+	VFMADD213PS  sin32consts<>+1984(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+1984(SB), Z3, Z13
+	VFMADD213PS  sin32consts<>+2048(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+2048(SB), Z3, Z13
+	VMULPS       Z2, Z2, Z2
+	VMULPS       Z3, Z3, Z3
+	VFMADD231PS  Z11, Z2, Z16
+	VFMADD231PS  Z13, Z3, Z17
+	VFNMADD231PS Z18, Z6, Z16
+	VFNMADD231PS Z19, Z7, Z17
+	VFNMADD231PS sin32consts<>+1664(SB), Z8, Z16
+	VFNMADD231PS sin32consts<>+1664(SB), Z9, Z17
+	VADDPS       Z16, Z14, Z14
+	VADDPS       Z17, Z15, Z15
+	VBLENDMPS    Z12, Z14, K1, Z14
+	VBLENDMPS    Z10, Z15, K2, Z15
+	VPANDD       sin32consts<>+0(SB), Z0, Z2
+	VPANDD       sin32consts<>+0(SB), Z1, Z3
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z2, K1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z3, K2
 	VPANDD       sin32consts<>+448(SB), Z0, Z6
 	VPANDD       sin32consts<>+448(SB), Z1, Z7
 	VPXORD       Z6, Z4, Z4
 	VPXORD       Z7, Z5, Z5
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z2, K1
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z3, K2
-	VBLENDMPS    sin32consts<>+2176(SB), Z18, K1, Z18
-	VBLENDMPS    sin32consts<>+2176(SB), Z19, K2, Z19
+	VBLENDMPS    sin32consts<>+2176(SB), Z14, K1, Z14
+	VBLENDMPS    sin32consts<>+2176(SB), Z15, K2, Z15
 	VCMPPS       $0x03, Z0, Z0, K1
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        sin32consts<>+2240(SB), Z0, Z0
 	VPORD        sin32consts<>+2240(SB), Z1, Z1
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
-	VMOVUPS      Z18, (DX)(R8*4)
-	VMOVUPS      Z19, 64(DX)(R8*4)
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
+	VMOVUPS      Z14, (DX)(R8*4)
+	VMOVUPS      Z15, 64(DX)(R8*4)
 	ADDQ         $0x00000020, R8
 	SUBQ         $0x00000020, R9
 	JMP          sinVF32AVX512_loop2
@@ -32473,33 +32473,33 @@ sinVF32AVX512_loop1:
 	VMULPS       sin32consts<>+256(SB), Z3, Z5
 	VPXORD       sin32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  sin32consts<>+256(SB), Z3, Z6
-	VMULPS       sin32consts<>+320(SB), Z3, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       sin32consts<>+320(SB), Z3, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  sin32consts<>+320(SB), Z3, Z8
 	VPXORD       sin32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  sin32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      sin32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K1
 	VCMPPS       $0x11, sin32consts<>+576(SB), Z1, K2
@@ -32507,48 +32507,48 @@ sinVF32AVX512_loop1:
 	KORTESTW     K1, K1
 	JZ           mathblock68
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       sin32consts<>+640(SB), Z4, Z4
 	VPADDD       sin32consts<>+704(SB), Z4, Z4
 	VPANDD       sin32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       sin32consts<>+896(SB), Z7, Z4
-	VPANDD       sin32consts<>+448(SB), Z4, Z9
-	VPORD        sin32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       sin32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       sin32consts<>+896(SB), Z6, Z4
+	VPANDD       sin32consts<>+448(SB), Z4, Z8
+	VPORD        sin32consts<>+960(SB), Z8, Z8
 	VPANDD       sin32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, sin32consts<>+960(SB), Z10, K2
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K2, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       sin32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       sin32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       sin32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       sin32consts<>+896(SB), Z8, Z4
 	VPANDD       sin32consts<>+448(SB), Z4, Z11
 	VPORD        sin32consts<>+960(SB), Z11, Z11
 	VPANDD       sin32consts<>+0(SB), Z4, Z12
@@ -32556,11 +32556,11 @@ sinVF32AVX512_loop1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K2, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       sin32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -32570,119 +32570,119 @@ sinVF32AVX512_loop1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (R10)(Z6*4), K2, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (R10)(Z5*4), K2, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       sin32consts<>+448(SB), Z1, Z6
-	VPORD        sin32consts<>+960(SB), Z6, Z6
-	VPANDD       sin32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z7, K2
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       sin32consts<>+448(SB), Z1, Z5
+	VPORD        sin32consts<>+960(SB), Z5, Z5
+	VPANDD       sin32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z6, K2
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       sin32consts<>+1024(SB), Z7, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  sin32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       sin32consts<>+1024(SB), Z6, Z4
+	VPXORD       sin32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  sin32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       sin32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K1, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       sin32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K1, Z2
 	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z4, Z5, K1, Z5
+	VBLENDMPS    Z4, Z9, K1, Z9
 
 mathblock68:
-	VPANDD       sin32consts<>+0(SB), Z0, Z1
-	VPANDD       sin32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z4, K1
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin32consts<>+1280(SB), Z7
-	VFMADD213PS  sin32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  sin32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1536(SB), Z4, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       sin32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      sin32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin32consts<>+1728(SB), Z11
-	VFMADD213PS  sin32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  sin32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS sin32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K1, Z9
-	VPANDD       sin32consts<>+2048(SB), Z2, Z2
+	VPANDD       sin32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z1, K1
+	VPANDD       sin32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin32consts<>+1344(SB), Z5
+	VFMADD213PS  sin32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  sin32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1600(SB), Z1, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       sin32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       sin32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      sin32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin32consts<>+1792(SB), Z10
+	VFMADD213PS  sin32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  sin32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS sin32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VPANDD       sin32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z1, K1
 	VPANDD       sin32consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    Z0, Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    Z0, Z7, K1, Z7
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z1, K1
-	VBLENDMPS    sin32consts<>+2176(SB), Z9, K1, Z9
+	VBLENDMPS    sin32consts<>+2176(SB), Z7, K1, Z7
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        sin32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K1, Z9
-	VMOVUPS      Z9, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (DX)(R8*4)
 	ADDQ         $0x00000010, R8
 	SUBQ         $0x00000010, R9
 	JMP          sinVF32AVX512_loop1
@@ -32703,33 +32703,33 @@ sinVF32AVX512_after1:
 	VMULPS       sin32consts<>+256(SB), Z3, Z5
 	VPXORD       sin32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  sin32consts<>+256(SB), Z3, Z6
-	VMULPS       sin32consts<>+320(SB), Z3, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       sin32consts<>+320(SB), Z3, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  sin32consts<>+320(SB), Z3, Z8
 	VPXORD       sin32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  sin32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      sin32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K2
 	VCMPPS       $0x11, sin32consts<>+576(SB), Z1, K3
@@ -32737,48 +32737,48 @@ sinVF32AVX512_after1:
 	KORTESTW     K2, K2
 	JZ           mathblock69
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       sin32consts<>+640(SB), Z4, Z4
 	VPADDD       sin32consts<>+704(SB), Z4, Z4
 	VPANDD       sin32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       sin32consts<>+896(SB), Z7, Z4
-	VPANDD       sin32consts<>+448(SB), Z4, Z9
-	VPORD        sin32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       sin32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       sin32consts<>+896(SB), Z6, Z4
+	VPANDD       sin32consts<>+448(SB), Z4, Z8
+	VPORD        sin32consts<>+960(SB), Z8, Z8
 	VPANDD       sin32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, sin32consts<>+960(SB), Z10, K3
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K3, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       sin32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       sin32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       sin32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       sin32consts<>+896(SB), Z8, Z4
 	VPANDD       sin32consts<>+448(SB), Z4, Z11
 	VPORD        sin32consts<>+960(SB), Z11, Z11
 	VPANDD       sin32consts<>+0(SB), Z4, Z12
@@ -32786,11 +32786,11 @@ sinVF32AVX512_after1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K3, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       sin32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -32800,119 +32800,119 @@ sinVF32AVX512_after1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (R10)(Z6*4), K3, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (R10)(Z5*4), K3, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       sin32consts<>+448(SB), Z1, Z6
-	VPORD        sin32consts<>+960(SB), Z6, Z6
-	VPANDD       sin32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z7, K3
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       sin32consts<>+448(SB), Z1, Z5
+	VPORD        sin32consts<>+960(SB), Z5, Z5
+	VPANDD       sin32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z6, K3
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K3, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       sin32consts<>+1024(SB), Z7, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  sin32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       sin32consts<>+1024(SB), Z6, Z4
+	VPXORD       sin32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  sin32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       sin32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K2, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       sin32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K2, Z2
 	VBLENDMPS    Z1, Z3, K2, Z3
-	VBLENDMPS    Z4, Z5, K2, Z5
+	VBLENDMPS    Z4, Z9, K2, Z9
 
 mathblock69:
-	VPANDD       sin32consts<>+0(SB), Z0, Z1
-	VPANDD       sin32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z4, K2
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin32consts<>+1280(SB), Z7
-	VFMADD213PS  sin32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  sin32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1536(SB), Z4, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       sin32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      sin32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin32consts<>+1728(SB), Z11
-	VFMADD213PS  sin32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  sin32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS sin32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K2, Z9
-	VPANDD       sin32consts<>+2048(SB), Z2, Z2
+	VPANDD       sin32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z1, K2
+	VPANDD       sin32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin32consts<>+1344(SB), Z5
+	VFMADD213PS  sin32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  sin32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1600(SB), Z1, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       sin32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       sin32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      sin32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin32consts<>+1792(SB), Z10
+	VFMADD213PS  sin32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  sin32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS sin32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K2, Z7
+	VPANDD       sin32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z1, K2
 	VPANDD       sin32consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    Z0, Z9, K2, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    Z0, Z7, K2, Z7
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z1, K2
-	VBLENDMPS    sin32consts<>+2176(SB), Z9, K2, Z9
+	VBLENDMPS    sin32consts<>+2176(SB), Z7, K2, Z7
 	VCMPPS       $0x03, Z0, Z0, K2
 	VPORD        sin32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K2, Z9
-	VMOVUPS      Z9, K1, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K2, Z7
+	VMOVUPS      Z7, K1, (DX)(R8*4)
 	ADDQ         R9, R8
 
 sinVF32AVX512_tail_done:
@@ -32935,33 +32935,33 @@ sinVF32AVX512_exact1:
 	VMULPS       sin32consts<>+256(SB), Z3, Z5
 	VPXORD       sin32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  sin32consts<>+256(SB), Z3, Z6
-	VMULPS       sin32consts<>+320(SB), Z3, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       sin32consts<>+320(SB), Z3, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  sin32consts<>+320(SB), Z3, Z8
 	VPXORD       sin32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  sin32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      sin32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K1
 	VCMPPS       $0x11, sin32consts<>+576(SB), Z1, K2
@@ -32969,48 +32969,48 @@ sinVF32AVX512_exact1:
 	KORTESTW     K1, K1
 	JZ           mathblock70
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       sin32consts<>+640(SB), Z4, Z4
 	VPADDD       sin32consts<>+704(SB), Z4, Z4
 	VPANDD       sin32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       sin32consts<>+896(SB), Z7, Z4
-	VPANDD       sin32consts<>+448(SB), Z4, Z9
-	VPORD        sin32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       sin32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       sin32consts<>+896(SB), Z6, Z4
+	VPANDD       sin32consts<>+448(SB), Z4, Z8
+	VPORD        sin32consts<>+960(SB), Z8, Z8
 	VPANDD       sin32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, sin32consts<>+960(SB), Z10, K2
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K2, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       sin32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       sin32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       sin32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       sin32consts<>+896(SB), Z8, Z4
 	VPANDD       sin32consts<>+448(SB), Z4, Z11
 	VPORD        sin32consts<>+960(SB), Z11, Z11
 	VPANDD       sin32consts<>+0(SB), Z4, Z12
@@ -33018,11 +33018,11 @@ sinVF32AVX512_exact1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K2, Z4
-	VFNMADD231PS sin32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS sin32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       sin32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -33032,119 +33032,119 @@ sinVF32AVX512_exact1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (CX)(Z6*4), K2, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (CX)(Z5*4), K2, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       sin32consts<>+448(SB), Z1, Z6
-	VPORD        sin32consts<>+960(SB), Z6, Z6
-	VPANDD       sin32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z7, K2
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       sin32consts<>+448(SB), Z1, Z5
+	VPORD        sin32consts<>+960(SB), Z5, Z5
+	VPANDD       sin32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z6, K2
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       sin32consts<>+1024(SB), Z7, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  sin32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       sin32consts<>+1024(SB), Z6, Z4
+	VPXORD       sin32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  sin32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  sin32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       sin32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K1, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       sin32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K1, Z2
 	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z4, Z5, K1, Z5
+	VBLENDMPS    Z4, Z9, K1, Z9
 
 mathblock70:
-	VPANDD       sin32consts<>+0(SB), Z0, Z1
-	VPANDD       sin32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z4, K1
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin32consts<>+1280(SB), Z7
-	VFMADD213PS  sin32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  sin32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  sin32consts<>+1536(SB), Z4, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       sin32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       sin32consts<>+1600(SB), Z4, Z7
-	VPXORD       sin32consts<>+448(SB), Z7, Z7
-	VADDPS       sin32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      sin32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin32consts<>+1728(SB), Z11
-	VFMADD213PS  sin32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  sin32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  sin32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS sin32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K1, Z9
-	VPANDD       sin32consts<>+2048(SB), Z2, Z2
+	VPANDD       sin32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z1, K1
+	VPANDD       sin32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin32consts<>+1344(SB), Z5
+	VFMADD213PS  sin32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  sin32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  sin32consts<>+1600(SB), Z1, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       sin32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       sin32consts<>+1664(SB), Z1, Z5
+	VPXORD       sin32consts<>+448(SB), Z5, Z5
+	VADDPS       sin32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      sin32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin32consts<>+1792(SB), Z10
+	VFMADD213PS  sin32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  sin32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  sin32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS sin32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VPANDD       sin32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z1, K1
 	VPANDD       sin32consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    Z0, Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    Z0, Z7, K1, Z7
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z1, K1
-	VBLENDMPS    sin32consts<>+2176(SB), Z9, K1, Z9
+	VBLENDMPS    sin32consts<>+2176(SB), Z7, K1, Z7
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        sin32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K1, Z9
-	VMOVUPS      Z9, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -33175,60 +33175,60 @@ sinVF32AVX512_exact2:
 	VPXORD       sin32consts<>+448(SB), Z11, Z13
 	VFMADD231PS  sin32consts<>+256(SB), Z6, Z12
 	VFMADD231PS  sin32consts<>+256(SB), Z7, Z13
-	VMULPS       sin32consts<>+320(SB), Z6, Z14
-	VMULPS       sin32consts<>+320(SB), Z7, Z15
-	VPXORD       sin32consts<>+448(SB), Z14, Z16
-	VPXORD       sin32consts<>+448(SB), Z15, Z17
+	VPXORD       sin32consts<>+448(SB), Z10, Z10
+	VPXORD       sin32consts<>+448(SB), Z11, Z11
+	VADDPS       Z10, Z8, Z14
+	VADDPS       Z11, Z9, Z15
+	VSUBPS       Z8, Z14, Z16
+	VSUBPS       Z9, Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VSUBPS       Z18, Z8, Z8
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z16, Z10, Z10
+	VSUBPS       Z17, Z11, Z11
+	VADDPS       Z10, Z8, Z8
+	VADDPS       Z11, Z9, Z9
+	VMULPS       sin32consts<>+320(SB), Z6, Z10
+	VMULPS       sin32consts<>+320(SB), Z7, Z11
+	VPXORD       sin32consts<>+448(SB), Z10, Z16
+	VPXORD       sin32consts<>+448(SB), Z11, Z17
 	VFMADD231PS  sin32consts<>+320(SB), Z6, Z16
 	VFMADD231PS  sin32consts<>+320(SB), Z7, Z17
 	VPXORD       sin32consts<>+448(SB), Z10, Z10
 	VPXORD       sin32consts<>+448(SB), Z11, Z11
-	VADDPS       Z10, Z8, Z18
-	VADDPS       Z11, Z9, Z19
-	VSUBPS       Z8, Z18, Z20
-	VSUBPS       Z9, Z19, Z21
+	VADDPS       Z10, Z14, Z18
+	VADDPS       Z11, Z15, Z19
+	VSUBPS       Z14, Z18, Z20
+	VSUBPS       Z15, Z19, Z21
 	VSUBPS       Z20, Z18, Z22
 	VSUBPS       Z21, Z19, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z22, Z14, Z14
+	VSUBPS       Z23, Z15, Z15
 	VSUBPS       Z20, Z10, Z10
 	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z8, Z8
-	VADDPS       Z11, Z9, Z9
-	VPXORD       sin32consts<>+448(SB), Z14, Z14
-	VPXORD       sin32consts<>+448(SB), Z15, Z15
-	VADDPS       Z14, Z18, Z10
-	VADDPS       Z15, Z19, Z11
-	VSUBPS       Z18, Z10, Z20
-	VSUBPS       Z19, Z11, Z21
-	VSUBPS       Z20, Z10, Z22
-	VSUBPS       Z21, Z11, Z23
-	VSUBPS       Z22, Z18, Z18
-	VSUBPS       Z23, Z19, Z19
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z18, Z18
-	VADDPS       Z15, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
+	VADDPS       Z10, Z14, Z14
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
 	VSUBPS       Z12, Z8, Z8
 	VSUBPS       Z13, Z9, Z9
 	VFMADD231PS  sin32consts<>+384(SB), Z6, Z16
 	VFMADD231PS  sin32consts<>+384(SB), Z7, Z17
 	VSUBPS       Z16, Z8, Z8
 	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z8, Z10, Z6
-	VADDPS       Z9, Z11, Z7
+	VADDPS       Z8, Z18, Z6
+	VADDPS       Z9, Z19, Z7
+	VSUBPS       Z18, Z6, Z10
+	VSUBPS       Z19, Z7, Z11
 	VSUBPS       Z10, Z6, Z12
 	VSUBPS       Z11, Z7, Z13
-	VSUBPS       Z12, Z6, Z14
-	VSUBPS       Z13, Z7, Z15
-	VSUBPS       Z14, Z10, Z10
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z13, Z9, Z9
-	VADDPS       Z8, Z10, Z10
-	VADDPS       Z9, Z11, Z11
+	VSUBPS       Z12, Z18, Z18
+	VSUBPS       Z13, Z19, Z19
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z11, Z9, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
 	VMOVUPS      sin32consts<>+512(SB), Z8
 	VCMPPS       $0x11, Z2, Z8, K1
 	VMOVUPS      sin32consts<>+512(SB), Z8
@@ -33251,9 +33251,37 @@ sinVF32AVX512_exact2:
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (CX)(Z9*4), K3, Z8
+	VMULPS       Z8, Z2, Z10
+	VPXORD       sin32consts<>+448(SB), Z10, Z11
+	VFMADD231PS  Z8, Z2, Z11
+	VMULPS       sin32consts<>+896(SB), Z10, Z8
+	VPANDD       sin32consts<>+448(SB), Z8, Z12
+	VPORD        sin32consts<>+960(SB), Z12, Z12
+	VPANDD       sin32consts<>+0(SB), Z8, Z13
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z13, K3
+	VADDPS       Z12, Z8, Z13
+	VSUBPS       Z12, Z13, Z13
+	VBLENDMPS    Z13, Z8, K3, Z8
+	VFNMADD231PS sin32consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_32<>+0(SB), CX
+	VPCMPEQD     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERDD   (CX)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z12
 	VPXORD       sin32consts<>+448(SB), Z12, Z13
 	VFMADD231PS  Z8, Z2, Z13
+	VADDPS       Z12, Z11, Z8
+	VSUBPS       Z11, Z8, Z14
+	VSUBPS       Z14, Z8, Z15
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z14, Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z8, Z10, Z12
+	VSUBPS       Z10, Z12, Z14
+	VSUBPS       Z14, Z12, Z15
+	VSUBPS       Z15, Z10, Z10
+	VSUBPS       Z14, Z8, Z8
+	VADDPS       Z8, Z10, Z10
 	VMULPS       sin32consts<>+896(SB), Z12, Z8
 	VPANDD       sin32consts<>+448(SB), Z8, Z14
 	VPORD        sin32consts<>+960(SB), Z14, Z14
@@ -33263,108 +33291,80 @@ sinVF32AVX512_exact2:
 	VSUBPS       Z14, Z15, Z15
 	VBLENDMPS    Z15, Z8, K3, Z8
 	VFNMADD231PS sin32consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_32<>+0(SB), CX
+	LEAQ         rempio2_2_32<>+0(SB), CX
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (CX)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z14
 	VPXORD       sin32consts<>+448(SB), Z14, Z15
 	VFMADD231PS  Z8, Z2, Z15
-	VADDPS       Z14, Z13, Z8
-	VSUBPS       Z13, Z8, Z16
+	VADDPS       Z13, Z14, Z8
+	VSUBPS       Z14, Z8, Z16
 	VSUBPS       Z16, Z8, Z17
+	VSUBPS       Z17, Z14, Z14
+	VSUBPS       Z16, Z13, Z13
+	VADDPS       Z13, Z14, Z14
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z8, Z13, Z16
+	VSUBPS       Z16, Z13, Z17
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z16, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z10, Z13, Z11
+	VSUBPS       Z13, Z11, Z16
+	VSUBPS       Z16, Z11, Z17
 	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z16, Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VADDPS       Z8, Z12, Z14
-	VSUBPS       Z12, Z14, Z16
-	VSUBPS       Z16, Z14, Z17
-	VSUBPS       Z17, Z12, Z12
-	VSUBPS       Z16, Z8, Z8
-	VADDPS       Z8, Z12, Z12
-	VMULPS       sin32consts<>+896(SB), Z14, Z8
-	VPANDD       sin32consts<>+448(SB), Z8, Z16
-	VPORD        sin32consts<>+960(SB), Z16, Z16
-	VPANDD       sin32consts<>+0(SB), Z8, Z17
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z17, K3
-	VADDPS       Z16, Z8, Z17
-	VSUBPS       Z16, Z17, Z17
-	VBLENDMPS    Z17, Z8, K3, Z8
-	VFNMADD231PS sin32consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERDD   (CX)(Z9*4), K3, Z8
-	VMULPS       Z8, Z2, Z16
-	VPXORD       sin32consts<>+448(SB), Z16, Z17
-	VFMADD231PS  Z8, Z2, Z17
-	VADDPS       Z15, Z16, Z8
-	VSUBPS       Z16, Z8, Z18
-	VSUBPS       Z18, Z8, Z19
-	VSUBPS       Z19, Z16, Z16
-	VSUBPS       Z18, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z13, Z8, Z15
-	VSUBPS       Z8, Z15, Z18
-	VSUBPS       Z18, Z15, Z19
-	VSUBPS       Z19, Z8, Z8
-	VSUBPS       Z18, Z13, Z13
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z12, Z15, Z13
-	VSUBPS       Z15, Z13, Z18
-	VSUBPS       Z18, Z13, Z19
-	VSUBPS       Z19, Z15, Z15
-	VSUBPS       Z18, Z12, Z12
-	VADDPS       Z12, Z15, Z15
+	VSUBPS       Z16, Z10, Z10
+	VADDPS       Z10, Z13, Z13
 	LEAQ         rempio2_3_32<>+0(SB), CX
 	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERDD   (CX)(Z9*4), K3, Z12
-	VMULPS       Z12, Z2, Z2
-	VADDPS       Z8, Z16, Z16
-	VADDPS       Z17, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z2, Z16, Z16
-	VADDPS       Z13, Z14, Z2
-	VSUBPS       Z14, Z2, Z8
-	VSUBPS       Z8, Z2, Z9
-	VSUBPS       Z9, Z14, Z14
-	VSUBPS       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERDD   (CX)(Z9*4), K3, Z10
+	VMULPS       Z10, Z2, Z2
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z15, Z13, Z13
 	VADDPS       Z13, Z14, Z14
-	VADDPS       Z16, Z14, Z8
-	VSUBPS       Z14, Z8, Z9
-	VSUBPS       Z9, Z8, Z12
-	VSUBPS       Z12, Z14, Z14
-	VSUBPS       Z9, Z16, Z16
-	VADDPS       Z16, Z14, Z14
+	VADDPS       Z2, Z14, Z14
+	VADDPS       Z11, Z12, Z2
+	VSUBPS       Z12, Z2, Z8
+	VSUBPS       Z8, Z2, Z9
+	VSUBPS       Z9, Z12, Z12
+	VSUBPS       Z8, Z11, Z11
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z12, Z8
+	VSUBPS       Z12, Z8, Z9
+	VSUBPS       Z9, Z8, Z10
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z9, Z14, Z14
+	VADDPS       Z14, Z12, Z12
 	VPANDD       sin32consts<>+448(SB), Z2, Z9
 	VPORD        sin32consts<>+960(SB), Z9, Z9
-	VPANDD       sin32consts<>+0(SB), Z2, Z12
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z12, K3
-	VADDPS       Z9, Z2, Z12
-	VSUBPS       Z9, Z12, Z12
+	VPANDD       sin32consts<>+0(SB), Z2, Z10
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z10, K3
+	VADDPS       Z9, Z2, Z10
+	VSUBPS       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPS    Z12, Z9, K3, Z9
+	VBLENDMPS    Z10, Z9, K3, Z9
 	VSUBPS       Z9, Z2, Z2
-	VADDPS       Z8, Z2, Z12
-	VSUBPS       Z2, Z12, Z13
-	VSUBPS       Z13, Z12, Z15
-	VSUBPS       Z15, Z2, Z2
-	VSUBPS       Z13, Z8, Z8
+	VADDPS       Z8, Z2, Z10
+	VSUBPS       Z2, Z10, Z11
+	VSUBPS       Z11, Z10, Z13
+	VSUBPS       Z13, Z2, Z2
+	VSUBPS       Z11, Z8, Z8
 	VADDPS       Z8, Z2, Z2
-	VADDPS       Z14, Z2, Z2
-	VMULPS       sin32consts<>+1024(SB), Z12, Z8
-	VPXORD       sin32consts<>+448(SB), Z8, Z13
-	VFMADD231PS  sin32consts<>+1024(SB), Z12, Z13
-	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z13
-	VFMADD231PS  sin32consts<>+1088(SB), Z12, Z13
-	VADDPS       Z13, Z8, Z2
+	VADDPS       Z12, Z2, Z2
+	VMULPS       sin32consts<>+1024(SB), Z10, Z8
+	VPXORD       sin32consts<>+448(SB), Z8, Z11
+	VFMADD231PS  sin32consts<>+1024(SB), Z10, Z11
+	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z11
+	VFMADD231PS  sin32consts<>+1088(SB), Z10, Z11
+	VADDPS       Z11, Z8, Z2
 	VSUBPS       Z2, Z8, Z8
-	VADDPS       Z13, Z8, Z8
+	VADDPS       Z11, Z8, Z8
 	VADDPS       sin32consts<>+64(SB), Z9, Z9
 	VBLENDMPS    Z9, Z4, K1, Z4
 	VBLENDMPS    Z2, Z6, K1, Z6
-	VBLENDMPS    Z8, Z10, K1, Z10
+	VBLENDMPS    Z8, Z18, K1, Z18
 	VPSRLD       $0x17, Z3, Z2
 	VPSRLD       $0x03, Z2, Z8
 	VPANDD       sin32consts<>+640(SB), Z2, Z2
@@ -33377,9 +33377,37 @@ sinVF32AVX512_exact2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (CX)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z9
-	VPXORD       sin32consts<>+448(SB), Z9, Z12
-	VFMADD231PS  Z2, Z3, Z12
+	VPXORD       sin32consts<>+448(SB), Z9, Z10
+	VFMADD231PS  Z2, Z3, Z10
 	VMULPS       sin32consts<>+896(SB), Z9, Z2
+	VPANDD       sin32consts<>+448(SB), Z2, Z11
+	VPORD        sin32consts<>+960(SB), Z11, Z11
+	VPANDD       sin32consts<>+0(SB), Z2, Z12
+	VCMPPS       $0x11, sin32consts<>+960(SB), Z12, K1
+	VADDPS       Z11, Z2, Z12
+	VSUBPS       Z11, Z12, Z12
+	VBLENDMPS    Z12, Z2, K1, Z2
+	VFNMADD231PS sin32consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_32<>+0(SB), CX
+	VPCMPEQD     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERDD   (CX)(Z8*4), K1, Z2
+	VMULPS       Z2, Z3, Z11
+	VPXORD       sin32consts<>+448(SB), Z11, Z12
+	VFMADD231PS  Z2, Z3, Z12
+	VADDPS       Z11, Z10, Z2
+	VSUBPS       Z10, Z2, Z13
+	VSUBPS       Z13, Z2, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z11, Z11
+	VADDPS       Z11, Z10, Z10
+	VADDPS       Z2, Z9, Z11
+	VSUBPS       Z9, Z11, Z13
+	VSUBPS       Z13, Z11, Z14
+	VSUBPS       Z14, Z9, Z9
+	VSUBPS       Z13, Z2, Z2
+	VADDPS       Z2, Z9, Z9
+	VMULPS       sin32consts<>+896(SB), Z11, Z2
 	VPANDD       sin32consts<>+448(SB), Z2, Z13
 	VPORD        sin32consts<>+960(SB), Z13, Z13
 	VPANDD       sin32consts<>+0(SB), Z2, Z14
@@ -33387,81 +33415,53 @@ sinVF32AVX512_exact2:
 	VADDPS       Z13, Z2, Z14
 	VSUBPS       Z13, Z14, Z14
 	VBLENDMPS    Z14, Z2, K1, Z2
-	VFNMADD231PS sin32consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_32<>+0(SB), CX
+	VFNMADD231PS sin32consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_32<>+0(SB), CX
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (CX)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z13
 	VPXORD       sin32consts<>+448(SB), Z13, Z14
 	VFMADD231PS  Z2, Z3, Z14
-	VADDPS       Z13, Z12, Z2
-	VSUBPS       Z12, Z2, Z15
+	VADDPS       Z12, Z13, Z2
+	VSUBPS       Z13, Z2, Z15
 	VSUBPS       Z15, Z2, Z16
+	VSUBPS       Z16, Z13, Z13
+	VSUBPS       Z15, Z12, Z12
+	VADDPS       Z12, Z13, Z13
+	VADDPS       Z10, Z2, Z12
+	VSUBPS       Z2, Z12, Z15
+	VSUBPS       Z15, Z12, Z16
+	VSUBPS       Z16, Z2, Z2
+	VSUBPS       Z15, Z10, Z10
+	VADDPS       Z10, Z2, Z2
+	VADDPS       Z9, Z12, Z10
+	VSUBPS       Z12, Z10, Z15
+	VSUBPS       Z15, Z10, Z16
 	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z15, Z13, Z13
-	VADDPS       Z13, Z12, Z12
-	VADDPS       Z2, Z9, Z13
-	VSUBPS       Z9, Z13, Z15
-	VSUBPS       Z15, Z13, Z16
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z15, Z2, Z2
-	VADDPS       Z2, Z9, Z9
-	VMULPS       sin32consts<>+896(SB), Z13, Z2
-	VPANDD       sin32consts<>+448(SB), Z2, Z15
-	VPORD        sin32consts<>+960(SB), Z15, Z15
-	VPANDD       sin32consts<>+0(SB), Z2, Z16
-	VCMPPS       $0x11, sin32consts<>+960(SB), Z16, K1
-	VADDPS       Z15, Z2, Z16
-	VSUBPS       Z15, Z16, Z16
-	VBLENDMPS    Z16, Z2, K1, Z2
-	VFNMADD231PS sin32consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERDD   (CX)(Z8*4), K1, Z2
-	VMULPS       Z2, Z3, Z15
-	VPXORD       sin32consts<>+448(SB), Z15, Z16
-	VFMADD231PS  Z2, Z3, Z16
-	VADDPS       Z14, Z15, Z2
-	VSUBPS       Z15, Z2, Z17
-	VSUBPS       Z17, Z2, Z18
-	VSUBPS       Z18, Z15, Z15
-	VSUBPS       Z17, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z12, Z2, Z14
-	VSUBPS       Z2, Z14, Z17
-	VSUBPS       Z17, Z14, Z18
-	VSUBPS       Z18, Z2, Z2
-	VSUBPS       Z17, Z12, Z12
-	VADDPS       Z12, Z2, Z2
-	VADDPS       Z9, Z14, Z12
-	VSUBPS       Z14, Z12, Z17
-	VSUBPS       Z17, Z12, Z18
-	VSUBPS       Z18, Z14, Z14
-	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z9, Z14, Z14
+	VSUBPS       Z15, Z9, Z9
+	VADDPS       Z9, Z12, Z12
 	LEAQ         rempio2_3_32<>+0(SB), CX
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERDD   (CX)(Z8*4), K1, Z9
 	VMULPS       Z9, Z3, Z3
-	VADDPS       Z2, Z15, Z15
-	VADDPS       Z16, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z3, Z15, Z15
-	VADDPS       Z12, Z13, Z2
-	VSUBPS       Z13, Z2, Z3
-	VSUBPS       Z3, Z2, Z8
-	VSUBPS       Z8, Z13, Z13
-	VSUBPS       Z3, Z12, Z12
+	VADDPS       Z2, Z13, Z13
+	VADDPS       Z14, Z12, Z12
 	VADDPS       Z12, Z13, Z13
-	VADDPS       Z15, Z13, Z3
-	VSUBPS       Z13, Z3, Z8
+	VADDPS       Z3, Z13, Z13
+	VADDPS       Z10, Z11, Z2
+	VSUBPS       Z11, Z2, Z3
+	VSUBPS       Z3, Z2, Z8
+	VSUBPS       Z8, Z11, Z11
+	VSUBPS       Z3, Z10, Z10
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z11, Z3
+	VSUBPS       Z11, Z3, Z8
 	VSUBPS       Z8, Z3, Z9
-	VSUBPS       Z9, Z13, Z13
-	VSUBPS       Z8, Z15, Z15
-	VADDPS       Z15, Z13, Z13
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z8, Z13, Z13
+	VADDPS       Z13, Z11, Z11
 	VPANDD       sin32consts<>+448(SB), Z2, Z8
 	VPORD        sin32consts<>+960(SB), Z8, Z8
 	VPANDD       sin32consts<>+0(SB), Z2, Z9
@@ -33472,126 +33472,126 @@ sinVF32AVX512_exact2:
 	VBLENDMPS    Z9, Z8, K1, Z8
 	VSUBPS       Z8, Z2, Z2
 	VADDPS       Z3, Z2, Z9
-	VSUBPS       Z2, Z9, Z12
-	VSUBPS       Z12, Z9, Z14
-	VSUBPS       Z14, Z2, Z2
-	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z2, Z9, Z10
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z2, Z2
+	VSUBPS       Z10, Z3, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z13, Z2, Z2
+	VADDPS       Z11, Z2, Z2
 	VMULPS       sin32consts<>+1024(SB), Z9, Z3
-	VPXORD       sin32consts<>+448(SB), Z3, Z12
-	VFMADD231PS  sin32consts<>+1024(SB), Z9, Z12
-	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z12
-	VFMADD231PS  sin32consts<>+1088(SB), Z9, Z12
-	VADDPS       Z12, Z3, Z2
+	VPXORD       sin32consts<>+448(SB), Z3, Z10
+	VFMADD231PS  sin32consts<>+1024(SB), Z9, Z10
+	VFMADD231PS  sin32consts<>+1024(SB), Z2, Z10
+	VFMADD231PS  sin32consts<>+1088(SB), Z9, Z10
+	VADDPS       Z10, Z3, Z2
 	VSUBPS       Z2, Z3, Z3
-	VADDPS       Z12, Z3, Z3
+	VADDPS       Z10, Z3, Z3
 	VADDPS       sin32consts<>+64(SB), Z8, Z8
 	VBLENDMPS    Z8, Z5, K2, Z5
 	VBLENDMPS    Z2, Z7, K2, Z7
-	VBLENDMPS    Z3, Z11, K2, Z11
+	VBLENDMPS    Z3, Z19, K2, Z19
 
 mathblock71:
-	VPANDD       sin32consts<>+0(SB), Z0, Z2
-	VPANDD       sin32consts<>+0(SB), Z1, Z3
-	VPANDD       sin32consts<>+1152(SB), Z4, Z8
-	VPANDD       sin32consts<>+1152(SB), Z5, Z9
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z8, K1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Z9, K2
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      sin32consts<>+1280(SB), Z13
-	VFMADD213PS  sin32consts<>+1344(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      sin32consts<>+1280(SB), Z14
-	VFMADD213PS  sin32consts<>+1344(SB), Z14, Z13
-	VFMADD213PS  sin32consts<>+1408(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1408(SB), Z9, Z13
-	VFMADD213PS  sin32consts<>+1472(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1472(SB), Z9, Z13
-	VFMADD213PS  sin32consts<>+1536(SB), Z8, Z12
-	VFMADD213PS  sin32consts<>+1536(SB), Z9, Z13
-	VMULPS       sin32consts<>+1600(SB), Z8, Z14
-	VMULPS       sin32consts<>+1600(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PS Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PS Z11, Z15, Z14
-	VMULPS       Z6, Z8, Z8
-	VMULPS       Z7, Z9, Z9
-	VFMADD231PS  Z12, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z14
-	VADDPS       Z16, Z6, Z16
-	VADDPS       Z14, Z7, Z14
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VPXORD       sin32consts<>+448(SB), Z8, Z12
-	VPXORD       sin32consts<>+448(SB), Z9, Z13
-	VFMADD231PS  Z6, Z6, Z12
-	VFMADD231PS  Z7, Z7, Z13
-	VMULPS       sin32consts<>+1600(SB), Z8, Z15
-	VMULPS       sin32consts<>+1600(SB), Z9, Z17
-	VPXORD       sin32consts<>+448(SB), Z15, Z15
-	VPXORD       sin32consts<>+448(SB), Z17, Z17
-	VADDPS       sin32consts<>+1664(SB), Z15, Z18
-	VADDPS       sin32consts<>+1664(SB), Z17, Z19
-	VMOVUPS      sin32consts<>+1664(SB), Z20
-	VSUBPS       Z18, Z20, Z20
-	VMOVUPS      sin32consts<>+1664(SB), Z21
-	VSUBPS       Z19, Z21, Z21
-	VADDPS       Z15, Z20, Z20
-	VADDPS       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      sin32consts<>+1728(SB), Z17
-	VFMADD213PS  sin32consts<>+1792(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      sin32consts<>+1728(SB), Z22
-	VFMADD213PS  sin32consts<>+1792(SB), Z22, Z17
-	VFMADD213PS  sin32consts<>+1856(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1856(SB), Z9, Z17
-	VFMADD213PS  sin32consts<>+1920(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1920(SB), Z9, Z17
-	VFMADD213PS  sin32consts<>+1984(SB), Z8, Z15
-	VFMADD213PS  sin32consts<>+1984(SB), Z9, Z17
-	VMULPS       Z8, Z8, Z8
-	VMULPS       Z9, Z9, Z9
-	VFMADD231PS  Z15, Z8, Z20
-	VFMADD231PS  Z17, Z9, Z21
-	VFNMADD231PS Z10, Z6, Z20
-	VFNMADD231PS Z11, Z7, Z21
-	VFNMADD231PS sin32consts<>+1600(SB), Z12, Z20
-	VFNMADD231PS sin32consts<>+1600(SB), Z13, Z21
-	VADDPS       Z20, Z18, Z18
-	VADDPS       Z21, Z19, Z19
-	VBLENDMPS    Z16, Z18, K1, Z18
-	VBLENDMPS    Z14, Z19, K2, Z19
-	VPANDD       sin32consts<>+2048(SB), Z4, Z4
-	VPANDD       sin32consts<>+2048(SB), Z5, Z5
+	VPANDD       sin32consts<>+1152(SB), Z4, Z2
+	VPANDD       sin32consts<>+1152(SB), Z5, Z3
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z2, K1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), Z3, K2
+	VPANDD       sin32consts<>+1280(SB), Z4, Z4
+	VPANDD       sin32consts<>+1280(SB), Z5, Z5
 	VPSLLD       $0x1e, Z4, Z4
 	VPSLLD       $0x1e, Z5, Z5
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      sin32consts<>+1344(SB), Z9
+	VFMADD213PS  sin32consts<>+1408(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      sin32consts<>+1344(SB), Z10
+	VFMADD213PS  sin32consts<>+1408(SB), Z10, Z9
+	VFMADD213PS  sin32consts<>+1472(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1472(SB), Z3, Z9
+	VFMADD213PS  sin32consts<>+1536(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1536(SB), Z3, Z9
+	VFMADD213PS  sin32consts<>+1600(SB), Z2, Z8
+	VFMADD213PS  sin32consts<>+1600(SB), Z3, Z9
+	VMULPS       sin32consts<>+1664(SB), Z2, Z10
+	VMULPS       sin32consts<>+1664(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PS Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PS Z19, Z11, Z10
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z3, Z3
+	VFMADD231PS  Z8, Z2, Z12
+	VFMADD231PS  Z9, Z3, Z10
+	VADDPS       Z12, Z6, Z12
+	VADDPS       Z10, Z7, Z10
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VPXORD       sin32consts<>+448(SB), Z2, Z8
+	VPXORD       sin32consts<>+448(SB), Z3, Z9
+	VFMADD231PS  Z6, Z6, Z8
+	VFMADD231PS  Z7, Z7, Z9
+	VMULPS       sin32consts<>+1664(SB), Z2, Z11
+	VMULPS       sin32consts<>+1664(SB), Z3, Z13
+	VPXORD       sin32consts<>+448(SB), Z11, Z11
+	VPXORD       sin32consts<>+448(SB), Z13, Z13
+	VADDPS       sin32consts<>+1728(SB), Z11, Z14
+	VADDPS       sin32consts<>+1728(SB), Z13, Z15
+	VMOVUPS      sin32consts<>+1728(SB), Z16
+	VSUBPS       Z14, Z16, Z16
+	VMOVUPS      sin32consts<>+1728(SB), Z17
+	VSUBPS       Z15, Z17, Z17
+	VADDPS       Z11, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      sin32consts<>+1792(SB), Z13
+	VFMADD213PS  sin32consts<>+1856(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      sin32consts<>+1792(SB), Z20
+	VFMADD213PS  sin32consts<>+1856(SB), Z20, Z13
+	VFMADD213PS  sin32consts<>+1920(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+1920(SB), Z3, Z13
+	VFMADD213PS  sin32consts<>+1984(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+1984(SB), Z3, Z13
+	VFMADD213PS  sin32consts<>+2048(SB), Z2, Z11
+	VFMADD213PS  sin32consts<>+2048(SB), Z3, Z13
+	VMULPS       Z2, Z2, Z2
+	VMULPS       Z3, Z3, Z3
+	VFMADD231PS  Z11, Z2, Z16
+	VFMADD231PS  Z13, Z3, Z17
+	VFNMADD231PS Z18, Z6, Z16
+	VFNMADD231PS Z19, Z7, Z17
+	VFNMADD231PS sin32consts<>+1664(SB), Z8, Z16
+	VFNMADD231PS sin32consts<>+1664(SB), Z9, Z17
+	VADDPS       Z16, Z14, Z14
+	VADDPS       Z17, Z15, Z15
+	VBLENDMPS    Z12, Z14, K1, Z14
+	VBLENDMPS    Z10, Z15, K2, Z15
+	VPANDD       sin32consts<>+0(SB), Z0, Z2
+	VPANDD       sin32consts<>+0(SB), Z1, Z3
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z2, K1
 	VCMPPS       $0x11, sin32consts<>+2112(SB), Z3, K2
 	VPANDD       sin32consts<>+448(SB), Z0, Z6
 	VPANDD       sin32consts<>+448(SB), Z1, Z7
 	VPXORD       Z6, Z4, Z4
 	VPXORD       Z7, Z5, Z5
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z2, K1
 	VCMPPS       $0x00, sin32consts<>+576(SB), Z3, K2
-	VBLENDMPS    sin32consts<>+2176(SB), Z18, K1, Z18
-	VBLENDMPS    sin32consts<>+2176(SB), Z19, K2, Z19
+	VBLENDMPS    sin32consts<>+2176(SB), Z14, K1, Z14
+	VBLENDMPS    sin32consts<>+2176(SB), Z15, K2, Z15
 	VCMPPS       $0x03, Z0, Z0, K1
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        sin32consts<>+2240(SB), Z0, Z0
 	VPORD        sin32consts<>+2240(SB), Z1, Z1
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
-	VMOVUPS      Z18, (DX)(R8*4)
-	VMOVUPS      Z19, 64(DX)(R8*4)
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
+	VMOVUPS      Z14, (DX)(R8*4)
+	VMOVUPS      Z15, 64(DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -33651,60 +33651,60 @@ cosVF32AVX512_loop2:
 	VPXORD       cos32consts<>+448(SB), Z11, Z13
 	VFMADD231PS  cos32consts<>+256(SB), Z6, Z12
 	VFMADD231PS  cos32consts<>+256(SB), Z7, Z13
-	VMULPS       cos32consts<>+320(SB), Z6, Z14
-	VMULPS       cos32consts<>+320(SB), Z7, Z15
-	VPXORD       cos32consts<>+448(SB), Z14, Z16
-	VPXORD       cos32consts<>+448(SB), Z15, Z17
+	VPXORD       cos32consts<>+448(SB), Z10, Z10
+	VPXORD       cos32consts<>+448(SB), Z11, Z11
+	VADDPS       Z10, Z8, Z14
+	VADDPS       Z11, Z9, Z15
+	VSUBPS       Z8, Z14, Z16
+	VSUBPS       Z9, Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VSUBPS       Z18, Z8, Z8
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z16, Z10, Z10
+	VSUBPS       Z17, Z11, Z11
+	VADDPS       Z10, Z8, Z8
+	VADDPS       Z11, Z9, Z9
+	VMULPS       cos32consts<>+320(SB), Z6, Z10
+	VMULPS       cos32consts<>+320(SB), Z7, Z11
+	VPXORD       cos32consts<>+448(SB), Z10, Z16
+	VPXORD       cos32consts<>+448(SB), Z11, Z17
 	VFMADD231PS  cos32consts<>+320(SB), Z6, Z16
 	VFMADD231PS  cos32consts<>+320(SB), Z7, Z17
 	VPXORD       cos32consts<>+448(SB), Z10, Z10
 	VPXORD       cos32consts<>+448(SB), Z11, Z11
-	VADDPS       Z10, Z8, Z18
-	VADDPS       Z11, Z9, Z19
-	VSUBPS       Z8, Z18, Z20
-	VSUBPS       Z9, Z19, Z21
+	VADDPS       Z10, Z14, Z18
+	VADDPS       Z11, Z15, Z19
+	VSUBPS       Z14, Z18, Z20
+	VSUBPS       Z15, Z19, Z21
 	VSUBPS       Z20, Z18, Z22
 	VSUBPS       Z21, Z19, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z22, Z14, Z14
+	VSUBPS       Z23, Z15, Z15
 	VSUBPS       Z20, Z10, Z10
 	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z8, Z8
-	VADDPS       Z11, Z9, Z9
-	VPXORD       cos32consts<>+448(SB), Z14, Z14
-	VPXORD       cos32consts<>+448(SB), Z15, Z15
-	VADDPS       Z14, Z18, Z10
-	VADDPS       Z15, Z19, Z11
-	VSUBPS       Z18, Z10, Z20
-	VSUBPS       Z19, Z11, Z21
-	VSUBPS       Z20, Z10, Z22
-	VSUBPS       Z21, Z11, Z23
-	VSUBPS       Z22, Z18, Z18
-	VSUBPS       Z23, Z19, Z19
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z18, Z18
-	VADDPS       Z15, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
+	VADDPS       Z10, Z14, Z14
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
 	VSUBPS       Z12, Z8, Z8
 	VSUBPS       Z13, Z9, Z9
 	VFMADD231PS  cos32consts<>+384(SB), Z6, Z16
 	VFMADD231PS  cos32consts<>+384(SB), Z7, Z17
 	VSUBPS       Z16, Z8, Z8
 	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z8, Z10, Z6
-	VADDPS       Z9, Z11, Z7
+	VADDPS       Z8, Z18, Z6
+	VADDPS       Z9, Z19, Z7
+	VSUBPS       Z18, Z6, Z10
+	VSUBPS       Z19, Z7, Z11
 	VSUBPS       Z10, Z6, Z12
 	VSUBPS       Z11, Z7, Z13
-	VSUBPS       Z12, Z6, Z14
-	VSUBPS       Z13, Z7, Z15
-	VSUBPS       Z14, Z10, Z10
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z13, Z9, Z9
-	VADDPS       Z8, Z10, Z10
-	VADDPS       Z9, Z11, Z11
+	VSUBPS       Z12, Z18, Z18
+	VSUBPS       Z13, Z19, Z19
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z11, Z9, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
 	VMOVUPS      cos32consts<>+512(SB), Z8
 	VCMPPS       $0x11, Z2, Z8, K1
 	VMOVUPS      cos32consts<>+512(SB), Z8
@@ -33727,9 +33727,37 @@ cosVF32AVX512_loop2:
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (R10)(Z9*4), K3, Z8
+	VMULPS       Z8, Z2, Z10
+	VPXORD       cos32consts<>+448(SB), Z10, Z11
+	VFMADD231PS  Z8, Z2, Z11
+	VMULPS       cos32consts<>+896(SB), Z10, Z8
+	VPANDD       cos32consts<>+448(SB), Z8, Z12
+	VPORD        cos32consts<>+960(SB), Z12, Z12
+	VPANDD       cos32consts<>+0(SB), Z8, Z13
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z13, K3
+	VADDPS       Z12, Z8, Z13
+	VSUBPS       Z12, Z13, Z13
+	VBLENDMPS    Z13, Z8, K3, Z8
+	VFNMADD231PS cos32consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPCMPEQD     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERDD   (R10)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z12
 	VPXORD       cos32consts<>+448(SB), Z12, Z13
 	VFMADD231PS  Z8, Z2, Z13
+	VADDPS       Z12, Z11, Z8
+	VSUBPS       Z11, Z8, Z14
+	VSUBPS       Z14, Z8, Z15
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z14, Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z8, Z10, Z12
+	VSUBPS       Z10, Z12, Z14
+	VSUBPS       Z14, Z12, Z15
+	VSUBPS       Z15, Z10, Z10
+	VSUBPS       Z14, Z8, Z8
+	VADDPS       Z8, Z10, Z10
 	VMULPS       cos32consts<>+896(SB), Z12, Z8
 	VPANDD       cos32consts<>+448(SB), Z8, Z14
 	VPORD        cos32consts<>+960(SB), Z14, Z14
@@ -33739,108 +33767,80 @@ cosVF32AVX512_loop2:
 	VSUBPS       Z14, Z15, Z15
 	VBLENDMPS    Z15, Z8, K3, Z8
 	VFNMADD231PS cos32consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_32<>+0(SB), R10
+	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (R10)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z14
 	VPXORD       cos32consts<>+448(SB), Z14, Z15
 	VFMADD231PS  Z8, Z2, Z15
-	VADDPS       Z14, Z13, Z8
-	VSUBPS       Z13, Z8, Z16
+	VADDPS       Z13, Z14, Z8
+	VSUBPS       Z14, Z8, Z16
 	VSUBPS       Z16, Z8, Z17
+	VSUBPS       Z17, Z14, Z14
+	VSUBPS       Z16, Z13, Z13
+	VADDPS       Z13, Z14, Z14
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z8, Z13, Z16
+	VSUBPS       Z16, Z13, Z17
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z16, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z10, Z13, Z11
+	VSUBPS       Z13, Z11, Z16
+	VSUBPS       Z16, Z11, Z17
 	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z16, Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VADDPS       Z8, Z12, Z14
-	VSUBPS       Z12, Z14, Z16
-	VSUBPS       Z16, Z14, Z17
-	VSUBPS       Z17, Z12, Z12
-	VSUBPS       Z16, Z8, Z8
-	VADDPS       Z8, Z12, Z12
-	VMULPS       cos32consts<>+896(SB), Z14, Z8
-	VPANDD       cos32consts<>+448(SB), Z8, Z16
-	VPORD        cos32consts<>+960(SB), Z16, Z16
-	VPANDD       cos32consts<>+0(SB), Z8, Z17
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z17, K3
-	VADDPS       Z16, Z8, Z17
-	VSUBPS       Z16, Z17, Z17
-	VBLENDMPS    Z17, Z8, K3, Z8
-	VFNMADD231PS cos32consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERDD   (R10)(Z9*4), K3, Z8
-	VMULPS       Z8, Z2, Z16
-	VPXORD       cos32consts<>+448(SB), Z16, Z17
-	VFMADD231PS  Z8, Z2, Z17
-	VADDPS       Z15, Z16, Z8
-	VSUBPS       Z16, Z8, Z18
-	VSUBPS       Z18, Z8, Z19
-	VSUBPS       Z19, Z16, Z16
-	VSUBPS       Z18, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z13, Z8, Z15
-	VSUBPS       Z8, Z15, Z18
-	VSUBPS       Z18, Z15, Z19
-	VSUBPS       Z19, Z8, Z8
-	VSUBPS       Z18, Z13, Z13
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z12, Z15, Z13
-	VSUBPS       Z15, Z13, Z18
-	VSUBPS       Z18, Z13, Z19
-	VSUBPS       Z19, Z15, Z15
-	VSUBPS       Z18, Z12, Z12
-	VADDPS       Z12, Z15, Z15
+	VSUBPS       Z16, Z10, Z10
+	VADDPS       Z10, Z13, Z13
 	LEAQ         rempio2_3_32<>+0(SB), R10
 	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERDD   (R10)(Z9*4), K3, Z12
-	VMULPS       Z12, Z2, Z2
-	VADDPS       Z8, Z16, Z16
-	VADDPS       Z17, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z2, Z16, Z16
-	VADDPS       Z13, Z14, Z2
-	VSUBPS       Z14, Z2, Z8
-	VSUBPS       Z8, Z2, Z9
-	VSUBPS       Z9, Z14, Z14
-	VSUBPS       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERDD   (R10)(Z9*4), K3, Z10
+	VMULPS       Z10, Z2, Z2
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z15, Z13, Z13
 	VADDPS       Z13, Z14, Z14
-	VADDPS       Z16, Z14, Z8
-	VSUBPS       Z14, Z8, Z9
-	VSUBPS       Z9, Z8, Z12
-	VSUBPS       Z12, Z14, Z14
-	VSUBPS       Z9, Z16, Z16
-	VADDPS       Z16, Z14, Z14
+	VADDPS       Z2, Z14, Z14
+	VADDPS       Z11, Z12, Z2
+	VSUBPS       Z12, Z2, Z8
+	VSUBPS       Z8, Z2, Z9
+	VSUBPS       Z9, Z12, Z12
+	VSUBPS       Z8, Z11, Z11
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z12, Z8
+	VSUBPS       Z12, Z8, Z9
+	VSUBPS       Z9, Z8, Z10
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z9, Z14, Z14
+	VADDPS       Z14, Z12, Z12
 	VPANDD       cos32consts<>+448(SB), Z2, Z9
 	VPORD        cos32consts<>+960(SB), Z9, Z9
-	VPANDD       cos32consts<>+0(SB), Z2, Z12
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z12, K3
-	VADDPS       Z9, Z2, Z12
-	VSUBPS       Z9, Z12, Z12
+	VPANDD       cos32consts<>+0(SB), Z2, Z10
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z10, K3
+	VADDPS       Z9, Z2, Z10
+	VSUBPS       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPS    Z12, Z9, K3, Z9
+	VBLENDMPS    Z10, Z9, K3, Z9
 	VSUBPS       Z9, Z2, Z2
-	VADDPS       Z8, Z2, Z12
-	VSUBPS       Z2, Z12, Z13
-	VSUBPS       Z13, Z12, Z15
-	VSUBPS       Z15, Z2, Z2
-	VSUBPS       Z13, Z8, Z8
+	VADDPS       Z8, Z2, Z10
+	VSUBPS       Z2, Z10, Z11
+	VSUBPS       Z11, Z10, Z13
+	VSUBPS       Z13, Z2, Z2
+	VSUBPS       Z11, Z8, Z8
 	VADDPS       Z8, Z2, Z2
-	VADDPS       Z14, Z2, Z2
-	VMULPS       cos32consts<>+1024(SB), Z12, Z8
-	VPXORD       cos32consts<>+448(SB), Z8, Z13
-	VFMADD231PS  cos32consts<>+1024(SB), Z12, Z13
-	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z13
-	VFMADD231PS  cos32consts<>+1088(SB), Z12, Z13
-	VADDPS       Z13, Z8, Z2
+	VADDPS       Z12, Z2, Z2
+	VMULPS       cos32consts<>+1024(SB), Z10, Z8
+	VPXORD       cos32consts<>+448(SB), Z8, Z11
+	VFMADD231PS  cos32consts<>+1024(SB), Z10, Z11
+	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z11
+	VFMADD231PS  cos32consts<>+1088(SB), Z10, Z11
+	VADDPS       Z11, Z8, Z2
 	VSUBPS       Z2, Z8, Z8
-	VADDPS       Z13, Z8, Z8
+	VADDPS       Z11, Z8, Z8
 	VADDPS       cos32consts<>+64(SB), Z9, Z9
 	VBLENDMPS    Z9, Z4, K1, Z4
 	VBLENDMPS    Z2, Z6, K1, Z6
-	VBLENDMPS    Z8, Z10, K1, Z10
+	VBLENDMPS    Z8, Z18, K1, Z18
 	VPSRLD       $0x17, Z3, Z2
 	VPSRLD       $0x03, Z2, Z8
 	VPANDD       cos32consts<>+640(SB), Z2, Z2
@@ -33853,9 +33853,37 @@ cosVF32AVX512_loop2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (R10)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z9
-	VPXORD       cos32consts<>+448(SB), Z9, Z12
-	VFMADD231PS  Z2, Z3, Z12
+	VPXORD       cos32consts<>+448(SB), Z9, Z10
+	VFMADD231PS  Z2, Z3, Z10
 	VMULPS       cos32consts<>+896(SB), Z9, Z2
+	VPANDD       cos32consts<>+448(SB), Z2, Z11
+	VPORD        cos32consts<>+960(SB), Z11, Z11
+	VPANDD       cos32consts<>+0(SB), Z2, Z12
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z12, K1
+	VADDPS       Z11, Z2, Z12
+	VSUBPS       Z11, Z12, Z12
+	VBLENDMPS    Z12, Z2, K1, Z2
+	VFNMADD231PS cos32consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPCMPEQD     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERDD   (R10)(Z8*4), K1, Z2
+	VMULPS       Z2, Z3, Z11
+	VPXORD       cos32consts<>+448(SB), Z11, Z12
+	VFMADD231PS  Z2, Z3, Z12
+	VADDPS       Z11, Z10, Z2
+	VSUBPS       Z10, Z2, Z13
+	VSUBPS       Z13, Z2, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z11, Z11
+	VADDPS       Z11, Z10, Z10
+	VADDPS       Z2, Z9, Z11
+	VSUBPS       Z9, Z11, Z13
+	VSUBPS       Z13, Z11, Z14
+	VSUBPS       Z14, Z9, Z9
+	VSUBPS       Z13, Z2, Z2
+	VADDPS       Z2, Z9, Z9
+	VMULPS       cos32consts<>+896(SB), Z11, Z2
 	VPANDD       cos32consts<>+448(SB), Z2, Z13
 	VPORD        cos32consts<>+960(SB), Z13, Z13
 	VPANDD       cos32consts<>+0(SB), Z2, Z14
@@ -33863,81 +33891,53 @@ cosVF32AVX512_loop2:
 	VADDPS       Z13, Z2, Z14
 	VSUBPS       Z13, Z14, Z14
 	VBLENDMPS    Z14, Z2, K1, Z2
-	VFNMADD231PS cos32consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_32<>+0(SB), R10
+	VFNMADD231PS cos32consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (R10)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z13
 	VPXORD       cos32consts<>+448(SB), Z13, Z14
 	VFMADD231PS  Z2, Z3, Z14
-	VADDPS       Z13, Z12, Z2
-	VSUBPS       Z12, Z2, Z15
+	VADDPS       Z12, Z13, Z2
+	VSUBPS       Z13, Z2, Z15
 	VSUBPS       Z15, Z2, Z16
+	VSUBPS       Z16, Z13, Z13
+	VSUBPS       Z15, Z12, Z12
+	VADDPS       Z12, Z13, Z13
+	VADDPS       Z10, Z2, Z12
+	VSUBPS       Z2, Z12, Z15
+	VSUBPS       Z15, Z12, Z16
+	VSUBPS       Z16, Z2, Z2
+	VSUBPS       Z15, Z10, Z10
+	VADDPS       Z10, Z2, Z2
+	VADDPS       Z9, Z12, Z10
+	VSUBPS       Z12, Z10, Z15
+	VSUBPS       Z15, Z10, Z16
 	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z15, Z13, Z13
-	VADDPS       Z13, Z12, Z12
-	VADDPS       Z2, Z9, Z13
-	VSUBPS       Z9, Z13, Z15
-	VSUBPS       Z15, Z13, Z16
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z15, Z2, Z2
-	VADDPS       Z2, Z9, Z9
-	VMULPS       cos32consts<>+896(SB), Z13, Z2
-	VPANDD       cos32consts<>+448(SB), Z2, Z15
-	VPORD        cos32consts<>+960(SB), Z15, Z15
-	VPANDD       cos32consts<>+0(SB), Z2, Z16
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z16, K1
-	VADDPS       Z15, Z2, Z16
-	VSUBPS       Z15, Z16, Z16
-	VBLENDMPS    Z16, Z2, K1, Z2
-	VFNMADD231PS cos32consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERDD   (R10)(Z8*4), K1, Z2
-	VMULPS       Z2, Z3, Z15
-	VPXORD       cos32consts<>+448(SB), Z15, Z16
-	VFMADD231PS  Z2, Z3, Z16
-	VADDPS       Z14, Z15, Z2
-	VSUBPS       Z15, Z2, Z17
-	VSUBPS       Z17, Z2, Z18
-	VSUBPS       Z18, Z15, Z15
-	VSUBPS       Z17, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z12, Z2, Z14
-	VSUBPS       Z2, Z14, Z17
-	VSUBPS       Z17, Z14, Z18
-	VSUBPS       Z18, Z2, Z2
-	VSUBPS       Z17, Z12, Z12
-	VADDPS       Z12, Z2, Z2
-	VADDPS       Z9, Z14, Z12
-	VSUBPS       Z14, Z12, Z17
-	VSUBPS       Z17, Z12, Z18
-	VSUBPS       Z18, Z14, Z14
-	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z9, Z14, Z14
+	VSUBPS       Z15, Z9, Z9
+	VADDPS       Z9, Z12, Z12
 	LEAQ         rempio2_3_32<>+0(SB), R10
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERDD   (R10)(Z8*4), K1, Z9
 	VMULPS       Z9, Z3, Z3
-	VADDPS       Z2, Z15, Z15
-	VADDPS       Z16, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z3, Z15, Z15
-	VADDPS       Z12, Z13, Z2
-	VSUBPS       Z13, Z2, Z3
-	VSUBPS       Z3, Z2, Z8
-	VSUBPS       Z8, Z13, Z13
-	VSUBPS       Z3, Z12, Z12
+	VADDPS       Z2, Z13, Z13
+	VADDPS       Z14, Z12, Z12
 	VADDPS       Z12, Z13, Z13
-	VADDPS       Z15, Z13, Z3
-	VSUBPS       Z13, Z3, Z8
+	VADDPS       Z3, Z13, Z13
+	VADDPS       Z10, Z11, Z2
+	VSUBPS       Z11, Z2, Z3
+	VSUBPS       Z3, Z2, Z8
+	VSUBPS       Z8, Z11, Z11
+	VSUBPS       Z3, Z10, Z10
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z11, Z3
+	VSUBPS       Z11, Z3, Z8
 	VSUBPS       Z8, Z3, Z9
-	VSUBPS       Z9, Z13, Z13
-	VSUBPS       Z8, Z15, Z15
-	VADDPS       Z15, Z13, Z13
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z8, Z13, Z13
+	VADDPS       Z13, Z11, Z11
 	VPANDD       cos32consts<>+448(SB), Z2, Z8
 	VPORD        cos32consts<>+960(SB), Z8, Z8
 	VPANDD       cos32consts<>+0(SB), Z2, Z9
@@ -33948,124 +33948,124 @@ cosVF32AVX512_loop2:
 	VBLENDMPS    Z9, Z8, K1, Z8
 	VSUBPS       Z8, Z2, Z2
 	VADDPS       Z3, Z2, Z9
-	VSUBPS       Z2, Z9, Z12
-	VSUBPS       Z12, Z9, Z14
-	VSUBPS       Z14, Z2, Z2
-	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z2, Z9, Z10
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z2, Z2
+	VSUBPS       Z10, Z3, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z13, Z2, Z2
+	VADDPS       Z11, Z2, Z2
 	VMULPS       cos32consts<>+1024(SB), Z9, Z3
-	VPXORD       cos32consts<>+448(SB), Z3, Z12
-	VFMADD231PS  cos32consts<>+1024(SB), Z9, Z12
-	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z12
-	VFMADD231PS  cos32consts<>+1088(SB), Z9, Z12
-	VADDPS       Z12, Z3, Z2
+	VPXORD       cos32consts<>+448(SB), Z3, Z10
+	VFMADD231PS  cos32consts<>+1024(SB), Z9, Z10
+	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z10
+	VFMADD231PS  cos32consts<>+1088(SB), Z9, Z10
+	VADDPS       Z10, Z3, Z2
 	VSUBPS       Z2, Z3, Z3
-	VADDPS       Z12, Z3, Z3
+	VADDPS       Z10, Z3, Z3
 	VADDPS       cos32consts<>+64(SB), Z8, Z8
 	VBLENDMPS    Z8, Z5, K2, Z5
 	VBLENDMPS    Z2, Z7, K2, Z7
-	VBLENDMPS    Z3, Z11, K2, Z11
+	VBLENDMPS    Z3, Z19, K2, Z19
 
 mathblock72:
-	VPANDD       cos32consts<>+0(SB), Z0, Z2
-	VPANDD       cos32consts<>+0(SB), Z1, Z3
 	VPADDD       cos32consts<>+1152(SB), Z4, Z4
 	VPADDD       cos32consts<>+1152(SB), Z5, Z5
-	VPANDD       cos32consts<>+1152(SB), Z4, Z8
-	VPANDD       cos32consts<>+1152(SB), Z5, Z9
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z8, K1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z9, K2
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      cos32consts<>+1280(SB), Z13
-	VFMADD213PS  cos32consts<>+1344(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      cos32consts<>+1280(SB), Z14
-	VFMADD213PS  cos32consts<>+1344(SB), Z14, Z13
-	VFMADD213PS  cos32consts<>+1408(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1408(SB), Z9, Z13
-	VFMADD213PS  cos32consts<>+1472(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1472(SB), Z9, Z13
-	VFMADD213PS  cos32consts<>+1536(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1536(SB), Z9, Z13
-	VMULPS       cos32consts<>+1600(SB), Z8, Z14
-	VMULPS       cos32consts<>+1600(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PS Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PS Z11, Z15, Z14
-	VMULPS       Z6, Z8, Z8
-	VMULPS       Z7, Z9, Z9
-	VFMADD231PS  Z12, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z14
-	VADDPS       Z16, Z6, Z16
-	VADDPS       Z14, Z7, Z14
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VPXORD       cos32consts<>+448(SB), Z8, Z12
-	VPXORD       cos32consts<>+448(SB), Z9, Z13
-	VFMADD231PS  Z6, Z6, Z12
-	VFMADD231PS  Z7, Z7, Z13
-	VMULPS       cos32consts<>+1600(SB), Z8, Z15
-	VMULPS       cos32consts<>+1600(SB), Z9, Z17
-	VPXORD       cos32consts<>+448(SB), Z15, Z15
-	VPXORD       cos32consts<>+448(SB), Z17, Z17
-	VADDPS       cos32consts<>+1664(SB), Z15, Z18
-	VADDPS       cos32consts<>+1664(SB), Z17, Z19
-	VMOVUPS      cos32consts<>+1664(SB), Z20
-	VSUBPS       Z18, Z20, Z20
-	VMOVUPS      cos32consts<>+1664(SB), Z21
-	VSUBPS       Z19, Z21, Z21
-	VADDPS       Z15, Z20, Z20
-	VADDPS       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      cos32consts<>+1728(SB), Z17
-	VFMADD213PS  cos32consts<>+1792(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      cos32consts<>+1728(SB), Z22
-	VFMADD213PS  cos32consts<>+1792(SB), Z22, Z17
-	VFMADD213PS  cos32consts<>+1856(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1856(SB), Z9, Z17
-	VFMADD213PS  cos32consts<>+1920(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1920(SB), Z9, Z17
-	VFMADD213PS  cos32consts<>+1984(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1984(SB), Z9, Z17
-	VMULPS       Z8, Z8, Z8
-	VMULPS       Z9, Z9, Z9
-	VFMADD231PS  Z15, Z8, Z20
-	VFMADD231PS  Z17, Z9, Z21
-	VFNMADD231PS Z10, Z6, Z20
-	VFNMADD231PS Z11, Z7, Z21
-	VFNMADD231PS cos32consts<>+1600(SB), Z12, Z20
-	VFNMADD231PS cos32consts<>+1600(SB), Z13, Z21
-	VADDPS       Z20, Z18, Z18
-	VADDPS       Z21, Z19, Z19
-	VBLENDMPS    Z16, Z18, K1, Z18
-	VBLENDMPS    Z14, Z19, K2, Z19
-	VPANDD       cos32consts<>+2048(SB), Z4, Z4
-	VPANDD       cos32consts<>+2048(SB), Z5, Z5
+	VPANDD       cos32consts<>+1152(SB), Z4, Z2
+	VPANDD       cos32consts<>+1152(SB), Z5, Z3
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z2, K1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z3, K2
+	VPANDD       cos32consts<>+1280(SB), Z4, Z4
+	VPANDD       cos32consts<>+1280(SB), Z5, Z5
 	VPSLLD       $0x1e, Z4, Z4
 	VPSLLD       $0x1e, Z5, Z5
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      cos32consts<>+1344(SB), Z9
+	VFMADD213PS  cos32consts<>+1408(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      cos32consts<>+1344(SB), Z10
+	VFMADD213PS  cos32consts<>+1408(SB), Z10, Z9
+	VFMADD213PS  cos32consts<>+1472(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1472(SB), Z3, Z9
+	VFMADD213PS  cos32consts<>+1536(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1536(SB), Z3, Z9
+	VFMADD213PS  cos32consts<>+1600(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1600(SB), Z3, Z9
+	VMULPS       cos32consts<>+1664(SB), Z2, Z10
+	VMULPS       cos32consts<>+1664(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PS Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PS Z19, Z11, Z10
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z3, Z3
+	VFMADD231PS  Z8, Z2, Z12
+	VFMADD231PS  Z9, Z3, Z10
+	VADDPS       Z12, Z6, Z12
+	VADDPS       Z10, Z7, Z10
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VPXORD       cos32consts<>+448(SB), Z2, Z8
+	VPXORD       cos32consts<>+448(SB), Z3, Z9
+	VFMADD231PS  Z6, Z6, Z8
+	VFMADD231PS  Z7, Z7, Z9
+	VMULPS       cos32consts<>+1664(SB), Z2, Z11
+	VMULPS       cos32consts<>+1664(SB), Z3, Z13
+	VPXORD       cos32consts<>+448(SB), Z11, Z11
+	VPXORD       cos32consts<>+448(SB), Z13, Z13
+	VADDPS       cos32consts<>+1728(SB), Z11, Z14
+	VADDPS       cos32consts<>+1728(SB), Z13, Z15
+	VMOVUPS      cos32consts<>+1728(SB), Z16
+	VSUBPS       Z14, Z16, Z16
+	VMOVUPS      cos32consts<>+1728(SB), Z17
+	VSUBPS       Z15, Z17, Z17
+	VADDPS       Z11, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      cos32consts<>+1792(SB), Z13
+	VFMADD213PS  cos32consts<>+1856(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      cos32consts<>+1792(SB), Z20
+	VFMADD213PS  cos32consts<>+1856(SB), Z20, Z13
+	VFMADD213PS  cos32consts<>+1920(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+1920(SB), Z3, Z13
+	VFMADD213PS  cos32consts<>+1984(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+1984(SB), Z3, Z13
+	VFMADD213PS  cos32consts<>+2048(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+2048(SB), Z3, Z13
+	VMULPS       Z2, Z2, Z2
+	VMULPS       Z3, Z3, Z3
+	VFMADD231PS  Z11, Z2, Z16
+	VFMADD231PS  Z13, Z3, Z17
+	VFNMADD231PS Z18, Z6, Z16
+	VFNMADD231PS Z19, Z7, Z17
+	VFNMADD231PS cos32consts<>+1664(SB), Z8, Z16
+	VFNMADD231PS cos32consts<>+1664(SB), Z9, Z17
+	VADDPS       Z16, Z14, Z14
+	VADDPS       Z17, Z15, Z15
+	VBLENDMPS    Z12, Z14, K1, Z14
+	VBLENDMPS    Z10, Z15, K2, Z15
+	VPANDD       cos32consts<>+0(SB), Z0, Z2
+	VPANDD       cos32consts<>+0(SB), Z1, Z3
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z2, K1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z3, K2
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPS    cos32consts<>+1664(SB), Z18, K1, Z18
-	VBLENDMPS    cos32consts<>+1664(SB), Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPS    cos32consts<>+1728(SB), Z14, K1, Z14
+	VBLENDMPS    cos32consts<>+1728(SB), Z15, K2, Z15
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z2, K1
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z3, K2
-	VBLENDMPS    cos32consts<>+2176(SB), Z18, K1, Z18
-	VBLENDMPS    cos32consts<>+2176(SB), Z19, K2, Z19
+	VBLENDMPS    cos32consts<>+2176(SB), Z14, K1, Z14
+	VBLENDMPS    cos32consts<>+2176(SB), Z15, K2, Z15
 	VCMPPS       $0x03, Z0, Z0, K1
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        cos32consts<>+2240(SB), Z0, Z0
 	VPORD        cos32consts<>+2240(SB), Z1, Z1
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
-	VMOVUPS      Z18, (DX)(R8*4)
-	VMOVUPS      Z19, 64(DX)(R8*4)
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
+	VMOVUPS      Z14, (DX)(R8*4)
+	VMOVUPS      Z15, 64(DX)(R8*4)
 	ADDQ         $0x00000020, R8
 	SUBQ         $0x00000020, R9
 	JMP          cosVF32AVX512_loop2
@@ -34085,33 +34085,33 @@ cosVF32AVX512_loop1:
 	VMULPS       cos32consts<>+256(SB), Z3, Z5
 	VPXORD       cos32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  cos32consts<>+256(SB), Z3, Z6
-	VMULPS       cos32consts<>+320(SB), Z3, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       cos32consts<>+320(SB), Z3, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  cos32consts<>+320(SB), Z3, Z8
 	VPXORD       cos32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  cos32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      cos32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K1
 	VCMPPS       $0x11, cos32consts<>+576(SB), Z1, K2
@@ -34119,48 +34119,48 @@ cosVF32AVX512_loop1:
 	KORTESTW     K1, K1
 	JZ           mathblock73
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       cos32consts<>+640(SB), Z4, Z4
 	VPADDD       cos32consts<>+704(SB), Z4, Z4
 	VPANDD       cos32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       cos32consts<>+896(SB), Z7, Z4
-	VPANDD       cos32consts<>+448(SB), Z4, Z9
-	VPORD        cos32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       cos32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       cos32consts<>+896(SB), Z6, Z4
+	VPANDD       cos32consts<>+448(SB), Z4, Z8
+	VPORD        cos32consts<>+960(SB), Z8, Z8
 	VPANDD       cos32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, cos32consts<>+960(SB), Z10, K2
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K2, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       cos32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       cos32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       cos32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       cos32consts<>+896(SB), Z8, Z4
 	VPANDD       cos32consts<>+448(SB), Z4, Z11
 	VPORD        cos32consts<>+960(SB), Z11, Z11
 	VPANDD       cos32consts<>+0(SB), Z4, Z12
@@ -34168,11 +34168,11 @@ cosVF32AVX512_loop1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K2, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K2, Z4
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K2, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       cos32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -34182,118 +34182,118 @@ cosVF32AVX512_loop1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (R10)(Z6*4), K2, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (R10)(Z5*4), K2, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       cos32consts<>+448(SB), Z1, Z6
-	VPORD        cos32consts<>+960(SB), Z6, Z6
-	VPANDD       cos32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z7, K2
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       cos32consts<>+448(SB), Z1, Z5
+	VPORD        cos32consts<>+960(SB), Z5, Z5
+	VPANDD       cos32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z6, K2
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       cos32consts<>+1024(SB), Z7, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  cos32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       cos32consts<>+1024(SB), Z6, Z4
+	VPXORD       cos32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  cos32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       cos32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K1, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       cos32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K1, Z2
 	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z4, Z5, K1, Z5
+	VBLENDMPS    Z4, Z9, K1, Z9
 
 mathblock73:
-	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VPADDD       cos32consts<>+1152(SB), Z2, Z2
-	VPANDD       cos32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z4, K1
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos32consts<>+1280(SB), Z7
-	VFMADD213PS  cos32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  cos32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1536(SB), Z4, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       cos32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      cos32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos32consts<>+1728(SB), Z11
-	VFMADD213PS  cos32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  cos32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS cos32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K1, Z9
-	VPANDD       cos32consts<>+2048(SB), Z2, Z2
+	VPANDD       cos32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z1, K1
+	VPANDD       cos32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos32consts<>+1344(SB), Z5
+	VFMADD213PS  cos32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  cos32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1600(SB), Z1, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       cos32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       cos32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      cos32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos32consts<>+1792(SB), Z10
+	VFMADD213PS  cos32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  cos32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS cos32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z1, K1
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    cos32consts<>+1664(SB), Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    cos32consts<>+1728(SB), Z7, K1, Z7
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z1, K1
-	VBLENDMPS    cos32consts<>+2176(SB), Z9, K1, Z9
+	VBLENDMPS    cos32consts<>+2176(SB), Z7, K1, Z7
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        cos32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K1, Z9
-	VMOVUPS      Z9, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (DX)(R8*4)
 	ADDQ         $0x00000010, R8
 	SUBQ         $0x00000010, R9
 	JMP          cosVF32AVX512_loop1
@@ -34314,33 +34314,33 @@ cosVF32AVX512_after1:
 	VMULPS       cos32consts<>+256(SB), Z3, Z5
 	VPXORD       cos32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  cos32consts<>+256(SB), Z3, Z6
-	VMULPS       cos32consts<>+320(SB), Z3, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       cos32consts<>+320(SB), Z3, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  cos32consts<>+320(SB), Z3, Z8
 	VPXORD       cos32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  cos32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      cos32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K2
 	VCMPPS       $0x11, cos32consts<>+576(SB), Z1, K3
@@ -34348,48 +34348,48 @@ cosVF32AVX512_after1:
 	KORTESTW     K2, K2
 	JZ           mathblock74
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       cos32consts<>+640(SB), Z4, Z4
 	VPADDD       cos32consts<>+704(SB), Z4, Z4
 	VPANDD       cos32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       cos32consts<>+896(SB), Z7, Z4
-	VPANDD       cos32consts<>+448(SB), Z4, Z9
-	VPORD        cos32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       cos32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       cos32consts<>+896(SB), Z6, Z4
+	VPANDD       cos32consts<>+448(SB), Z4, Z8
+	VPORD        cos32consts<>+960(SB), Z8, Z8
 	VPANDD       cos32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, cos32consts<>+960(SB), Z10, K3
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K3, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       cos32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       cos32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       cos32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       cos32consts<>+896(SB), Z8, Z4
 	VPANDD       cos32consts<>+448(SB), Z4, Z11
 	VPORD        cos32consts<>+960(SB), Z11, Z11
 	VPANDD       cos32consts<>+0(SB), Z4, Z12
@@ -34397,11 +34397,11 @@ cosVF32AVX512_after1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K3, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (R10)(Z6*4), K3, Z4
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (R10)(Z5*4), K3, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       cos32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -34411,118 +34411,118 @@ cosVF32AVX512_after1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPCMPEQD     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (R10)(Z6*4), K3, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (R10)(Z5*4), K3, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       cos32consts<>+448(SB), Z1, Z6
-	VPORD        cos32consts<>+960(SB), Z6, Z6
-	VPANDD       cos32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z7, K3
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K3, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       cos32consts<>+448(SB), Z1, Z5
+	VPORD        cos32consts<>+960(SB), Z5, Z5
+	VPANDD       cos32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z6, K3
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K3, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       cos32consts<>+1024(SB), Z7, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  cos32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       cos32consts<>+1024(SB), Z6, Z4
+	VPXORD       cos32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  cos32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       cos32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K2, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       cos32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K2, Z2
 	VBLENDMPS    Z1, Z3, K2, Z3
-	VBLENDMPS    Z4, Z5, K2, Z5
+	VBLENDMPS    Z4, Z9, K2, Z9
 
 mathblock74:
-	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VPADDD       cos32consts<>+1152(SB), Z2, Z2
-	VPANDD       cos32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z4, K2
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos32consts<>+1280(SB), Z7
-	VFMADD213PS  cos32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  cos32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1536(SB), Z4, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       cos32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      cos32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos32consts<>+1728(SB), Z11
-	VFMADD213PS  cos32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  cos32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS cos32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K2, Z9
-	VPANDD       cos32consts<>+2048(SB), Z2, Z2
+	VPANDD       cos32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z1, K2
+	VPANDD       cos32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos32consts<>+1344(SB), Z5
+	VFMADD213PS  cos32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  cos32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1600(SB), Z1, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       cos32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       cos32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      cos32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos32consts<>+1792(SB), Z10
+	VFMADD213PS  cos32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  cos32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS cos32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K2, Z7
+	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z1, K2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    cos32consts<>+1664(SB), Z9, K2, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    cos32consts<>+1728(SB), Z7, K2, Z7
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z1, K2
-	VBLENDMPS    cos32consts<>+2176(SB), Z9, K2, Z9
+	VBLENDMPS    cos32consts<>+2176(SB), Z7, K2, Z7
 	VCMPPS       $0x03, Z0, Z0, K2
 	VPORD        cos32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K2, Z9
-	VMOVUPS      Z9, K1, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K2, Z7
+	VMOVUPS      Z7, K1, (DX)(R8*4)
 	ADDQ         R9, R8
 
 cosVF32AVX512_tail_done:
@@ -34545,33 +34545,33 @@ cosVF32AVX512_exact1:
 	VMULPS       cos32consts<>+256(SB), Z3, Z5
 	VPXORD       cos32consts<>+448(SB), Z5, Z6
 	VFMADD231PS  cos32consts<>+256(SB), Z3, Z6
-	VMULPS       cos32consts<>+320(SB), Z3, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       Z5, Z4, Z7
+	VSUBPS       Z4, Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VSUBPS       Z9, Z4, Z4
+	VSUBPS       Z8, Z5, Z5
+	VADDPS       Z5, Z4, Z4
+	VMULPS       cos32consts<>+320(SB), Z3, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z8
 	VFMADD231PS  cos32consts<>+320(SB), Z3, Z8
 	VPXORD       cos32consts<>+448(SB), Z5, Z5
-	VADDPS       Z5, Z4, Z9
-	VSUBPS       Z4, Z9, Z10
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z10
 	VSUBPS       Z10, Z9, Z11
-	VSUBPS       Z11, Z4, Z4
+	VSUBPS       Z11, Z7, Z7
 	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z4, Z4
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       Z7, Z9, Z5
-	VSUBPS       Z9, Z5, Z10
-	VSUBPS       Z10, Z5, Z11
-	VSUBPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z7, Z7
-	VADDPS       Z7, Z9, Z9
-	VADDPS       Z9, Z4, Z4
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z7, Z4, Z4
 	VSUBPS       Z6, Z4, Z4
 	VFMADD231PS  cos32consts<>+384(SB), Z3, Z8
 	VSUBPS       Z8, Z4, Z4
-	VADDPS       Z4, Z5, Z3
+	VADDPS       Z4, Z9, Z3
+	VSUBPS       Z9, Z3, Z5
 	VSUBPS       Z5, Z3, Z6
-	VSUBPS       Z6, Z3, Z7
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z6, Z4, Z4
-	VADDPS       Z4, Z5, Z5
+	VSUBPS       Z6, Z9, Z9
+	VSUBPS       Z5, Z4, Z4
+	VADDPS       Z4, Z9, Z9
 	VMOVUPS      cos32consts<>+512(SB), Z4
 	VCMPPS       $0x11, Z1, Z4, K1
 	VCMPPS       $0x11, cos32consts<>+576(SB), Z1, K2
@@ -34579,48 +34579,48 @@ cosVF32AVX512_exact1:
 	KORTESTW     K1, K1
 	JZ           mathblock75
 	VPSRLD       $0x17, Z1, Z4
-	VPSRLD       $0x03, Z4, Z6
+	VPSRLD       $0x03, Z4, Z5
 	VPANDD       cos32consts<>+640(SB), Z4, Z4
 	VPADDD       cos32consts<>+704(SB), Z4, Z4
 	VPANDD       cos32consts<>+768(SB), Z1, Z1
 	VPSLLD       $0x17, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z8
-	VFMADD231PS  Z4, Z1, Z8
-	VMULPS       cos32consts<>+896(SB), Z7, Z4
-	VPANDD       cos32consts<>+448(SB), Z4, Z9
-	VPORD        cos32consts<>+960(SB), Z9, Z9
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z6
+	VPXORD       cos32consts<>+448(SB), Z6, Z7
+	VFMADD231PS  Z4, Z1, Z7
+	VMULPS       cos32consts<>+896(SB), Z6, Z4
+	VPANDD       cos32consts<>+448(SB), Z4, Z8
+	VPORD        cos32consts<>+960(SB), Z8, Z8
 	VPANDD       cos32consts<>+0(SB), Z4, Z10
 	VCMPPS       $0x11, cos32consts<>+960(SB), Z10, K2
-	VADDPS       Z9, Z4, Z10
-	VSUBPS       Z9, Z10, Z10
+	VADDPS       Z8, Z4, Z10
+	VSUBPS       Z8, Z10, Z10
 	VBLENDMPS    Z10, Z4, K2, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z7
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
-	VMULPS       Z4, Z1, Z9
-	VPXORD       cos32consts<>+448(SB), Z9, Z10
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
+	VMULPS       Z4, Z1, Z8
+	VPXORD       cos32consts<>+448(SB), Z8, Z10
 	VFMADD231PS  Z4, Z1, Z10
-	VADDPS       Z9, Z8, Z4
-	VSUBPS       Z8, Z4, Z11
+	VADDPS       Z8, Z7, Z4
+	VSUBPS       Z7, Z4, Z11
 	VSUBPS       Z11, Z4, Z12
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z11, Z9, Z9
-	VADDPS       Z9, Z8, Z8
-	VADDPS       Z4, Z7, Z9
-	VSUBPS       Z7, Z9, Z11
-	VSUBPS       Z11, Z9, Z12
 	VSUBPS       Z12, Z7, Z7
+	VSUBPS       Z11, Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z4, Z6, Z8
+	VSUBPS       Z6, Z8, Z11
+	VSUBPS       Z11, Z8, Z12
+	VSUBPS       Z12, Z6, Z6
 	VSUBPS       Z11, Z4, Z4
-	VADDPS       Z4, Z7, Z7
-	VMULPS       cos32consts<>+896(SB), Z9, Z4
+	VADDPS       Z4, Z6, Z6
+	VMULPS       cos32consts<>+896(SB), Z8, Z4
 	VPANDD       cos32consts<>+448(SB), Z4, Z11
 	VPORD        cos32consts<>+960(SB), Z11, Z11
 	VPANDD       cos32consts<>+0(SB), Z4, Z12
@@ -34628,11 +34628,11 @@ cosVF32AVX512_exact1:
 	VADDPS       Z11, Z4, Z12
 	VSUBPS       Z11, Z12, Z12
 	VBLENDMPS    Z12, Z4, K2, Z4
-	VFNMADD231PS cos32consts<>+832(SB), Z4, Z9
+	VFNMADD231PS cos32consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERDD   (CX)(Z6*4), K2, Z4
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERDD   (CX)(Z5*4), K2, Z4
 	VMULPS       Z4, Z1, Z11
 	VPXORD       cos32consts<>+448(SB), Z11, Z12
 	VFMADD231PS  Z4, Z1, Z12
@@ -34642,118 +34642,118 @@ cosVF32AVX512_exact1:
 	VSUBPS       Z14, Z11, Z11
 	VSUBPS       Z13, Z10, Z10
 	VADDPS       Z10, Z11, Z11
-	VADDPS       Z8, Z4, Z10
+	VADDPS       Z7, Z4, Z10
 	VSUBPS       Z4, Z10, Z13
 	VSUBPS       Z13, Z10, Z14
 	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z13, Z8, Z8
-	VADDPS       Z8, Z4, Z4
-	VADDPS       Z7, Z10, Z8
-	VSUBPS       Z10, Z8, Z13
-	VSUBPS       Z13, Z8, Z14
-	VSUBPS       Z14, Z10, Z10
 	VSUBPS       Z13, Z7, Z7
-	VADDPS       Z7, Z10, Z10
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z7
+	VSUBPS       Z10, Z7, Z13
+	VSUBPS       Z13, Z7, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z6, Z6
+	VADDPS       Z6, Z10, Z10
 	LEAQ         rempio2_3_32<>+0(SB), CX
-	VPCMPEQD     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERDD   (CX)(Z6*4), K2, Z7
-	VMULPS       Z7, Z1, Z1
+	VPCMPEQD     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERDD   (CX)(Z5*4), K2, Z6
+	VMULPS       Z6, Z1, Z1
 	VADDPS       Z4, Z11, Z11
 	VADDPS       Z12, Z10, Z10
 	VADDPS       Z10, Z11, Z11
 	VADDPS       Z1, Z11, Z11
-	VADDPS       Z8, Z9, Z1
-	VSUBPS       Z9, Z1, Z4
-	VSUBPS       Z4, Z1, Z6
-	VSUBPS       Z6, Z9, Z9
-	VSUBPS       Z4, Z8, Z8
-	VADDPS       Z8, Z9, Z9
-	VADDPS       Z11, Z9, Z4
-	VSUBPS       Z9, Z4, Z6
-	VSUBPS       Z6, Z4, Z7
-	VSUBPS       Z7, Z9, Z9
-	VSUBPS       Z6, Z11, Z11
-	VADDPS       Z11, Z9, Z9
-	VPANDD       cos32consts<>+448(SB), Z1, Z6
-	VPORD        cos32consts<>+960(SB), Z6, Z6
-	VPANDD       cos32consts<>+0(SB), Z1, Z7
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z7, K2
-	VADDPS       Z6, Z1, Z7
-	VSUBPS       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPS    Z7, Z6, K2, Z6
-	VSUBPS       Z6, Z1, Z1
-	VADDPS       Z4, Z1, Z7
-	VSUBPS       Z1, Z7, Z8
-	VSUBPS       Z8, Z7, Z10
+	VADDPS       Z7, Z8, Z1
+	VSUBPS       Z8, Z1, Z4
+	VSUBPS       Z4, Z1, Z5
+	VSUBPS       Z5, Z8, Z8
+	VSUBPS       Z4, Z7, Z7
+	VADDPS       Z7, Z8, Z8
+	VADDPS       Z11, Z8, Z4
+	VSUBPS       Z8, Z4, Z5
+	VSUBPS       Z5, Z4, Z6
+	VSUBPS       Z6, Z8, Z8
+	VSUBPS       Z5, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VPANDD       cos32consts<>+448(SB), Z1, Z5
+	VPORD        cos32consts<>+960(SB), Z5, Z5
+	VPANDD       cos32consts<>+0(SB), Z1, Z6
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z6, K2
+	VADDPS       Z5, Z1, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPS    Z6, Z5, K2, Z5
+	VSUBPS       Z5, Z1, Z1
+	VADDPS       Z4, Z1, Z6
+	VSUBPS       Z1, Z6, Z7
+	VSUBPS       Z7, Z6, Z10
 	VSUBPS       Z10, Z1, Z1
-	VSUBPS       Z8, Z4, Z4
+	VSUBPS       Z7, Z4, Z4
 	VADDPS       Z4, Z1, Z1
-	VADDPS       Z9, Z1, Z1
-	VMULPS       cos32consts<>+1024(SB), Z7, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z7, Z8
-	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z8
-	VFMADD231PS  cos32consts<>+1088(SB), Z7, Z8
-	VADDPS       Z8, Z4, Z1
+	VADDPS       Z8, Z1, Z1
+	VMULPS       cos32consts<>+1024(SB), Z6, Z4
+	VPXORD       cos32consts<>+448(SB), Z4, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z6, Z7
+	VFMADD231PS  cos32consts<>+1024(SB), Z1, Z7
+	VFMADD231PS  cos32consts<>+1088(SB), Z6, Z7
+	VADDPS       Z7, Z4, Z1
 	VSUBPS       Z1, Z4, Z4
-	VADDPS       Z8, Z4, Z4
-	VADDPS       cos32consts<>+64(SB), Z6, Z6
-	VBLENDMPS    Z6, Z2, K1, Z2
+	VADDPS       Z7, Z4, Z4
+	VADDPS       cos32consts<>+64(SB), Z5, Z5
+	VBLENDMPS    Z5, Z2, K1, Z2
 	VBLENDMPS    Z1, Z3, K1, Z3
-	VBLENDMPS    Z4, Z5, K1, Z5
+	VBLENDMPS    Z4, Z9, K1, Z9
 
 mathblock75:
-	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VPADDD       cos32consts<>+1152(SB), Z2, Z2
-	VPANDD       cos32consts<>+1152(SB), Z2, Z4
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z4, K1
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos32consts<>+1280(SB), Z7
-	VFMADD213PS  cos32consts<>+1344(SB), Z7, Z6
-	VFMADD213PS  cos32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS  cos32consts<>+1536(SB), Z4, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PS Z5, Z7, Z8
-	VMULPS       Z3, Z4, Z4
-	VFMADD231PS  Z6, Z4, Z8
-	VADDPS       Z8, Z3, Z8
-	VMULPS       Z3, Z3, Z4
-	VPXORD       cos32consts<>+448(SB), Z4, Z6
-	VFMADD231PS  Z3, Z3, Z6
-	VMULPS       cos32consts<>+1600(SB), Z4, Z7
-	VPXORD       cos32consts<>+448(SB), Z7, Z7
-	VADDPS       cos32consts<>+1664(SB), Z7, Z9
-	VMOVUPS      cos32consts<>+1664(SB), Z10
-	VSUBPS       Z9, Z10, Z10
-	VADDPS       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos32consts<>+1728(SB), Z11
-	VFMADD213PS  cos32consts<>+1792(SB), Z11, Z7
-	VFMADD213PS  cos32consts<>+1856(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1920(SB), Z4, Z7
-	VFMADD213PS  cos32consts<>+1984(SB), Z4, Z7
-	VMULPS       Z4, Z4, Z4
-	VFMADD231PS  Z7, Z4, Z10
-	VFNMADD231PS Z5, Z3, Z10
-	VFNMADD231PS cos32consts<>+1600(SB), Z6, Z10
-	VADDPS       Z10, Z9, Z9
-	VBLENDMPS    Z8, Z9, K1, Z9
-	VPANDD       cos32consts<>+2048(SB), Z2, Z2
+	VPANDD       cos32consts<>+1152(SB), Z2, Z1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z1, K1
+	VPANDD       cos32consts<>+1280(SB), Z2, Z2
 	VPSLLD       $0x1e, Z2, Z2
+	VMULPS       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos32consts<>+1344(SB), Z5
+	VFMADD213PS  cos32consts<>+1408(SB), Z5, Z4
+	VFMADD213PS  cos32consts<>+1472(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1536(SB), Z1, Z4
+	VFMADD213PS  cos32consts<>+1600(SB), Z1, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PS Z9, Z5, Z6
+	VMULPS       Z3, Z1, Z1
+	VFMADD231PS  Z4, Z1, Z6
+	VADDPS       Z6, Z3, Z6
+	VMULPS       Z3, Z3, Z1
+	VPXORD       cos32consts<>+448(SB), Z1, Z4
+	VFMADD231PS  Z3, Z3, Z4
+	VMULPS       cos32consts<>+1664(SB), Z1, Z5
+	VPXORD       cos32consts<>+448(SB), Z5, Z5
+	VADDPS       cos32consts<>+1728(SB), Z5, Z7
+	VMOVUPS      cos32consts<>+1728(SB), Z8
+	VSUBPS       Z7, Z8, Z8
+	VADDPS       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos32consts<>+1792(SB), Z10
+	VFMADD213PS  cos32consts<>+1856(SB), Z10, Z5
+	VFMADD213PS  cos32consts<>+1920(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+1984(SB), Z1, Z5
+	VFMADD213PS  cos32consts<>+2048(SB), Z1, Z5
+	VMULPS       Z1, Z1, Z1
+	VFMADD231PS  Z5, Z1, Z8
+	VFNMADD231PS Z9, Z3, Z8
+	VFNMADD231PS cos32consts<>+1664(SB), Z4, Z8
+	VADDPS       Z8, Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VPANDD       cos32consts<>+0(SB), Z0, Z1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z1, K1
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPS    cos32consts<>+1664(SB), Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPS    cos32consts<>+1728(SB), Z7, K1, Z7
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z1, K1
-	VBLENDMPS    cos32consts<>+2176(SB), Z9, K1, Z9
+	VBLENDMPS    cos32consts<>+2176(SB), Z7, K1, Z7
 	VCMPPS       $0x03, Z0, Z0, K1
 	VPORD        cos32consts<>+2240(SB), Z0, Z0
-	VBLENDMPS    Z0, Z9, K1, Z9
-	VMOVUPS      Z9, (DX)(R8*4)
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -34784,60 +34784,60 @@ cosVF32AVX512_exact2:
 	VPXORD       cos32consts<>+448(SB), Z11, Z13
 	VFMADD231PS  cos32consts<>+256(SB), Z6, Z12
 	VFMADD231PS  cos32consts<>+256(SB), Z7, Z13
-	VMULPS       cos32consts<>+320(SB), Z6, Z14
-	VMULPS       cos32consts<>+320(SB), Z7, Z15
-	VPXORD       cos32consts<>+448(SB), Z14, Z16
-	VPXORD       cos32consts<>+448(SB), Z15, Z17
+	VPXORD       cos32consts<>+448(SB), Z10, Z10
+	VPXORD       cos32consts<>+448(SB), Z11, Z11
+	VADDPS       Z10, Z8, Z14
+	VADDPS       Z11, Z9, Z15
+	VSUBPS       Z8, Z14, Z16
+	VSUBPS       Z9, Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VSUBPS       Z18, Z8, Z8
+	VSUBPS       Z19, Z9, Z9
+	VSUBPS       Z16, Z10, Z10
+	VSUBPS       Z17, Z11, Z11
+	VADDPS       Z10, Z8, Z8
+	VADDPS       Z11, Z9, Z9
+	VMULPS       cos32consts<>+320(SB), Z6, Z10
+	VMULPS       cos32consts<>+320(SB), Z7, Z11
+	VPXORD       cos32consts<>+448(SB), Z10, Z16
+	VPXORD       cos32consts<>+448(SB), Z11, Z17
 	VFMADD231PS  cos32consts<>+320(SB), Z6, Z16
 	VFMADD231PS  cos32consts<>+320(SB), Z7, Z17
 	VPXORD       cos32consts<>+448(SB), Z10, Z10
 	VPXORD       cos32consts<>+448(SB), Z11, Z11
-	VADDPS       Z10, Z8, Z18
-	VADDPS       Z11, Z9, Z19
-	VSUBPS       Z8, Z18, Z20
-	VSUBPS       Z9, Z19, Z21
+	VADDPS       Z10, Z14, Z18
+	VADDPS       Z11, Z15, Z19
+	VSUBPS       Z14, Z18, Z20
+	VSUBPS       Z15, Z19, Z21
 	VSUBPS       Z20, Z18, Z22
 	VSUBPS       Z21, Z19, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
+	VSUBPS       Z22, Z14, Z14
+	VSUBPS       Z23, Z15, Z15
 	VSUBPS       Z20, Z10, Z10
 	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z8, Z8
-	VADDPS       Z11, Z9, Z9
-	VPXORD       cos32consts<>+448(SB), Z14, Z14
-	VPXORD       cos32consts<>+448(SB), Z15, Z15
-	VADDPS       Z14, Z18, Z10
-	VADDPS       Z15, Z19, Z11
-	VSUBPS       Z18, Z10, Z20
-	VSUBPS       Z19, Z11, Z21
-	VSUBPS       Z20, Z10, Z22
-	VSUBPS       Z21, Z11, Z23
-	VSUBPS       Z22, Z18, Z18
-	VSUBPS       Z23, Z19, Z19
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z18, Z18
-	VADDPS       Z15, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
+	VADDPS       Z10, Z14, Z14
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z14, Z8, Z8
+	VADDPS       Z15, Z9, Z9
 	VSUBPS       Z12, Z8, Z8
 	VSUBPS       Z13, Z9, Z9
 	VFMADD231PS  cos32consts<>+384(SB), Z6, Z16
 	VFMADD231PS  cos32consts<>+384(SB), Z7, Z17
 	VSUBPS       Z16, Z8, Z8
 	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z8, Z10, Z6
-	VADDPS       Z9, Z11, Z7
+	VADDPS       Z8, Z18, Z6
+	VADDPS       Z9, Z19, Z7
+	VSUBPS       Z18, Z6, Z10
+	VSUBPS       Z19, Z7, Z11
 	VSUBPS       Z10, Z6, Z12
 	VSUBPS       Z11, Z7, Z13
-	VSUBPS       Z12, Z6, Z14
-	VSUBPS       Z13, Z7, Z15
-	VSUBPS       Z14, Z10, Z10
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z12, Z8, Z8
-	VSUBPS       Z13, Z9, Z9
-	VADDPS       Z8, Z10, Z10
-	VADDPS       Z9, Z11, Z11
+	VSUBPS       Z12, Z18, Z18
+	VSUBPS       Z13, Z19, Z19
+	VSUBPS       Z10, Z8, Z8
+	VSUBPS       Z11, Z9, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
 	VMOVUPS      cos32consts<>+512(SB), Z8
 	VCMPPS       $0x11, Z2, Z8, K1
 	VMOVUPS      cos32consts<>+512(SB), Z8
@@ -34860,9 +34860,37 @@ cosVF32AVX512_exact2:
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (CX)(Z9*4), K3, Z8
+	VMULPS       Z8, Z2, Z10
+	VPXORD       cos32consts<>+448(SB), Z10, Z11
+	VFMADD231PS  Z8, Z2, Z11
+	VMULPS       cos32consts<>+896(SB), Z10, Z8
+	VPANDD       cos32consts<>+448(SB), Z8, Z12
+	VPORD        cos32consts<>+960(SB), Z12, Z12
+	VPANDD       cos32consts<>+0(SB), Z8, Z13
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z13, K3
+	VADDPS       Z12, Z8, Z13
+	VSUBPS       Z12, Z13, Z13
+	VBLENDMPS    Z13, Z8, K3, Z8
+	VFNMADD231PS cos32consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_32<>+0(SB), CX
+	VPCMPEQD     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERDD   (CX)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z12
 	VPXORD       cos32consts<>+448(SB), Z12, Z13
 	VFMADD231PS  Z8, Z2, Z13
+	VADDPS       Z12, Z11, Z8
+	VSUBPS       Z11, Z8, Z14
+	VSUBPS       Z14, Z8, Z15
+	VSUBPS       Z15, Z11, Z11
+	VSUBPS       Z14, Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z8, Z10, Z12
+	VSUBPS       Z10, Z12, Z14
+	VSUBPS       Z14, Z12, Z15
+	VSUBPS       Z15, Z10, Z10
+	VSUBPS       Z14, Z8, Z8
+	VADDPS       Z8, Z10, Z10
 	VMULPS       cos32consts<>+896(SB), Z12, Z8
 	VPANDD       cos32consts<>+448(SB), Z8, Z14
 	VPORD        cos32consts<>+960(SB), Z14, Z14
@@ -34872,108 +34900,80 @@ cosVF32AVX512_exact2:
 	VSUBPS       Z14, Z15, Z15
 	VBLENDMPS    Z15, Z8, K3, Z8
 	VFNMADD231PS cos32consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_32<>+0(SB), CX
+	LEAQ         rempio2_2_32<>+0(SB), CX
 	VPCMPEQD     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERDD   (CX)(Z9*4), K3, Z8
 	VMULPS       Z8, Z2, Z14
 	VPXORD       cos32consts<>+448(SB), Z14, Z15
 	VFMADD231PS  Z8, Z2, Z15
-	VADDPS       Z14, Z13, Z8
-	VSUBPS       Z13, Z8, Z16
+	VADDPS       Z13, Z14, Z8
+	VSUBPS       Z14, Z8, Z16
 	VSUBPS       Z16, Z8, Z17
+	VSUBPS       Z17, Z14, Z14
+	VSUBPS       Z16, Z13, Z13
+	VADDPS       Z13, Z14, Z14
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z8, Z13, Z16
+	VSUBPS       Z16, Z13, Z17
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z16, Z11, Z11
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z10, Z13, Z11
+	VSUBPS       Z13, Z11, Z16
+	VSUBPS       Z16, Z11, Z17
 	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z16, Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VADDPS       Z8, Z12, Z14
-	VSUBPS       Z12, Z14, Z16
-	VSUBPS       Z16, Z14, Z17
-	VSUBPS       Z17, Z12, Z12
-	VSUBPS       Z16, Z8, Z8
-	VADDPS       Z8, Z12, Z12
-	VMULPS       cos32consts<>+896(SB), Z14, Z8
-	VPANDD       cos32consts<>+448(SB), Z8, Z16
-	VPORD        cos32consts<>+960(SB), Z16, Z16
-	VPANDD       cos32consts<>+0(SB), Z8, Z17
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z17, K3
-	VADDPS       Z16, Z8, Z17
-	VSUBPS       Z16, Z17, Z17
-	VBLENDMPS    Z17, Z8, K3, Z8
-	VFNMADD231PS cos32consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERDD   (CX)(Z9*4), K3, Z8
-	VMULPS       Z8, Z2, Z16
-	VPXORD       cos32consts<>+448(SB), Z16, Z17
-	VFMADD231PS  Z8, Z2, Z17
-	VADDPS       Z15, Z16, Z8
-	VSUBPS       Z16, Z8, Z18
-	VSUBPS       Z18, Z8, Z19
-	VSUBPS       Z19, Z16, Z16
-	VSUBPS       Z18, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z13, Z8, Z15
-	VSUBPS       Z8, Z15, Z18
-	VSUBPS       Z18, Z15, Z19
-	VSUBPS       Z19, Z8, Z8
-	VSUBPS       Z18, Z13, Z13
-	VADDPS       Z13, Z8, Z8
-	VADDPS       Z12, Z15, Z13
-	VSUBPS       Z15, Z13, Z18
-	VSUBPS       Z18, Z13, Z19
-	VSUBPS       Z19, Z15, Z15
-	VSUBPS       Z18, Z12, Z12
-	VADDPS       Z12, Z15, Z15
+	VSUBPS       Z16, Z10, Z10
+	VADDPS       Z10, Z13, Z13
 	LEAQ         rempio2_3_32<>+0(SB), CX
 	VPCMPEQD     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERDD   (CX)(Z9*4), K3, Z12
-	VMULPS       Z12, Z2, Z2
-	VADDPS       Z8, Z16, Z16
-	VADDPS       Z17, Z15, Z15
-	VADDPS       Z15, Z16, Z16
-	VADDPS       Z2, Z16, Z16
-	VADDPS       Z13, Z14, Z2
-	VSUBPS       Z14, Z2, Z8
-	VSUBPS       Z8, Z2, Z9
-	VSUBPS       Z9, Z14, Z14
-	VSUBPS       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERDD   (CX)(Z9*4), K3, Z10
+	VMULPS       Z10, Z2, Z2
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z15, Z13, Z13
 	VADDPS       Z13, Z14, Z14
-	VADDPS       Z16, Z14, Z8
-	VSUBPS       Z14, Z8, Z9
-	VSUBPS       Z9, Z8, Z12
-	VSUBPS       Z12, Z14, Z14
-	VSUBPS       Z9, Z16, Z16
-	VADDPS       Z16, Z14, Z14
+	VADDPS       Z2, Z14, Z14
+	VADDPS       Z11, Z12, Z2
+	VSUBPS       Z12, Z2, Z8
+	VSUBPS       Z8, Z2, Z9
+	VSUBPS       Z9, Z12, Z12
+	VSUBPS       Z8, Z11, Z11
+	VADDPS       Z11, Z12, Z12
+	VADDPS       Z14, Z12, Z8
+	VSUBPS       Z12, Z8, Z9
+	VSUBPS       Z9, Z8, Z10
+	VSUBPS       Z10, Z12, Z12
+	VSUBPS       Z9, Z14, Z14
+	VADDPS       Z14, Z12, Z12
 	VPANDD       cos32consts<>+448(SB), Z2, Z9
 	VPORD        cos32consts<>+960(SB), Z9, Z9
-	VPANDD       cos32consts<>+0(SB), Z2, Z12
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z12, K3
-	VADDPS       Z9, Z2, Z12
-	VSUBPS       Z9, Z12, Z12
+	VPANDD       cos32consts<>+0(SB), Z2, Z10
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z10, K3
+	VADDPS       Z9, Z2, Z10
+	VSUBPS       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPS    Z12, Z9, K3, Z9
+	VBLENDMPS    Z10, Z9, K3, Z9
 	VSUBPS       Z9, Z2, Z2
-	VADDPS       Z8, Z2, Z12
-	VSUBPS       Z2, Z12, Z13
-	VSUBPS       Z13, Z12, Z15
-	VSUBPS       Z15, Z2, Z2
-	VSUBPS       Z13, Z8, Z8
+	VADDPS       Z8, Z2, Z10
+	VSUBPS       Z2, Z10, Z11
+	VSUBPS       Z11, Z10, Z13
+	VSUBPS       Z13, Z2, Z2
+	VSUBPS       Z11, Z8, Z8
 	VADDPS       Z8, Z2, Z2
-	VADDPS       Z14, Z2, Z2
-	VMULPS       cos32consts<>+1024(SB), Z12, Z8
-	VPXORD       cos32consts<>+448(SB), Z8, Z13
-	VFMADD231PS  cos32consts<>+1024(SB), Z12, Z13
-	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z13
-	VFMADD231PS  cos32consts<>+1088(SB), Z12, Z13
-	VADDPS       Z13, Z8, Z2
+	VADDPS       Z12, Z2, Z2
+	VMULPS       cos32consts<>+1024(SB), Z10, Z8
+	VPXORD       cos32consts<>+448(SB), Z8, Z11
+	VFMADD231PS  cos32consts<>+1024(SB), Z10, Z11
+	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z11
+	VFMADD231PS  cos32consts<>+1088(SB), Z10, Z11
+	VADDPS       Z11, Z8, Z2
 	VSUBPS       Z2, Z8, Z8
-	VADDPS       Z13, Z8, Z8
+	VADDPS       Z11, Z8, Z8
 	VADDPS       cos32consts<>+64(SB), Z9, Z9
 	VBLENDMPS    Z9, Z4, K1, Z4
 	VBLENDMPS    Z2, Z6, K1, Z6
-	VBLENDMPS    Z8, Z10, K1, Z10
+	VBLENDMPS    Z8, Z18, K1, Z18
 	VPSRLD       $0x17, Z3, Z2
 	VPSRLD       $0x03, Z2, Z8
 	VPANDD       cos32consts<>+640(SB), Z2, Z2
@@ -34986,9 +34986,37 @@ cosVF32AVX512_exact2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (CX)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z9
-	VPXORD       cos32consts<>+448(SB), Z9, Z12
-	VFMADD231PS  Z2, Z3, Z12
+	VPXORD       cos32consts<>+448(SB), Z9, Z10
+	VFMADD231PS  Z2, Z3, Z10
 	VMULPS       cos32consts<>+896(SB), Z9, Z2
+	VPANDD       cos32consts<>+448(SB), Z2, Z11
+	VPORD        cos32consts<>+960(SB), Z11, Z11
+	VPANDD       cos32consts<>+0(SB), Z2, Z12
+	VCMPPS       $0x11, cos32consts<>+960(SB), Z12, K1
+	VADDPS       Z11, Z2, Z12
+	VSUBPS       Z11, Z12, Z12
+	VBLENDMPS    Z12, Z2, K1, Z2
+	VFNMADD231PS cos32consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_32<>+0(SB), CX
+	VPCMPEQD     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERDD   (CX)(Z8*4), K1, Z2
+	VMULPS       Z2, Z3, Z11
+	VPXORD       cos32consts<>+448(SB), Z11, Z12
+	VFMADD231PS  Z2, Z3, Z12
+	VADDPS       Z11, Z10, Z2
+	VSUBPS       Z10, Z2, Z13
+	VSUBPS       Z13, Z2, Z14
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z13, Z11, Z11
+	VADDPS       Z11, Z10, Z10
+	VADDPS       Z2, Z9, Z11
+	VSUBPS       Z9, Z11, Z13
+	VSUBPS       Z13, Z11, Z14
+	VSUBPS       Z14, Z9, Z9
+	VSUBPS       Z13, Z2, Z2
+	VADDPS       Z2, Z9, Z9
+	VMULPS       cos32consts<>+896(SB), Z11, Z2
 	VPANDD       cos32consts<>+448(SB), Z2, Z13
 	VPORD        cos32consts<>+960(SB), Z13, Z13
 	VPANDD       cos32consts<>+0(SB), Z2, Z14
@@ -34996,81 +35024,53 @@ cosVF32AVX512_exact2:
 	VADDPS       Z13, Z2, Z14
 	VSUBPS       Z13, Z14, Z14
 	VBLENDMPS    Z14, Z2, K1, Z2
-	VFNMADD231PS cos32consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_32<>+0(SB), CX
+	VFNMADD231PS cos32consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_32<>+0(SB), CX
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERDD   (CX)(Z8*4), K1, Z2
 	VMULPS       Z2, Z3, Z13
 	VPXORD       cos32consts<>+448(SB), Z13, Z14
 	VFMADD231PS  Z2, Z3, Z14
-	VADDPS       Z13, Z12, Z2
-	VSUBPS       Z12, Z2, Z15
+	VADDPS       Z12, Z13, Z2
+	VSUBPS       Z13, Z2, Z15
 	VSUBPS       Z15, Z2, Z16
+	VSUBPS       Z16, Z13, Z13
+	VSUBPS       Z15, Z12, Z12
+	VADDPS       Z12, Z13, Z13
+	VADDPS       Z10, Z2, Z12
+	VSUBPS       Z2, Z12, Z15
+	VSUBPS       Z15, Z12, Z16
+	VSUBPS       Z16, Z2, Z2
+	VSUBPS       Z15, Z10, Z10
+	VADDPS       Z10, Z2, Z2
+	VADDPS       Z9, Z12, Z10
+	VSUBPS       Z12, Z10, Z15
+	VSUBPS       Z15, Z10, Z16
 	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z15, Z13, Z13
-	VADDPS       Z13, Z12, Z12
-	VADDPS       Z2, Z9, Z13
-	VSUBPS       Z9, Z13, Z15
-	VSUBPS       Z15, Z13, Z16
-	VSUBPS       Z16, Z9, Z9
-	VSUBPS       Z15, Z2, Z2
-	VADDPS       Z2, Z9, Z9
-	VMULPS       cos32consts<>+896(SB), Z13, Z2
-	VPANDD       cos32consts<>+448(SB), Z2, Z15
-	VPORD        cos32consts<>+960(SB), Z15, Z15
-	VPANDD       cos32consts<>+0(SB), Z2, Z16
-	VCMPPS       $0x11, cos32consts<>+960(SB), Z16, K1
-	VADDPS       Z15, Z2, Z16
-	VSUBPS       Z15, Z16, Z16
-	VBLENDMPS    Z16, Z2, K1, Z2
-	VFNMADD231PS cos32consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_32<>+0(SB), CX
-	VPCMPEQD     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERDD   (CX)(Z8*4), K1, Z2
-	VMULPS       Z2, Z3, Z15
-	VPXORD       cos32consts<>+448(SB), Z15, Z16
-	VFMADD231PS  Z2, Z3, Z16
-	VADDPS       Z14, Z15, Z2
-	VSUBPS       Z15, Z2, Z17
-	VSUBPS       Z17, Z2, Z18
-	VSUBPS       Z18, Z15, Z15
-	VSUBPS       Z17, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z12, Z2, Z14
-	VSUBPS       Z2, Z14, Z17
-	VSUBPS       Z17, Z14, Z18
-	VSUBPS       Z18, Z2, Z2
-	VSUBPS       Z17, Z12, Z12
-	VADDPS       Z12, Z2, Z2
-	VADDPS       Z9, Z14, Z12
-	VSUBPS       Z14, Z12, Z17
-	VSUBPS       Z17, Z12, Z18
-	VSUBPS       Z18, Z14, Z14
-	VSUBPS       Z17, Z9, Z9
-	VADDPS       Z9, Z14, Z14
+	VSUBPS       Z15, Z9, Z9
+	VADDPS       Z9, Z12, Z12
 	LEAQ         rempio2_3_32<>+0(SB), CX
 	VPCMPEQD     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERDD   (CX)(Z8*4), K1, Z9
 	VMULPS       Z9, Z3, Z3
-	VADDPS       Z2, Z15, Z15
-	VADDPS       Z16, Z14, Z14
-	VADDPS       Z14, Z15, Z15
-	VADDPS       Z3, Z15, Z15
-	VADDPS       Z12, Z13, Z2
-	VSUBPS       Z13, Z2, Z3
-	VSUBPS       Z3, Z2, Z8
-	VSUBPS       Z8, Z13, Z13
-	VSUBPS       Z3, Z12, Z12
+	VADDPS       Z2, Z13, Z13
+	VADDPS       Z14, Z12, Z12
 	VADDPS       Z12, Z13, Z13
-	VADDPS       Z15, Z13, Z3
-	VSUBPS       Z13, Z3, Z8
+	VADDPS       Z3, Z13, Z13
+	VADDPS       Z10, Z11, Z2
+	VSUBPS       Z11, Z2, Z3
+	VSUBPS       Z3, Z2, Z8
+	VSUBPS       Z8, Z11, Z11
+	VSUBPS       Z3, Z10, Z10
+	VADDPS       Z10, Z11, Z11
+	VADDPS       Z13, Z11, Z3
+	VSUBPS       Z11, Z3, Z8
 	VSUBPS       Z8, Z3, Z9
-	VSUBPS       Z9, Z13, Z13
-	VSUBPS       Z8, Z15, Z15
-	VADDPS       Z15, Z13, Z13
+	VSUBPS       Z9, Z11, Z11
+	VSUBPS       Z8, Z13, Z13
+	VADDPS       Z13, Z11, Z11
 	VPANDD       cos32consts<>+448(SB), Z2, Z8
 	VPORD        cos32consts<>+960(SB), Z8, Z8
 	VPANDD       cos32consts<>+0(SB), Z2, Z9
@@ -35081,124 +35081,124 @@ cosVF32AVX512_exact2:
 	VBLENDMPS    Z9, Z8, K1, Z8
 	VSUBPS       Z8, Z2, Z2
 	VADDPS       Z3, Z2, Z9
-	VSUBPS       Z2, Z9, Z12
-	VSUBPS       Z12, Z9, Z14
-	VSUBPS       Z14, Z2, Z2
-	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z2, Z9, Z10
+	VSUBPS       Z10, Z9, Z12
+	VSUBPS       Z12, Z2, Z2
+	VSUBPS       Z10, Z3, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z13, Z2, Z2
+	VADDPS       Z11, Z2, Z2
 	VMULPS       cos32consts<>+1024(SB), Z9, Z3
-	VPXORD       cos32consts<>+448(SB), Z3, Z12
-	VFMADD231PS  cos32consts<>+1024(SB), Z9, Z12
-	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z12
-	VFMADD231PS  cos32consts<>+1088(SB), Z9, Z12
-	VADDPS       Z12, Z3, Z2
+	VPXORD       cos32consts<>+448(SB), Z3, Z10
+	VFMADD231PS  cos32consts<>+1024(SB), Z9, Z10
+	VFMADD231PS  cos32consts<>+1024(SB), Z2, Z10
+	VFMADD231PS  cos32consts<>+1088(SB), Z9, Z10
+	VADDPS       Z10, Z3, Z2
 	VSUBPS       Z2, Z3, Z3
-	VADDPS       Z12, Z3, Z3
+	VADDPS       Z10, Z3, Z3
 	VADDPS       cos32consts<>+64(SB), Z8, Z8
 	VBLENDMPS    Z8, Z5, K2, Z5
 	VBLENDMPS    Z2, Z7, K2, Z7
-	VBLENDMPS    Z3, Z11, K2, Z11
+	VBLENDMPS    Z3, Z19, K2, Z19
 
 mathblock76:
-	VPANDD       cos32consts<>+0(SB), Z0, Z2
-	VPANDD       cos32consts<>+0(SB), Z1, Z3
 	VPADDD       cos32consts<>+1152(SB), Z4, Z4
 	VPADDD       cos32consts<>+1152(SB), Z5, Z5
-	VPANDD       cos32consts<>+1152(SB), Z4, Z8
-	VPANDD       cos32consts<>+1152(SB), Z5, Z9
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z8, K1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Z9, K2
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      cos32consts<>+1280(SB), Z13
-	VFMADD213PS  cos32consts<>+1344(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      cos32consts<>+1280(SB), Z14
-	VFMADD213PS  cos32consts<>+1344(SB), Z14, Z13
-	VFMADD213PS  cos32consts<>+1408(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1408(SB), Z9, Z13
-	VFMADD213PS  cos32consts<>+1472(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1472(SB), Z9, Z13
-	VFMADD213PS  cos32consts<>+1536(SB), Z8, Z12
-	VFMADD213PS  cos32consts<>+1536(SB), Z9, Z13
-	VMULPS       cos32consts<>+1600(SB), Z8, Z14
-	VMULPS       cos32consts<>+1600(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PS Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PS Z11, Z15, Z14
-	VMULPS       Z6, Z8, Z8
-	VMULPS       Z7, Z9, Z9
-	VFMADD231PS  Z12, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z14
-	VADDPS       Z16, Z6, Z16
-	VADDPS       Z14, Z7, Z14
-	VMULPS       Z6, Z6, Z8
-	VMULPS       Z7, Z7, Z9
-	VPXORD       cos32consts<>+448(SB), Z8, Z12
-	VPXORD       cos32consts<>+448(SB), Z9, Z13
-	VFMADD231PS  Z6, Z6, Z12
-	VFMADD231PS  Z7, Z7, Z13
-	VMULPS       cos32consts<>+1600(SB), Z8, Z15
-	VMULPS       cos32consts<>+1600(SB), Z9, Z17
-	VPXORD       cos32consts<>+448(SB), Z15, Z15
-	VPXORD       cos32consts<>+448(SB), Z17, Z17
-	VADDPS       cos32consts<>+1664(SB), Z15, Z18
-	VADDPS       cos32consts<>+1664(SB), Z17, Z19
-	VMOVUPS      cos32consts<>+1664(SB), Z20
-	VSUBPS       Z18, Z20, Z20
-	VMOVUPS      cos32consts<>+1664(SB), Z21
-	VSUBPS       Z19, Z21, Z21
-	VADDPS       Z15, Z20, Z20
-	VADDPS       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      cos32consts<>+1728(SB), Z17
-	VFMADD213PS  cos32consts<>+1792(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      cos32consts<>+1728(SB), Z22
-	VFMADD213PS  cos32consts<>+1792(SB), Z22, Z17
-	VFMADD213PS  cos32consts<>+1856(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1856(SB), Z9, Z17
-	VFMADD213PS  cos32consts<>+1920(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1920(SB), Z9, Z17
-	VFMADD213PS  cos32consts<>+1984(SB), Z8, Z15
-	VFMADD213PS  cos32consts<>+1984(SB), Z9, Z17
-	VMULPS       Z8, Z8, Z8
-	VMULPS       Z9, Z9, Z9
-	VFMADD231PS  Z15, Z8, Z20
-	VFMADD231PS  Z17, Z9, Z21
-	VFNMADD231PS Z10, Z6, Z20
-	VFNMADD231PS Z11, Z7, Z21
-	VFNMADD231PS cos32consts<>+1600(SB), Z12, Z20
-	VFNMADD231PS cos32consts<>+1600(SB), Z13, Z21
-	VADDPS       Z20, Z18, Z18
-	VADDPS       Z21, Z19, Z19
-	VBLENDMPS    Z16, Z18, K1, Z18
-	VBLENDMPS    Z14, Z19, K2, Z19
-	VPANDD       cos32consts<>+2048(SB), Z4, Z4
-	VPANDD       cos32consts<>+2048(SB), Z5, Z5
+	VPANDD       cos32consts<>+1152(SB), Z4, Z2
+	VPANDD       cos32consts<>+1152(SB), Z5, Z3
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z2, K1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), Z3, K2
+	VPANDD       cos32consts<>+1280(SB), Z4, Z4
+	VPANDD       cos32consts<>+1280(SB), Z5, Z5
 	VPSLLD       $0x1e, Z4, Z4
 	VPSLLD       $0x1e, Z5, Z5
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      cos32consts<>+1344(SB), Z9
+	VFMADD213PS  cos32consts<>+1408(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      cos32consts<>+1344(SB), Z10
+	VFMADD213PS  cos32consts<>+1408(SB), Z10, Z9
+	VFMADD213PS  cos32consts<>+1472(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1472(SB), Z3, Z9
+	VFMADD213PS  cos32consts<>+1536(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1536(SB), Z3, Z9
+	VFMADD213PS  cos32consts<>+1600(SB), Z2, Z8
+	VFMADD213PS  cos32consts<>+1600(SB), Z3, Z9
+	VMULPS       cos32consts<>+1664(SB), Z2, Z10
+	VMULPS       cos32consts<>+1664(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PS Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PS Z19, Z11, Z10
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z7, Z3, Z3
+	VFMADD231PS  Z8, Z2, Z12
+	VFMADD231PS  Z9, Z3, Z10
+	VADDPS       Z12, Z6, Z12
+	VADDPS       Z10, Z7, Z10
+	VMULPS       Z6, Z6, Z2
+	VMULPS       Z7, Z7, Z3
+	VPXORD       cos32consts<>+448(SB), Z2, Z8
+	VPXORD       cos32consts<>+448(SB), Z3, Z9
+	VFMADD231PS  Z6, Z6, Z8
+	VFMADD231PS  Z7, Z7, Z9
+	VMULPS       cos32consts<>+1664(SB), Z2, Z11
+	VMULPS       cos32consts<>+1664(SB), Z3, Z13
+	VPXORD       cos32consts<>+448(SB), Z11, Z11
+	VPXORD       cos32consts<>+448(SB), Z13, Z13
+	VADDPS       cos32consts<>+1728(SB), Z11, Z14
+	VADDPS       cos32consts<>+1728(SB), Z13, Z15
+	VMOVUPS      cos32consts<>+1728(SB), Z16
+	VSUBPS       Z14, Z16, Z16
+	VMOVUPS      cos32consts<>+1728(SB), Z17
+	VSUBPS       Z15, Z17, Z17
+	VADDPS       Z11, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      cos32consts<>+1792(SB), Z13
+	VFMADD213PS  cos32consts<>+1856(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      cos32consts<>+1792(SB), Z20
+	VFMADD213PS  cos32consts<>+1856(SB), Z20, Z13
+	VFMADD213PS  cos32consts<>+1920(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+1920(SB), Z3, Z13
+	VFMADD213PS  cos32consts<>+1984(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+1984(SB), Z3, Z13
+	VFMADD213PS  cos32consts<>+2048(SB), Z2, Z11
+	VFMADD213PS  cos32consts<>+2048(SB), Z3, Z13
+	VMULPS       Z2, Z2, Z2
+	VMULPS       Z3, Z3, Z3
+	VFMADD231PS  Z11, Z2, Z16
+	VFMADD231PS  Z13, Z3, Z17
+	VFNMADD231PS Z18, Z6, Z16
+	VFNMADD231PS Z19, Z7, Z17
+	VFNMADD231PS cos32consts<>+1664(SB), Z8, Z16
+	VFNMADD231PS cos32consts<>+1664(SB), Z9, Z17
+	VADDPS       Z16, Z14, Z14
+	VADDPS       Z17, Z15, Z15
+	VBLENDMPS    Z12, Z14, K1, Z14
+	VBLENDMPS    Z10, Z15, K2, Z15
+	VPANDD       cos32consts<>+0(SB), Z0, Z2
+	VPANDD       cos32consts<>+0(SB), Z1, Z3
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z2, K1
 	VCMPPS       $0x11, cos32consts<>+2112(SB), Z3, K2
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPS    cos32consts<>+1664(SB), Z18, K1, Z18
-	VBLENDMPS    cos32consts<>+1664(SB), Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPS    cos32consts<>+1728(SB), Z14, K1, Z14
+	VBLENDMPS    cos32consts<>+1728(SB), Z15, K2, Z15
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z2, K1
 	VCMPPS       $0x00, cos32consts<>+576(SB), Z3, K2
-	VBLENDMPS    cos32consts<>+2176(SB), Z18, K1, Z18
-	VBLENDMPS    cos32consts<>+2176(SB), Z19, K2, Z19
+	VBLENDMPS    cos32consts<>+2176(SB), Z14, K1, Z14
+	VBLENDMPS    cos32consts<>+2176(SB), Z15, K2, Z15
 	VCMPPS       $0x03, Z0, Z0, K1
 	VCMPPS       $0x03, Z1, Z1, K2
 	VPORD        cos32consts<>+2240(SB), Z0, Z0
 	VPORD        cos32consts<>+2240(SB), Z1, Z1
-	VBLENDMPS    Z0, Z18, K1, Z18
-	VBLENDMPS    Z1, Z19, K2, Z19
-	VMOVUPS      Z18, (DX)(R8*4)
-	VMOVUPS      Z19, 64(DX)(R8*4)
+	VBLENDMPS    Z0, Z14, K1, Z14
+	VBLENDMPS    Z1, Z15, K2, Z15
+	VMOVUPS      Z14, (DX)(R8*4)
+	VMOVUPS      Z15, 64(DX)(R8*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -44118,60 +44118,60 @@ sinVF64AVX512_loop2:
 	VPXORD       sin64consts<>+448(SB), Z11, Z13
 	VFMADD231PD  sin64consts<>+256(SB), Z6, Z12
 	VFMADD231PD  sin64consts<>+256(SB), Z7, Z13
-	VMULPD       sin64consts<>+320(SB), Z6, Z14
-	VMULPD       sin64consts<>+320(SB), Z7, Z15
-	VPXORD       sin64consts<>+448(SB), Z14, Z16
-	VPXORD       sin64consts<>+448(SB), Z15, Z17
+	VPXORD       sin64consts<>+448(SB), Z10, Z10
+	VPXORD       sin64consts<>+448(SB), Z11, Z11
+	VADDPD       Z10, Z8, Z14
+	VADDPD       Z11, Z9, Z15
+	VSUBPD       Z8, Z14, Z16
+	VSUBPD       Z9, Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VSUBPD       Z18, Z8, Z8
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z16, Z10, Z10
+	VSUBPD       Z17, Z11, Z11
+	VADDPD       Z10, Z8, Z8
+	VADDPD       Z11, Z9, Z9
+	VMULPD       sin64consts<>+320(SB), Z6, Z10
+	VMULPD       sin64consts<>+320(SB), Z7, Z11
+	VPXORD       sin64consts<>+448(SB), Z10, Z16
+	VPXORD       sin64consts<>+448(SB), Z11, Z17
 	VFMADD231PD  sin64consts<>+320(SB), Z6, Z16
 	VFMADD231PD  sin64consts<>+320(SB), Z7, Z17
 	VPXORD       sin64consts<>+448(SB), Z10, Z10
 	VPXORD       sin64consts<>+448(SB), Z11, Z11
-	VADDPD       Z10, Z8, Z18
-	VADDPD       Z11, Z9, Z19
-	VSUBPD       Z8, Z18, Z20
-	VSUBPD       Z9, Z19, Z21
+	VADDPD       Z10, Z14, Z18
+	VADDPD       Z11, Z15, Z19
+	VSUBPD       Z14, Z18, Z20
+	VSUBPD       Z15, Z19, Z21
 	VSUBPD       Z20, Z18, Z22
 	VSUBPD       Z21, Z19, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z22, Z14, Z14
+	VSUBPD       Z23, Z15, Z15
 	VSUBPD       Z20, Z10, Z10
 	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z8, Z8
-	VADDPD       Z11, Z9, Z9
-	VPXORD       sin64consts<>+448(SB), Z14, Z14
-	VPXORD       sin64consts<>+448(SB), Z15, Z15
-	VADDPD       Z14, Z18, Z10
-	VADDPD       Z15, Z19, Z11
-	VSUBPD       Z18, Z10, Z20
-	VSUBPD       Z19, Z11, Z21
-	VSUBPD       Z20, Z10, Z22
-	VSUBPD       Z21, Z11, Z23
-	VSUBPD       Z22, Z18, Z18
-	VSUBPD       Z23, Z19, Z19
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z18, Z18
-	VADDPD       Z15, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
+	VADDPD       Z10, Z14, Z14
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
 	VSUBPD       Z12, Z8, Z8
 	VSUBPD       Z13, Z9, Z9
 	VFMADD231PD  sin64consts<>+384(SB), Z6, Z16
 	VFMADD231PD  sin64consts<>+384(SB), Z7, Z17
 	VSUBPD       Z16, Z8, Z8
 	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z8, Z10, Z6
-	VADDPD       Z9, Z11, Z7
+	VADDPD       Z8, Z18, Z6
+	VADDPD       Z9, Z19, Z7
+	VSUBPD       Z18, Z6, Z10
+	VSUBPD       Z19, Z7, Z11
 	VSUBPD       Z10, Z6, Z12
 	VSUBPD       Z11, Z7, Z13
-	VSUBPD       Z12, Z6, Z14
-	VSUBPD       Z13, Z7, Z15
-	VSUBPD       Z14, Z10, Z10
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z13, Z9, Z9
-	VADDPD       Z8, Z10, Z10
-	VADDPD       Z9, Z11, Z11
+	VSUBPD       Z12, Z18, Z18
+	VSUBPD       Z13, Z19, Z19
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z11, Z9, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
 	VMOVUPS      sin64consts<>+512(SB), Z8
 	VCMPPD       $0x11, Z2, Z8, K1
 	VMOVUPS      sin64consts<>+512(SB), Z8
@@ -44194,9 +44194,37 @@ sinVF64AVX512_loop2:
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (R10)(Z9*8), K3, Z8
+	VMULPD       Z8, Z2, Z10
+	VPXORD       sin64consts<>+448(SB), Z10, Z11
+	VFMADD231PD  Z8, Z2, Z11
+	VMULPD       sin64consts<>+896(SB), Z10, Z8
+	VPANDD       sin64consts<>+448(SB), Z8, Z12
+	VPORD        sin64consts<>+960(SB), Z12, Z12
+	VPANDD       sin64consts<>+0(SB), Z8, Z13
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z13, K3
+	VADDPD       Z12, Z8, Z13
+	VSUBPD       Z12, Z13, Z13
+	VBLENDMPD    Z13, Z8, K3, Z8
+	VFNMADD231PD sin64consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_64<>+0(SB), R10
+	VPCMPEQQ     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERQQ   (R10)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z12
 	VPXORD       sin64consts<>+448(SB), Z12, Z13
 	VFMADD231PD  Z8, Z2, Z13
+	VADDPD       Z12, Z11, Z8
+	VSUBPD       Z11, Z8, Z14
+	VSUBPD       Z14, Z8, Z15
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z8, Z10, Z12
+	VSUBPD       Z10, Z12, Z14
+	VSUBPD       Z14, Z12, Z15
+	VSUBPD       Z15, Z10, Z10
+	VSUBPD       Z14, Z8, Z8
+	VADDPD       Z8, Z10, Z10
 	VMULPD       sin64consts<>+896(SB), Z12, Z8
 	VPANDD       sin64consts<>+448(SB), Z8, Z14
 	VPORD        sin64consts<>+960(SB), Z14, Z14
@@ -44206,108 +44234,80 @@ sinVF64AVX512_loop2:
 	VSUBPD       Z14, Z15, Z15
 	VBLENDMPD    Z15, Z8, K3, Z8
 	VFNMADD231PD sin64consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_64<>+0(SB), R10
+	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (R10)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z14
 	VPXORD       sin64consts<>+448(SB), Z14, Z15
 	VFMADD231PD  Z8, Z2, Z15
-	VADDPD       Z14, Z13, Z8
-	VSUBPD       Z13, Z8, Z16
+	VADDPD       Z13, Z14, Z8
+	VSUBPD       Z14, Z8, Z16
 	VSUBPD       Z16, Z8, Z17
+	VSUBPD       Z17, Z14, Z14
+	VSUBPD       Z16, Z13, Z13
+	VADDPD       Z13, Z14, Z14
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z8, Z13, Z16
+	VSUBPD       Z16, Z13, Z17
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z16, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z10, Z13, Z11
+	VSUBPD       Z13, Z11, Z16
+	VSUBPD       Z16, Z11, Z17
 	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z16, Z14, Z14
-	VADDPD       Z14, Z13, Z13
-	VADDPD       Z8, Z12, Z14
-	VSUBPD       Z12, Z14, Z16
-	VSUBPD       Z16, Z14, Z17
-	VSUBPD       Z17, Z12, Z12
-	VSUBPD       Z16, Z8, Z8
-	VADDPD       Z8, Z12, Z12
-	VMULPD       sin64consts<>+896(SB), Z14, Z8
-	VPANDD       sin64consts<>+448(SB), Z8, Z16
-	VPORD        sin64consts<>+960(SB), Z16, Z16
-	VPANDD       sin64consts<>+0(SB), Z8, Z17
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z17, K3
-	VADDPD       Z16, Z8, Z17
-	VSUBPD       Z16, Z17, Z17
-	VBLENDMPD    Z17, Z8, K3, Z8
-	VFNMADD231PD sin64consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERQQ   (R10)(Z9*8), K3, Z8
-	VMULPD       Z8, Z2, Z16
-	VPXORD       sin64consts<>+448(SB), Z16, Z17
-	VFMADD231PD  Z8, Z2, Z17
-	VADDPD       Z15, Z16, Z8
-	VSUBPD       Z16, Z8, Z18
-	VSUBPD       Z18, Z8, Z19
-	VSUBPD       Z19, Z16, Z16
-	VSUBPD       Z18, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z13, Z8, Z15
-	VSUBPD       Z8, Z15, Z18
-	VSUBPD       Z18, Z15, Z19
-	VSUBPD       Z19, Z8, Z8
-	VSUBPD       Z18, Z13, Z13
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z12, Z15, Z13
-	VSUBPD       Z15, Z13, Z18
-	VSUBPD       Z18, Z13, Z19
-	VSUBPD       Z19, Z15, Z15
-	VSUBPD       Z18, Z12, Z12
-	VADDPD       Z12, Z15, Z15
+	VSUBPD       Z16, Z10, Z10
+	VADDPD       Z10, Z13, Z13
 	LEAQ         rempio2_3_64<>+0(SB), R10
 	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERQQ   (R10)(Z9*8), K3, Z12
-	VMULPD       Z12, Z2, Z2
-	VADDPD       Z8, Z16, Z16
-	VADDPD       Z17, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z2, Z16, Z16
-	VADDPD       Z13, Z14, Z2
-	VSUBPD       Z14, Z2, Z8
-	VSUBPD       Z8, Z2, Z9
-	VSUBPD       Z9, Z14, Z14
-	VSUBPD       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERQQ   (R10)(Z9*8), K3, Z10
+	VMULPD       Z10, Z2, Z2
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z15, Z13, Z13
 	VADDPD       Z13, Z14, Z14
-	VADDPD       Z16, Z14, Z8
-	VSUBPD       Z14, Z8, Z9
-	VSUBPD       Z9, Z8, Z12
-	VSUBPD       Z12, Z14, Z14
-	VSUBPD       Z9, Z16, Z16
-	VADDPD       Z16, Z14, Z14
+	VADDPD       Z2, Z14, Z14
+	VADDPD       Z11, Z12, Z2
+	VSUBPD       Z12, Z2, Z8
+	VSUBPD       Z8, Z2, Z9
+	VSUBPD       Z9, Z12, Z12
+	VSUBPD       Z8, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z12, Z8
+	VSUBPD       Z12, Z8, Z9
+	VSUBPD       Z9, Z8, Z10
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z9, Z14, Z14
+	VADDPD       Z14, Z12, Z12
 	VPANDD       sin64consts<>+448(SB), Z2, Z9
 	VPORD        sin64consts<>+960(SB), Z9, Z9
-	VPANDD       sin64consts<>+0(SB), Z2, Z12
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z12, K3
-	VADDPD       Z9, Z2, Z12
-	VSUBPD       Z9, Z12, Z12
+	VPANDD       sin64consts<>+0(SB), Z2, Z10
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z10, K3
+	VADDPD       Z9, Z2, Z10
+	VSUBPD       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPD    Z12, Z9, K3, Z9
+	VBLENDMPD    Z10, Z9, K3, Z9
 	VSUBPD       Z9, Z2, Z2
-	VADDPD       Z8, Z2, Z12
-	VSUBPD       Z2, Z12, Z13
-	VSUBPD       Z13, Z12, Z15
-	VSUBPD       Z15, Z2, Z2
-	VSUBPD       Z13, Z8, Z8
+	VADDPD       Z8, Z2, Z10
+	VSUBPD       Z2, Z10, Z11
+	VSUBPD       Z11, Z10, Z13
+	VSUBPD       Z13, Z2, Z2
+	VSUBPD       Z11, Z8, Z8
 	VADDPD       Z8, Z2, Z2
-	VADDPD       Z14, Z2, Z2
-	VMULPD       sin64consts<>+192(SB), Z12, Z8
-	VPXORD       sin64consts<>+448(SB), Z8, Z13
-	VFMADD231PD  sin64consts<>+192(SB), Z12, Z13
-	VFMADD231PD  sin64consts<>+192(SB), Z2, Z13
-	VFMADD231PD  sin64consts<>+1024(SB), Z12, Z13
-	VADDPD       Z13, Z8, Z2
+	VADDPD       Z12, Z2, Z2
+	VMULPD       sin64consts<>+192(SB), Z10, Z8
+	VPXORD       sin64consts<>+448(SB), Z8, Z11
+	VFMADD231PD  sin64consts<>+192(SB), Z10, Z11
+	VFMADD231PD  sin64consts<>+192(SB), Z2, Z11
+	VFMADD231PD  sin64consts<>+1024(SB), Z10, Z11
+	VADDPD       Z11, Z8, Z2
 	VSUBPD       Z2, Z8, Z8
-	VADDPD       Z13, Z8, Z8
+	VADDPD       Z11, Z8, Z8
 	VADDPD       sin64consts<>+64(SB), Z9, Z9
 	VBLENDMPD    Z9, Z4, K1, Z4
 	VBLENDMPD    Z2, Z6, K1, Z6
-	VBLENDMPD    Z8, Z10, K1, Z10
+	VBLENDMPD    Z8, Z18, K1, Z18
 	VPSRLQ       $0x34, Z3, Z2
 	VPSRLQ       $0x03, Z2, Z8
 	VPANDD       sin64consts<>+640(SB), Z2, Z2
@@ -44320,9 +44320,37 @@ sinVF64AVX512_loop2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (R10)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z9
-	VPXORD       sin64consts<>+448(SB), Z9, Z12
-	VFMADD231PD  Z2, Z3, Z12
+	VPXORD       sin64consts<>+448(SB), Z9, Z10
+	VFMADD231PD  Z2, Z3, Z10
 	VMULPD       sin64consts<>+896(SB), Z9, Z2
+	VPANDD       sin64consts<>+448(SB), Z2, Z11
+	VPORD        sin64consts<>+960(SB), Z11, Z11
+	VPANDD       sin64consts<>+0(SB), Z2, Z12
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z12, K1
+	VADDPD       Z11, Z2, Z12
+	VSUBPD       Z11, Z12, Z12
+	VBLENDMPD    Z12, Z2, K1, Z2
+	VFNMADD231PD sin64consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_64<>+0(SB), R10
+	VPCMPEQQ     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERQQ   (R10)(Z8*8), K1, Z2
+	VMULPD       Z2, Z3, Z11
+	VPXORD       sin64consts<>+448(SB), Z11, Z12
+	VFMADD231PD  Z2, Z3, Z12
+	VADDPD       Z11, Z10, Z2
+	VSUBPD       Z10, Z2, Z13
+	VSUBPD       Z13, Z2, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z11, Z11
+	VADDPD       Z11, Z10, Z10
+	VADDPD       Z2, Z9, Z11
+	VSUBPD       Z9, Z11, Z13
+	VSUBPD       Z13, Z11, Z14
+	VSUBPD       Z14, Z9, Z9
+	VSUBPD       Z13, Z2, Z2
+	VADDPD       Z2, Z9, Z9
+	VMULPD       sin64consts<>+896(SB), Z11, Z2
 	VPANDD       sin64consts<>+448(SB), Z2, Z13
 	VPORD        sin64consts<>+960(SB), Z13, Z13
 	VPANDD       sin64consts<>+0(SB), Z2, Z14
@@ -44330,81 +44358,53 @@ sinVF64AVX512_loop2:
 	VADDPD       Z13, Z2, Z14
 	VSUBPD       Z13, Z14, Z14
 	VBLENDMPD    Z14, Z2, K1, Z2
-	VFNMADD231PD sin64consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_64<>+0(SB), R10
+	VFNMADD231PD sin64consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (R10)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z13
 	VPXORD       sin64consts<>+448(SB), Z13, Z14
 	VFMADD231PD  Z2, Z3, Z14
-	VADDPD       Z13, Z12, Z2
-	VSUBPD       Z12, Z2, Z15
+	VADDPD       Z12, Z13, Z2
+	VSUBPD       Z13, Z2, Z15
 	VSUBPD       Z15, Z2, Z16
+	VSUBPD       Z16, Z13, Z13
+	VSUBPD       Z15, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VADDPD       Z10, Z2, Z12
+	VSUBPD       Z2, Z12, Z15
+	VSUBPD       Z15, Z12, Z16
+	VSUBPD       Z16, Z2, Z2
+	VSUBPD       Z15, Z10, Z10
+	VADDPD       Z10, Z2, Z2
+	VADDPD       Z9, Z12, Z10
+	VSUBPD       Z12, Z10, Z15
+	VSUBPD       Z15, Z10, Z16
 	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z15, Z13, Z13
-	VADDPD       Z13, Z12, Z12
-	VADDPD       Z2, Z9, Z13
-	VSUBPD       Z9, Z13, Z15
-	VSUBPD       Z15, Z13, Z16
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z15, Z2, Z2
-	VADDPD       Z2, Z9, Z9
-	VMULPD       sin64consts<>+896(SB), Z13, Z2
-	VPANDD       sin64consts<>+448(SB), Z2, Z15
-	VPORD        sin64consts<>+960(SB), Z15, Z15
-	VPANDD       sin64consts<>+0(SB), Z2, Z16
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z16, K1
-	VADDPD       Z15, Z2, Z16
-	VSUBPD       Z15, Z16, Z16
-	VBLENDMPD    Z16, Z2, K1, Z2
-	VFNMADD231PD sin64consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERQQ   (R10)(Z8*8), K1, Z2
-	VMULPD       Z2, Z3, Z15
-	VPXORD       sin64consts<>+448(SB), Z15, Z16
-	VFMADD231PD  Z2, Z3, Z16
-	VADDPD       Z14, Z15, Z2
-	VSUBPD       Z15, Z2, Z17
-	VSUBPD       Z17, Z2, Z18
-	VSUBPD       Z18, Z15, Z15
-	VSUBPD       Z17, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z12, Z2, Z14
-	VSUBPD       Z2, Z14, Z17
-	VSUBPD       Z17, Z14, Z18
-	VSUBPD       Z18, Z2, Z2
-	VSUBPD       Z17, Z12, Z12
-	VADDPD       Z12, Z2, Z2
-	VADDPD       Z9, Z14, Z12
-	VSUBPD       Z14, Z12, Z17
-	VSUBPD       Z17, Z12, Z18
-	VSUBPD       Z18, Z14, Z14
-	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z9, Z14, Z14
+	VSUBPD       Z15, Z9, Z9
+	VADDPD       Z9, Z12, Z12
 	LEAQ         rempio2_3_64<>+0(SB), R10
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERQQ   (R10)(Z8*8), K1, Z9
 	VMULPD       Z9, Z3, Z3
-	VADDPD       Z2, Z15, Z15
-	VADDPD       Z16, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z3, Z15, Z15
-	VADDPD       Z12, Z13, Z2
-	VSUBPD       Z13, Z2, Z3
-	VSUBPD       Z3, Z2, Z8
-	VSUBPD       Z8, Z13, Z13
-	VSUBPD       Z3, Z12, Z12
+	VADDPD       Z2, Z13, Z13
+	VADDPD       Z14, Z12, Z12
 	VADDPD       Z12, Z13, Z13
-	VADDPD       Z15, Z13, Z3
-	VSUBPD       Z13, Z3, Z8
+	VADDPD       Z3, Z13, Z13
+	VADDPD       Z10, Z11, Z2
+	VSUBPD       Z11, Z2, Z3
+	VSUBPD       Z3, Z2, Z8
+	VSUBPD       Z8, Z11, Z11
+	VSUBPD       Z3, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z11, Z3
+	VSUBPD       Z11, Z3, Z8
 	VSUBPD       Z8, Z3, Z9
-	VSUBPD       Z9, Z13, Z13
-	VSUBPD       Z8, Z15, Z15
-	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z8, Z13, Z13
+	VADDPD       Z13, Z11, Z11
 	VPANDD       sin64consts<>+448(SB), Z2, Z8
 	VPORD        sin64consts<>+960(SB), Z8, Z8
 	VPANDD       sin64consts<>+0(SB), Z2, Z9
@@ -44415,140 +44415,140 @@ sinVF64AVX512_loop2:
 	VBLENDMPD    Z9, Z8, K1, Z8
 	VSUBPD       Z8, Z2, Z2
 	VADDPD       Z3, Z2, Z9
-	VSUBPD       Z2, Z9, Z12
-	VSUBPD       Z12, Z9, Z14
-	VSUBPD       Z14, Z2, Z2
-	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z2, Z9, Z10
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z2, Z2
+	VSUBPD       Z10, Z3, Z3
 	VADDPD       Z3, Z2, Z2
-	VADDPD       Z13, Z2, Z2
+	VADDPD       Z11, Z2, Z2
 	VMULPD       sin64consts<>+192(SB), Z9, Z3
-	VPXORD       sin64consts<>+448(SB), Z3, Z12
-	VFMADD231PD  sin64consts<>+192(SB), Z9, Z12
-	VFMADD231PD  sin64consts<>+192(SB), Z2, Z12
-	VFMADD231PD  sin64consts<>+1024(SB), Z9, Z12
-	VADDPD       Z12, Z3, Z2
+	VPXORD       sin64consts<>+448(SB), Z3, Z10
+	VFMADD231PD  sin64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  sin64consts<>+192(SB), Z2, Z10
+	VFMADD231PD  sin64consts<>+1024(SB), Z9, Z10
+	VADDPD       Z10, Z3, Z2
 	VSUBPD       Z2, Z3, Z3
-	VADDPD       Z12, Z3, Z3
+	VADDPD       Z10, Z3, Z3
 	VADDPD       sin64consts<>+64(SB), Z8, Z8
 	VBLENDMPD    Z8, Z5, K2, Z5
 	VBLENDMPD    Z2, Z7, K2, Z7
-	VBLENDMPD    Z3, Z11, K2, Z11
+	VBLENDMPD    Z3, Z19, K2, Z19
 
 mathblock77:
-	VPANDD       sin64consts<>+0(SB), Z0, Z2
-	VPANDD       sin64consts<>+0(SB), Z1, Z3
-	VPANDD       sin64consts<>+1088(SB), Z4, Z8
-	VPANDD       sin64consts<>+1088(SB), Z5, Z9
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z8, K1
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z9, K2
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      sin64consts<>+1216(SB), Z13
-	VFMADD213PD  sin64consts<>+1280(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      sin64consts<>+1216(SB), Z14
-	VFMADD213PD  sin64consts<>+1280(SB), Z14, Z13
-	VFMADD213PD  sin64consts<>+1344(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1344(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1408(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1408(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1472(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1472(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1536(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1536(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1600(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1600(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1664(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1664(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1728(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1728(SB), Z9, Z13
-	VMULPD       sin64consts<>+1792(SB), Z8, Z14
-	VMULPD       sin64consts<>+1792(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PD Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PD Z11, Z15, Z14
-	VMULPD       Z6, Z8, Z8
-	VMULPD       Z7, Z9, Z9
-	VFMADD231PD  Z12, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z14
-	VADDPD       Z16, Z6, Z16
-	VADDPD       Z14, Z7, Z14
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VPXORD       sin64consts<>+448(SB), Z8, Z12
-	VPXORD       sin64consts<>+448(SB), Z9, Z13
-	VFMADD231PD  Z6, Z6, Z12
-	VFMADD231PD  Z7, Z7, Z13
-	VMULPD       sin64consts<>+1792(SB), Z8, Z15
-	VMULPD       sin64consts<>+1792(SB), Z9, Z17
-	VPXORD       sin64consts<>+448(SB), Z15, Z15
-	VPXORD       sin64consts<>+448(SB), Z17, Z17
-	VADDPD       sin64consts<>+1856(SB), Z15, Z18
-	VADDPD       sin64consts<>+1856(SB), Z17, Z19
-	VMOVUPS      sin64consts<>+1856(SB), Z20
-	VSUBPD       Z18, Z20, Z20
-	VMOVUPS      sin64consts<>+1856(SB), Z21
-	VSUBPD       Z19, Z21, Z21
-	VADDPD       Z15, Z20, Z20
-	VADDPD       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      sin64consts<>+1920(SB), Z17
-	VFMADD213PD  sin64consts<>+1984(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      sin64consts<>+1920(SB), Z22
-	VFMADD213PD  sin64consts<>+1984(SB), Z22, Z17
-	VFMADD213PD  sin64consts<>+2048(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2048(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2112(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2112(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2176(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2176(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2240(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2240(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2304(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2304(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2368(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2368(SB), Z9, Z17
-	VMULPD       Z8, Z8, Z8
-	VMULPD       Z9, Z9, Z9
-	VFMADD231PD  Z15, Z8, Z20
-	VFMADD231PD  Z17, Z9, Z21
-	VFNMADD231PD Z10, Z6, Z20
-	VFNMADD231PD Z11, Z7, Z21
-	VFNMADD231PD sin64consts<>+1792(SB), Z12, Z20
-	VFNMADD231PD sin64consts<>+1792(SB), Z13, Z21
-	VADDPD       Z20, Z18, Z18
-	VADDPD       Z21, Z19, Z19
-	VBLENDMPD    Z16, Z18, K1, Z18
-	VBLENDMPD    Z14, Z19, K2, Z19
-	VPANDD       sin64consts<>+2432(SB), Z4, Z4
-	VPANDD       sin64consts<>+2432(SB), Z5, Z5
+	VPANDD       sin64consts<>+1088(SB), Z4, Z2
+	VPANDD       sin64consts<>+1088(SB), Z5, Z3
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z2, K1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z3, K2
+	VPANDD       sin64consts<>+1216(SB), Z4, Z4
+	VPANDD       sin64consts<>+1216(SB), Z5, Z5
 	VPSLLQ       $0x3e, Z4, Z4
 	VPSLLQ       $0x3e, Z5, Z5
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      sin64consts<>+1280(SB), Z9
+	VFMADD213PD  sin64consts<>+1344(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      sin64consts<>+1280(SB), Z10
+	VFMADD213PD  sin64consts<>+1344(SB), Z10, Z9
+	VFMADD213PD  sin64consts<>+1408(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1408(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1472(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1472(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1536(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1536(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1600(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1600(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1664(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1664(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1728(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1728(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1792(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1792(SB), Z3, Z9
+	VMULPD       sin64consts<>+1856(SB), Z2, Z10
+	VMULPD       sin64consts<>+1856(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PD Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PD Z19, Z11, Z10
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z3, Z3
+	VFMADD231PD  Z8, Z2, Z12
+	VFMADD231PD  Z9, Z3, Z10
+	VADDPD       Z12, Z6, Z12
+	VADDPD       Z10, Z7, Z10
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VPXORD       sin64consts<>+448(SB), Z2, Z8
+	VPXORD       sin64consts<>+448(SB), Z3, Z9
+	VFMADD231PD  Z6, Z6, Z8
+	VFMADD231PD  Z7, Z7, Z9
+	VMULPD       sin64consts<>+1856(SB), Z2, Z11
+	VMULPD       sin64consts<>+1856(SB), Z3, Z13
+	VPXORD       sin64consts<>+448(SB), Z11, Z11
+	VPXORD       sin64consts<>+448(SB), Z13, Z13
+	VADDPD       sin64consts<>+1920(SB), Z11, Z14
+	VADDPD       sin64consts<>+1920(SB), Z13, Z15
+	VMOVUPS      sin64consts<>+1920(SB), Z16
+	VSUBPD       Z14, Z16, Z16
+	VMOVUPS      sin64consts<>+1920(SB), Z17
+	VSUBPD       Z15, Z17, Z17
+	VADDPD       Z11, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      sin64consts<>+1984(SB), Z13
+	VFMADD213PD  sin64consts<>+2048(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      sin64consts<>+1984(SB), Z20
+	VFMADD213PD  sin64consts<>+2048(SB), Z20, Z13
+	VFMADD213PD  sin64consts<>+2112(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2112(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2176(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2176(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2240(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2240(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2304(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2304(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2368(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2368(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2432(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2432(SB), Z3, Z13
+	VMULPD       Z2, Z2, Z2
+	VMULPD       Z3, Z3, Z3
+	VFMADD231PD  Z11, Z2, Z16
+	VFMADD231PD  Z13, Z3, Z17
+	VFNMADD231PD Z18, Z6, Z16
+	VFNMADD231PD Z19, Z7, Z17
+	VFNMADD231PD sin64consts<>+1856(SB), Z8, Z16
+	VFNMADD231PD sin64consts<>+1856(SB), Z9, Z17
+	VADDPD       Z16, Z14, Z14
+	VADDPD       Z17, Z15, Z15
+	VBLENDMPD    Z12, Z14, K1, Z14
+	VBLENDMPD    Z10, Z15, K2, Z15
+	VPANDD       sin64consts<>+0(SB), Z0, Z2
+	VPANDD       sin64consts<>+0(SB), Z1, Z3
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z2, K1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z3, K2
 	VPANDD       sin64consts<>+448(SB), Z0, Z6
 	VPANDD       sin64consts<>+448(SB), Z1, Z7
 	VPXORD       Z6, Z4, Z4
 	VPXORD       Z7, Z5, Z5
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z2, K1
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z3, K2
-	VBLENDMPD    sin64consts<>+2560(SB), Z18, K1, Z18
-	VBLENDMPD    sin64consts<>+2560(SB), Z19, K2, Z19
+	VBLENDMPD    sin64consts<>+2560(SB), Z14, K1, Z14
+	VBLENDMPD    sin64consts<>+2560(SB), Z15, K2, Z15
 	VCMPPD       $0x03, Z0, Z0, K1
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        sin64consts<>+2624(SB), Z0, Z0
 	VPORD        sin64consts<>+2624(SB), Z1, Z1
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
-	VMOVUPD      Z18, (DX)(R8*8)
-	VMOVUPD      Z19, 64(DX)(R8*8)
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
+	VMOVUPD      Z14, (DX)(R8*8)
+	VMOVUPD      Z15, 64(DX)(R8*8)
 	ADDQ         $0x00000010, R8
 	SUBQ         $0x00000010, R9
 	JMP          sinVF64AVX512_loop2
@@ -44568,33 +44568,33 @@ sinVF64AVX512_loop1:
 	VMULPD       sin64consts<>+256(SB), Z3, Z5
 	VPXORD       sin64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  sin64consts<>+256(SB), Z3, Z6
-	VMULPD       sin64consts<>+320(SB), Z3, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       sin64consts<>+320(SB), Z3, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  sin64consts<>+320(SB), Z3, Z8
 	VPXORD       sin64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  sin64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      sin64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K1
 	VCMPPD       $0x11, sin64consts<>+576(SB), Z1, K2
@@ -44602,48 +44602,48 @@ sinVF64AVX512_loop1:
 	KORTESTW     K1, K1
 	JZ           mathblock78
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       sin64consts<>+640(SB), Z4, Z4
 	VPADDQ       sin64consts<>+704(SB), Z4, Z4
 	VPANDD       sin64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       sin64consts<>+896(SB), Z7, Z4
-	VPANDD       sin64consts<>+448(SB), Z4, Z9
-	VPORD        sin64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       sin64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       sin64consts<>+896(SB), Z6, Z4
+	VPANDD       sin64consts<>+448(SB), Z4, Z8
+	VPORD        sin64consts<>+960(SB), Z8, Z8
 	VPANDD       sin64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, sin64consts<>+960(SB), Z10, K2
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K2, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       sin64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       sin64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       sin64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       sin64consts<>+896(SB), Z8, Z4
 	VPANDD       sin64consts<>+448(SB), Z4, Z11
 	VPORD        sin64consts<>+960(SB), Z11, Z11
 	VPANDD       sin64consts<>+0(SB), Z4, Z12
@@ -44651,11 +44651,11 @@ sinVF64AVX512_loop1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K2, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       sin64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -44665,126 +44665,126 @@ sinVF64AVX512_loop1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (R10)(Z6*8), K2, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (R10)(Z5*8), K2, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       sin64consts<>+448(SB), Z1, Z6
-	VPORD        sin64consts<>+960(SB), Z6, Z6
-	VPANDD       sin64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z7, K2
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       sin64consts<>+448(SB), Z1, Z5
+	VPORD        sin64consts<>+960(SB), Z5, Z5
+	VPANDD       sin64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z6, K2
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       sin64consts<>+192(SB), Z7, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  sin64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       sin64consts<>+192(SB), Z6, Z4
+	VPXORD       sin64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  sin64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       sin64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K1, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       sin64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K1, Z2
 	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z4, Z5, K1, Z5
+	VBLENDMPD    Z4, Z9, K1, Z9
 
 mathblock78:
-	VPANDD       sin64consts<>+0(SB), Z0, Z1
-	VPANDD       sin64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z4, K1
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin64consts<>+1216(SB), Z7
-	VFMADD213PD  sin64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  sin64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1728(SB), Z4, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       sin64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      sin64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin64consts<>+1920(SB), Z11
-	VFMADD213PD  sin64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  sin64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD sin64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K1, Z9
-	VPANDD       sin64consts<>+2432(SB), Z2, Z2
+	VPANDD       sin64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z1, K1
+	VPANDD       sin64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin64consts<>+1280(SB), Z5
+	VFMADD213PD  sin64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  sin64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1792(SB), Z1, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       sin64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       sin64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      sin64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin64consts<>+1984(SB), Z10
+	VFMADD213PD  sin64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  sin64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD sin64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VPANDD       sin64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z1, K1
 	VPANDD       sin64consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    Z0, Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    Z0, Z7, K1, Z7
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z1, K1
-	VBLENDMPD    sin64consts<>+2560(SB), Z9, K1, Z9
+	VBLENDMPD    sin64consts<>+2560(SB), Z7, K1, Z7
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        sin64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K1, Z9
-	VMOVUPD      Z9, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (DX)(R8*8)
 	ADDQ         $0x00000008, R8
 	SUBQ         $0x00000008, R9
 	JMP          sinVF64AVX512_loop1
@@ -44805,33 +44805,33 @@ sinVF64AVX512_after1:
 	VMULPD       sin64consts<>+256(SB), Z3, Z5
 	VPXORD       sin64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  sin64consts<>+256(SB), Z3, Z6
-	VMULPD       sin64consts<>+320(SB), Z3, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       sin64consts<>+320(SB), Z3, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  sin64consts<>+320(SB), Z3, Z8
 	VPXORD       sin64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  sin64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      sin64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K2
 	VCMPPD       $0x11, sin64consts<>+576(SB), Z1, K3
@@ -44839,48 +44839,48 @@ sinVF64AVX512_after1:
 	KORTESTW     K2, K2
 	JZ           mathblock79
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       sin64consts<>+640(SB), Z4, Z4
 	VPADDQ       sin64consts<>+704(SB), Z4, Z4
 	VPANDD       sin64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       sin64consts<>+896(SB), Z7, Z4
-	VPANDD       sin64consts<>+448(SB), Z4, Z9
-	VPORD        sin64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       sin64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       sin64consts<>+896(SB), Z6, Z4
+	VPANDD       sin64consts<>+448(SB), Z4, Z8
+	VPORD        sin64consts<>+960(SB), Z8, Z8
 	VPANDD       sin64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, sin64consts<>+960(SB), Z10, K3
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K3, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       sin64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       sin64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       sin64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       sin64consts<>+896(SB), Z8, Z4
 	VPANDD       sin64consts<>+448(SB), Z4, Z11
 	VPORD        sin64consts<>+960(SB), Z11, Z11
 	VPANDD       sin64consts<>+0(SB), Z4, Z12
@@ -44888,11 +44888,11 @@ sinVF64AVX512_after1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K3, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       sin64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -44902,126 +44902,126 @@ sinVF64AVX512_after1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (R10)(Z6*8), K3, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (R10)(Z5*8), K3, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       sin64consts<>+448(SB), Z1, Z6
-	VPORD        sin64consts<>+960(SB), Z6, Z6
-	VPANDD       sin64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z7, K3
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       sin64consts<>+448(SB), Z1, Z5
+	VPORD        sin64consts<>+960(SB), Z5, Z5
+	VPANDD       sin64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z6, K3
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K3, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       sin64consts<>+192(SB), Z7, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  sin64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       sin64consts<>+192(SB), Z6, Z4
+	VPXORD       sin64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  sin64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       sin64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K2, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       sin64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K2, Z2
 	VBLENDMPD    Z1, Z3, K2, Z3
-	VBLENDMPD    Z4, Z5, K2, Z5
+	VBLENDMPD    Z4, Z9, K2, Z9
 
 mathblock79:
-	VPANDD       sin64consts<>+0(SB), Z0, Z1
-	VPANDD       sin64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z4, K2
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin64consts<>+1216(SB), Z7
-	VFMADD213PD  sin64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  sin64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1728(SB), Z4, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       sin64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      sin64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin64consts<>+1920(SB), Z11
-	VFMADD213PD  sin64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  sin64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD sin64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K2, Z9
-	VPANDD       sin64consts<>+2432(SB), Z2, Z2
+	VPANDD       sin64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z1, K2
+	VPANDD       sin64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin64consts<>+1280(SB), Z5
+	VFMADD213PD  sin64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  sin64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1792(SB), Z1, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       sin64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       sin64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      sin64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin64consts<>+1984(SB), Z10
+	VFMADD213PD  sin64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  sin64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD sin64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K2, Z7
+	VPANDD       sin64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z1, K2
 	VPANDD       sin64consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    Z0, Z9, K2, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    Z0, Z7, K2, Z7
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z1, K2
-	VBLENDMPD    sin64consts<>+2560(SB), Z9, K2, Z9
+	VBLENDMPD    sin64consts<>+2560(SB), Z7, K2, Z7
 	VCMPPD       $0x03, Z0, Z0, K2
 	VPORD        sin64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K2, Z9
-	VMOVUPD      Z9, K1, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K2, Z7
+	VMOVUPD      Z7, K1, (DX)(R8*8)
 	ADDQ         R9, R8
 
 sinVF64AVX512_tail_done:
@@ -45044,33 +45044,33 @@ sinVF64AVX512_exact1:
 	VMULPD       sin64consts<>+256(SB), Z3, Z5
 	VPXORD       sin64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  sin64consts<>+256(SB), Z3, Z6
-	VMULPD       sin64consts<>+320(SB), Z3, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       sin64consts<>+320(SB), Z3, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  sin64consts<>+320(SB), Z3, Z8
 	VPXORD       sin64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  sin64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      sin64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K1
 	VCMPPD       $0x11, sin64consts<>+576(SB), Z1, K2
@@ -45078,48 +45078,48 @@ sinVF64AVX512_exact1:
 	KORTESTW     K1, K1
 	JZ           mathblock80
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       sin64consts<>+640(SB), Z4, Z4
 	VPADDQ       sin64consts<>+704(SB), Z4, Z4
 	VPANDD       sin64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       sin64consts<>+896(SB), Z7, Z4
-	VPANDD       sin64consts<>+448(SB), Z4, Z9
-	VPORD        sin64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       sin64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       sin64consts<>+896(SB), Z6, Z4
+	VPANDD       sin64consts<>+448(SB), Z4, Z8
+	VPORD        sin64consts<>+960(SB), Z8, Z8
 	VPANDD       sin64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, sin64consts<>+960(SB), Z10, K2
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K2, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       sin64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       sin64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       sin64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       sin64consts<>+896(SB), Z8, Z4
 	VPANDD       sin64consts<>+448(SB), Z4, Z11
 	VPORD        sin64consts<>+960(SB), Z11, Z11
 	VPANDD       sin64consts<>+0(SB), Z4, Z12
@@ -45127,11 +45127,11 @@ sinVF64AVX512_exact1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K2, Z4
-	VFNMADD231PD sin64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD sin64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       sin64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -45141,126 +45141,126 @@ sinVF64AVX512_exact1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (CX)(Z6*8), K2, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (CX)(Z5*8), K2, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       sin64consts<>+448(SB), Z1, Z6
-	VPORD        sin64consts<>+960(SB), Z6, Z6
-	VPANDD       sin64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z7, K2
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       sin64consts<>+448(SB), Z1, Z5
+	VPORD        sin64consts<>+960(SB), Z5, Z5
+	VPANDD       sin64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z6, K2
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       sin64consts<>+192(SB), Z7, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  sin64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  sin64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       sin64consts<>+192(SB), Z6, Z4
+	VPXORD       sin64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  sin64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  sin64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       sin64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K1, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       sin64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K1, Z2
 	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z4, Z5, K1, Z5
+	VBLENDMPD    Z4, Z9, K1, Z9
 
 mathblock80:
-	VPANDD       sin64consts<>+0(SB), Z0, Z1
-	VPANDD       sin64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z4, K1
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      sin64consts<>+1216(SB), Z7
-	VFMADD213PD  sin64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  sin64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  sin64consts<>+1728(SB), Z4, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       sin64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       sin64consts<>+1792(SB), Z4, Z7
-	VPXORD       sin64consts<>+448(SB), Z7, Z7
-	VADDPD       sin64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      sin64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      sin64consts<>+1920(SB), Z11
-	VFMADD213PD  sin64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  sin64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  sin64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD sin64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K1, Z9
-	VPANDD       sin64consts<>+2432(SB), Z2, Z2
+	VPANDD       sin64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z1, K1
+	VPANDD       sin64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      sin64consts<>+1280(SB), Z5
+	VFMADD213PD  sin64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  sin64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  sin64consts<>+1792(SB), Z1, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       sin64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       sin64consts<>+1856(SB), Z1, Z5
+	VPXORD       sin64consts<>+448(SB), Z5, Z5
+	VADDPD       sin64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      sin64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      sin64consts<>+1984(SB), Z10
+	VFMADD213PD  sin64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  sin64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  sin64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD sin64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VPANDD       sin64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z1, K1
 	VPANDD       sin64consts<>+448(SB), Z0, Z3
 	VPXORD       Z3, Z2, Z2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    Z0, Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    Z0, Z7, K1, Z7
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z1, K1
-	VBLENDMPD    sin64consts<>+2560(SB), Z9, K1, Z9
+	VBLENDMPD    sin64consts<>+2560(SB), Z7, K1, Z7
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        sin64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K1, Z9
-	VMOVUPD      Z9, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -45291,60 +45291,60 @@ sinVF64AVX512_exact2:
 	VPXORD       sin64consts<>+448(SB), Z11, Z13
 	VFMADD231PD  sin64consts<>+256(SB), Z6, Z12
 	VFMADD231PD  sin64consts<>+256(SB), Z7, Z13
-	VMULPD       sin64consts<>+320(SB), Z6, Z14
-	VMULPD       sin64consts<>+320(SB), Z7, Z15
-	VPXORD       sin64consts<>+448(SB), Z14, Z16
-	VPXORD       sin64consts<>+448(SB), Z15, Z17
+	VPXORD       sin64consts<>+448(SB), Z10, Z10
+	VPXORD       sin64consts<>+448(SB), Z11, Z11
+	VADDPD       Z10, Z8, Z14
+	VADDPD       Z11, Z9, Z15
+	VSUBPD       Z8, Z14, Z16
+	VSUBPD       Z9, Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VSUBPD       Z18, Z8, Z8
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z16, Z10, Z10
+	VSUBPD       Z17, Z11, Z11
+	VADDPD       Z10, Z8, Z8
+	VADDPD       Z11, Z9, Z9
+	VMULPD       sin64consts<>+320(SB), Z6, Z10
+	VMULPD       sin64consts<>+320(SB), Z7, Z11
+	VPXORD       sin64consts<>+448(SB), Z10, Z16
+	VPXORD       sin64consts<>+448(SB), Z11, Z17
 	VFMADD231PD  sin64consts<>+320(SB), Z6, Z16
 	VFMADD231PD  sin64consts<>+320(SB), Z7, Z17
 	VPXORD       sin64consts<>+448(SB), Z10, Z10
 	VPXORD       sin64consts<>+448(SB), Z11, Z11
-	VADDPD       Z10, Z8, Z18
-	VADDPD       Z11, Z9, Z19
-	VSUBPD       Z8, Z18, Z20
-	VSUBPD       Z9, Z19, Z21
+	VADDPD       Z10, Z14, Z18
+	VADDPD       Z11, Z15, Z19
+	VSUBPD       Z14, Z18, Z20
+	VSUBPD       Z15, Z19, Z21
 	VSUBPD       Z20, Z18, Z22
 	VSUBPD       Z21, Z19, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z22, Z14, Z14
+	VSUBPD       Z23, Z15, Z15
 	VSUBPD       Z20, Z10, Z10
 	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z8, Z8
-	VADDPD       Z11, Z9, Z9
-	VPXORD       sin64consts<>+448(SB), Z14, Z14
-	VPXORD       sin64consts<>+448(SB), Z15, Z15
-	VADDPD       Z14, Z18, Z10
-	VADDPD       Z15, Z19, Z11
-	VSUBPD       Z18, Z10, Z20
-	VSUBPD       Z19, Z11, Z21
-	VSUBPD       Z20, Z10, Z22
-	VSUBPD       Z21, Z11, Z23
-	VSUBPD       Z22, Z18, Z18
-	VSUBPD       Z23, Z19, Z19
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z18, Z18
-	VADDPD       Z15, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
+	VADDPD       Z10, Z14, Z14
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
 	VSUBPD       Z12, Z8, Z8
 	VSUBPD       Z13, Z9, Z9
 	VFMADD231PD  sin64consts<>+384(SB), Z6, Z16
 	VFMADD231PD  sin64consts<>+384(SB), Z7, Z17
 	VSUBPD       Z16, Z8, Z8
 	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z8, Z10, Z6
-	VADDPD       Z9, Z11, Z7
+	VADDPD       Z8, Z18, Z6
+	VADDPD       Z9, Z19, Z7
+	VSUBPD       Z18, Z6, Z10
+	VSUBPD       Z19, Z7, Z11
 	VSUBPD       Z10, Z6, Z12
 	VSUBPD       Z11, Z7, Z13
-	VSUBPD       Z12, Z6, Z14
-	VSUBPD       Z13, Z7, Z15
-	VSUBPD       Z14, Z10, Z10
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z13, Z9, Z9
-	VADDPD       Z8, Z10, Z10
-	VADDPD       Z9, Z11, Z11
+	VSUBPD       Z12, Z18, Z18
+	VSUBPD       Z13, Z19, Z19
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z11, Z9, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
 	VMOVUPS      sin64consts<>+512(SB), Z8
 	VCMPPD       $0x11, Z2, Z8, K1
 	VMOVUPS      sin64consts<>+512(SB), Z8
@@ -45367,9 +45367,37 @@ sinVF64AVX512_exact2:
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (CX)(Z9*8), K3, Z8
+	VMULPD       Z8, Z2, Z10
+	VPXORD       sin64consts<>+448(SB), Z10, Z11
+	VFMADD231PD  Z8, Z2, Z11
+	VMULPD       sin64consts<>+896(SB), Z10, Z8
+	VPANDD       sin64consts<>+448(SB), Z8, Z12
+	VPORD        sin64consts<>+960(SB), Z12, Z12
+	VPANDD       sin64consts<>+0(SB), Z8, Z13
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z13, K3
+	VADDPD       Z12, Z8, Z13
+	VSUBPD       Z12, Z13, Z13
+	VBLENDMPD    Z13, Z8, K3, Z8
+	VFNMADD231PD sin64consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_64<>+0(SB), CX
+	VPCMPEQQ     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERQQ   (CX)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z12
 	VPXORD       sin64consts<>+448(SB), Z12, Z13
 	VFMADD231PD  Z8, Z2, Z13
+	VADDPD       Z12, Z11, Z8
+	VSUBPD       Z11, Z8, Z14
+	VSUBPD       Z14, Z8, Z15
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z8, Z10, Z12
+	VSUBPD       Z10, Z12, Z14
+	VSUBPD       Z14, Z12, Z15
+	VSUBPD       Z15, Z10, Z10
+	VSUBPD       Z14, Z8, Z8
+	VADDPD       Z8, Z10, Z10
 	VMULPD       sin64consts<>+896(SB), Z12, Z8
 	VPANDD       sin64consts<>+448(SB), Z8, Z14
 	VPORD        sin64consts<>+960(SB), Z14, Z14
@@ -45379,108 +45407,80 @@ sinVF64AVX512_exact2:
 	VSUBPD       Z14, Z15, Z15
 	VBLENDMPD    Z15, Z8, K3, Z8
 	VFNMADD231PD sin64consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_64<>+0(SB), CX
+	LEAQ         rempio2_2_64<>+0(SB), CX
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (CX)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z14
 	VPXORD       sin64consts<>+448(SB), Z14, Z15
 	VFMADD231PD  Z8, Z2, Z15
-	VADDPD       Z14, Z13, Z8
-	VSUBPD       Z13, Z8, Z16
+	VADDPD       Z13, Z14, Z8
+	VSUBPD       Z14, Z8, Z16
 	VSUBPD       Z16, Z8, Z17
+	VSUBPD       Z17, Z14, Z14
+	VSUBPD       Z16, Z13, Z13
+	VADDPD       Z13, Z14, Z14
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z8, Z13, Z16
+	VSUBPD       Z16, Z13, Z17
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z16, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z10, Z13, Z11
+	VSUBPD       Z13, Z11, Z16
+	VSUBPD       Z16, Z11, Z17
 	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z16, Z14, Z14
-	VADDPD       Z14, Z13, Z13
-	VADDPD       Z8, Z12, Z14
-	VSUBPD       Z12, Z14, Z16
-	VSUBPD       Z16, Z14, Z17
-	VSUBPD       Z17, Z12, Z12
-	VSUBPD       Z16, Z8, Z8
-	VADDPD       Z8, Z12, Z12
-	VMULPD       sin64consts<>+896(SB), Z14, Z8
-	VPANDD       sin64consts<>+448(SB), Z8, Z16
-	VPORD        sin64consts<>+960(SB), Z16, Z16
-	VPANDD       sin64consts<>+0(SB), Z8, Z17
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z17, K3
-	VADDPD       Z16, Z8, Z17
-	VSUBPD       Z16, Z17, Z17
-	VBLENDMPD    Z17, Z8, K3, Z8
-	VFNMADD231PD sin64consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERQQ   (CX)(Z9*8), K3, Z8
-	VMULPD       Z8, Z2, Z16
-	VPXORD       sin64consts<>+448(SB), Z16, Z17
-	VFMADD231PD  Z8, Z2, Z17
-	VADDPD       Z15, Z16, Z8
-	VSUBPD       Z16, Z8, Z18
-	VSUBPD       Z18, Z8, Z19
-	VSUBPD       Z19, Z16, Z16
-	VSUBPD       Z18, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z13, Z8, Z15
-	VSUBPD       Z8, Z15, Z18
-	VSUBPD       Z18, Z15, Z19
-	VSUBPD       Z19, Z8, Z8
-	VSUBPD       Z18, Z13, Z13
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z12, Z15, Z13
-	VSUBPD       Z15, Z13, Z18
-	VSUBPD       Z18, Z13, Z19
-	VSUBPD       Z19, Z15, Z15
-	VSUBPD       Z18, Z12, Z12
-	VADDPD       Z12, Z15, Z15
+	VSUBPD       Z16, Z10, Z10
+	VADDPD       Z10, Z13, Z13
 	LEAQ         rempio2_3_64<>+0(SB), CX
 	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERQQ   (CX)(Z9*8), K3, Z12
-	VMULPD       Z12, Z2, Z2
-	VADDPD       Z8, Z16, Z16
-	VADDPD       Z17, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z2, Z16, Z16
-	VADDPD       Z13, Z14, Z2
-	VSUBPD       Z14, Z2, Z8
-	VSUBPD       Z8, Z2, Z9
-	VSUBPD       Z9, Z14, Z14
-	VSUBPD       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERQQ   (CX)(Z9*8), K3, Z10
+	VMULPD       Z10, Z2, Z2
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z15, Z13, Z13
 	VADDPD       Z13, Z14, Z14
-	VADDPD       Z16, Z14, Z8
-	VSUBPD       Z14, Z8, Z9
-	VSUBPD       Z9, Z8, Z12
-	VSUBPD       Z12, Z14, Z14
-	VSUBPD       Z9, Z16, Z16
-	VADDPD       Z16, Z14, Z14
+	VADDPD       Z2, Z14, Z14
+	VADDPD       Z11, Z12, Z2
+	VSUBPD       Z12, Z2, Z8
+	VSUBPD       Z8, Z2, Z9
+	VSUBPD       Z9, Z12, Z12
+	VSUBPD       Z8, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z12, Z8
+	VSUBPD       Z12, Z8, Z9
+	VSUBPD       Z9, Z8, Z10
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z9, Z14, Z14
+	VADDPD       Z14, Z12, Z12
 	VPANDD       sin64consts<>+448(SB), Z2, Z9
 	VPORD        sin64consts<>+960(SB), Z9, Z9
-	VPANDD       sin64consts<>+0(SB), Z2, Z12
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z12, K3
-	VADDPD       Z9, Z2, Z12
-	VSUBPD       Z9, Z12, Z12
+	VPANDD       sin64consts<>+0(SB), Z2, Z10
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z10, K3
+	VADDPD       Z9, Z2, Z10
+	VSUBPD       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPD    Z12, Z9, K3, Z9
+	VBLENDMPD    Z10, Z9, K3, Z9
 	VSUBPD       Z9, Z2, Z2
-	VADDPD       Z8, Z2, Z12
-	VSUBPD       Z2, Z12, Z13
-	VSUBPD       Z13, Z12, Z15
-	VSUBPD       Z15, Z2, Z2
-	VSUBPD       Z13, Z8, Z8
+	VADDPD       Z8, Z2, Z10
+	VSUBPD       Z2, Z10, Z11
+	VSUBPD       Z11, Z10, Z13
+	VSUBPD       Z13, Z2, Z2
+	VSUBPD       Z11, Z8, Z8
 	VADDPD       Z8, Z2, Z2
-	VADDPD       Z14, Z2, Z2
-	VMULPD       sin64consts<>+192(SB), Z12, Z8
-	VPXORD       sin64consts<>+448(SB), Z8, Z13
-	VFMADD231PD  sin64consts<>+192(SB), Z12, Z13
-	VFMADD231PD  sin64consts<>+192(SB), Z2, Z13
-	VFMADD231PD  sin64consts<>+1024(SB), Z12, Z13
-	VADDPD       Z13, Z8, Z2
+	VADDPD       Z12, Z2, Z2
+	VMULPD       sin64consts<>+192(SB), Z10, Z8
+	VPXORD       sin64consts<>+448(SB), Z8, Z11
+	VFMADD231PD  sin64consts<>+192(SB), Z10, Z11
+	VFMADD231PD  sin64consts<>+192(SB), Z2, Z11
+	VFMADD231PD  sin64consts<>+1024(SB), Z10, Z11
+	VADDPD       Z11, Z8, Z2
 	VSUBPD       Z2, Z8, Z8
-	VADDPD       Z13, Z8, Z8
+	VADDPD       Z11, Z8, Z8
 	VADDPD       sin64consts<>+64(SB), Z9, Z9
 	VBLENDMPD    Z9, Z4, K1, Z4
 	VBLENDMPD    Z2, Z6, K1, Z6
-	VBLENDMPD    Z8, Z10, K1, Z10
+	VBLENDMPD    Z8, Z18, K1, Z18
 	VPSRLQ       $0x34, Z3, Z2
 	VPSRLQ       $0x03, Z2, Z8
 	VPANDD       sin64consts<>+640(SB), Z2, Z2
@@ -45493,9 +45493,37 @@ sinVF64AVX512_exact2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (CX)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z9
-	VPXORD       sin64consts<>+448(SB), Z9, Z12
-	VFMADD231PD  Z2, Z3, Z12
+	VPXORD       sin64consts<>+448(SB), Z9, Z10
+	VFMADD231PD  Z2, Z3, Z10
 	VMULPD       sin64consts<>+896(SB), Z9, Z2
+	VPANDD       sin64consts<>+448(SB), Z2, Z11
+	VPORD        sin64consts<>+960(SB), Z11, Z11
+	VPANDD       sin64consts<>+0(SB), Z2, Z12
+	VCMPPD       $0x11, sin64consts<>+960(SB), Z12, K1
+	VADDPD       Z11, Z2, Z12
+	VSUBPD       Z11, Z12, Z12
+	VBLENDMPD    Z12, Z2, K1, Z2
+	VFNMADD231PD sin64consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_64<>+0(SB), CX
+	VPCMPEQQ     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERQQ   (CX)(Z8*8), K1, Z2
+	VMULPD       Z2, Z3, Z11
+	VPXORD       sin64consts<>+448(SB), Z11, Z12
+	VFMADD231PD  Z2, Z3, Z12
+	VADDPD       Z11, Z10, Z2
+	VSUBPD       Z10, Z2, Z13
+	VSUBPD       Z13, Z2, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z11, Z11
+	VADDPD       Z11, Z10, Z10
+	VADDPD       Z2, Z9, Z11
+	VSUBPD       Z9, Z11, Z13
+	VSUBPD       Z13, Z11, Z14
+	VSUBPD       Z14, Z9, Z9
+	VSUBPD       Z13, Z2, Z2
+	VADDPD       Z2, Z9, Z9
+	VMULPD       sin64consts<>+896(SB), Z11, Z2
 	VPANDD       sin64consts<>+448(SB), Z2, Z13
 	VPORD        sin64consts<>+960(SB), Z13, Z13
 	VPANDD       sin64consts<>+0(SB), Z2, Z14
@@ -45503,81 +45531,53 @@ sinVF64AVX512_exact2:
 	VADDPD       Z13, Z2, Z14
 	VSUBPD       Z13, Z14, Z14
 	VBLENDMPD    Z14, Z2, K1, Z2
-	VFNMADD231PD sin64consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_64<>+0(SB), CX
+	VFNMADD231PD sin64consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_64<>+0(SB), CX
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (CX)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z13
 	VPXORD       sin64consts<>+448(SB), Z13, Z14
 	VFMADD231PD  Z2, Z3, Z14
-	VADDPD       Z13, Z12, Z2
-	VSUBPD       Z12, Z2, Z15
+	VADDPD       Z12, Z13, Z2
+	VSUBPD       Z13, Z2, Z15
 	VSUBPD       Z15, Z2, Z16
+	VSUBPD       Z16, Z13, Z13
+	VSUBPD       Z15, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VADDPD       Z10, Z2, Z12
+	VSUBPD       Z2, Z12, Z15
+	VSUBPD       Z15, Z12, Z16
+	VSUBPD       Z16, Z2, Z2
+	VSUBPD       Z15, Z10, Z10
+	VADDPD       Z10, Z2, Z2
+	VADDPD       Z9, Z12, Z10
+	VSUBPD       Z12, Z10, Z15
+	VSUBPD       Z15, Z10, Z16
 	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z15, Z13, Z13
-	VADDPD       Z13, Z12, Z12
-	VADDPD       Z2, Z9, Z13
-	VSUBPD       Z9, Z13, Z15
-	VSUBPD       Z15, Z13, Z16
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z15, Z2, Z2
-	VADDPD       Z2, Z9, Z9
-	VMULPD       sin64consts<>+896(SB), Z13, Z2
-	VPANDD       sin64consts<>+448(SB), Z2, Z15
-	VPORD        sin64consts<>+960(SB), Z15, Z15
-	VPANDD       sin64consts<>+0(SB), Z2, Z16
-	VCMPPD       $0x11, sin64consts<>+960(SB), Z16, K1
-	VADDPD       Z15, Z2, Z16
-	VSUBPD       Z15, Z16, Z16
-	VBLENDMPD    Z16, Z2, K1, Z2
-	VFNMADD231PD sin64consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERQQ   (CX)(Z8*8), K1, Z2
-	VMULPD       Z2, Z3, Z15
-	VPXORD       sin64consts<>+448(SB), Z15, Z16
-	VFMADD231PD  Z2, Z3, Z16
-	VADDPD       Z14, Z15, Z2
-	VSUBPD       Z15, Z2, Z17
-	VSUBPD       Z17, Z2, Z18
-	VSUBPD       Z18, Z15, Z15
-	VSUBPD       Z17, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z12, Z2, Z14
-	VSUBPD       Z2, Z14, Z17
-	VSUBPD       Z17, Z14, Z18
-	VSUBPD       Z18, Z2, Z2
-	VSUBPD       Z17, Z12, Z12
-	VADDPD       Z12, Z2, Z2
-	VADDPD       Z9, Z14, Z12
-	VSUBPD       Z14, Z12, Z17
-	VSUBPD       Z17, Z12, Z18
-	VSUBPD       Z18, Z14, Z14
-	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z9, Z14, Z14
+	VSUBPD       Z15, Z9, Z9
+	VADDPD       Z9, Z12, Z12
 	LEAQ         rempio2_3_64<>+0(SB), CX
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERQQ   (CX)(Z8*8), K1, Z9
 	VMULPD       Z9, Z3, Z3
-	VADDPD       Z2, Z15, Z15
-	VADDPD       Z16, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z3, Z15, Z15
-	VADDPD       Z12, Z13, Z2
-	VSUBPD       Z13, Z2, Z3
-	VSUBPD       Z3, Z2, Z8
-	VSUBPD       Z8, Z13, Z13
-	VSUBPD       Z3, Z12, Z12
+	VADDPD       Z2, Z13, Z13
+	VADDPD       Z14, Z12, Z12
 	VADDPD       Z12, Z13, Z13
-	VADDPD       Z15, Z13, Z3
-	VSUBPD       Z13, Z3, Z8
+	VADDPD       Z3, Z13, Z13
+	VADDPD       Z10, Z11, Z2
+	VSUBPD       Z11, Z2, Z3
+	VSUBPD       Z3, Z2, Z8
+	VSUBPD       Z8, Z11, Z11
+	VSUBPD       Z3, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z11, Z3
+	VSUBPD       Z11, Z3, Z8
 	VSUBPD       Z8, Z3, Z9
-	VSUBPD       Z9, Z13, Z13
-	VSUBPD       Z8, Z15, Z15
-	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z8, Z13, Z13
+	VADDPD       Z13, Z11, Z11
 	VPANDD       sin64consts<>+448(SB), Z2, Z8
 	VPORD        sin64consts<>+960(SB), Z8, Z8
 	VPANDD       sin64consts<>+0(SB), Z2, Z9
@@ -45588,140 +45588,140 @@ sinVF64AVX512_exact2:
 	VBLENDMPD    Z9, Z8, K1, Z8
 	VSUBPD       Z8, Z2, Z2
 	VADDPD       Z3, Z2, Z9
-	VSUBPD       Z2, Z9, Z12
-	VSUBPD       Z12, Z9, Z14
-	VSUBPD       Z14, Z2, Z2
-	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z2, Z9, Z10
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z2, Z2
+	VSUBPD       Z10, Z3, Z3
 	VADDPD       Z3, Z2, Z2
-	VADDPD       Z13, Z2, Z2
+	VADDPD       Z11, Z2, Z2
 	VMULPD       sin64consts<>+192(SB), Z9, Z3
-	VPXORD       sin64consts<>+448(SB), Z3, Z12
-	VFMADD231PD  sin64consts<>+192(SB), Z9, Z12
-	VFMADD231PD  sin64consts<>+192(SB), Z2, Z12
-	VFMADD231PD  sin64consts<>+1024(SB), Z9, Z12
-	VADDPD       Z12, Z3, Z2
+	VPXORD       sin64consts<>+448(SB), Z3, Z10
+	VFMADD231PD  sin64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  sin64consts<>+192(SB), Z2, Z10
+	VFMADD231PD  sin64consts<>+1024(SB), Z9, Z10
+	VADDPD       Z10, Z3, Z2
 	VSUBPD       Z2, Z3, Z3
-	VADDPD       Z12, Z3, Z3
+	VADDPD       Z10, Z3, Z3
 	VADDPD       sin64consts<>+64(SB), Z8, Z8
 	VBLENDMPD    Z8, Z5, K2, Z5
 	VBLENDMPD    Z2, Z7, K2, Z7
-	VBLENDMPD    Z3, Z11, K2, Z11
+	VBLENDMPD    Z3, Z19, K2, Z19
 
 mathblock81:
-	VPANDD       sin64consts<>+0(SB), Z0, Z2
-	VPANDD       sin64consts<>+0(SB), Z1, Z3
-	VPANDD       sin64consts<>+1088(SB), Z4, Z8
-	VPANDD       sin64consts<>+1088(SB), Z5, Z9
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z8, K1
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Z9, K2
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      sin64consts<>+1216(SB), Z13
-	VFMADD213PD  sin64consts<>+1280(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      sin64consts<>+1216(SB), Z14
-	VFMADD213PD  sin64consts<>+1280(SB), Z14, Z13
-	VFMADD213PD  sin64consts<>+1344(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1344(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1408(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1408(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1472(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1472(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1536(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1536(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1600(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1600(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1664(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1664(SB), Z9, Z13
-	VFMADD213PD  sin64consts<>+1728(SB), Z8, Z12
-	VFMADD213PD  sin64consts<>+1728(SB), Z9, Z13
-	VMULPD       sin64consts<>+1792(SB), Z8, Z14
-	VMULPD       sin64consts<>+1792(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PD Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PD Z11, Z15, Z14
-	VMULPD       Z6, Z8, Z8
-	VMULPD       Z7, Z9, Z9
-	VFMADD231PD  Z12, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z14
-	VADDPD       Z16, Z6, Z16
-	VADDPD       Z14, Z7, Z14
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VPXORD       sin64consts<>+448(SB), Z8, Z12
-	VPXORD       sin64consts<>+448(SB), Z9, Z13
-	VFMADD231PD  Z6, Z6, Z12
-	VFMADD231PD  Z7, Z7, Z13
-	VMULPD       sin64consts<>+1792(SB), Z8, Z15
-	VMULPD       sin64consts<>+1792(SB), Z9, Z17
-	VPXORD       sin64consts<>+448(SB), Z15, Z15
-	VPXORD       sin64consts<>+448(SB), Z17, Z17
-	VADDPD       sin64consts<>+1856(SB), Z15, Z18
-	VADDPD       sin64consts<>+1856(SB), Z17, Z19
-	VMOVUPS      sin64consts<>+1856(SB), Z20
-	VSUBPD       Z18, Z20, Z20
-	VMOVUPS      sin64consts<>+1856(SB), Z21
-	VSUBPD       Z19, Z21, Z21
-	VADDPD       Z15, Z20, Z20
-	VADDPD       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      sin64consts<>+1920(SB), Z17
-	VFMADD213PD  sin64consts<>+1984(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      sin64consts<>+1920(SB), Z22
-	VFMADD213PD  sin64consts<>+1984(SB), Z22, Z17
-	VFMADD213PD  sin64consts<>+2048(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2048(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2112(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2112(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2176(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2176(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2240(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2240(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2304(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2304(SB), Z9, Z17
-	VFMADD213PD  sin64consts<>+2368(SB), Z8, Z15
-	VFMADD213PD  sin64consts<>+2368(SB), Z9, Z17
-	VMULPD       Z8, Z8, Z8
-	VMULPD       Z9, Z9, Z9
-	VFMADD231PD  Z15, Z8, Z20
-	VFMADD231PD  Z17, Z9, Z21
-	VFNMADD231PD Z10, Z6, Z20
-	VFNMADD231PD Z11, Z7, Z21
-	VFNMADD231PD sin64consts<>+1792(SB), Z12, Z20
-	VFNMADD231PD sin64consts<>+1792(SB), Z13, Z21
-	VADDPD       Z20, Z18, Z18
-	VADDPD       Z21, Z19, Z19
-	VBLENDMPD    Z16, Z18, K1, Z18
-	VBLENDMPD    Z14, Z19, K2, Z19
-	VPANDD       sin64consts<>+2432(SB), Z4, Z4
-	VPANDD       sin64consts<>+2432(SB), Z5, Z5
+	VPANDD       sin64consts<>+1088(SB), Z4, Z2
+	VPANDD       sin64consts<>+1088(SB), Z5, Z3
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z2, K1
+	VCMPPD       $0x00, sin64consts<>+1152(SB), Z3, K2
+	VPANDD       sin64consts<>+1216(SB), Z4, Z4
+	VPANDD       sin64consts<>+1216(SB), Z5, Z5
 	VPSLLQ       $0x3e, Z4, Z4
 	VPSLLQ       $0x3e, Z5, Z5
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      sin64consts<>+1280(SB), Z9
+	VFMADD213PD  sin64consts<>+1344(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      sin64consts<>+1280(SB), Z10
+	VFMADD213PD  sin64consts<>+1344(SB), Z10, Z9
+	VFMADD213PD  sin64consts<>+1408(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1408(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1472(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1472(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1536(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1536(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1600(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1600(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1664(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1664(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1728(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1728(SB), Z3, Z9
+	VFMADD213PD  sin64consts<>+1792(SB), Z2, Z8
+	VFMADD213PD  sin64consts<>+1792(SB), Z3, Z9
+	VMULPD       sin64consts<>+1856(SB), Z2, Z10
+	VMULPD       sin64consts<>+1856(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PD Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PD Z19, Z11, Z10
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z3, Z3
+	VFMADD231PD  Z8, Z2, Z12
+	VFMADD231PD  Z9, Z3, Z10
+	VADDPD       Z12, Z6, Z12
+	VADDPD       Z10, Z7, Z10
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VPXORD       sin64consts<>+448(SB), Z2, Z8
+	VPXORD       sin64consts<>+448(SB), Z3, Z9
+	VFMADD231PD  Z6, Z6, Z8
+	VFMADD231PD  Z7, Z7, Z9
+	VMULPD       sin64consts<>+1856(SB), Z2, Z11
+	VMULPD       sin64consts<>+1856(SB), Z3, Z13
+	VPXORD       sin64consts<>+448(SB), Z11, Z11
+	VPXORD       sin64consts<>+448(SB), Z13, Z13
+	VADDPD       sin64consts<>+1920(SB), Z11, Z14
+	VADDPD       sin64consts<>+1920(SB), Z13, Z15
+	VMOVUPS      sin64consts<>+1920(SB), Z16
+	VSUBPD       Z14, Z16, Z16
+	VMOVUPS      sin64consts<>+1920(SB), Z17
+	VSUBPD       Z15, Z17, Z17
+	VADDPD       Z11, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      sin64consts<>+1984(SB), Z13
+	VFMADD213PD  sin64consts<>+2048(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      sin64consts<>+1984(SB), Z20
+	VFMADD213PD  sin64consts<>+2048(SB), Z20, Z13
+	VFMADD213PD  sin64consts<>+2112(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2112(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2176(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2176(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2240(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2240(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2304(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2304(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2368(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2368(SB), Z3, Z13
+	VFMADD213PD  sin64consts<>+2432(SB), Z2, Z11
+	VFMADD213PD  sin64consts<>+2432(SB), Z3, Z13
+	VMULPD       Z2, Z2, Z2
+	VMULPD       Z3, Z3, Z3
+	VFMADD231PD  Z11, Z2, Z16
+	VFMADD231PD  Z13, Z3, Z17
+	VFNMADD231PD Z18, Z6, Z16
+	VFNMADD231PD Z19, Z7, Z17
+	VFNMADD231PD sin64consts<>+1856(SB), Z8, Z16
+	VFNMADD231PD sin64consts<>+1856(SB), Z9, Z17
+	VADDPD       Z16, Z14, Z14
+	VADDPD       Z17, Z15, Z15
+	VBLENDMPD    Z12, Z14, K1, Z14
+	VBLENDMPD    Z10, Z15, K2, Z15
+	VPANDD       sin64consts<>+0(SB), Z0, Z2
+	VPANDD       sin64consts<>+0(SB), Z1, Z3
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z2, K1
 	VCMPPD       $0x11, sin64consts<>+2496(SB), Z3, K2
 	VPANDD       sin64consts<>+448(SB), Z0, Z6
 	VPANDD       sin64consts<>+448(SB), Z1, Z7
 	VPXORD       Z6, Z4, Z4
 	VPXORD       Z7, Z5, Z5
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z2, K1
 	VCMPPD       $0x00, sin64consts<>+576(SB), Z3, K2
-	VBLENDMPD    sin64consts<>+2560(SB), Z18, K1, Z18
-	VBLENDMPD    sin64consts<>+2560(SB), Z19, K2, Z19
+	VBLENDMPD    sin64consts<>+2560(SB), Z14, K1, Z14
+	VBLENDMPD    sin64consts<>+2560(SB), Z15, K2, Z15
 	VCMPPD       $0x03, Z0, Z0, K1
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        sin64consts<>+2624(SB), Z0, Z0
 	VPORD        sin64consts<>+2624(SB), Z1, Z1
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
-	VMOVUPD      Z18, (DX)(R8*8)
-	VMOVUPD      Z19, 64(DX)(R8*8)
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
+	VMOVUPD      Z14, (DX)(R8*8)
+	VMOVUPD      Z15, 64(DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -45781,60 +45781,60 @@ cosVF64AVX512_loop2:
 	VPXORD       cos64consts<>+448(SB), Z11, Z13
 	VFMADD231PD  cos64consts<>+256(SB), Z6, Z12
 	VFMADD231PD  cos64consts<>+256(SB), Z7, Z13
-	VMULPD       cos64consts<>+320(SB), Z6, Z14
-	VMULPD       cos64consts<>+320(SB), Z7, Z15
-	VPXORD       cos64consts<>+448(SB), Z14, Z16
-	VPXORD       cos64consts<>+448(SB), Z15, Z17
+	VPXORD       cos64consts<>+448(SB), Z10, Z10
+	VPXORD       cos64consts<>+448(SB), Z11, Z11
+	VADDPD       Z10, Z8, Z14
+	VADDPD       Z11, Z9, Z15
+	VSUBPD       Z8, Z14, Z16
+	VSUBPD       Z9, Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VSUBPD       Z18, Z8, Z8
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z16, Z10, Z10
+	VSUBPD       Z17, Z11, Z11
+	VADDPD       Z10, Z8, Z8
+	VADDPD       Z11, Z9, Z9
+	VMULPD       cos64consts<>+320(SB), Z6, Z10
+	VMULPD       cos64consts<>+320(SB), Z7, Z11
+	VPXORD       cos64consts<>+448(SB), Z10, Z16
+	VPXORD       cos64consts<>+448(SB), Z11, Z17
 	VFMADD231PD  cos64consts<>+320(SB), Z6, Z16
 	VFMADD231PD  cos64consts<>+320(SB), Z7, Z17
 	VPXORD       cos64consts<>+448(SB), Z10, Z10
 	VPXORD       cos64consts<>+448(SB), Z11, Z11
-	VADDPD       Z10, Z8, Z18
-	VADDPD       Z11, Z9, Z19
-	VSUBPD       Z8, Z18, Z20
-	VSUBPD       Z9, Z19, Z21
+	VADDPD       Z10, Z14, Z18
+	VADDPD       Z11, Z15, Z19
+	VSUBPD       Z14, Z18, Z20
+	VSUBPD       Z15, Z19, Z21
 	VSUBPD       Z20, Z18, Z22
 	VSUBPD       Z21, Z19, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z22, Z14, Z14
+	VSUBPD       Z23, Z15, Z15
 	VSUBPD       Z20, Z10, Z10
 	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z8, Z8
-	VADDPD       Z11, Z9, Z9
-	VPXORD       cos64consts<>+448(SB), Z14, Z14
-	VPXORD       cos64consts<>+448(SB), Z15, Z15
-	VADDPD       Z14, Z18, Z10
-	VADDPD       Z15, Z19, Z11
-	VSUBPD       Z18, Z10, Z20
-	VSUBPD       Z19, Z11, Z21
-	VSUBPD       Z20, Z10, Z22
-	VSUBPD       Z21, Z11, Z23
-	VSUBPD       Z22, Z18, Z18
-	VSUBPD       Z23, Z19, Z19
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z18, Z18
-	VADDPD       Z15, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
+	VADDPD       Z10, Z14, Z14
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
 	VSUBPD       Z12, Z8, Z8
 	VSUBPD       Z13, Z9, Z9
 	VFMADD231PD  cos64consts<>+384(SB), Z6, Z16
 	VFMADD231PD  cos64consts<>+384(SB), Z7, Z17
 	VSUBPD       Z16, Z8, Z8
 	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z8, Z10, Z6
-	VADDPD       Z9, Z11, Z7
+	VADDPD       Z8, Z18, Z6
+	VADDPD       Z9, Z19, Z7
+	VSUBPD       Z18, Z6, Z10
+	VSUBPD       Z19, Z7, Z11
 	VSUBPD       Z10, Z6, Z12
 	VSUBPD       Z11, Z7, Z13
-	VSUBPD       Z12, Z6, Z14
-	VSUBPD       Z13, Z7, Z15
-	VSUBPD       Z14, Z10, Z10
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z13, Z9, Z9
-	VADDPD       Z8, Z10, Z10
-	VADDPD       Z9, Z11, Z11
+	VSUBPD       Z12, Z18, Z18
+	VSUBPD       Z13, Z19, Z19
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z11, Z9, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
 	VMOVUPS      cos64consts<>+512(SB), Z8
 	VCMPPD       $0x11, Z2, Z8, K1
 	VMOVUPS      cos64consts<>+512(SB), Z8
@@ -45857,9 +45857,37 @@ cosVF64AVX512_loop2:
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (R10)(Z9*8), K3, Z8
+	VMULPD       Z8, Z2, Z10
+	VPXORD       cos64consts<>+448(SB), Z10, Z11
+	VFMADD231PD  Z8, Z2, Z11
+	VMULPD       cos64consts<>+896(SB), Z10, Z8
+	VPANDD       cos64consts<>+448(SB), Z8, Z12
+	VPORD        cos64consts<>+960(SB), Z12, Z12
+	VPANDD       cos64consts<>+0(SB), Z8, Z13
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z13, K3
+	VADDPD       Z12, Z8, Z13
+	VSUBPD       Z12, Z13, Z13
+	VBLENDMPD    Z13, Z8, K3, Z8
+	VFNMADD231PD cos64consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_64<>+0(SB), R10
+	VPCMPEQQ     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERQQ   (R10)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z12
 	VPXORD       cos64consts<>+448(SB), Z12, Z13
 	VFMADD231PD  Z8, Z2, Z13
+	VADDPD       Z12, Z11, Z8
+	VSUBPD       Z11, Z8, Z14
+	VSUBPD       Z14, Z8, Z15
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z8, Z10, Z12
+	VSUBPD       Z10, Z12, Z14
+	VSUBPD       Z14, Z12, Z15
+	VSUBPD       Z15, Z10, Z10
+	VSUBPD       Z14, Z8, Z8
+	VADDPD       Z8, Z10, Z10
 	VMULPD       cos64consts<>+896(SB), Z12, Z8
 	VPANDD       cos64consts<>+448(SB), Z8, Z14
 	VPORD        cos64consts<>+960(SB), Z14, Z14
@@ -45869,108 +45897,80 @@ cosVF64AVX512_loop2:
 	VSUBPD       Z14, Z15, Z15
 	VBLENDMPD    Z15, Z8, K3, Z8
 	VFNMADD231PD cos64consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_64<>+0(SB), R10
+	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (R10)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z14
 	VPXORD       cos64consts<>+448(SB), Z14, Z15
 	VFMADD231PD  Z8, Z2, Z15
-	VADDPD       Z14, Z13, Z8
-	VSUBPD       Z13, Z8, Z16
+	VADDPD       Z13, Z14, Z8
+	VSUBPD       Z14, Z8, Z16
 	VSUBPD       Z16, Z8, Z17
+	VSUBPD       Z17, Z14, Z14
+	VSUBPD       Z16, Z13, Z13
+	VADDPD       Z13, Z14, Z14
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z8, Z13, Z16
+	VSUBPD       Z16, Z13, Z17
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z16, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z10, Z13, Z11
+	VSUBPD       Z13, Z11, Z16
+	VSUBPD       Z16, Z11, Z17
 	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z16, Z14, Z14
-	VADDPD       Z14, Z13, Z13
-	VADDPD       Z8, Z12, Z14
-	VSUBPD       Z12, Z14, Z16
-	VSUBPD       Z16, Z14, Z17
-	VSUBPD       Z17, Z12, Z12
-	VSUBPD       Z16, Z8, Z8
-	VADDPD       Z8, Z12, Z12
-	VMULPD       cos64consts<>+896(SB), Z14, Z8
-	VPANDD       cos64consts<>+448(SB), Z8, Z16
-	VPORD        cos64consts<>+960(SB), Z16, Z16
-	VPANDD       cos64consts<>+0(SB), Z8, Z17
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z17, K3
-	VADDPD       Z16, Z8, Z17
-	VSUBPD       Z16, Z17, Z17
-	VBLENDMPD    Z17, Z8, K3, Z8
-	VFNMADD231PD cos64consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERQQ   (R10)(Z9*8), K3, Z8
-	VMULPD       Z8, Z2, Z16
-	VPXORD       cos64consts<>+448(SB), Z16, Z17
-	VFMADD231PD  Z8, Z2, Z17
-	VADDPD       Z15, Z16, Z8
-	VSUBPD       Z16, Z8, Z18
-	VSUBPD       Z18, Z8, Z19
-	VSUBPD       Z19, Z16, Z16
-	VSUBPD       Z18, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z13, Z8, Z15
-	VSUBPD       Z8, Z15, Z18
-	VSUBPD       Z18, Z15, Z19
-	VSUBPD       Z19, Z8, Z8
-	VSUBPD       Z18, Z13, Z13
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z12, Z15, Z13
-	VSUBPD       Z15, Z13, Z18
-	VSUBPD       Z18, Z13, Z19
-	VSUBPD       Z19, Z15, Z15
-	VSUBPD       Z18, Z12, Z12
-	VADDPD       Z12, Z15, Z15
+	VSUBPD       Z16, Z10, Z10
+	VADDPD       Z10, Z13, Z13
 	LEAQ         rempio2_3_64<>+0(SB), R10
 	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERQQ   (R10)(Z9*8), K3, Z12
-	VMULPD       Z12, Z2, Z2
-	VADDPD       Z8, Z16, Z16
-	VADDPD       Z17, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z2, Z16, Z16
-	VADDPD       Z13, Z14, Z2
-	VSUBPD       Z14, Z2, Z8
-	VSUBPD       Z8, Z2, Z9
-	VSUBPD       Z9, Z14, Z14
-	VSUBPD       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERQQ   (R10)(Z9*8), K3, Z10
+	VMULPD       Z10, Z2, Z2
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z15, Z13, Z13
 	VADDPD       Z13, Z14, Z14
-	VADDPD       Z16, Z14, Z8
-	VSUBPD       Z14, Z8, Z9
-	VSUBPD       Z9, Z8, Z12
-	VSUBPD       Z12, Z14, Z14
-	VSUBPD       Z9, Z16, Z16
-	VADDPD       Z16, Z14, Z14
+	VADDPD       Z2, Z14, Z14
+	VADDPD       Z11, Z12, Z2
+	VSUBPD       Z12, Z2, Z8
+	VSUBPD       Z8, Z2, Z9
+	VSUBPD       Z9, Z12, Z12
+	VSUBPD       Z8, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z12, Z8
+	VSUBPD       Z12, Z8, Z9
+	VSUBPD       Z9, Z8, Z10
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z9, Z14, Z14
+	VADDPD       Z14, Z12, Z12
 	VPANDD       cos64consts<>+448(SB), Z2, Z9
 	VPORD        cos64consts<>+960(SB), Z9, Z9
-	VPANDD       cos64consts<>+0(SB), Z2, Z12
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z12, K3
-	VADDPD       Z9, Z2, Z12
-	VSUBPD       Z9, Z12, Z12
+	VPANDD       cos64consts<>+0(SB), Z2, Z10
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z10, K3
+	VADDPD       Z9, Z2, Z10
+	VSUBPD       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPD    Z12, Z9, K3, Z9
+	VBLENDMPD    Z10, Z9, K3, Z9
 	VSUBPD       Z9, Z2, Z2
-	VADDPD       Z8, Z2, Z12
-	VSUBPD       Z2, Z12, Z13
-	VSUBPD       Z13, Z12, Z15
-	VSUBPD       Z15, Z2, Z2
-	VSUBPD       Z13, Z8, Z8
+	VADDPD       Z8, Z2, Z10
+	VSUBPD       Z2, Z10, Z11
+	VSUBPD       Z11, Z10, Z13
+	VSUBPD       Z13, Z2, Z2
+	VSUBPD       Z11, Z8, Z8
 	VADDPD       Z8, Z2, Z2
-	VADDPD       Z14, Z2, Z2
-	VMULPD       cos64consts<>+192(SB), Z12, Z8
-	VPXORD       cos64consts<>+448(SB), Z8, Z13
-	VFMADD231PD  cos64consts<>+192(SB), Z12, Z13
-	VFMADD231PD  cos64consts<>+192(SB), Z2, Z13
-	VFMADD231PD  cos64consts<>+1024(SB), Z12, Z13
-	VADDPD       Z13, Z8, Z2
+	VADDPD       Z12, Z2, Z2
+	VMULPD       cos64consts<>+192(SB), Z10, Z8
+	VPXORD       cos64consts<>+448(SB), Z8, Z11
+	VFMADD231PD  cos64consts<>+192(SB), Z10, Z11
+	VFMADD231PD  cos64consts<>+192(SB), Z2, Z11
+	VFMADD231PD  cos64consts<>+1024(SB), Z10, Z11
+	VADDPD       Z11, Z8, Z2
 	VSUBPD       Z2, Z8, Z8
-	VADDPD       Z13, Z8, Z8
+	VADDPD       Z11, Z8, Z8
 	VADDPD       cos64consts<>+64(SB), Z9, Z9
 	VBLENDMPD    Z9, Z4, K1, Z4
 	VBLENDMPD    Z2, Z6, K1, Z6
-	VBLENDMPD    Z8, Z10, K1, Z10
+	VBLENDMPD    Z8, Z18, K1, Z18
 	VPSRLQ       $0x34, Z3, Z2
 	VPSRLQ       $0x03, Z2, Z8
 	VPANDD       cos64consts<>+640(SB), Z2, Z2
@@ -45983,9 +45983,37 @@ cosVF64AVX512_loop2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (R10)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z9
-	VPXORD       cos64consts<>+448(SB), Z9, Z12
-	VFMADD231PD  Z2, Z3, Z12
+	VPXORD       cos64consts<>+448(SB), Z9, Z10
+	VFMADD231PD  Z2, Z3, Z10
 	VMULPD       cos64consts<>+896(SB), Z9, Z2
+	VPANDD       cos64consts<>+448(SB), Z2, Z11
+	VPORD        cos64consts<>+960(SB), Z11, Z11
+	VPANDD       cos64consts<>+0(SB), Z2, Z12
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z12, K1
+	VADDPD       Z11, Z2, Z12
+	VSUBPD       Z11, Z12, Z12
+	VBLENDMPD    Z12, Z2, K1, Z2
+	VFNMADD231PD cos64consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_64<>+0(SB), R10
+	VPCMPEQQ     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERQQ   (R10)(Z8*8), K1, Z2
+	VMULPD       Z2, Z3, Z11
+	VPXORD       cos64consts<>+448(SB), Z11, Z12
+	VFMADD231PD  Z2, Z3, Z12
+	VADDPD       Z11, Z10, Z2
+	VSUBPD       Z10, Z2, Z13
+	VSUBPD       Z13, Z2, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z11, Z11
+	VADDPD       Z11, Z10, Z10
+	VADDPD       Z2, Z9, Z11
+	VSUBPD       Z9, Z11, Z13
+	VSUBPD       Z13, Z11, Z14
+	VSUBPD       Z14, Z9, Z9
+	VSUBPD       Z13, Z2, Z2
+	VADDPD       Z2, Z9, Z9
+	VMULPD       cos64consts<>+896(SB), Z11, Z2
 	VPANDD       cos64consts<>+448(SB), Z2, Z13
 	VPORD        cos64consts<>+960(SB), Z13, Z13
 	VPANDD       cos64consts<>+0(SB), Z2, Z14
@@ -45993,81 +46021,53 @@ cosVF64AVX512_loop2:
 	VADDPD       Z13, Z2, Z14
 	VSUBPD       Z13, Z14, Z14
 	VBLENDMPD    Z14, Z2, K1, Z2
-	VFNMADD231PD cos64consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_64<>+0(SB), R10
+	VFNMADD231PD cos64consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (R10)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z13
 	VPXORD       cos64consts<>+448(SB), Z13, Z14
 	VFMADD231PD  Z2, Z3, Z14
-	VADDPD       Z13, Z12, Z2
-	VSUBPD       Z12, Z2, Z15
+	VADDPD       Z12, Z13, Z2
+	VSUBPD       Z13, Z2, Z15
 	VSUBPD       Z15, Z2, Z16
+	VSUBPD       Z16, Z13, Z13
+	VSUBPD       Z15, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VADDPD       Z10, Z2, Z12
+	VSUBPD       Z2, Z12, Z15
+	VSUBPD       Z15, Z12, Z16
+	VSUBPD       Z16, Z2, Z2
+	VSUBPD       Z15, Z10, Z10
+	VADDPD       Z10, Z2, Z2
+	VADDPD       Z9, Z12, Z10
+	VSUBPD       Z12, Z10, Z15
+	VSUBPD       Z15, Z10, Z16
 	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z15, Z13, Z13
-	VADDPD       Z13, Z12, Z12
-	VADDPD       Z2, Z9, Z13
-	VSUBPD       Z9, Z13, Z15
-	VSUBPD       Z15, Z13, Z16
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z15, Z2, Z2
-	VADDPD       Z2, Z9, Z9
-	VMULPD       cos64consts<>+896(SB), Z13, Z2
-	VPANDD       cos64consts<>+448(SB), Z2, Z15
-	VPORD        cos64consts<>+960(SB), Z15, Z15
-	VPANDD       cos64consts<>+0(SB), Z2, Z16
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z16, K1
-	VADDPD       Z15, Z2, Z16
-	VSUBPD       Z15, Z16, Z16
-	VBLENDMPD    Z16, Z2, K1, Z2
-	VFNMADD231PD cos64consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERQQ   (R10)(Z8*8), K1, Z2
-	VMULPD       Z2, Z3, Z15
-	VPXORD       cos64consts<>+448(SB), Z15, Z16
-	VFMADD231PD  Z2, Z3, Z16
-	VADDPD       Z14, Z15, Z2
-	VSUBPD       Z15, Z2, Z17
-	VSUBPD       Z17, Z2, Z18
-	VSUBPD       Z18, Z15, Z15
-	VSUBPD       Z17, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z12, Z2, Z14
-	VSUBPD       Z2, Z14, Z17
-	VSUBPD       Z17, Z14, Z18
-	VSUBPD       Z18, Z2, Z2
-	VSUBPD       Z17, Z12, Z12
-	VADDPD       Z12, Z2, Z2
-	VADDPD       Z9, Z14, Z12
-	VSUBPD       Z14, Z12, Z17
-	VSUBPD       Z17, Z12, Z18
-	VSUBPD       Z18, Z14, Z14
-	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z9, Z14, Z14
+	VSUBPD       Z15, Z9, Z9
+	VADDPD       Z9, Z12, Z12
 	LEAQ         rempio2_3_64<>+0(SB), R10
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERQQ   (R10)(Z8*8), K1, Z9
 	VMULPD       Z9, Z3, Z3
-	VADDPD       Z2, Z15, Z15
-	VADDPD       Z16, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z3, Z15, Z15
-	VADDPD       Z12, Z13, Z2
-	VSUBPD       Z13, Z2, Z3
-	VSUBPD       Z3, Z2, Z8
-	VSUBPD       Z8, Z13, Z13
-	VSUBPD       Z3, Z12, Z12
+	VADDPD       Z2, Z13, Z13
+	VADDPD       Z14, Z12, Z12
 	VADDPD       Z12, Z13, Z13
-	VADDPD       Z15, Z13, Z3
-	VSUBPD       Z13, Z3, Z8
+	VADDPD       Z3, Z13, Z13
+	VADDPD       Z10, Z11, Z2
+	VSUBPD       Z11, Z2, Z3
+	VSUBPD       Z3, Z2, Z8
+	VSUBPD       Z8, Z11, Z11
+	VSUBPD       Z3, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z11, Z3
+	VSUBPD       Z11, Z3, Z8
 	VSUBPD       Z8, Z3, Z9
-	VSUBPD       Z9, Z13, Z13
-	VSUBPD       Z8, Z15, Z15
-	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z8, Z13, Z13
+	VADDPD       Z13, Z11, Z11
 	VPANDD       cos64consts<>+448(SB), Z2, Z8
 	VPORD        cos64consts<>+960(SB), Z8, Z8
 	VPANDD       cos64consts<>+0(SB), Z2, Z9
@@ -46078,138 +46078,138 @@ cosVF64AVX512_loop2:
 	VBLENDMPD    Z9, Z8, K1, Z8
 	VSUBPD       Z8, Z2, Z2
 	VADDPD       Z3, Z2, Z9
-	VSUBPD       Z2, Z9, Z12
-	VSUBPD       Z12, Z9, Z14
-	VSUBPD       Z14, Z2, Z2
-	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z2, Z9, Z10
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z2, Z2
+	VSUBPD       Z10, Z3, Z3
 	VADDPD       Z3, Z2, Z2
-	VADDPD       Z13, Z2, Z2
+	VADDPD       Z11, Z2, Z2
 	VMULPD       cos64consts<>+192(SB), Z9, Z3
-	VPXORD       cos64consts<>+448(SB), Z3, Z12
-	VFMADD231PD  cos64consts<>+192(SB), Z9, Z12
-	VFMADD231PD  cos64consts<>+192(SB), Z2, Z12
-	VFMADD231PD  cos64consts<>+1024(SB), Z9, Z12
-	VADDPD       Z12, Z3, Z2
+	VPXORD       cos64consts<>+448(SB), Z3, Z10
+	VFMADD231PD  cos64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  cos64consts<>+192(SB), Z2, Z10
+	VFMADD231PD  cos64consts<>+1024(SB), Z9, Z10
+	VADDPD       Z10, Z3, Z2
 	VSUBPD       Z2, Z3, Z3
-	VADDPD       Z12, Z3, Z3
+	VADDPD       Z10, Z3, Z3
 	VADDPD       cos64consts<>+64(SB), Z8, Z8
 	VBLENDMPD    Z8, Z5, K2, Z5
 	VBLENDMPD    Z2, Z7, K2, Z7
-	VBLENDMPD    Z3, Z11, K2, Z11
+	VBLENDMPD    Z3, Z19, K2, Z19
 
 mathblock82:
-	VPANDD       cos64consts<>+0(SB), Z0, Z2
-	VPANDD       cos64consts<>+0(SB), Z1, Z3
 	VPADDQ       cos64consts<>+1088(SB), Z4, Z4
 	VPADDQ       cos64consts<>+1088(SB), Z5, Z5
-	VPANDD       cos64consts<>+1088(SB), Z4, Z8
-	VPANDD       cos64consts<>+1088(SB), Z5, Z9
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z8, K1
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z9, K2
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      cos64consts<>+1216(SB), Z13
-	VFMADD213PD  cos64consts<>+1280(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      cos64consts<>+1216(SB), Z14
-	VFMADD213PD  cos64consts<>+1280(SB), Z14, Z13
-	VFMADD213PD  cos64consts<>+1344(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1344(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1408(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1408(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1472(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1472(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1536(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1536(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1600(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1600(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1664(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1664(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1728(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1728(SB), Z9, Z13
-	VMULPD       cos64consts<>+1792(SB), Z8, Z14
-	VMULPD       cos64consts<>+1792(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PD Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PD Z11, Z15, Z14
-	VMULPD       Z6, Z8, Z8
-	VMULPD       Z7, Z9, Z9
-	VFMADD231PD  Z12, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z14
-	VADDPD       Z16, Z6, Z16
-	VADDPD       Z14, Z7, Z14
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VPXORD       cos64consts<>+448(SB), Z8, Z12
-	VPXORD       cos64consts<>+448(SB), Z9, Z13
-	VFMADD231PD  Z6, Z6, Z12
-	VFMADD231PD  Z7, Z7, Z13
-	VMULPD       cos64consts<>+1792(SB), Z8, Z15
-	VMULPD       cos64consts<>+1792(SB), Z9, Z17
-	VPXORD       cos64consts<>+448(SB), Z15, Z15
-	VPXORD       cos64consts<>+448(SB), Z17, Z17
-	VADDPD       cos64consts<>+1856(SB), Z15, Z18
-	VADDPD       cos64consts<>+1856(SB), Z17, Z19
-	VMOVUPS      cos64consts<>+1856(SB), Z20
-	VSUBPD       Z18, Z20, Z20
-	VMOVUPS      cos64consts<>+1856(SB), Z21
-	VSUBPD       Z19, Z21, Z21
-	VADDPD       Z15, Z20, Z20
-	VADDPD       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      cos64consts<>+1920(SB), Z17
-	VFMADD213PD  cos64consts<>+1984(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      cos64consts<>+1920(SB), Z22
-	VFMADD213PD  cos64consts<>+1984(SB), Z22, Z17
-	VFMADD213PD  cos64consts<>+2048(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2048(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2112(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2112(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2176(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2176(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2240(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2240(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2304(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2304(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2368(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2368(SB), Z9, Z17
-	VMULPD       Z8, Z8, Z8
-	VMULPD       Z9, Z9, Z9
-	VFMADD231PD  Z15, Z8, Z20
-	VFMADD231PD  Z17, Z9, Z21
-	VFNMADD231PD Z10, Z6, Z20
-	VFNMADD231PD Z11, Z7, Z21
-	VFNMADD231PD cos64consts<>+1792(SB), Z12, Z20
-	VFNMADD231PD cos64consts<>+1792(SB), Z13, Z21
-	VADDPD       Z20, Z18, Z18
-	VADDPD       Z21, Z19, Z19
-	VBLENDMPD    Z16, Z18, K1, Z18
-	VBLENDMPD    Z14, Z19, K2, Z19
-	VPANDD       cos64consts<>+2432(SB), Z4, Z4
-	VPANDD       cos64consts<>+2432(SB), Z5, Z5
+	VPANDD       cos64consts<>+1088(SB), Z4, Z2
+	VPANDD       cos64consts<>+1088(SB), Z5, Z3
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z2, K1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z3, K2
+	VPANDD       cos64consts<>+1216(SB), Z4, Z4
+	VPANDD       cos64consts<>+1216(SB), Z5, Z5
 	VPSLLQ       $0x3e, Z4, Z4
 	VPSLLQ       $0x3e, Z5, Z5
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      cos64consts<>+1280(SB), Z9
+	VFMADD213PD  cos64consts<>+1344(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      cos64consts<>+1280(SB), Z10
+	VFMADD213PD  cos64consts<>+1344(SB), Z10, Z9
+	VFMADD213PD  cos64consts<>+1408(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1408(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1472(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1472(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1536(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1536(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1600(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1600(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1664(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1664(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1728(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1728(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1792(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1792(SB), Z3, Z9
+	VMULPD       cos64consts<>+1856(SB), Z2, Z10
+	VMULPD       cos64consts<>+1856(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PD Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PD Z19, Z11, Z10
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z3, Z3
+	VFMADD231PD  Z8, Z2, Z12
+	VFMADD231PD  Z9, Z3, Z10
+	VADDPD       Z12, Z6, Z12
+	VADDPD       Z10, Z7, Z10
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VPXORD       cos64consts<>+448(SB), Z2, Z8
+	VPXORD       cos64consts<>+448(SB), Z3, Z9
+	VFMADD231PD  Z6, Z6, Z8
+	VFMADD231PD  Z7, Z7, Z9
+	VMULPD       cos64consts<>+1856(SB), Z2, Z11
+	VMULPD       cos64consts<>+1856(SB), Z3, Z13
+	VPXORD       cos64consts<>+448(SB), Z11, Z11
+	VPXORD       cos64consts<>+448(SB), Z13, Z13
+	VADDPD       cos64consts<>+1920(SB), Z11, Z14
+	VADDPD       cos64consts<>+1920(SB), Z13, Z15
+	VMOVUPS      cos64consts<>+1920(SB), Z16
+	VSUBPD       Z14, Z16, Z16
+	VMOVUPS      cos64consts<>+1920(SB), Z17
+	VSUBPD       Z15, Z17, Z17
+	VADDPD       Z11, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      cos64consts<>+1984(SB), Z13
+	VFMADD213PD  cos64consts<>+2048(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      cos64consts<>+1984(SB), Z20
+	VFMADD213PD  cos64consts<>+2048(SB), Z20, Z13
+	VFMADD213PD  cos64consts<>+2112(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2112(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2176(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2176(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2240(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2240(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2304(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2304(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2368(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2368(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2432(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2432(SB), Z3, Z13
+	VMULPD       Z2, Z2, Z2
+	VMULPD       Z3, Z3, Z3
+	VFMADD231PD  Z11, Z2, Z16
+	VFMADD231PD  Z13, Z3, Z17
+	VFNMADD231PD Z18, Z6, Z16
+	VFNMADD231PD Z19, Z7, Z17
+	VFNMADD231PD cos64consts<>+1856(SB), Z8, Z16
+	VFNMADD231PD cos64consts<>+1856(SB), Z9, Z17
+	VADDPD       Z16, Z14, Z14
+	VADDPD       Z17, Z15, Z15
+	VBLENDMPD    Z12, Z14, K1, Z14
+	VBLENDMPD    Z10, Z15, K2, Z15
+	VPANDD       cos64consts<>+0(SB), Z0, Z2
+	VPANDD       cos64consts<>+0(SB), Z1, Z3
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z2, K1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z3, K2
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPD    cos64consts<>+1856(SB), Z18, K1, Z18
-	VBLENDMPD    cos64consts<>+1856(SB), Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPD    cos64consts<>+1920(SB), Z14, K1, Z14
+	VBLENDMPD    cos64consts<>+1920(SB), Z15, K2, Z15
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z2, K1
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z3, K2
-	VBLENDMPD    cos64consts<>+2560(SB), Z18, K1, Z18
-	VBLENDMPD    cos64consts<>+2560(SB), Z19, K2, Z19
+	VBLENDMPD    cos64consts<>+2560(SB), Z14, K1, Z14
+	VBLENDMPD    cos64consts<>+2560(SB), Z15, K2, Z15
 	VCMPPD       $0x03, Z0, Z0, K1
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        cos64consts<>+2624(SB), Z0, Z0
 	VPORD        cos64consts<>+2624(SB), Z1, Z1
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
-	VMOVUPD      Z18, (DX)(R8*8)
-	VMOVUPD      Z19, 64(DX)(R8*8)
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
+	VMOVUPD      Z14, (DX)(R8*8)
+	VMOVUPD      Z15, 64(DX)(R8*8)
 	ADDQ         $0x00000010, R8
 	SUBQ         $0x00000010, R9
 	JMP          cosVF64AVX512_loop2
@@ -46229,33 +46229,33 @@ cosVF64AVX512_loop1:
 	VMULPD       cos64consts<>+256(SB), Z3, Z5
 	VPXORD       cos64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  cos64consts<>+256(SB), Z3, Z6
-	VMULPD       cos64consts<>+320(SB), Z3, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       cos64consts<>+320(SB), Z3, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  cos64consts<>+320(SB), Z3, Z8
 	VPXORD       cos64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  cos64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      cos64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K1
 	VCMPPD       $0x11, cos64consts<>+576(SB), Z1, K2
@@ -46263,48 +46263,48 @@ cosVF64AVX512_loop1:
 	KORTESTW     K1, K1
 	JZ           mathblock83
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       cos64consts<>+640(SB), Z4, Z4
 	VPADDQ       cos64consts<>+704(SB), Z4, Z4
 	VPANDD       cos64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       cos64consts<>+896(SB), Z7, Z4
-	VPANDD       cos64consts<>+448(SB), Z4, Z9
-	VPORD        cos64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       cos64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       cos64consts<>+896(SB), Z6, Z4
+	VPANDD       cos64consts<>+448(SB), Z4, Z8
+	VPORD        cos64consts<>+960(SB), Z8, Z8
 	VPANDD       cos64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, cos64consts<>+960(SB), Z10, K2
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K2, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       cos64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       cos64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       cos64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       cos64consts<>+896(SB), Z8, Z4
 	VPANDD       cos64consts<>+448(SB), Z4, Z11
 	VPORD        cos64consts<>+960(SB), Z11, Z11
 	VPANDD       cos64consts<>+0(SB), Z4, Z12
@@ -46312,11 +46312,11 @@ cosVF64AVX512_loop1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K2, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K2, Z4
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K2, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       cos64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -46326,125 +46326,125 @@ cosVF64AVX512_loop1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (R10)(Z6*8), K2, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (R10)(Z5*8), K2, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       cos64consts<>+448(SB), Z1, Z6
-	VPORD        cos64consts<>+960(SB), Z6, Z6
-	VPANDD       cos64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z7, K2
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       cos64consts<>+448(SB), Z1, Z5
+	VPORD        cos64consts<>+960(SB), Z5, Z5
+	VPANDD       cos64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z6, K2
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       cos64consts<>+192(SB), Z7, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  cos64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       cos64consts<>+192(SB), Z6, Z4
+	VPXORD       cos64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  cos64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       cos64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K1, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       cos64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K1, Z2
 	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z4, Z5, K1, Z5
+	VBLENDMPD    Z4, Z9, K1, Z9
 
 mathblock83:
-	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VPADDQ       cos64consts<>+1088(SB), Z2, Z2
-	VPANDD       cos64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z4, K1
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos64consts<>+1216(SB), Z7
-	VFMADD213PD  cos64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  cos64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1728(SB), Z4, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       cos64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      cos64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos64consts<>+1920(SB), Z11
-	VFMADD213PD  cos64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  cos64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD cos64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K1, Z9
-	VPANDD       cos64consts<>+2432(SB), Z2, Z2
+	VPANDD       cos64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z1, K1
+	VPANDD       cos64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos64consts<>+1280(SB), Z5
+	VFMADD213PD  cos64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  cos64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1792(SB), Z1, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       cos64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       cos64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      cos64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos64consts<>+1984(SB), Z10
+	VFMADD213PD  cos64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  cos64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD cos64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z1, K1
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    cos64consts<>+1856(SB), Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    cos64consts<>+1920(SB), Z7, K1, Z7
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z1, K1
-	VBLENDMPD    cos64consts<>+2560(SB), Z9, K1, Z9
+	VBLENDMPD    cos64consts<>+2560(SB), Z7, K1, Z7
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        cos64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K1, Z9
-	VMOVUPD      Z9, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (DX)(R8*8)
 	ADDQ         $0x00000008, R8
 	SUBQ         $0x00000008, R9
 	JMP          cosVF64AVX512_loop1
@@ -46465,33 +46465,33 @@ cosVF64AVX512_after1:
 	VMULPD       cos64consts<>+256(SB), Z3, Z5
 	VPXORD       cos64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  cos64consts<>+256(SB), Z3, Z6
-	VMULPD       cos64consts<>+320(SB), Z3, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       cos64consts<>+320(SB), Z3, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  cos64consts<>+320(SB), Z3, Z8
 	VPXORD       cos64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  cos64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      cos64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K2
 	VCMPPD       $0x11, cos64consts<>+576(SB), Z1, K3
@@ -46499,48 +46499,48 @@ cosVF64AVX512_after1:
 	KORTESTW     K2, K2
 	JZ           mathblock84
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       cos64consts<>+640(SB), Z4, Z4
 	VPADDQ       cos64consts<>+704(SB), Z4, Z4
 	VPANDD       cos64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       cos64consts<>+896(SB), Z7, Z4
-	VPANDD       cos64consts<>+448(SB), Z4, Z9
-	VPORD        cos64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       cos64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       cos64consts<>+896(SB), Z6, Z4
+	VPANDD       cos64consts<>+448(SB), Z4, Z8
+	VPORD        cos64consts<>+960(SB), Z8, Z8
 	VPANDD       cos64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, cos64consts<>+960(SB), Z10, K3
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K3, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       cos64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       cos64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       cos64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       cos64consts<>+896(SB), Z8, Z4
 	VPANDD       cos64consts<>+448(SB), Z4, Z11
 	VPORD        cos64consts<>+960(SB), Z11, Z11
 	VPANDD       cos64consts<>+0(SB), Z4, Z12
@@ -46548,11 +46548,11 @@ cosVF64AVX512_after1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K3, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (R10)(Z6*8), K3, Z4
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (R10)(Z5*8), K3, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       cos64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -46562,125 +46562,125 @@ cosVF64AVX512_after1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), R10
-	VPCMPEQQ     Z6, Z6, K3
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (R10)(Z6*8), K3, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K3
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (R10)(Z5*8), K3, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       cos64consts<>+448(SB), Z1, Z6
-	VPORD        cos64consts<>+960(SB), Z6, Z6
-	VPANDD       cos64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z7, K3
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K3, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       cos64consts<>+448(SB), Z1, Z5
+	VPORD        cos64consts<>+960(SB), Z5, Z5
+	VPANDD       cos64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z6, K3
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K3, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       cos64consts<>+192(SB), Z7, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  cos64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       cos64consts<>+192(SB), Z6, Z4
+	VPXORD       cos64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  cos64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       cos64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K2, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       cos64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K2, Z2
 	VBLENDMPD    Z1, Z3, K2, Z3
-	VBLENDMPD    Z4, Z5, K2, Z5
+	VBLENDMPD    Z4, Z9, K2, Z9
 
 mathblock84:
-	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VPADDQ       cos64consts<>+1088(SB), Z2, Z2
-	VPANDD       cos64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z4, K2
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos64consts<>+1216(SB), Z7
-	VFMADD213PD  cos64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  cos64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1728(SB), Z4, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       cos64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      cos64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos64consts<>+1920(SB), Z11
-	VFMADD213PD  cos64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  cos64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD cos64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K2, Z9
-	VPANDD       cos64consts<>+2432(SB), Z2, Z2
+	VPANDD       cos64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z1, K2
+	VPANDD       cos64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos64consts<>+1280(SB), Z5
+	VFMADD213PD  cos64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  cos64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1792(SB), Z1, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       cos64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       cos64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      cos64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos64consts<>+1984(SB), Z10
+	VFMADD213PD  cos64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  cos64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD cos64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K2, Z7
+	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z1, K2
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    cos64consts<>+1856(SB), Z9, K2, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    cos64consts<>+1920(SB), Z7, K2, Z7
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z1, K2
-	VBLENDMPD    cos64consts<>+2560(SB), Z9, K2, Z9
+	VBLENDMPD    cos64consts<>+2560(SB), Z7, K2, Z7
 	VCMPPD       $0x03, Z0, Z0, K2
 	VPORD        cos64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K2, Z9
-	VMOVUPD      Z9, K1, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K2, Z7
+	VMOVUPD      Z7, K1, (DX)(R8*8)
 	ADDQ         R9, R8
 
 cosVF64AVX512_tail_done:
@@ -46703,33 +46703,33 @@ cosVF64AVX512_exact1:
 	VMULPD       cos64consts<>+256(SB), Z3, Z5
 	VPXORD       cos64consts<>+448(SB), Z5, Z6
 	VFMADD231PD  cos64consts<>+256(SB), Z3, Z6
-	VMULPD       cos64consts<>+320(SB), Z3, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       Z5, Z4, Z7
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VSUBPD       Z9, Z4, Z4
+	VSUBPD       Z8, Z5, Z5
+	VADDPD       Z5, Z4, Z4
+	VMULPD       cos64consts<>+320(SB), Z3, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z8
 	VFMADD231PD  cos64consts<>+320(SB), Z3, Z8
 	VPXORD       cos64consts<>+448(SB), Z5, Z5
-	VADDPD       Z5, Z4, Z9
-	VSUBPD       Z4, Z9, Z10
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z10
 	VSUBPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z4, Z4
+	VSUBPD       Z11, Z7, Z7
 	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z4, Z4
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       Z7, Z9, Z5
-	VSUBPD       Z9, Z5, Z10
-	VSUBPD       Z10, Z5, Z11
-	VSUBPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z7, Z7
-	VADDPD       Z7, Z9, Z9
-	VADDPD       Z9, Z4, Z4
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z7, Z4, Z4
 	VSUBPD       Z6, Z4, Z4
 	VFMADD231PD  cos64consts<>+384(SB), Z3, Z8
 	VSUBPD       Z8, Z4, Z4
-	VADDPD       Z4, Z5, Z3
+	VADDPD       Z4, Z9, Z3
+	VSUBPD       Z9, Z3, Z5
 	VSUBPD       Z5, Z3, Z6
-	VSUBPD       Z6, Z3, Z7
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z6, Z4, Z4
-	VADDPD       Z4, Z5, Z5
+	VSUBPD       Z6, Z9, Z9
+	VSUBPD       Z5, Z4, Z4
+	VADDPD       Z4, Z9, Z9
 	VMOVUPS      cos64consts<>+512(SB), Z4
 	VCMPPD       $0x11, Z1, Z4, K1
 	VCMPPD       $0x11, cos64consts<>+576(SB), Z1, K2
@@ -46737,48 +46737,48 @@ cosVF64AVX512_exact1:
 	KORTESTW     K1, K1
 	JZ           mathblock85
 	VPSRLQ       $0x34, Z1, Z4
-	VPSRLQ       $0x03, Z4, Z6
+	VPSRLQ       $0x03, Z4, Z5
 	VPANDD       cos64consts<>+640(SB), Z4, Z4
 	VPADDQ       cos64consts<>+704(SB), Z4, Z4
 	VPANDD       cos64consts<>+768(SB), Z1, Z1
 	VPSLLQ       $0x34, Z4, Z4
 	VPORD        Z4, Z1, Z1
 	LEAQ         rempio2_0_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z8
-	VFMADD231PD  Z4, Z1, Z8
-	VMULPD       cos64consts<>+896(SB), Z7, Z4
-	VPANDD       cos64consts<>+448(SB), Z4, Z9
-	VPORD        cos64consts<>+960(SB), Z9, Z9
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z6
+	VPXORD       cos64consts<>+448(SB), Z6, Z7
+	VFMADD231PD  Z4, Z1, Z7
+	VMULPD       cos64consts<>+896(SB), Z6, Z4
+	VPANDD       cos64consts<>+448(SB), Z4, Z8
+	VPORD        cos64consts<>+960(SB), Z8, Z8
 	VPANDD       cos64consts<>+0(SB), Z4, Z10
 	VCMPPD       $0x11, cos64consts<>+960(SB), Z10, K2
-	VADDPD       Z9, Z4, Z10
-	VSUBPD       Z9, Z10, Z10
+	VADDPD       Z8, Z4, Z10
+	VSUBPD       Z8, Z10, Z10
 	VBLENDMPD    Z10, Z4, K2, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z7
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z6
 	LEAQ         rempio2_1_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
-	VMULPD       Z4, Z1, Z9
-	VPXORD       cos64consts<>+448(SB), Z9, Z10
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
+	VMULPD       Z4, Z1, Z8
+	VPXORD       cos64consts<>+448(SB), Z8, Z10
 	VFMADD231PD  Z4, Z1, Z10
-	VADDPD       Z9, Z8, Z4
-	VSUBPD       Z8, Z4, Z11
+	VADDPD       Z8, Z7, Z4
+	VSUBPD       Z7, Z4, Z11
 	VSUBPD       Z11, Z4, Z12
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z9, Z8, Z8
-	VADDPD       Z4, Z7, Z9
-	VSUBPD       Z7, Z9, Z11
-	VSUBPD       Z11, Z9, Z12
 	VSUBPD       Z12, Z7, Z7
+	VSUBPD       Z11, Z8, Z8
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z4, Z6, Z8
+	VSUBPD       Z6, Z8, Z11
+	VSUBPD       Z11, Z8, Z12
+	VSUBPD       Z12, Z6, Z6
 	VSUBPD       Z11, Z4, Z4
-	VADDPD       Z4, Z7, Z7
-	VMULPD       cos64consts<>+896(SB), Z9, Z4
+	VADDPD       Z4, Z6, Z6
+	VMULPD       cos64consts<>+896(SB), Z8, Z4
 	VPANDD       cos64consts<>+448(SB), Z4, Z11
 	VPORD        cos64consts<>+960(SB), Z11, Z11
 	VPANDD       cos64consts<>+0(SB), Z4, Z12
@@ -46786,11 +46786,11 @@ cosVF64AVX512_exact1:
 	VADDPD       Z11, Z4, Z12
 	VSUBPD       Z11, Z12, Z12
 	VBLENDMPD    Z12, Z4, K2, Z4
-	VFNMADD231PD cos64consts<>+832(SB), Z4, Z9
+	VFNMADD231PD cos64consts<>+832(SB), Z4, Z8
 	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z4
-	VPGATHERQQ   (CX)(Z6*8), K2, Z4
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z4
+	VPGATHERQQ   (CX)(Z5*8), K2, Z4
 	VMULPD       Z4, Z1, Z11
 	VPXORD       cos64consts<>+448(SB), Z11, Z12
 	VFMADD231PD  Z4, Z1, Z12
@@ -46800,125 +46800,125 @@ cosVF64AVX512_exact1:
 	VSUBPD       Z14, Z11, Z11
 	VSUBPD       Z13, Z10, Z10
 	VADDPD       Z10, Z11, Z11
-	VADDPD       Z8, Z4, Z10
+	VADDPD       Z7, Z4, Z10
 	VSUBPD       Z4, Z10, Z13
 	VSUBPD       Z13, Z10, Z14
 	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z13, Z8, Z8
-	VADDPD       Z8, Z4, Z4
-	VADDPD       Z7, Z10, Z8
-	VSUBPD       Z10, Z8, Z13
-	VSUBPD       Z13, Z8, Z14
-	VSUBPD       Z14, Z10, Z10
 	VSUBPD       Z13, Z7, Z7
-	VADDPD       Z7, Z10, Z10
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z7
+	VSUBPD       Z10, Z7, Z13
+	VSUBPD       Z13, Z7, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z6, Z6
+	VADDPD       Z6, Z10, Z10
 	LEAQ         rempio2_3_64<>+0(SB), CX
-	VPCMPEQQ     Z6, Z6, K2
-	VPXORD       Z6, Z6, Z7
-	VPGATHERQQ   (CX)(Z6*8), K2, Z7
-	VMULPD       Z7, Z1, Z1
+	VPCMPEQQ     Z5, Z5, K2
+	VPXORD       Z5, Z5, Z6
+	VPGATHERQQ   (CX)(Z5*8), K2, Z6
+	VMULPD       Z6, Z1, Z1
 	VADDPD       Z4, Z11, Z11
 	VADDPD       Z12, Z10, Z10
 	VADDPD       Z10, Z11, Z11
 	VADDPD       Z1, Z11, Z11
-	VADDPD       Z8, Z9, Z1
-	VSUBPD       Z9, Z1, Z4
-	VSUBPD       Z4, Z1, Z6
-	VSUBPD       Z6, Z9, Z9
-	VSUBPD       Z4, Z8, Z8
-	VADDPD       Z8, Z9, Z9
-	VADDPD       Z11, Z9, Z4
-	VSUBPD       Z9, Z4, Z6
-	VSUBPD       Z6, Z4, Z7
-	VSUBPD       Z7, Z9, Z9
-	VSUBPD       Z6, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VPANDD       cos64consts<>+448(SB), Z1, Z6
-	VPORD        cos64consts<>+960(SB), Z6, Z6
-	VPANDD       cos64consts<>+0(SB), Z1, Z7
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z7, K2
-	VADDPD       Z6, Z1, Z7
-	VSUBPD       Z6, Z7, Z7
-	VMOVUPS      Z1, Z6
-	VBLENDMPD    Z7, Z6, K2, Z6
-	VSUBPD       Z6, Z1, Z1
-	VADDPD       Z4, Z1, Z7
-	VSUBPD       Z1, Z7, Z8
-	VSUBPD       Z8, Z7, Z10
+	VADDPD       Z7, Z8, Z1
+	VSUBPD       Z8, Z1, Z4
+	VSUBPD       Z4, Z1, Z5
+	VSUBPD       Z5, Z8, Z8
+	VSUBPD       Z4, Z7, Z7
+	VADDPD       Z7, Z8, Z8
+	VADDPD       Z11, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z4, Z6
+	VSUBPD       Z6, Z8, Z8
+	VSUBPD       Z5, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VPANDD       cos64consts<>+448(SB), Z1, Z5
+	VPORD        cos64consts<>+960(SB), Z5, Z5
+	VPANDD       cos64consts<>+0(SB), Z1, Z6
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z6, K2
+	VADDPD       Z5, Z1, Z6
+	VSUBPD       Z5, Z6, Z6
+	VMOVUPS      Z1, Z5
+	VBLENDMPD    Z6, Z5, K2, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z1, Z6
+	VSUBPD       Z1, Z6, Z7
+	VSUBPD       Z7, Z6, Z10
 	VSUBPD       Z10, Z1, Z1
-	VSUBPD       Z8, Z4, Z4
+	VSUBPD       Z7, Z4, Z4
 	VADDPD       Z4, Z1, Z1
-	VADDPD       Z9, Z1, Z1
-	VMULPD       cos64consts<>+192(SB), Z7, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z7, Z8
-	VFMADD231PD  cos64consts<>+192(SB), Z1, Z8
-	VFMADD231PD  cos64consts<>+1024(SB), Z7, Z8
-	VADDPD       Z8, Z4, Z1
+	VADDPD       Z8, Z1, Z1
+	VMULPD       cos64consts<>+192(SB), Z6, Z4
+	VPXORD       cos64consts<>+448(SB), Z4, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z6, Z7
+	VFMADD231PD  cos64consts<>+192(SB), Z1, Z7
+	VFMADD231PD  cos64consts<>+1024(SB), Z6, Z7
+	VADDPD       Z7, Z4, Z1
 	VSUBPD       Z1, Z4, Z4
-	VADDPD       Z8, Z4, Z4
-	VADDPD       cos64consts<>+64(SB), Z6, Z6
-	VBLENDMPD    Z6, Z2, K1, Z2
+	VADDPD       Z7, Z4, Z4
+	VADDPD       cos64consts<>+64(SB), Z5, Z5
+	VBLENDMPD    Z5, Z2, K1, Z2
 	VBLENDMPD    Z1, Z3, K1, Z3
-	VBLENDMPD    Z4, Z5, K1, Z5
+	VBLENDMPD    Z4, Z9, K1, Z9
 
 mathblock85:
-	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VPADDQ       cos64consts<>+1088(SB), Z2, Z2
-	VPANDD       cos64consts<>+1088(SB), Z2, Z4
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z4, K1
-	VMULPD       Z3, Z3, Z4
-	VMOVUPS      Z4, Z6
-	VMOVUPS      cos64consts<>+1216(SB), Z7
-	VFMADD213PD  cos64consts<>+1280(SB), Z7, Z6
-	VFMADD213PD  cos64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1664(SB), Z4, Z6
-	VFMADD213PD  cos64consts<>+1728(SB), Z4, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VMOVUPS      Z5, Z8
-	VFNMADD231PD Z5, Z7, Z8
-	VMULPD       Z3, Z4, Z4
-	VFMADD231PD  Z6, Z4, Z8
-	VADDPD       Z8, Z3, Z8
-	VMULPD       Z3, Z3, Z4
-	VPXORD       cos64consts<>+448(SB), Z4, Z6
-	VFMADD231PD  Z3, Z3, Z6
-	VMULPD       cos64consts<>+1792(SB), Z4, Z7
-	VPXORD       cos64consts<>+448(SB), Z7, Z7
-	VADDPD       cos64consts<>+1856(SB), Z7, Z9
-	VMOVUPS      cos64consts<>+1856(SB), Z10
-	VSUBPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMOVUPS      Z4, Z7
-	VMOVUPS      cos64consts<>+1920(SB), Z11
-	VFMADD213PD  cos64consts<>+1984(SB), Z11, Z7
-	VFMADD213PD  cos64consts<>+2048(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2112(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2176(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2240(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2304(SB), Z4, Z7
-	VFMADD213PD  cos64consts<>+2368(SB), Z4, Z7
-	VMULPD       Z4, Z4, Z4
-	VFMADD231PD  Z7, Z4, Z10
-	VFNMADD231PD Z5, Z3, Z10
-	VFNMADD231PD cos64consts<>+1792(SB), Z6, Z10
-	VADDPD       Z10, Z9, Z9
-	VBLENDMPD    Z8, Z9, K1, Z9
-	VPANDD       cos64consts<>+2432(SB), Z2, Z2
+	VPANDD       cos64consts<>+1088(SB), Z2, Z1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z1, K1
+	VPANDD       cos64consts<>+1216(SB), Z2, Z2
 	VPSLLQ       $0x3e, Z2, Z2
+	VMULPD       Z3, Z3, Z1
+	VMOVUPS      Z1, Z4
+	VMOVUPS      cos64consts<>+1280(SB), Z5
+	VFMADD213PD  cos64consts<>+1344(SB), Z5, Z4
+	VFMADD213PD  cos64consts<>+1408(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1472(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1536(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1600(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1664(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1728(SB), Z1, Z4
+	VFMADD213PD  cos64consts<>+1792(SB), Z1, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VMOVUPS      Z9, Z6
+	VFNMADD231PD Z9, Z5, Z6
+	VMULPD       Z3, Z1, Z1
+	VFMADD231PD  Z4, Z1, Z6
+	VADDPD       Z6, Z3, Z6
+	VMULPD       Z3, Z3, Z1
+	VPXORD       cos64consts<>+448(SB), Z1, Z4
+	VFMADD231PD  Z3, Z3, Z4
+	VMULPD       cos64consts<>+1856(SB), Z1, Z5
+	VPXORD       cos64consts<>+448(SB), Z5, Z5
+	VADDPD       cos64consts<>+1920(SB), Z5, Z7
+	VMOVUPS      cos64consts<>+1920(SB), Z8
+	VSUBPD       Z7, Z8, Z8
+	VADDPD       Z5, Z8, Z8
+	VMOVUPS      Z1, Z5
+	VMOVUPS      cos64consts<>+1984(SB), Z10
+	VFMADD213PD  cos64consts<>+2048(SB), Z10, Z5
+	VFMADD213PD  cos64consts<>+2112(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2176(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2240(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2304(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2368(SB), Z1, Z5
+	VFMADD213PD  cos64consts<>+2432(SB), Z1, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMADD231PD  Z5, Z1, Z8
+	VFNMADD231PD Z9, Z3, Z8
+	VFNMADD231PD cos64consts<>+1856(SB), Z4, Z8
+	VADDPD       Z8, Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VPANDD       cos64consts<>+0(SB), Z0, Z1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z1, K1
-	VPXORD       Z2, Z9, Z9
-	VBLENDMPD    cos64consts<>+1856(SB), Z9, K1, Z9
+	VPXORD       Z2, Z7, Z7
+	VBLENDMPD    cos64consts<>+1920(SB), Z7, K1, Z7
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z1, K1
-	VBLENDMPD    cos64consts<>+2560(SB), Z9, K1, Z9
+	VBLENDMPD    cos64consts<>+2560(SB), Z7, K1, Z7
 	VCMPPD       $0x03, Z0, Z0, K1
 	VPORD        cos64consts<>+2624(SB), Z0, Z0
-	VBLENDMPD    Z0, Z9, K1, Z9
-	VMOVUPD      Z9, (DX)(R8*8)
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX
@@ -46949,60 +46949,60 @@ cosVF64AVX512_exact2:
 	VPXORD       cos64consts<>+448(SB), Z11, Z13
 	VFMADD231PD  cos64consts<>+256(SB), Z6, Z12
 	VFMADD231PD  cos64consts<>+256(SB), Z7, Z13
-	VMULPD       cos64consts<>+320(SB), Z6, Z14
-	VMULPD       cos64consts<>+320(SB), Z7, Z15
-	VPXORD       cos64consts<>+448(SB), Z14, Z16
-	VPXORD       cos64consts<>+448(SB), Z15, Z17
+	VPXORD       cos64consts<>+448(SB), Z10, Z10
+	VPXORD       cos64consts<>+448(SB), Z11, Z11
+	VADDPD       Z10, Z8, Z14
+	VADDPD       Z11, Z9, Z15
+	VSUBPD       Z8, Z14, Z16
+	VSUBPD       Z9, Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VSUBPD       Z18, Z8, Z8
+	VSUBPD       Z19, Z9, Z9
+	VSUBPD       Z16, Z10, Z10
+	VSUBPD       Z17, Z11, Z11
+	VADDPD       Z10, Z8, Z8
+	VADDPD       Z11, Z9, Z9
+	VMULPD       cos64consts<>+320(SB), Z6, Z10
+	VMULPD       cos64consts<>+320(SB), Z7, Z11
+	VPXORD       cos64consts<>+448(SB), Z10, Z16
+	VPXORD       cos64consts<>+448(SB), Z11, Z17
 	VFMADD231PD  cos64consts<>+320(SB), Z6, Z16
 	VFMADD231PD  cos64consts<>+320(SB), Z7, Z17
 	VPXORD       cos64consts<>+448(SB), Z10, Z10
 	VPXORD       cos64consts<>+448(SB), Z11, Z11
-	VADDPD       Z10, Z8, Z18
-	VADDPD       Z11, Z9, Z19
-	VSUBPD       Z8, Z18, Z20
-	VSUBPD       Z9, Z19, Z21
+	VADDPD       Z10, Z14, Z18
+	VADDPD       Z11, Z15, Z19
+	VSUBPD       Z14, Z18, Z20
+	VSUBPD       Z15, Z19, Z21
 	VSUBPD       Z20, Z18, Z22
 	VSUBPD       Z21, Z19, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
+	VSUBPD       Z22, Z14, Z14
+	VSUBPD       Z23, Z15, Z15
 	VSUBPD       Z20, Z10, Z10
 	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z8, Z8
-	VADDPD       Z11, Z9, Z9
-	VPXORD       cos64consts<>+448(SB), Z14, Z14
-	VPXORD       cos64consts<>+448(SB), Z15, Z15
-	VADDPD       Z14, Z18, Z10
-	VADDPD       Z15, Z19, Z11
-	VSUBPD       Z18, Z10, Z20
-	VSUBPD       Z19, Z11, Z21
-	VSUBPD       Z20, Z10, Z22
-	VSUBPD       Z21, Z11, Z23
-	VSUBPD       Z22, Z18, Z18
-	VSUBPD       Z23, Z19, Z19
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z18, Z18
-	VADDPD       Z15, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
+	VADDPD       Z10, Z14, Z14
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z14, Z8, Z8
+	VADDPD       Z15, Z9, Z9
 	VSUBPD       Z12, Z8, Z8
 	VSUBPD       Z13, Z9, Z9
 	VFMADD231PD  cos64consts<>+384(SB), Z6, Z16
 	VFMADD231PD  cos64consts<>+384(SB), Z7, Z17
 	VSUBPD       Z16, Z8, Z8
 	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z8, Z10, Z6
-	VADDPD       Z9, Z11, Z7
+	VADDPD       Z8, Z18, Z6
+	VADDPD       Z9, Z19, Z7
+	VSUBPD       Z18, Z6, Z10
+	VSUBPD       Z19, Z7, Z11
 	VSUBPD       Z10, Z6, Z12
 	VSUBPD       Z11, Z7, Z13
-	VSUBPD       Z12, Z6, Z14
-	VSUBPD       Z13, Z7, Z15
-	VSUBPD       Z14, Z10, Z10
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z12, Z8, Z8
-	VSUBPD       Z13, Z9, Z9
-	VADDPD       Z8, Z10, Z10
-	VADDPD       Z9, Z11, Z11
+	VSUBPD       Z12, Z18, Z18
+	VSUBPD       Z13, Z19, Z19
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z11, Z9, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
 	VMOVUPS      cos64consts<>+512(SB), Z8
 	VCMPPD       $0x11, Z2, Z8, K1
 	VMOVUPS      cos64consts<>+512(SB), Z8
@@ -47025,9 +47025,37 @@ cosVF64AVX512_exact2:
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (CX)(Z9*8), K3, Z8
+	VMULPD       Z8, Z2, Z10
+	VPXORD       cos64consts<>+448(SB), Z10, Z11
+	VFMADD231PD  Z8, Z2, Z11
+	VMULPD       cos64consts<>+896(SB), Z10, Z8
+	VPANDD       cos64consts<>+448(SB), Z8, Z12
+	VPORD        cos64consts<>+960(SB), Z12, Z12
+	VPANDD       cos64consts<>+0(SB), Z8, Z13
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z13, K3
+	VADDPD       Z12, Z8, Z13
+	VSUBPD       Z12, Z13, Z13
+	VBLENDMPD    Z13, Z8, K3, Z8
+	VFNMADD231PD cos64consts<>+832(SB), Z8, Z10
+	LEAQ         rempio2_1_64<>+0(SB), CX
+	VPCMPEQQ     Z9, Z9, K3
+	VPXORD       Z9, Z9, Z8
+	VPGATHERQQ   (CX)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z12
 	VPXORD       cos64consts<>+448(SB), Z12, Z13
 	VFMADD231PD  Z8, Z2, Z13
+	VADDPD       Z12, Z11, Z8
+	VSUBPD       Z11, Z8, Z14
+	VSUBPD       Z14, Z8, Z15
+	VSUBPD       Z15, Z11, Z11
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z8, Z10, Z12
+	VSUBPD       Z10, Z12, Z14
+	VSUBPD       Z14, Z12, Z15
+	VSUBPD       Z15, Z10, Z10
+	VSUBPD       Z14, Z8, Z8
+	VADDPD       Z8, Z10, Z10
 	VMULPD       cos64consts<>+896(SB), Z12, Z8
 	VPANDD       cos64consts<>+448(SB), Z8, Z14
 	VPORD        cos64consts<>+960(SB), Z14, Z14
@@ -47037,108 +47065,80 @@ cosVF64AVX512_exact2:
 	VSUBPD       Z14, Z15, Z15
 	VBLENDMPD    Z15, Z8, K3, Z8
 	VFNMADD231PD cos64consts<>+832(SB), Z8, Z12
-	LEAQ         rempio2_1_64<>+0(SB), CX
+	LEAQ         rempio2_2_64<>+0(SB), CX
 	VPCMPEQQ     Z9, Z9, K3
 	VPXORD       Z9, Z9, Z8
 	VPGATHERQQ   (CX)(Z9*8), K3, Z8
 	VMULPD       Z8, Z2, Z14
 	VPXORD       cos64consts<>+448(SB), Z14, Z15
 	VFMADD231PD  Z8, Z2, Z15
-	VADDPD       Z14, Z13, Z8
-	VSUBPD       Z13, Z8, Z16
+	VADDPD       Z13, Z14, Z8
+	VSUBPD       Z14, Z8, Z16
 	VSUBPD       Z16, Z8, Z17
+	VSUBPD       Z17, Z14, Z14
+	VSUBPD       Z16, Z13, Z13
+	VADDPD       Z13, Z14, Z14
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z8, Z13, Z16
+	VSUBPD       Z16, Z13, Z17
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z16, Z11, Z11
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z10, Z13, Z11
+	VSUBPD       Z13, Z11, Z16
+	VSUBPD       Z16, Z11, Z17
 	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z16, Z14, Z14
-	VADDPD       Z14, Z13, Z13
-	VADDPD       Z8, Z12, Z14
-	VSUBPD       Z12, Z14, Z16
-	VSUBPD       Z16, Z14, Z17
-	VSUBPD       Z17, Z12, Z12
-	VSUBPD       Z16, Z8, Z8
-	VADDPD       Z8, Z12, Z12
-	VMULPD       cos64consts<>+896(SB), Z14, Z8
-	VPANDD       cos64consts<>+448(SB), Z8, Z16
-	VPORD        cos64consts<>+960(SB), Z16, Z16
-	VPANDD       cos64consts<>+0(SB), Z8, Z17
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z17, K3
-	VADDPD       Z16, Z8, Z17
-	VSUBPD       Z16, Z17, Z17
-	VBLENDMPD    Z17, Z8, K3, Z8
-	VFNMADD231PD cos64consts<>+832(SB), Z8, Z14
-	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z8
-	VPGATHERQQ   (CX)(Z9*8), K3, Z8
-	VMULPD       Z8, Z2, Z16
-	VPXORD       cos64consts<>+448(SB), Z16, Z17
-	VFMADD231PD  Z8, Z2, Z17
-	VADDPD       Z15, Z16, Z8
-	VSUBPD       Z16, Z8, Z18
-	VSUBPD       Z18, Z8, Z19
-	VSUBPD       Z19, Z16, Z16
-	VSUBPD       Z18, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z13, Z8, Z15
-	VSUBPD       Z8, Z15, Z18
-	VSUBPD       Z18, Z15, Z19
-	VSUBPD       Z19, Z8, Z8
-	VSUBPD       Z18, Z13, Z13
-	VADDPD       Z13, Z8, Z8
-	VADDPD       Z12, Z15, Z13
-	VSUBPD       Z15, Z13, Z18
-	VSUBPD       Z18, Z13, Z19
-	VSUBPD       Z19, Z15, Z15
-	VSUBPD       Z18, Z12, Z12
-	VADDPD       Z12, Z15, Z15
+	VSUBPD       Z16, Z10, Z10
+	VADDPD       Z10, Z13, Z13
 	LEAQ         rempio2_3_64<>+0(SB), CX
 	VPCMPEQQ     Z9, Z9, K3
-	VPXORD       Z9, Z9, Z12
-	VPGATHERQQ   (CX)(Z9*8), K3, Z12
-	VMULPD       Z12, Z2, Z2
-	VADDPD       Z8, Z16, Z16
-	VADDPD       Z17, Z15, Z15
-	VADDPD       Z15, Z16, Z16
-	VADDPD       Z2, Z16, Z16
-	VADDPD       Z13, Z14, Z2
-	VSUBPD       Z14, Z2, Z8
-	VSUBPD       Z8, Z2, Z9
-	VSUBPD       Z9, Z14, Z14
-	VSUBPD       Z8, Z13, Z13
+	VPXORD       Z9, Z9, Z10
+	VPGATHERQQ   (CX)(Z9*8), K3, Z10
+	VMULPD       Z10, Z2, Z2
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z15, Z13, Z13
 	VADDPD       Z13, Z14, Z14
-	VADDPD       Z16, Z14, Z8
-	VSUBPD       Z14, Z8, Z9
-	VSUBPD       Z9, Z8, Z12
-	VSUBPD       Z12, Z14, Z14
-	VSUBPD       Z9, Z16, Z16
-	VADDPD       Z16, Z14, Z14
+	VADDPD       Z2, Z14, Z14
+	VADDPD       Z11, Z12, Z2
+	VSUBPD       Z12, Z2, Z8
+	VSUBPD       Z8, Z2, Z9
+	VSUBPD       Z9, Z12, Z12
+	VSUBPD       Z8, Z11, Z11
+	VADDPD       Z11, Z12, Z12
+	VADDPD       Z14, Z12, Z8
+	VSUBPD       Z12, Z8, Z9
+	VSUBPD       Z9, Z8, Z10
+	VSUBPD       Z10, Z12, Z12
+	VSUBPD       Z9, Z14, Z14
+	VADDPD       Z14, Z12, Z12
 	VPANDD       cos64consts<>+448(SB), Z2, Z9
 	VPORD        cos64consts<>+960(SB), Z9, Z9
-	VPANDD       cos64consts<>+0(SB), Z2, Z12
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z12, K3
-	VADDPD       Z9, Z2, Z12
-	VSUBPD       Z9, Z12, Z12
+	VPANDD       cos64consts<>+0(SB), Z2, Z10
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z10, K3
+	VADDPD       Z9, Z2, Z10
+	VSUBPD       Z9, Z10, Z10
 	VMOVUPS      Z2, Z9
-	VBLENDMPD    Z12, Z9, K3, Z9
+	VBLENDMPD    Z10, Z9, K3, Z9
 	VSUBPD       Z9, Z2, Z2
-	VADDPD       Z8, Z2, Z12
-	VSUBPD       Z2, Z12, Z13
-	VSUBPD       Z13, Z12, Z15
-	VSUBPD       Z15, Z2, Z2
-	VSUBPD       Z13, Z8, Z8
+	VADDPD       Z8, Z2, Z10
+	VSUBPD       Z2, Z10, Z11
+	VSUBPD       Z11, Z10, Z13
+	VSUBPD       Z13, Z2, Z2
+	VSUBPD       Z11, Z8, Z8
 	VADDPD       Z8, Z2, Z2
-	VADDPD       Z14, Z2, Z2
-	VMULPD       cos64consts<>+192(SB), Z12, Z8
-	VPXORD       cos64consts<>+448(SB), Z8, Z13
-	VFMADD231PD  cos64consts<>+192(SB), Z12, Z13
-	VFMADD231PD  cos64consts<>+192(SB), Z2, Z13
-	VFMADD231PD  cos64consts<>+1024(SB), Z12, Z13
-	VADDPD       Z13, Z8, Z2
+	VADDPD       Z12, Z2, Z2
+	VMULPD       cos64consts<>+192(SB), Z10, Z8
+	VPXORD       cos64consts<>+448(SB), Z8, Z11
+	VFMADD231PD  cos64consts<>+192(SB), Z10, Z11
+	VFMADD231PD  cos64consts<>+192(SB), Z2, Z11
+	VFMADD231PD  cos64consts<>+1024(SB), Z10, Z11
+	VADDPD       Z11, Z8, Z2
 	VSUBPD       Z2, Z8, Z8
-	VADDPD       Z13, Z8, Z8
+	VADDPD       Z11, Z8, Z8
 	VADDPD       cos64consts<>+64(SB), Z9, Z9
 	VBLENDMPD    Z9, Z4, K1, Z4
 	VBLENDMPD    Z2, Z6, K1, Z6
-	VBLENDMPD    Z8, Z10, K1, Z10
+	VBLENDMPD    Z8, Z18, K1, Z18
 	VPSRLQ       $0x34, Z3, Z2
 	VPSRLQ       $0x03, Z2, Z8
 	VPANDD       cos64consts<>+640(SB), Z2, Z2
@@ -47151,9 +47151,37 @@ cosVF64AVX512_exact2:
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (CX)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z9
-	VPXORD       cos64consts<>+448(SB), Z9, Z12
-	VFMADD231PD  Z2, Z3, Z12
+	VPXORD       cos64consts<>+448(SB), Z9, Z10
+	VFMADD231PD  Z2, Z3, Z10
 	VMULPD       cos64consts<>+896(SB), Z9, Z2
+	VPANDD       cos64consts<>+448(SB), Z2, Z11
+	VPORD        cos64consts<>+960(SB), Z11, Z11
+	VPANDD       cos64consts<>+0(SB), Z2, Z12
+	VCMPPD       $0x11, cos64consts<>+960(SB), Z12, K1
+	VADDPD       Z11, Z2, Z12
+	VSUBPD       Z11, Z12, Z12
+	VBLENDMPD    Z12, Z2, K1, Z2
+	VFNMADD231PD cos64consts<>+832(SB), Z2, Z9
+	LEAQ         rempio2_1_64<>+0(SB), CX
+	VPCMPEQQ     Z8, Z8, K1
+	VPXORD       Z8, Z8, Z2
+	VPGATHERQQ   (CX)(Z8*8), K1, Z2
+	VMULPD       Z2, Z3, Z11
+	VPXORD       cos64consts<>+448(SB), Z11, Z12
+	VFMADD231PD  Z2, Z3, Z12
+	VADDPD       Z11, Z10, Z2
+	VSUBPD       Z10, Z2, Z13
+	VSUBPD       Z13, Z2, Z14
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z13, Z11, Z11
+	VADDPD       Z11, Z10, Z10
+	VADDPD       Z2, Z9, Z11
+	VSUBPD       Z9, Z11, Z13
+	VSUBPD       Z13, Z11, Z14
+	VSUBPD       Z14, Z9, Z9
+	VSUBPD       Z13, Z2, Z2
+	VADDPD       Z2, Z9, Z9
+	VMULPD       cos64consts<>+896(SB), Z11, Z2
 	VPANDD       cos64consts<>+448(SB), Z2, Z13
 	VPORD        cos64consts<>+960(SB), Z13, Z13
 	VPANDD       cos64consts<>+0(SB), Z2, Z14
@@ -47161,81 +47189,53 @@ cosVF64AVX512_exact2:
 	VADDPD       Z13, Z2, Z14
 	VSUBPD       Z13, Z14, Z14
 	VBLENDMPD    Z14, Z2, K1, Z2
-	VFNMADD231PD cos64consts<>+832(SB), Z2, Z9
-	LEAQ         rempio2_1_64<>+0(SB), CX
+	VFNMADD231PD cos64consts<>+832(SB), Z2, Z11
+	LEAQ         rempio2_2_64<>+0(SB), CX
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z2
 	VPGATHERQQ   (CX)(Z8*8), K1, Z2
 	VMULPD       Z2, Z3, Z13
 	VPXORD       cos64consts<>+448(SB), Z13, Z14
 	VFMADD231PD  Z2, Z3, Z14
-	VADDPD       Z13, Z12, Z2
-	VSUBPD       Z12, Z2, Z15
+	VADDPD       Z12, Z13, Z2
+	VSUBPD       Z13, Z2, Z15
 	VSUBPD       Z15, Z2, Z16
+	VSUBPD       Z16, Z13, Z13
+	VSUBPD       Z15, Z12, Z12
+	VADDPD       Z12, Z13, Z13
+	VADDPD       Z10, Z2, Z12
+	VSUBPD       Z2, Z12, Z15
+	VSUBPD       Z15, Z12, Z16
+	VSUBPD       Z16, Z2, Z2
+	VSUBPD       Z15, Z10, Z10
+	VADDPD       Z10, Z2, Z2
+	VADDPD       Z9, Z12, Z10
+	VSUBPD       Z12, Z10, Z15
+	VSUBPD       Z15, Z10, Z16
 	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z15, Z13, Z13
-	VADDPD       Z13, Z12, Z12
-	VADDPD       Z2, Z9, Z13
-	VSUBPD       Z9, Z13, Z15
-	VSUBPD       Z15, Z13, Z16
-	VSUBPD       Z16, Z9, Z9
-	VSUBPD       Z15, Z2, Z2
-	VADDPD       Z2, Z9, Z9
-	VMULPD       cos64consts<>+896(SB), Z13, Z2
-	VPANDD       cos64consts<>+448(SB), Z2, Z15
-	VPORD        cos64consts<>+960(SB), Z15, Z15
-	VPANDD       cos64consts<>+0(SB), Z2, Z16
-	VCMPPD       $0x11, cos64consts<>+960(SB), Z16, K1
-	VADDPD       Z15, Z2, Z16
-	VSUBPD       Z15, Z16, Z16
-	VBLENDMPD    Z16, Z2, K1, Z2
-	VFNMADD231PD cos64consts<>+832(SB), Z2, Z13
-	LEAQ         rempio2_2_64<>+0(SB), CX
-	VPCMPEQQ     Z8, Z8, K1
-	VPXORD       Z8, Z8, Z2
-	VPGATHERQQ   (CX)(Z8*8), K1, Z2
-	VMULPD       Z2, Z3, Z15
-	VPXORD       cos64consts<>+448(SB), Z15, Z16
-	VFMADD231PD  Z2, Z3, Z16
-	VADDPD       Z14, Z15, Z2
-	VSUBPD       Z15, Z2, Z17
-	VSUBPD       Z17, Z2, Z18
-	VSUBPD       Z18, Z15, Z15
-	VSUBPD       Z17, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z12, Z2, Z14
-	VSUBPD       Z2, Z14, Z17
-	VSUBPD       Z17, Z14, Z18
-	VSUBPD       Z18, Z2, Z2
-	VSUBPD       Z17, Z12, Z12
-	VADDPD       Z12, Z2, Z2
-	VADDPD       Z9, Z14, Z12
-	VSUBPD       Z14, Z12, Z17
-	VSUBPD       Z17, Z12, Z18
-	VSUBPD       Z18, Z14, Z14
-	VSUBPD       Z17, Z9, Z9
-	VADDPD       Z9, Z14, Z14
+	VSUBPD       Z15, Z9, Z9
+	VADDPD       Z9, Z12, Z12
 	LEAQ         rempio2_3_64<>+0(SB), CX
 	VPCMPEQQ     Z8, Z8, K1
 	VPXORD       Z8, Z8, Z9
 	VPGATHERQQ   (CX)(Z8*8), K1, Z9
 	VMULPD       Z9, Z3, Z3
-	VADDPD       Z2, Z15, Z15
-	VADDPD       Z16, Z14, Z14
-	VADDPD       Z14, Z15, Z15
-	VADDPD       Z3, Z15, Z15
-	VADDPD       Z12, Z13, Z2
-	VSUBPD       Z13, Z2, Z3
-	VSUBPD       Z3, Z2, Z8
-	VSUBPD       Z8, Z13, Z13
-	VSUBPD       Z3, Z12, Z12
+	VADDPD       Z2, Z13, Z13
+	VADDPD       Z14, Z12, Z12
 	VADDPD       Z12, Z13, Z13
-	VADDPD       Z15, Z13, Z3
-	VSUBPD       Z13, Z3, Z8
+	VADDPD       Z3, Z13, Z13
+	VADDPD       Z10, Z11, Z2
+	VSUBPD       Z11, Z2, Z3
+	VSUBPD       Z3, Z2, Z8
+	VSUBPD       Z8, Z11, Z11
+	VSUBPD       Z3, Z10, Z10
+	VADDPD       Z10, Z11, Z11
+	VADDPD       Z13, Z11, Z3
+	VSUBPD       Z11, Z3, Z8
 	VSUBPD       Z8, Z3, Z9
-	VSUBPD       Z9, Z13, Z13
-	VSUBPD       Z8, Z15, Z15
-	VADDPD       Z15, Z13, Z13
+	VSUBPD       Z9, Z11, Z11
+	VSUBPD       Z8, Z13, Z13
+	VADDPD       Z13, Z11, Z11
 	VPANDD       cos64consts<>+448(SB), Z2, Z8
 	VPORD        cos64consts<>+960(SB), Z8, Z8
 	VPANDD       cos64consts<>+0(SB), Z2, Z9
@@ -47246,138 +47246,138 @@ cosVF64AVX512_exact2:
 	VBLENDMPD    Z9, Z8, K1, Z8
 	VSUBPD       Z8, Z2, Z2
 	VADDPD       Z3, Z2, Z9
-	VSUBPD       Z2, Z9, Z12
-	VSUBPD       Z12, Z9, Z14
-	VSUBPD       Z14, Z2, Z2
-	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z2, Z9, Z10
+	VSUBPD       Z10, Z9, Z12
+	VSUBPD       Z12, Z2, Z2
+	VSUBPD       Z10, Z3, Z3
 	VADDPD       Z3, Z2, Z2
-	VADDPD       Z13, Z2, Z2
+	VADDPD       Z11, Z2, Z2
 	VMULPD       cos64consts<>+192(SB), Z9, Z3
-	VPXORD       cos64consts<>+448(SB), Z3, Z12
-	VFMADD231PD  cos64consts<>+192(SB), Z9, Z12
-	VFMADD231PD  cos64consts<>+192(SB), Z2, Z12
-	VFMADD231PD  cos64consts<>+1024(SB), Z9, Z12
-	VADDPD       Z12, Z3, Z2
+	VPXORD       cos64consts<>+448(SB), Z3, Z10
+	VFMADD231PD  cos64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  cos64consts<>+192(SB), Z2, Z10
+	VFMADD231PD  cos64consts<>+1024(SB), Z9, Z10
+	VADDPD       Z10, Z3, Z2
 	VSUBPD       Z2, Z3, Z3
-	VADDPD       Z12, Z3, Z3
+	VADDPD       Z10, Z3, Z3
 	VADDPD       cos64consts<>+64(SB), Z8, Z8
 	VBLENDMPD    Z8, Z5, K2, Z5
 	VBLENDMPD    Z2, Z7, K2, Z7
-	VBLENDMPD    Z3, Z11, K2, Z11
+	VBLENDMPD    Z3, Z19, K2, Z19
 
 mathblock86:
-	VPANDD       cos64consts<>+0(SB), Z0, Z2
-	VPANDD       cos64consts<>+0(SB), Z1, Z3
 	VPADDQ       cos64consts<>+1088(SB), Z4, Z4
 	VPADDQ       cos64consts<>+1088(SB), Z5, Z5
-	VPANDD       cos64consts<>+1088(SB), Z4, Z8
-	VPANDD       cos64consts<>+1088(SB), Z5, Z9
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z8, K1
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Z9, K2
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VMOVUPS      Z8, Z12
-	VMOVUPS      cos64consts<>+1216(SB), Z13
-	VFMADD213PD  cos64consts<>+1280(SB), Z13, Z12
-	VMOVUPS      Z9, Z13
-	VMOVUPS      cos64consts<>+1216(SB), Z14
-	VFMADD213PD  cos64consts<>+1280(SB), Z14, Z13
-	VFMADD213PD  cos64consts<>+1344(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1344(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1408(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1408(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1472(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1472(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1536(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1536(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1600(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1600(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1664(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1664(SB), Z9, Z13
-	VFMADD213PD  cos64consts<>+1728(SB), Z8, Z12
-	VFMADD213PD  cos64consts<>+1728(SB), Z9, Z13
-	VMULPD       cos64consts<>+1792(SB), Z8, Z14
-	VMULPD       cos64consts<>+1792(SB), Z9, Z15
-	VMOVUPS      Z10, Z16
-	VFNMADD231PD Z10, Z14, Z16
-	VMOVUPS      Z11, Z14
-	VFNMADD231PD Z11, Z15, Z14
-	VMULPD       Z6, Z8, Z8
-	VMULPD       Z7, Z9, Z9
-	VFMADD231PD  Z12, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z14
-	VADDPD       Z16, Z6, Z16
-	VADDPD       Z14, Z7, Z14
-	VMULPD       Z6, Z6, Z8
-	VMULPD       Z7, Z7, Z9
-	VPXORD       cos64consts<>+448(SB), Z8, Z12
-	VPXORD       cos64consts<>+448(SB), Z9, Z13
-	VFMADD231PD  Z6, Z6, Z12
-	VFMADD231PD  Z7, Z7, Z13
-	VMULPD       cos64consts<>+1792(SB), Z8, Z15
-	VMULPD       cos64consts<>+1792(SB), Z9, Z17
-	VPXORD       cos64consts<>+448(SB), Z15, Z15
-	VPXORD       cos64consts<>+448(SB), Z17, Z17
-	VADDPD       cos64consts<>+1856(SB), Z15, Z18
-	VADDPD       cos64consts<>+1856(SB), Z17, Z19
-	VMOVUPS      cos64consts<>+1856(SB), Z20
-	VSUBPD       Z18, Z20, Z20
-	VMOVUPS      cos64consts<>+1856(SB), Z21
-	VSUBPD       Z19, Z21, Z21
-	VADDPD       Z15, Z20, Z20
-	VADDPD       Z17, Z21, Z21
-	VMOVUPS      Z8, Z15
-	VMOVUPS      cos64consts<>+1920(SB), Z17
-	VFMADD213PD  cos64consts<>+1984(SB), Z17, Z15
-	VMOVUPS      Z9, Z17
-	VMOVUPS      cos64consts<>+1920(SB), Z22
-	VFMADD213PD  cos64consts<>+1984(SB), Z22, Z17
-	VFMADD213PD  cos64consts<>+2048(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2048(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2112(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2112(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2176(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2176(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2240(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2240(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2304(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2304(SB), Z9, Z17
-	VFMADD213PD  cos64consts<>+2368(SB), Z8, Z15
-	VFMADD213PD  cos64consts<>+2368(SB), Z9, Z17
-	VMULPD       Z8, Z8, Z8
-	VMULPD       Z9, Z9, Z9
-	VFMADD231PD  Z15, Z8, Z20
-	VFMADD231PD  Z17, Z9, Z21
-	VFNMADD231PD Z10, Z6, Z20
-	VFNMADD231PD Z11, Z7, Z21
-	VFNMADD231PD cos64consts<>+1792(SB), Z12, Z20
-	VFNMADD231PD cos64consts<>+1792(SB), Z13, Z21
-	VADDPD       Z20, Z18, Z18
-	VADDPD       Z21, Z19, Z19
-	VBLENDMPD    Z16, Z18, K1, Z18
-	VBLENDMPD    Z14, Z19, K2, Z19
-	VPANDD       cos64consts<>+2432(SB), Z4, Z4
-	VPANDD       cos64consts<>+2432(SB), Z5, Z5
+	VPANDD       cos64consts<>+1088(SB), Z4, Z2
+	VPANDD       cos64consts<>+1088(SB), Z5, Z3
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z2, K1
+	VCMPPD       $0x00, cos64consts<>+1152(SB), Z3, K2
+	VPANDD       cos64consts<>+1216(SB), Z4, Z4
+	VPANDD       cos64consts<>+1216(SB), Z5, Z5
 	VPSLLQ       $0x3e, Z4, Z4
 	VPSLLQ       $0x3e, Z5, Z5
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VMOVUPS      Z2, Z8
+	VMOVUPS      cos64consts<>+1280(SB), Z9
+	VFMADD213PD  cos64consts<>+1344(SB), Z9, Z8
+	VMOVUPS      Z3, Z9
+	VMOVUPS      cos64consts<>+1280(SB), Z10
+	VFMADD213PD  cos64consts<>+1344(SB), Z10, Z9
+	VFMADD213PD  cos64consts<>+1408(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1408(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1472(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1472(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1536(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1536(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1600(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1600(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1664(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1664(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1728(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1728(SB), Z3, Z9
+	VFMADD213PD  cos64consts<>+1792(SB), Z2, Z8
+	VFMADD213PD  cos64consts<>+1792(SB), Z3, Z9
+	VMULPD       cos64consts<>+1856(SB), Z2, Z10
+	VMULPD       cos64consts<>+1856(SB), Z3, Z11
+	VMOVUPS      Z18, Z12
+	VFNMADD231PD Z18, Z10, Z12
+	VMOVUPS      Z19, Z10
+	VFNMADD231PD Z19, Z11, Z10
+	VMULPD       Z6, Z2, Z2
+	VMULPD       Z7, Z3, Z3
+	VFMADD231PD  Z8, Z2, Z12
+	VFMADD231PD  Z9, Z3, Z10
+	VADDPD       Z12, Z6, Z12
+	VADDPD       Z10, Z7, Z10
+	VMULPD       Z6, Z6, Z2
+	VMULPD       Z7, Z7, Z3
+	VPXORD       cos64consts<>+448(SB), Z2, Z8
+	VPXORD       cos64consts<>+448(SB), Z3, Z9
+	VFMADD231PD  Z6, Z6, Z8
+	VFMADD231PD  Z7, Z7, Z9
+	VMULPD       cos64consts<>+1856(SB), Z2, Z11
+	VMULPD       cos64consts<>+1856(SB), Z3, Z13
+	VPXORD       cos64consts<>+448(SB), Z11, Z11
+	VPXORD       cos64consts<>+448(SB), Z13, Z13
+	VADDPD       cos64consts<>+1920(SB), Z11, Z14
+	VADDPD       cos64consts<>+1920(SB), Z13, Z15
+	VMOVUPS      cos64consts<>+1920(SB), Z16
+	VSUBPD       Z14, Z16, Z16
+	VMOVUPS      cos64consts<>+1920(SB), Z17
+	VSUBPD       Z15, Z17, Z17
+	VADDPD       Z11, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VMOVUPS      Z2, Z11
+	VMOVUPS      cos64consts<>+1984(SB), Z13
+	VFMADD213PD  cos64consts<>+2048(SB), Z13, Z11
+	VMOVUPS      Z3, Z13
+	VMOVUPS      cos64consts<>+1984(SB), Z20
+	VFMADD213PD  cos64consts<>+2048(SB), Z20, Z13
+	VFMADD213PD  cos64consts<>+2112(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2112(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2176(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2176(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2240(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2240(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2304(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2304(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2368(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2368(SB), Z3, Z13
+	VFMADD213PD  cos64consts<>+2432(SB), Z2, Z11
+	VFMADD213PD  cos64consts<>+2432(SB), Z3, Z13
+	VMULPD       Z2, Z2, Z2
+	VMULPD       Z3, Z3, Z3
+	VFMADD231PD  Z11, Z2, Z16
+	VFMADD231PD  Z13, Z3, Z17
+	VFNMADD231PD Z18, Z6, Z16
+	VFNMADD231PD Z19, Z7, Z17
+	VFNMADD231PD cos64consts<>+1856(SB), Z8, Z16
+	VFNMADD231PD cos64consts<>+1856(SB), Z9, Z17
+	VADDPD       Z16, Z14, Z14
+	VADDPD       Z17, Z15, Z15
+	VBLENDMPD    Z12, Z14, K1, Z14
+	VBLENDMPD    Z10, Z15, K2, Z15
+	VPANDD       cos64consts<>+0(SB), Z0, Z2
+	VPANDD       cos64consts<>+0(SB), Z1, Z3
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z2, K1
 	VCMPPD       $0x11, cos64consts<>+2496(SB), Z3, K2
-	VPXORD       Z4, Z18, Z18
-	VPXORD       Z5, Z19, Z19
-	VBLENDMPD    cos64consts<>+1856(SB), Z18, K1, Z18
-	VBLENDMPD    cos64consts<>+1856(SB), Z19, K2, Z19
+	VPXORD       Z4, Z14, Z14
+	VPXORD       Z5, Z15, Z15
+	VBLENDMPD    cos64consts<>+1920(SB), Z14, K1, Z14
+	VBLENDMPD    cos64consts<>+1920(SB), Z15, K2, Z15
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z2, K1
 	VCMPPD       $0x00, cos64consts<>+576(SB), Z3, K2
-	VBLENDMPD    cos64consts<>+2560(SB), Z18, K1, Z18
-	VBLENDMPD    cos64consts<>+2560(SB), Z19, K2, Z19
+	VBLENDMPD    cos64consts<>+2560(SB), Z14, K1, Z14
+	VBLENDMPD    cos64consts<>+2560(SB), Z15, K2, Z15
 	VCMPPD       $0x03, Z0, Z0, K1
 	VCMPPD       $0x03, Z1, Z1, K2
 	VPORD        cos64consts<>+2624(SB), Z0, Z0
 	VPORD        cos64consts<>+2624(SB), Z1, Z1
-	VBLENDMPD    Z0, Z18, K1, Z18
-	VBLENDMPD    Z1, Z19, K2, Z19
-	VMOVUPD      Z18, (DX)(R8*8)
-	VMOVUPD      Z19, 64(DX)(R8*8)
+	VBLENDMPD    Z0, Z14, K1, Z14
+	VBLENDMPD    Z1, Z15, K2, Z15
+	VMOVUPD      Z14, (DX)(R8*8)
+	VMOVUPD      Z15, 64(DX)(R8*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	DECQ         AX

@@ -623,19 +623,19 @@ DATA sin32consts<>+64(SB)/4, $0x3fc90fdb
 DATA sin32consts<>+68(SB)/4, $0xb33bbd2e
 DATA sin32consts<>+72(SB)/4, $0x1
 DATA sin32consts<>+76(SB)/4, $0x0
-DATA sin32consts<>+80(SB)/4, $0xb2d7322b
-DATA sin32consts<>+84(SB)/4, $0x3638ef1d
-DATA sin32consts<>+88(SB)/4, $0xb9500d01
-DATA sin32consts<>+92(SB)/4, $0x3c088889
-DATA sin32consts<>+96(SB)/4, $0xbe2aaaab
-DATA sin32consts<>+100(SB)/4, $0x3f000000
-DATA sin32consts<>+104(SB)/4, $0x3f800000
-DATA sin32consts<>+108(SB)/4, $0x310f76c7
-DATA sin32consts<>+112(SB)/4, $0xb493f27e
-DATA sin32consts<>+116(SB)/4, $0x37d00d01
-DATA sin32consts<>+120(SB)/4, $0xbab60b61
-DATA sin32consts<>+124(SB)/4, $0x3d2aaaab
-DATA sin32consts<>+128(SB)/4, $0x2
+DATA sin32consts<>+80(SB)/4, $0x2
+DATA sin32consts<>+84(SB)/4, $0xb2d7322b
+DATA sin32consts<>+88(SB)/4, $0x3638ef1d
+DATA sin32consts<>+92(SB)/4, $0xb9500d01
+DATA sin32consts<>+96(SB)/4, $0x3c088889
+DATA sin32consts<>+100(SB)/4, $0xbe2aaaab
+DATA sin32consts<>+104(SB)/4, $0x3f000000
+DATA sin32consts<>+108(SB)/4, $0x3f800000
+DATA sin32consts<>+112(SB)/4, $0x310f76c7
+DATA sin32consts<>+116(SB)/4, $0xb493f27e
+DATA sin32consts<>+120(SB)/4, $0x37d00d01
+DATA sin32consts<>+124(SB)/4, $0xbab60b61
+DATA sin32consts<>+128(SB)/4, $0x3d2aaaab
 DATA sin32consts<>+132(SB)/4, $0x39800000
 DATA sin32consts<>+136(SB)/4, $0x7fc00000
 DATA sin32consts<>+140(SB)/4, $0x400000
@@ -791,26 +791,26 @@ DATA sin64consts<>+120(SB)/8, $0x4330000000000000
 DATA sin64consts<>+128(SB)/8, $0x3c91a62633145c07
 DATA sin64consts<>+136(SB)/8, $0x1
 DATA sin64consts<>+144(SB)/8, $0x0
-DATA sin64consts<>+152(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+160(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+168(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+176(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+184(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+192(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+200(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+208(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+216(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+224(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+232(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+240(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+248(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+256(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+264(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+272(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+280(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+288(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+296(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+304(SB)/8, $0x2
+DATA sin64consts<>+152(SB)/8, $0x2
+DATA sin64consts<>+160(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+168(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+176(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+184(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+192(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+200(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+208(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+216(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+224(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+232(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+240(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+248(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+256(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+264(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+272(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+280(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+288(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+296(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+304(SB)/8, $0x3fa5555555555555
 DATA sin64consts<>+312(SB)/8, $0x3e40000000000000
 DATA sin64consts<>+320(SB)/8, $0x7ff8000000000001
 DATA sin64consts<>+328(SB)/8, $0x8000000000000
@@ -1863,19 +1863,19 @@ DATA cos32consts<>+64(SB)/4, $0x3fc90fdb
 DATA cos32consts<>+68(SB)/4, $0xb33bbd2e
 DATA cos32consts<>+72(SB)/4, $0x1
 DATA cos32consts<>+76(SB)/4, $0x0
-DATA cos32consts<>+80(SB)/4, $0xb2d7322b
-DATA cos32consts<>+84(SB)/4, $0x3638ef1d
-DATA cos32consts<>+88(SB)/4, $0xb9500d01
-DATA cos32consts<>+92(SB)/4, $0x3c088889
-DATA cos32consts<>+96(SB)/4, $0xbe2aaaab
-DATA cos32consts<>+100(SB)/4, $0x3f000000
-DATA cos32consts<>+104(SB)/4, $0x3f800000
-DATA cos32consts<>+108(SB)/4, $0x310f76c7
-DATA cos32consts<>+112(SB)/4, $0xb493f27e
-DATA cos32consts<>+116(SB)/4, $0x37d00d01
-DATA cos32consts<>+120(SB)/4, $0xbab60b61
-DATA cos32consts<>+124(SB)/4, $0x3d2aaaab
-DATA cos32consts<>+128(SB)/4, $0x2
+DATA cos32consts<>+80(SB)/4, $0x2
+DATA cos32consts<>+84(SB)/4, $0xb2d7322b
+DATA cos32consts<>+88(SB)/4, $0x3638ef1d
+DATA cos32consts<>+92(SB)/4, $0xb9500d01
+DATA cos32consts<>+96(SB)/4, $0x3c088889
+DATA cos32consts<>+100(SB)/4, $0xbe2aaaab
+DATA cos32consts<>+104(SB)/4, $0x3f000000
+DATA cos32consts<>+108(SB)/4, $0x3f800000
+DATA cos32consts<>+112(SB)/4, $0x310f76c7
+DATA cos32consts<>+116(SB)/4, $0xb493f27e
+DATA cos32consts<>+120(SB)/4, $0x37d00d01
+DATA cos32consts<>+124(SB)/4, $0xbab60b61
+DATA cos32consts<>+128(SB)/4, $0x3d2aaaab
 DATA cos32consts<>+132(SB)/4, $0x39800000
 DATA cos32consts<>+136(SB)/4, $0x7fc00000
 DATA cos32consts<>+140(SB)/4, $0x400000
@@ -1899,26 +1899,26 @@ DATA cos64consts<>+120(SB)/8, $0x4330000000000000
 DATA cos64consts<>+128(SB)/8, $0x3c91a62633145c07
 DATA cos64consts<>+136(SB)/8, $0x1
 DATA cos64consts<>+144(SB)/8, $0x0
-DATA cos64consts<>+152(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+160(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+168(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+176(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+184(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+192(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+200(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+208(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+216(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+224(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+232(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+240(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+248(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+256(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+264(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+272(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+280(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+288(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+296(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+304(SB)/8, $0x2
+DATA cos64consts<>+152(SB)/8, $0x2
+DATA cos64consts<>+160(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+168(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+176(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+184(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+192(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+200(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+208(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+216(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+224(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+232(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+240(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+248(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+256(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+264(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+272(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+280(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+288(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+296(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+304(SB)/8, $0x3fa5555555555555
 DATA cos64consts<>+312(SB)/8, $0x3e40000000000000
 DATA cos64consts<>+320(SB)/8, $0x7ff8000000000001
 DATA cos64consts<>+328(SB)/8, $0x8000000000000
@@ -16111,70 +16111,70 @@ loop:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock1
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16188,89 +16188,89 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16284,30 +16284,30 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16321,196 +16321,196 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock1:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V0.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V0.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V0.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V0.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V0.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V0.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -16537,70 +16537,70 @@ mathblock1:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock2
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16614,89 +16614,89 @@ mathblock1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16710,30 +16710,30 @@ mathblock1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -16747,196 +16747,196 @@ mathblock1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock2:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V1.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V1.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V1.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V1.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V1.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V1.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V13.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -16963,70 +16963,70 @@ mathblock2:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock3
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17040,89 +17040,89 @@ mathblock2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17136,30 +17136,30 @@ mathblock2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17173,196 +17173,196 @@ mathblock2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock3:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V2.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V2.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e22e458 // fcmeq v24.4s, v2.4s, v2.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V2.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V14.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V2.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V2.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V2.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e22e44a // fcmeq v10.4s, v2.4s, v2.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V14.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -17389,70 +17389,70 @@ mathblock3:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock4
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17466,89 +17466,89 @@ mathblock3:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17562,30 +17562,30 @@ mathblock3:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17599,196 +17599,196 @@ mathblock3:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock4:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V3.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V3.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e23e478 // fcmeq v24.4s, v3.4s, v3.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V3.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V15.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V3.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V3.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V3.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e23e46a // fcmeq v10.4s, v3.4s, v3.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -17821,70 +17821,70 @@ tail:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock5
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17898,89 +17898,89 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -17994,30 +17994,30 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18031,196 +18031,196 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock5:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V0.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V0.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V0.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V0.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V0.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V0.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -18247,70 +18247,70 @@ mathblock5:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock6
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18324,89 +18324,89 @@ mathblock5:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18420,30 +18420,30 @@ mathblock5:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18457,196 +18457,196 @@ mathblock5:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock6:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V1.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V1.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V1.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V1.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V1.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V1.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -18677,70 +18677,70 @@ tail4:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock7
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18754,89 +18754,89 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18850,30 +18850,30 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -18887,196 +18887,196 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock7:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e753 // fcmeq v19.4s, v26.4s, v21.4s
-	WORD	$0x6e3cdf91 // fmul v17.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e6c9 // fcmeq v9.4s, v22.4s, v4.4s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S4]
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$30, V8.S4, V17.S4
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S4, V16.S4, V4.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S4, V4.S4, V27.S4
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S4, V27.S4, V11.S4
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S4, V27.S4, V5.S4
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S4, V5.S4, V9.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e31dee7 // fmul v7.4s, v23.4s, v17.4s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S4, V7.S4, V8.S4
-	WORD	$0x6e3cde2b // fmul v11.4s, v17.4s, v28.4s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S4, V11.S4, V21.S4
-	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
-	WORD	$0x6e3cdf90 // fmul v16.4s, v28.4s, v28.4s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VEOR	V25.B16, V16.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S4, V11.S4, V19.S4
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S4, V19.S4, V6.S4
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e27deba // fmul v26.4s, v21.4s, v7.4s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S4, V28.S4, V4.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e30de5b // fmul v27.4s, v18.4s, v16.4s
+	VFMLS	V24.S4, V26.S4, V4.S4
+	WORD	$0x6e3cdcf6 // fmul v22.4s, v7.4s, v28.4s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S4, V22.S4, V23.S4
+	WORD	$0x4e37d794 // fadd v20.4s, v28.4s, v23.4s
+	WORD	$0x6e3cdf88 // fmul v8.4s, v28.4s, v28.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VEOR	V6.B16, V27.B16, V5.B16
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V8.B16, V18.B16
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S4, V28.S4, V25.S4
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e25d6e7 // fadd v7.4s, v23.4s, v5.4s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4ea7d62b // fsub v11.4s, v17.4s, v7.4s
-	WORD	$0x4e25d569 // fadd v9.4s, v11.4s, v5.4s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S4, V8.S4, V25.S4
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S4, V25.S4, V18.S4
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S4, V18.S4, V27.S4
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S4, V27.S4, V17.S4
-	WORD	$0x6e30de0b // fmul v11.4s, v16.4s, v16.4s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S4, V11.S4, V5.S4
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S4, V28.S4, V8.S4
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S4, V21.S4, V24.S4
-	WORD	$0x4e38d4f9 // fadd v25.4s, v7.4s, v24.4s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B16, V26.B16, V6.B16
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VAND	V18.B16, V20.B16, V23.B16
-	VSHL	$30, V23.S4, V27.S4
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb6e60b // fcmgt v11.4s, v16.4s, v22.4s
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x6e28dd65 // fmul v5.4s, v11.4s, v8.4s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V0.B16, V9.B16
-	VEOR	V9.B16, V27.B16, V28.B16
-	VEOR	V28.B16, V6.B16, V10.B16
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B16, V0.B16, V5.B16
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e35e6c4 // fcmeq v4.4s, v22.4s, v21.4s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B16, V8.B16, V7.B16
-	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S4]
-	VORR	V19.B16, V0.B16, V26.B16
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B16, V26.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VEOR	V19.B16, V5.B16, V10.B16
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4e2ad4d5 // fadd v21.4s, v6.4s, v10.4s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4eb5d747 // fsub v7.4s, v26.4s, v21.4s
+	WORD	$0x4e2ad4f6 // fadd v22.4s, v7.4s, v10.4s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S4, V16.S4, V23.S4
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S4, V23.S4, V18.S4
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S4, V18.S4, V19.S4
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S4, V19.S4, V6.S4
+	WORD	$0x6e28dd1a // fmul v26.4s, v8.4s, v8.4s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S4, V26.S4, V7.S4
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S4, V28.S4, V10.S4
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S4, V16.S4, V4.S4
+	WORD	$0x4e24d6bb // fadd v27.4s, v21.4s, v4.4s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B16, V20.B16, V23.B16
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VAND	V11.B16, V0.B16, V18.B16
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x6eb2e4b3 // fcmgt v19.4s, v5.4s, v18.4s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V0.B16, V26.B16
+	VEOR	V26.B16, V17.B16, V6.B16
+	VEOR	V6.B16, V23.B16, V22.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B16, V0.B16, V28.B16
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e647 // fcmeq v7.4s, v18.4s, v24.4s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B16, V16.B16, V25.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V4.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B16, V4.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -19107,70 +19107,70 @@ tail2:
 	VLD1R	(R19), [V4.S2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S2, V22.S2, V5.S2
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e26dec7 // fmul v7.2s, v22.2s, v6.2s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VEOR	V8.B8, V7.B8, V9.B8
+	VEOR	V6.B8, V26.B8, V7.B8
+	WORD	$0x0e27d708 // fadd v8.2s, v24.2s, v7.2s
+	WORD	$0x0eb8d509 // fsub v9.2s, v8.2s, v24.2s
+	WORD	$0x0ea9d50a // fsub v10.2s, v8.2s, v9.2s
+	WORD	$0x0eaad70b // fsub v11.2s, v24.2s, v10.2s
+	WORD	$0x0ea9d4f0 // fsub v16.2s, v7.2s, v9.2s
+	WORD	$0x0e30d572 // fadd v18.2s, v11.2s, v16.2s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S2, V22.S2, V11.S2
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33ded5 // fmul v21.2s, v22.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VEOR	V16.B8, V26.B8, V18.B8
-	WORD	$0x0e32d713 // fadd v19.2s, v24.2s, v18.2s
-	WORD	$0x0eb8d675 // fsub v21.2s, v19.2s, v24.2s
-	WORD	$0x0eb5d677 // fsub v23.2s, v19.2s, v21.2s
-	WORD	$0x0eb7d719 // fsub v25.2s, v24.2s, v23.2s
-	WORD	$0x0eb5d65b // fsub v27.2s, v18.2s, v21.2s
-	WORD	$0x0e3bd724 // fadd v4.2s, v25.2s, v27.2s
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V21.B8, V25.B8
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S2, V22.S2, V4.S2
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S2]
-	VEOR	V28.B8, V7.B8, V6.B8
-	WORD	$0x0e26d668 // fadd v8.2s, v19.2s, v6.2s
-	WORD	$0x0eb3d50a // fsub v10.2s, v8.2s, v19.2s
-	WORD	$0x0eaad509 // fsub v9.2s, v8.2s, v10.2s
-	WORD	$0x0ea9d670 // fsub v16.2s, v19.2s, v9.2s
-	WORD	$0x0eaad4da // fsub v26.2s, v6.2s, v10.2s
-	WORD	$0x0e3ad618 // fadd v24.2s, v16.2s, v26.2s
-	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
-	WORD	$0x0ea5d6f2 // fsub v18.2s, v23.2s, v5.2s
+	VEOR	V28.B8, V21.B8, V6.B8
+	WORD	$0x0e26d51a // fadd v26.2s, v8.2s, v6.2s
+	WORD	$0x0ea8d758 // fsub v24.2s, v26.2s, v8.2s
+	WORD	$0x0eb8d74a // fsub v10.2s, v26.2s, v24.2s
+	WORD	$0x0eaad507 // fsub v7.2s, v8.2s, v10.2s
+	WORD	$0x0eb8d4c9 // fsub v9.2s, v6.2s, v24.2s
+	WORD	$0x0e29d4eb // fadd v11.2s, v7.2s, v9.2s
+	WORD	$0x0e2bd650 // fadd v16.2s, v18.2s, v11.2s
+	WORD	$0x0ea5d613 // fsub v19.2s, v16.2s, v5.2s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S2, V22.S2, V25.S2
-	WORD	$0x0eb9d65b // fsub v27.2s, v18.2s, v25.2s
-	WORD	$0x0e3bd51c // fadd v28.2s, v8.2s, v27.2s
-	WORD	$0x0ea8d787 // fsub v7.2s, v28.2s, v8.2s
-	WORD	$0x0ea7d793 // fsub v19.2s, v28.2s, v7.2s
-	WORD	$0x0eb3d509 // fsub v9.2s, v8.2s, v19.2s
-	WORD	$0x0ea7d766 // fsub v6.2s, v27.2s, v7.2s
-	WORD	$0x0e26d52a // fadd v10.2s, v9.2s, v6.2s
+	VLD1R	(R19), [V23.S2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S2, V22.S2, V27.S2
+	WORD	$0x0ebbd679 // fsub v25.2s, v19.2s, v27.2s
+	WORD	$0x0e39d75c // fadd v28.2s, v26.2s, v25.2s
+	WORD	$0x0ebad795 // fsub v21.2s, v28.2s, v26.2s
+	WORD	$0x0eb5d788 // fsub v8.2s, v28.2s, v21.2s
+	WORD	$0x0ea8d74a // fsub v10.2s, v26.2s, v8.2s
+	WORD	$0x0eb5d726 // fsub v6.2s, v25.2s, v21.2s
+	WORD	$0x0e26d558 // fadd v24.2s, v10.2s, v6.2s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb0e63a // fcmgt v26.2s, v17.2s, v16.2s
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2ea7e629 // fcmgt v9.2s, v17.2s, v7.2s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e498 // fcmgt v24.2s, v4.2s, v17.2s
-	VAND	V24.B8, V26.B8, V23.B8
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb1e64b // fcmgt v11.2s, v18.2s, v17.2s
+	VAND	V11.B8, V9.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock8
-	VUSHR	$23, V17.S2, V21.S2
-	VUSHR	$3, V21.S2, V22.S2
+	VUSHR	$23, V17.S2, V23.S2
+	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V21.B8, V18.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V23.B8, V19.B8
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V19.S2, V26.S2
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V17.B8, V27.B8
-	VSHL	$23, V8.S2, V7.S2
-	VORR	V7.B8, V27.B8, V9.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V17.B8, V25.B8
+	VSHL	$23, V26.S2, V21.S2
+	VORR	V21.B8, V25.B8, V10.B8
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19184,89 +19184,89 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x2e26dd30 // fmul v16.2s, v9.2s, v6.2s
+	WORD	$0x2e26dd47 // fmul v7.2s, v10.2s, v6.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V26.B8
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S2, V9.S2, V24.S2
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V9.B8
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S2, V10.S2, V11.S2
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S2]
-	WORD	$0x2e25de0b // fmul v11.2s, v16.2s, v5.2s
+	WORD	$0x2e25dce4 // fmul v4.2s, v7.2s, v5.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V11.B8, V25.B8
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V4.B8, V27.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V25.B8, V19.B8
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V27.B8, V8.B8
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V11.B8, V8.B8
+	VAND	V17.B8, V4.B8, V26.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea8e767 // fcmgt v7.2s, v27.2s, v8.2s
-	WORD	$0x0e33d564 // fadd v4.2s, v11.2s, v19.2s
-	WORD	$0x0eb3d486 // fsub v6.2s, v4.2s, v19.2s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae735 // fcmgt v21.2s, v25.2s, v26.2s
+	WORD	$0x0e28d492 // fadd v18.2s, v4.2s, v8.2s
+	WORD	$0x0ea8d646 // fsub v6.2s, v18.2s, v8.2s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B8, V6.B8, V9.B8
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S2, V5.S2, V21.S2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S2, V5.S2, V23.S2
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x2e32dd39 // fmul v25.2s, v9.2s, v18.2s
+	VMOV	R20, V19.S[3]
+	WORD	$0x2e33dd5b // fmul v27.2s, v10.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VEOR	V17.B8, V25.B8, V27.B8
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S2, V9.S2, V8.S2
-	WORD	$0x0e39d704 // fadd v4.2s, v24.2s, v25.2s
-	WORD	$0x0eb8d493 // fsub v19.2s, v4.2s, v24.2s
-	WORD	$0x0eb3d487 // fsub v7.2s, v4.2s, v19.2s
-	WORD	$0x0ea7d706 // fsub v6.2s, v24.2s, v7.2s
-	WORD	$0x0eb3d72b // fsub v11.2s, v25.2s, v19.2s
-	WORD	$0x0e2bd4c5 // fadd v5.2s, v6.2s, v11.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0eb5d750 // fsub v16.2s, v26.2s, v21.2s
-	WORD	$0x0eb0d751 // fsub v17.2s, v26.2s, v16.2s
-	WORD	$0x0eb1d6b2 // fsub v18.2s, v21.2s, v17.2s
-	WORD	$0x0eb0d49b // fsub v27.2s, v4.2s, v16.2s
-	WORD	$0x0e3bd658 // fadd v24.2s, v18.2s, v27.2s
+	VEOR	V17.B8, V27.B8, V25.B8
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S2, V10.S2, V26.S2
+	WORD	$0x0e3bd572 // fadd v18.2s, v11.2s, v27.2s
+	WORD	$0x0eabd648 // fsub v8.2s, v18.2s, v11.2s
+	WORD	$0x0ea8d655 // fsub v21.2s, v18.2s, v8.2s
+	WORD	$0x0eb5d566 // fsub v6.2s, v11.2s, v21.2s
+	WORD	$0x0ea8d764 // fsub v4.2s, v27.2s, v8.2s
+	WORD	$0x0e24d4c5 // fadd v5.2s, v6.2s, v4.2s
+	WORD	$0x0e32d6e9 // fadd v9.2s, v23.2s, v18.2s
+	WORD	$0x0eb7d527 // fsub v7.2s, v9.2s, v23.2s
+	WORD	$0x0ea7d531 // fsub v17.2s, v9.2s, v7.2s
+	WORD	$0x0eb1d6f3 // fsub v19.2s, v23.2s, v17.2s
+	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
+	WORD	$0x0e39d66b // fadd v11.2s, v19.2s, v25.2s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e27df59 // fmul v25.2s, v26.2s, v7.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e35dd3b // fmul v27.2s, v9.2s, v21.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V25.B8, V6.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V27.B8, V6.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V6.B8, V21.B8
+	VLD1R	(R19), [V4.S2]
+	VORR	V4.B8, V6.B8, V23.B8
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V25.B8, V4.B8
+	VAND	V17.B8, V27.B8, V18.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2ea4e612 // fcmgt v18.2s, v16.2s, v4.2s
-	WORD	$0x0e35d73b // fadd v27.2s, v25.2s, v21.2s
-	WORD	$0x0eb5d767 // fsub v7.2s, v27.2s, v21.2s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B8, V7.B8, V19.B8
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2eb2e4f3 // fcmgt v19.2s, v7.2s, v18.2s
+	WORD	$0x0e37d779 // fadd v25.2s, v27.2s, v23.2s
+	WORD	$0x0eb7d735 // fsub v21.2s, v25.2s, v23.2s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B8, V21.B8, V8.B8
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S2, V11.S2, V6.S2
+	VLD1R	(R19), [V4.S2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S2, V4.S2, V6.S2
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19280,30 +19280,30 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S2, V9.S2, V21.S2
-	WORD	$0x0e28d612 // fadd v18.2s, v16.2s, v8.2s
-	WORD	$0x0eb0d647 // fsub v7.2s, v18.2s, v16.2s
-	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
-	WORD	$0x0eb9d60b // fsub v11.2s, v16.2s, v25.2s
-	WORD	$0x0ea7d513 // fsub v19.2s, v8.2s, v7.2s
-	WORD	$0x0e33d57a // fadd v26.2s, v11.2s, v19.2s
-	WORD	$0x0e25d644 // fadd v4.2s, v18.2s, v5.2s
-	WORD	$0x0eb2d491 // fsub v17.2s, v4.2s, v18.2s
-	WORD	$0x0eb1d49b // fsub v27.2s, v4.2s, v17.2s
-	WORD	$0x0ebbd650 // fsub v16.2s, v18.2s, v27.2s
-	WORD	$0x0eb1d4b9 // fsub v25.2s, v5.2s, v17.2s
-	WORD	$0x0e39d608 // fadd v8.2s, v16.2s, v25.2s
-	WORD	$0x0e38d487 // fadd v7.2s, v4.2s, v24.2s
-	WORD	$0x0ea4d4eb // fsub v11.2s, v7.2s, v4.2s
-	WORD	$0x0eabd4f3 // fsub v19.2s, v7.2s, v11.2s
-	WORD	$0x0eb3d492 // fsub v18.2s, v4.2s, v19.2s
-	WORD	$0x0eabd71b // fsub v27.2s, v24.2s, v11.2s
-	WORD	$0x0e3bd645 // fadd v5.2s, v18.2s, v27.2s
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S2, V10.S2, V23.S2
+	WORD	$0x0e3ad4f3 // fadd v19.2s, v7.2s, v26.2s
+	WORD	$0x0ea7d675 // fsub v21.2s, v19.2s, v7.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0ebbd4e4 // fsub v4.2s, v7.2s, v27.2s
+	WORD	$0x0eb5d748 // fsub v8.2s, v26.2s, v21.2s
+	WORD	$0x0e28d489 // fadd v9.2s, v4.2s, v8.2s
+	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
+	WORD	$0x0eb3d651 // fsub v17.2s, v18.2s, v19.2s
+	WORD	$0x0eb1d659 // fsub v25.2s, v18.2s, v17.2s
+	WORD	$0x0eb9d667 // fsub v7.2s, v19.2s, v25.2s
+	WORD	$0x0eb1d4bb // fsub v27.2s, v5.2s, v17.2s
+	WORD	$0x0e3bd4fa // fadd v26.2s, v7.2s, v27.2s
+	WORD	$0x0e2bd655 // fadd v21.2s, v18.2s, v11.2s
+	WORD	$0x0eb2d6a4 // fsub v4.2s, v21.2s, v18.2s
+	WORD	$0x0ea4d6a8 // fsub v8.2s, v21.2s, v4.2s
+	WORD	$0x0ea8d653 // fsub v19.2s, v18.2s, v8.2s
+	WORD	$0x0ea4d579 // fsub v25.2s, v11.2s, v4.2s
+	WORD	$0x0e39d665 // fadd v5.2s, v19.2s, v25.2s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19317,196 +19317,196 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
-	WORD	$0x0e28d759 // fadd v25.2s, v26.2s, v8.2s
-	WORD	$0x0e35d4a4 // fadd v4.2s, v5.2s, v21.2s
-	WORD	$0x0e24d733 // fadd v19.2s, v25.2s, v4.2s
-	WORD	$0x0e30d678 // fadd v24.2s, v19.2s, v16.2s
-	WORD	$0x0e27d4cb // fadd v11.2s, v6.2s, v7.2s
-	WORD	$0x0ea6d572 // fsub v18.2s, v11.2s, v6.2s
-	WORD	$0x0eb2d57b // fsub v27.2s, v11.2s, v18.2s
-	WORD	$0x0ebbd4d6 // fsub v22.2s, v6.2s, v27.2s
-	WORD	$0x0eb2d4e9 // fsub v9.2s, v7.2s, v18.2s
-	WORD	$0x0e29d6d1 // fadd v17.2s, v22.2s, v9.2s
-	WORD	$0x0e38d63a // fadd v26.2s, v17.2s, v24.2s
-	WORD	$0x0eb1d748 // fsub v8.2s, v26.2s, v17.2s
-	WORD	$0x0ea8d745 // fsub v5.2s, v26.2s, v8.2s
-	WORD	$0x0ea5d635 // fsub v21.2s, v17.2s, v5.2s
-	WORD	$0x0ea8d719 // fsub v25.2s, v24.2s, v8.2s
-	WORD	$0x0e39d6a4 // fadd v4.2s, v21.2s, v25.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
+	WORD	$0x0e3ad53b // fadd v27.2s, v9.2s, v26.2s
+	WORD	$0x0e37d4b2 // fadd v18.2s, v5.2s, v23.2s
+	WORD	$0x0e32d768 // fadd v8.2s, v27.2s, v18.2s
+	WORD	$0x0e27d50b // fadd v11.2s, v8.2s, v7.2s
+	WORD	$0x0e35d4c4 // fadd v4.2s, v6.2s, v21.2s
+	WORD	$0x0ea6d493 // fsub v19.2s, v4.2s, v6.2s
+	WORD	$0x0eb3d499 // fsub v25.2s, v4.2s, v19.2s
+	WORD	$0x0eb9d4d6 // fsub v22.2s, v6.2s, v25.2s
+	WORD	$0x0eb3d6aa // fsub v10.2s, v21.2s, v19.2s
+	WORD	$0x0e2ad6d1 // fadd v17.2s, v22.2s, v10.2s
+	WORD	$0x0e2bd629 // fadd v9.2s, v17.2s, v11.2s
+	WORD	$0x0eb1d53a // fsub v26.2s, v9.2s, v17.2s
+	WORD	$0x0ebad525 // fsub v5.2s, v9.2s, v26.2s
+	WORD	$0x0ea5d637 // fsub v23.2s, v17.2s, v5.2s
+	WORD	$0x0ebad57b // fsub v27.2s, v11.2s, v26.2s
+	WORD	$0x0e3bd6f2 // fadd v18.2s, v23.2s, v27.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V11.B8, V16.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V4.B8, V7.B8
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VORR	V6.B8, V16.B8, V27.B8
+	VORR	V6.B8, V7.B8, V25.B8
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V11.B8, V18.B8
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V4.B8, V19.B8
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb2e6c9 // fcmgt v9.2s, v22.2s, v18.2s
-	WORD	$0x0e3bd571 // fadd v17.2s, v11.2s, v27.2s
-	WORD	$0x0ebbd625 // fsub v5.2s, v17.2s, v27.2s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B8, V5.B8, V24.B8
-	WORD	$0x0eb8d568 // fsub v8.2s, v11.2s, v24.2s
-	WORD	$0x0e3ad515 // fadd v21.2s, v8.2s, v26.2s
-	WORD	$0x0ea8d6b9 // fsub v25.2s, v21.2s, v8.2s
-	WORD	$0x0eb9d6b3 // fsub v19.2s, v21.2s, v25.2s
-	WORD	$0x0eb3d506 // fsub v6.2s, v8.2s, v19.2s
-	WORD	$0x0eb9d750 // fsub v16.2s, v26.2s, v25.2s
-	WORD	$0x0e30d4c7 // fadd v7.2s, v6.2s, v16.2s
-	WORD	$0x0e24d4f6 // fadd v22.2s, v7.2s, v4.2s
+	WORD	$0x2eb3e6ca // fcmgt v10.2s, v22.2s, v19.2s
+	WORD	$0x0e39d491 // fadd v17.2s, v4.2s, v25.2s
+	WORD	$0x0eb9d625 // fsub v5.2s, v17.2s, v25.2s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B8, V5.B8, V11.B8
+	WORD	$0x0eabd49a // fsub v26.2s, v4.2s, v11.2s
+	WORD	$0x0e29d757 // fadd v23.2s, v26.2s, v9.2s
+	WORD	$0x0ebad6fb // fsub v27.2s, v23.2s, v26.2s
+	WORD	$0x0ebbd6e8 // fsub v8.2s, v23.2s, v27.2s
+	WORD	$0x0ea8d746 // fsub v6.2s, v26.2s, v8.2s
+	WORD	$0x0ebbd527 // fsub v7.2s, v9.2s, v27.2s
+	WORD	$0x0e27d4d5 // fadd v21.2s, v6.2s, v7.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32deb1 // fmul v17.2s, v21.2s, v18.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33def1 // fmul v17.2s, v23.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VEOR	V27.B8, V17.B8, V9.B8
+	VLD1R	(R19), [V25.S2]
+	VEOR	V25.B8, V17.B8, V10.B8
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S2, V21.S2, V11.S2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S2, V23.S2, V4.S2
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S2, V22.S2, V19.S2
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S2, V21.S2, V25.S2
-	WORD	$0x0e39d626 // fadd v6.2s, v17.2s, v25.2s
-	WORD	$0x0ea6d630 // fsub v16.2s, v17.2s, v6.2s
-	WORD	$0x0e39d607 // fadd v7.2s, v16.2s, v25.2s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S2, V22.S2, V8.S2
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S2, V23.S2, V27.S2
+	WORD	$0x0e3bd626 // fadd v6.2s, v17.2s, v27.2s
+	WORD	$0x0ea6d627 // fsub v7.2s, v17.2s, v6.2s
+	WORD	$0x0e3bd4f5 // fadd v21.2s, v7.2s, v27.2s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24d712 // fadd v18.2s, v24.2s, v4.2s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B8, V18.B8, V27.B8
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32d573 // fadd v19.2s, v11.2s, v18.2s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B8, V19.B8, V25.B8
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B8, V6.B8, V5.B8
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B8, V7.B8, V9.B8
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B8, V21.B8, V10.B8
+	VMOV	V10.B16, V24.B16
 mathblock8:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V22.B8
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V20.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V20.B8, V22.B8
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e35e753 // fcmeq v19.2s, v26.2s, v21.2s
-	WORD	$0x2e3cdf91 // fmul v17.2s, v28.2s, v28.2s
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0e24e6c9 // fcmeq v9.2s, v22.2s, v4.2s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S2]
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V20.B8, V8.B8
+	VSHL	$30, V8.S2, V17.S2
+	WORD	$0x2e3cdf87 // fmul v7.2s, v28.2s, v28.2s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S2, V16.S2, V4.S2
+	VLD1R	(R19), [V27.S2]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S2, V4.S2, V27.S2
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S2, V27.S2, V11.S2
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S2, V27.S2, V5.S2
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S2, V5.S2, V9.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2e31dee7 // fmul v7.2s, v23.2s, v17.2s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S2, V7.S2, V8.S2
-	WORD	$0x2e3cde2b // fmul v11.2s, v17.2s, v28.2s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S2, V11.S2, V21.S2
-	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
-	WORD	$0x2e3cdf90 // fmul v16.2s, v28.2s, v28.2s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VEOR	V25.B8, V16.B8, V24.B8
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S2, V11.S2, V19.S2
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S2, V19.S2, V6.S2
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S2, V6.S2, V16.S2
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e27deba // fmul v26.2s, v21.2s, v7.2s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S2, V28.S2, V4.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e30de5b // fmul v27.2s, v18.2s, v16.2s
+	VFMLS	V24.S2, V26.S2, V4.S2
+	WORD	$0x2e3cdcf6 // fmul v22.2s, v7.2s, v28.2s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S2, V22.S2, V23.S2
+	WORD	$0x0e37d794 // fadd v20.2s, v28.2s, v23.2s
+	WORD	$0x2e3cdf88 // fmul v8.2s, v28.2s, v28.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VEOR	V6.B8, V27.B8, V5.B8
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V8.B8, V18.B8
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S2, V28.S2, V25.S2
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e25d6e7 // fadd v7.2s, v23.2s, v5.2s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0ea7d62b // fsub v11.2s, v17.2s, v7.2s
-	WORD	$0x0e25d569 // fadd v9.2s, v11.2s, v5.2s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S2, V8.S2, V25.S2
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S2, V25.S2, V18.S2
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S2, V18.S2, V27.S2
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S2, V27.S2, V17.S2
-	WORD	$0x2e30de0b // fmul v11.2s, v16.2s, v16.2s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S2, V11.S2, V5.S2
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S2, V28.S2, V8.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S2, V21.S2, V24.S2
-	WORD	$0x0e38d4f9 // fadd v25.2s, v7.2s, v24.2s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B8, V26.B8, V6.B8
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VAND	V18.B8, V20.B8, V23.B8
-	VSHL	$30, V23.S2, V27.S2
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb6e60b // fcmgt v11.2s, v16.2s, v22.2s
+	VLD1R	(R19), [V11.S2]
+	WORD	$0x2e28dd65 // fmul v5.2s, v11.2s, v8.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V0.B8, V9.B8
-	VEOR	V9.B8, V27.B8, V28.B8
-	VEOR	V28.B8, V6.B8, V10.B8
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B8, V0.B8, V5.B8
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e35e6c4 // fcmeq v4.2s, v22.2s, v21.2s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B8, V8.B8, V7.B8
-	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S2]
-	VORR	V19.B8, V0.B8, V26.B8
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B8, V26.B8, V25.B8
-	VMOV	V25.B16, V12.B16
+	VEOR	V19.B8, V5.B8, V10.B8
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x0e2ad4d5 // fadd v21.2s, v6.2s, v10.2s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0eb5d747 // fsub v7.2s, v26.2s, v21.2s
+	WORD	$0x0e2ad4f6 // fadd v22.2s, v7.2s, v10.2s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S2, V16.S2, V23.S2
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S2, V23.S2, V18.S2
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S2, V18.S2, V19.S2
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S2, V19.S2, V6.S2
+	WORD	$0x2e28dd1a // fmul v26.2s, v8.2s, v8.2s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S2, V26.S2, V7.S2
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S2, V28.S2, V10.S2
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S2, V16.S2, V4.S2
+	WORD	$0x0e24d6bb // fadd v27.2s, v21.2s, v4.2s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B8, V20.B8, V23.B8
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VAND	V11.B8, V0.B8, V18.B8
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S2]
+	WORD	$0x2eb2e4b3 // fcmgt v19.2s, v5.2s, v18.2s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V0.B8, V26.B8
+	VEOR	V26.B8, V17.B8, V6.B8
+	VEOR	V6.B8, V23.B8, V22.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B8, V0.B8, V28.B8
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e647 // fcmeq v7.2s, v18.2s, v24.2s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B8, V16.B8, V25.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V4.B8
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B8, V4.B8, V9.B8
+	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -19537,70 +19537,70 @@ tail1:
 	VLD1R	(R19), [V4.S2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S2, V22.S2, V5.S2
-	MOVD	$sin32consts<>+20(SB), R19
+	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e26dec7 // fmul v7.2s, v22.2s, v6.2s
-	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VEOR	V8.B8, V7.B8, V9.B8
+	VEOR	V6.B8, V26.B8, V7.B8
+	WORD	$0x0e27d708 // fadd v8.2s, v24.2s, v7.2s
+	WORD	$0x0eb8d509 // fsub v9.2s, v8.2s, v24.2s
+	WORD	$0x0ea9d50a // fsub v10.2s, v8.2s, v9.2s
+	WORD	$0x0eaad70b // fsub v11.2s, v24.2s, v10.2s
+	WORD	$0x0ea9d4f0 // fsub v16.2s, v7.2s, v9.2s
+	WORD	$0x0e30d572 // fadd v18.2s, v11.2s, v16.2s
 	MOVD	$sin32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S2, V22.S2, V11.S2
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33ded5 // fmul v21.2s, v22.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VEOR	V16.B8, V26.B8, V18.B8
-	WORD	$0x0e32d713 // fadd v19.2s, v24.2s, v18.2s
-	WORD	$0x0eb8d675 // fsub v21.2s, v19.2s, v24.2s
-	WORD	$0x0eb5d677 // fsub v23.2s, v19.2s, v21.2s
-	WORD	$0x0eb7d719 // fsub v25.2s, v24.2s, v23.2s
-	WORD	$0x0eb5d65b // fsub v27.2s, v18.2s, v21.2s
-	WORD	$0x0e3bd724 // fadd v4.2s, v25.2s, v27.2s
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V21.B8, V25.B8
+	MOVD	$sin32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S2, V22.S2, V4.S2
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S2]
-	VEOR	V28.B8, V7.B8, V6.B8
-	WORD	$0x0e26d668 // fadd v8.2s, v19.2s, v6.2s
-	WORD	$0x0eb3d50a // fsub v10.2s, v8.2s, v19.2s
-	WORD	$0x0eaad509 // fsub v9.2s, v8.2s, v10.2s
-	WORD	$0x0ea9d670 // fsub v16.2s, v19.2s, v9.2s
-	WORD	$0x0eaad4da // fsub v26.2s, v6.2s, v10.2s
-	WORD	$0x0e3ad618 // fadd v24.2s, v16.2s, v26.2s
-	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
-	WORD	$0x0ea5d6f2 // fsub v18.2s, v23.2s, v5.2s
+	VEOR	V28.B8, V21.B8, V6.B8
+	WORD	$0x0e26d51a // fadd v26.2s, v8.2s, v6.2s
+	WORD	$0x0ea8d758 // fsub v24.2s, v26.2s, v8.2s
+	WORD	$0x0eb8d74a // fsub v10.2s, v26.2s, v24.2s
+	WORD	$0x0eaad507 // fsub v7.2s, v8.2s, v10.2s
+	WORD	$0x0eb8d4c9 // fsub v9.2s, v6.2s, v24.2s
+	WORD	$0x0e29d4eb // fadd v11.2s, v7.2s, v9.2s
+	WORD	$0x0e2bd650 // fadd v16.2s, v18.2s, v11.2s
+	WORD	$0x0ea5d613 // fsub v19.2s, v16.2s, v5.2s
 	MOVD	$sin32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S2, V22.S2, V25.S2
-	WORD	$0x0eb9d65b // fsub v27.2s, v18.2s, v25.2s
-	WORD	$0x0e3bd51c // fadd v28.2s, v8.2s, v27.2s
-	WORD	$0x0ea8d787 // fsub v7.2s, v28.2s, v8.2s
-	WORD	$0x0ea7d793 // fsub v19.2s, v28.2s, v7.2s
-	WORD	$0x0eb3d509 // fsub v9.2s, v8.2s, v19.2s
-	WORD	$0x0ea7d766 // fsub v6.2s, v27.2s, v7.2s
-	WORD	$0x0e26d52a // fadd v10.2s, v9.2s, v6.2s
+	VLD1R	(R19), [V23.S2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S2, V22.S2, V27.S2
+	WORD	$0x0ebbd679 // fsub v25.2s, v19.2s, v27.2s
+	WORD	$0x0e39d75c // fadd v28.2s, v26.2s, v25.2s
+	WORD	$0x0ebad795 // fsub v21.2s, v28.2s, v26.2s
+	WORD	$0x0eb5d788 // fsub v8.2s, v28.2s, v21.2s
+	WORD	$0x0ea8d74a // fsub v10.2s, v26.2s, v8.2s
+	WORD	$0x0eb5d726 // fsub v6.2s, v25.2s, v21.2s
+	WORD	$0x0e26d558 // fadd v24.2s, v10.2s, v6.2s
 	MOVD	$sin32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb0e63a // fcmgt v26.2s, v17.2s, v16.2s
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2ea7e629 // fcmgt v9.2s, v17.2s, v7.2s
 	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e498 // fcmgt v24.2s, v4.2s, v17.2s
-	VAND	V24.B8, V26.B8, V23.B8
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb1e64b // fcmgt v11.2s, v18.2s, v17.2s
+	VAND	V11.B8, V9.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock9
-	VUSHR	$23, V17.S2, V21.S2
-	VUSHR	$3, V21.S2, V22.S2
+	VUSHR	$23, V17.S2, V23.S2
+	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V21.B8, V18.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V23.B8, V19.B8
 	MOVD	$sin32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V19.S2, V26.S2
 	MOVD	$sin32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V17.B8, V27.B8
-	VSHL	$23, V8.S2, V7.S2
-	VORR	V7.B8, V27.B8, V9.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V17.B8, V25.B8
+	VSHL	$23, V26.S2, V21.S2
+	VORR	V21.B8, V25.B8, V10.B8
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19614,89 +19614,89 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x2e26dd30 // fmul v16.2s, v9.2s, v6.2s
+	WORD	$0x2e26dd47 // fmul v7.2s, v10.2s, v6.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V26.B8
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S2, V9.S2, V24.S2
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V9.B8
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S2, V10.S2, V11.S2
 	MOVD	$sin32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S2]
-	WORD	$0x2e25de0b // fmul v11.2s, v16.2s, v5.2s
+	WORD	$0x2e25dce4 // fmul v4.2s, v7.2s, v5.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V11.B8, V25.B8
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V4.B8, V27.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V25.B8, V19.B8
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V27.B8, V8.B8
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V11.B8, V8.B8
+	VAND	V17.B8, V4.B8, V26.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea8e767 // fcmgt v7.2s, v27.2s, v8.2s
-	WORD	$0x0e33d564 // fadd v4.2s, v11.2s, v19.2s
-	WORD	$0x0eb3d486 // fsub v6.2s, v4.2s, v19.2s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae735 // fcmgt v21.2s, v25.2s, v26.2s
+	WORD	$0x0e28d492 // fadd v18.2s, v4.2s, v8.2s
+	WORD	$0x0ea8d646 // fsub v6.2s, v18.2s, v8.2s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B8, V6.B8, V9.B8
 	MOVD	$sin32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S2, V5.S2, V21.S2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S2, V5.S2, V23.S2
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x2e32dd39 // fmul v25.2s, v9.2s, v18.2s
+	VMOV	R20, V19.S[3]
+	WORD	$0x2e33dd5b // fmul v27.2s, v10.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VEOR	V17.B8, V25.B8, V27.B8
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S2, V9.S2, V8.S2
-	WORD	$0x0e39d704 // fadd v4.2s, v24.2s, v25.2s
-	WORD	$0x0eb8d493 // fsub v19.2s, v4.2s, v24.2s
-	WORD	$0x0eb3d487 // fsub v7.2s, v4.2s, v19.2s
-	WORD	$0x0ea7d706 // fsub v6.2s, v24.2s, v7.2s
-	WORD	$0x0eb3d72b // fsub v11.2s, v25.2s, v19.2s
-	WORD	$0x0e2bd4c5 // fadd v5.2s, v6.2s, v11.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0eb5d750 // fsub v16.2s, v26.2s, v21.2s
-	WORD	$0x0eb0d751 // fsub v17.2s, v26.2s, v16.2s
-	WORD	$0x0eb1d6b2 // fsub v18.2s, v21.2s, v17.2s
-	WORD	$0x0eb0d49b // fsub v27.2s, v4.2s, v16.2s
-	WORD	$0x0e3bd658 // fadd v24.2s, v18.2s, v27.2s
+	VEOR	V17.B8, V27.B8, V25.B8
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S2, V10.S2, V26.S2
+	WORD	$0x0e3bd572 // fadd v18.2s, v11.2s, v27.2s
+	WORD	$0x0eabd648 // fsub v8.2s, v18.2s, v11.2s
+	WORD	$0x0ea8d655 // fsub v21.2s, v18.2s, v8.2s
+	WORD	$0x0eb5d566 // fsub v6.2s, v11.2s, v21.2s
+	WORD	$0x0ea8d764 // fsub v4.2s, v27.2s, v8.2s
+	WORD	$0x0e24d4c5 // fadd v5.2s, v6.2s, v4.2s
+	WORD	$0x0e32d6e9 // fadd v9.2s, v23.2s, v18.2s
+	WORD	$0x0eb7d527 // fsub v7.2s, v9.2s, v23.2s
+	WORD	$0x0ea7d531 // fsub v17.2s, v9.2s, v7.2s
+	WORD	$0x0eb1d6f3 // fsub v19.2s, v23.2s, v17.2s
+	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
+	WORD	$0x0e39d66b // fadd v11.2s, v19.2s, v25.2s
 	MOVD	$sin32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e27df59 // fmul v25.2s, v26.2s, v7.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e35dd3b // fmul v27.2s, v9.2s, v21.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V25.B8, V6.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V27.B8, V6.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V6.B8, V21.B8
+	VLD1R	(R19), [V4.S2]
+	VORR	V4.B8, V6.B8, V23.B8
 	MOVD	$sin32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V25.B8, V4.B8
+	VAND	V17.B8, V27.B8, V18.B8
 	MOVD	$sin32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2ea4e612 // fcmgt v18.2s, v16.2s, v4.2s
-	WORD	$0x0e35d73b // fadd v27.2s, v25.2s, v21.2s
-	WORD	$0x0eb5d767 // fsub v7.2s, v27.2s, v21.2s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B8, V7.B8, V19.B8
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2eb2e4f3 // fcmgt v19.2s, v7.2s, v18.2s
+	WORD	$0x0e37d779 // fadd v25.2s, v27.2s, v23.2s
+	WORD	$0x0eb7d735 // fsub v21.2s, v25.2s, v23.2s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B8, V21.B8, V8.B8
 	MOVD	$sin32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S2, V11.S2, V6.S2
+	VLD1R	(R19), [V4.S2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S2, V4.S2, V6.S2
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19710,30 +19710,30 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S2, V9.S2, V21.S2
-	WORD	$0x0e28d612 // fadd v18.2s, v16.2s, v8.2s
-	WORD	$0x0eb0d647 // fsub v7.2s, v18.2s, v16.2s
-	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
-	WORD	$0x0eb9d60b // fsub v11.2s, v16.2s, v25.2s
-	WORD	$0x0ea7d513 // fsub v19.2s, v8.2s, v7.2s
-	WORD	$0x0e33d57a // fadd v26.2s, v11.2s, v19.2s
-	WORD	$0x0e25d644 // fadd v4.2s, v18.2s, v5.2s
-	WORD	$0x0eb2d491 // fsub v17.2s, v4.2s, v18.2s
-	WORD	$0x0eb1d49b // fsub v27.2s, v4.2s, v17.2s
-	WORD	$0x0ebbd650 // fsub v16.2s, v18.2s, v27.2s
-	WORD	$0x0eb1d4b9 // fsub v25.2s, v5.2s, v17.2s
-	WORD	$0x0e39d608 // fadd v8.2s, v16.2s, v25.2s
-	WORD	$0x0e38d487 // fadd v7.2s, v4.2s, v24.2s
-	WORD	$0x0ea4d4eb // fsub v11.2s, v7.2s, v4.2s
-	WORD	$0x0eabd4f3 // fsub v19.2s, v7.2s, v11.2s
-	WORD	$0x0eb3d492 // fsub v18.2s, v4.2s, v19.2s
-	WORD	$0x0eabd71b // fsub v27.2s, v24.2s, v11.2s
-	WORD	$0x0e3bd645 // fadd v5.2s, v18.2s, v27.2s
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S2, V10.S2, V23.S2
+	WORD	$0x0e3ad4f3 // fadd v19.2s, v7.2s, v26.2s
+	WORD	$0x0ea7d675 // fsub v21.2s, v19.2s, v7.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0ebbd4e4 // fsub v4.2s, v7.2s, v27.2s
+	WORD	$0x0eb5d748 // fsub v8.2s, v26.2s, v21.2s
+	WORD	$0x0e28d489 // fadd v9.2s, v4.2s, v8.2s
+	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
+	WORD	$0x0eb3d651 // fsub v17.2s, v18.2s, v19.2s
+	WORD	$0x0eb1d659 // fsub v25.2s, v18.2s, v17.2s
+	WORD	$0x0eb9d667 // fsub v7.2s, v19.2s, v25.2s
+	WORD	$0x0eb1d4bb // fsub v27.2s, v5.2s, v17.2s
+	WORD	$0x0e3bd4fa // fadd v26.2s, v7.2s, v27.2s
+	WORD	$0x0e2bd655 // fadd v21.2s, v18.2s, v11.2s
+	WORD	$0x0eb2d6a4 // fsub v4.2s, v21.2s, v18.2s
+	WORD	$0x0ea4d6a8 // fsub v8.2s, v21.2s, v4.2s
+	WORD	$0x0ea8d653 // fsub v19.2s, v18.2s, v8.2s
+	WORD	$0x0ea4d579 // fsub v25.2s, v11.2s, v4.2s
+	WORD	$0x0e39d665 // fadd v5.2s, v19.2s, v25.2s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -19747,196 +19747,196 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
-	WORD	$0x0e28d759 // fadd v25.2s, v26.2s, v8.2s
-	WORD	$0x0e35d4a4 // fadd v4.2s, v5.2s, v21.2s
-	WORD	$0x0e24d733 // fadd v19.2s, v25.2s, v4.2s
-	WORD	$0x0e30d678 // fadd v24.2s, v19.2s, v16.2s
-	WORD	$0x0e27d4cb // fadd v11.2s, v6.2s, v7.2s
-	WORD	$0x0ea6d572 // fsub v18.2s, v11.2s, v6.2s
-	WORD	$0x0eb2d57b // fsub v27.2s, v11.2s, v18.2s
-	WORD	$0x0ebbd4d6 // fsub v22.2s, v6.2s, v27.2s
-	WORD	$0x0eb2d4e9 // fsub v9.2s, v7.2s, v18.2s
-	WORD	$0x0e29d6d1 // fadd v17.2s, v22.2s, v9.2s
-	WORD	$0x0e38d63a // fadd v26.2s, v17.2s, v24.2s
-	WORD	$0x0eb1d748 // fsub v8.2s, v26.2s, v17.2s
-	WORD	$0x0ea8d745 // fsub v5.2s, v26.2s, v8.2s
-	WORD	$0x0ea5d635 // fsub v21.2s, v17.2s, v5.2s
-	WORD	$0x0ea8d719 // fsub v25.2s, v24.2s, v8.2s
-	WORD	$0x0e39d6a4 // fadd v4.2s, v21.2s, v25.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
+	WORD	$0x0e3ad53b // fadd v27.2s, v9.2s, v26.2s
+	WORD	$0x0e37d4b2 // fadd v18.2s, v5.2s, v23.2s
+	WORD	$0x0e32d768 // fadd v8.2s, v27.2s, v18.2s
+	WORD	$0x0e27d50b // fadd v11.2s, v8.2s, v7.2s
+	WORD	$0x0e35d4c4 // fadd v4.2s, v6.2s, v21.2s
+	WORD	$0x0ea6d493 // fsub v19.2s, v4.2s, v6.2s
+	WORD	$0x0eb3d499 // fsub v25.2s, v4.2s, v19.2s
+	WORD	$0x0eb9d4d6 // fsub v22.2s, v6.2s, v25.2s
+	WORD	$0x0eb3d6aa // fsub v10.2s, v21.2s, v19.2s
+	WORD	$0x0e2ad6d1 // fadd v17.2s, v22.2s, v10.2s
+	WORD	$0x0e2bd629 // fadd v9.2s, v17.2s, v11.2s
+	WORD	$0x0eb1d53a // fsub v26.2s, v9.2s, v17.2s
+	WORD	$0x0ebad525 // fsub v5.2s, v9.2s, v26.2s
+	WORD	$0x0ea5d637 // fsub v23.2s, v17.2s, v5.2s
+	WORD	$0x0ebad57b // fsub v27.2s, v11.2s, v26.2s
+	WORD	$0x0e3bd6f2 // fadd v18.2s, v23.2s, v27.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V11.B8, V16.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V4.B8, V7.B8
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VORR	V6.B8, V16.B8, V27.B8
+	VORR	V6.B8, V7.B8, V25.B8
 	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V11.B8, V18.B8
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V4.B8, V19.B8
 	MOVD	$sin32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb2e6c9 // fcmgt v9.2s, v22.2s, v18.2s
-	WORD	$0x0e3bd571 // fadd v17.2s, v11.2s, v27.2s
-	WORD	$0x0ebbd625 // fsub v5.2s, v17.2s, v27.2s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B8, V5.B8, V24.B8
-	WORD	$0x0eb8d568 // fsub v8.2s, v11.2s, v24.2s
-	WORD	$0x0e3ad515 // fadd v21.2s, v8.2s, v26.2s
-	WORD	$0x0ea8d6b9 // fsub v25.2s, v21.2s, v8.2s
-	WORD	$0x0eb9d6b3 // fsub v19.2s, v21.2s, v25.2s
-	WORD	$0x0eb3d506 // fsub v6.2s, v8.2s, v19.2s
-	WORD	$0x0eb9d750 // fsub v16.2s, v26.2s, v25.2s
-	WORD	$0x0e30d4c7 // fadd v7.2s, v6.2s, v16.2s
-	WORD	$0x0e24d4f6 // fadd v22.2s, v7.2s, v4.2s
+	WORD	$0x2eb3e6ca // fcmgt v10.2s, v22.2s, v19.2s
+	WORD	$0x0e39d491 // fadd v17.2s, v4.2s, v25.2s
+	WORD	$0x0eb9d625 // fsub v5.2s, v17.2s, v25.2s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B8, V5.B8, V11.B8
+	WORD	$0x0eabd49a // fsub v26.2s, v4.2s, v11.2s
+	WORD	$0x0e29d757 // fadd v23.2s, v26.2s, v9.2s
+	WORD	$0x0ebad6fb // fsub v27.2s, v23.2s, v26.2s
+	WORD	$0x0ebbd6e8 // fsub v8.2s, v23.2s, v27.2s
+	WORD	$0x0ea8d746 // fsub v6.2s, v26.2s, v8.2s
+	WORD	$0x0ebbd527 // fsub v7.2s, v9.2s, v27.2s
+	WORD	$0x0e27d4d5 // fadd v21.2s, v6.2s, v7.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32deb1 // fmul v17.2s, v21.2s, v18.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33def1 // fmul v17.2s, v23.2s, v19.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VEOR	V27.B8, V17.B8, V9.B8
+	VLD1R	(R19), [V25.S2]
+	VEOR	V25.B8, V17.B8, V10.B8
 	MOVD	$sin32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S2, V21.S2, V11.S2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S2, V23.S2, V4.S2
 	MOVD	$sin32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S2, V22.S2, V19.S2
-	MOVD	$sin32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S2, V21.S2, V25.S2
-	WORD	$0x0e39d626 // fadd v6.2s, v17.2s, v25.2s
-	WORD	$0x0ea6d630 // fsub v16.2s, v17.2s, v6.2s
-	WORD	$0x0e39d607 // fadd v7.2s, v16.2s, v25.2s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S2, V22.S2, V8.S2
+	MOVD	$sin32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S2, V23.S2, V27.S2
+	WORD	$0x0e3bd626 // fadd v6.2s, v17.2s, v27.2s
+	WORD	$0x0ea6d627 // fsub v7.2s, v17.2s, v6.2s
+	WORD	$0x0e3bd4f5 // fadd v21.2s, v7.2s, v27.2s
 	MOVD	$sin32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24d712 // fadd v18.2s, v24.2s, v4.2s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B8, V18.B8, V27.B8
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32d573 // fadd v19.2s, v11.2s, v18.2s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B8, V19.B8, V25.B8
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B8, V6.B8, V5.B8
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B8, V7.B8, V9.B8
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B8, V21.B8, V10.B8
+	VMOV	V10.B16, V24.B16
 mathblock9:
-	MOVD	$sin32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V22.B8
 	MOVD	$sin32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V20.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V20.B8, V22.B8
 	MOVD	$sin32consts<>+76(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e35e753 // fcmeq v19.2s, v26.2s, v21.2s
-	WORD	$0x2e3cdf91 // fmul v17.2s, v28.2s, v28.2s
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0e24e6c9 // fcmeq v9.2s, v22.2s, v4.2s
 	MOVD	$sin32consts<>+80(SB), R19
-	VLD1R	(R19), [V16.S2]
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V20.B8, V8.B8
+	VSHL	$30, V8.S2, V17.S2
+	WORD	$0x2e3cdf87 // fmul v7.2s, v28.2s, v28.2s
 	MOVD	$sin32consts<>+84(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.S2, V16.S2, V4.S2
+	VLD1R	(R19), [V27.S2]
 	MOVD	$sin32consts<>+88(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.S2, V4.S2, V27.S2
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.S2, V27.S2, V11.S2
 	MOVD	$sin32consts<>+92(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.S2, V27.S2, V5.S2
-	MOVD	$sin32consts<>+96(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.S2, V5.S2, V9.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2e31dee7 // fmul v7.2s, v23.2s, v17.2s
-	VMOV	V10.B16, V8.B16
-	VFMLS	V10.S2, V7.S2, V8.S2
-	WORD	$0x2e3cde2b // fmul v11.2s, v17.2s, v28.2s
-	VMOV	V8.B16, V21.B16
-	VFMLA	V9.S2, V11.S2, V21.S2
-	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
-	WORD	$0x2e3cdf90 // fmul v16.2s, v28.2s, v28.2s
-	MOVD	$sin32consts<>+28(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VEOR	V25.B8, V16.B8, V24.B8
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.S2, V11.S2, V19.S2
+	MOVD	$sin32consts<>+96(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.S2, V19.S2, V6.S2
+	MOVD	$sin32consts<>+100(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S2, V6.S2, V16.S2
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e27deba // fmul v26.2s, v21.2s, v7.2s
 	VMOV	V24.B16, V4.B16
-	VFMLA	V28.S2, V28.S2, V4.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e30de5b // fmul v27.2s, v18.2s, v16.2s
+	VFMLS	V24.S2, V26.S2, V4.S2
+	WORD	$0x2e3cdcf6 // fmul v22.2s, v7.2s, v28.2s
+	VMOV	V4.B16, V23.B16
+	VFMLA	V16.S2, V22.S2, V23.S2
+	WORD	$0x0e37d794 // fadd v20.2s, v28.2s, v23.2s
+	WORD	$0x2e3cdf88 // fmul v8.2s, v28.2s, v28.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VEOR	V6.B8, V27.B8, V5.B8
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V8.B8, V18.B8
+	VMOV	V18.B16, V25.B16
+	VFMLA	V28.S2, V28.S2, V25.S2
 	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e25d6e7 // fadd v7.2s, v23.2s, v5.2s
-	MOVD	$sin32consts<>+104(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0ea7d62b // fsub v11.2s, v17.2s, v7.2s
-	WORD	$0x0e25d569 // fadd v9.2s, v11.2s, v5.2s
-	MOVD	$sin32consts<>+108(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$sin32consts<>+112(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V25.B16
-	VFMLA	V16.S2, V8.S2, V25.S2
-	MOVD	$sin32consts<>+116(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V18.B16
-	VFMLA	V16.S2, V25.S2, V18.S2
-	MOVD	$sin32consts<>+120(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V27.B16
-	VFMLA	V16.S2, V18.S2, V27.S2
-	MOVD	$sin32consts<>+124(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V17.B16
-	VFMLA	V16.S2, V27.S2, V17.S2
-	WORD	$0x2e30de0b // fmul v11.2s, v16.2s, v16.2s
-	VMOV	V9.B16, V5.B16
-	VFMLA	V17.S2, V11.S2, V5.S2
-	VMOV	V5.B16, V8.B16
-	VFMLS	V10.S2, V28.S2, V8.S2
-	MOVD	$sin32consts<>+100(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V8.B16, V24.B16
-	VFMLS	V4.S2, V21.S2, V24.S2
-	WORD	$0x0e38d4f9 // fadd v25.2s, v7.2s, v24.2s
-	VMOV	V19.B16, V6.B16
-	VBSL	V25.B8, V26.B8, V6.B8
-	MOVD	$sin32consts<>+128(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VAND	V18.B8, V20.B8, V23.B8
-	VSHL	$30, V23.S2, V27.S2
-	MOVD	$sin32consts<>+132(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb6e60b // fcmgt v11.2s, v16.2s, v22.2s
+	VLD1R	(R19), [V11.S2]
+	WORD	$0x2e28dd65 // fmul v5.2s, v11.2s, v8.2s
 	MOVD	$sin32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V0.B8, V9.B8
-	VEOR	V9.B8, V27.B8, V28.B8
-	VEOR	V28.B8, V6.B8, V10.B8
-	VMOV	V11.B16, V5.B16
-	VBSL	V10.B8, V0.B8, V5.B8
-	MOVD	$sin32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e35e6c4 // fcmeq v4.2s, v22.2s, v21.2s
-	MOVD	$sin32consts<>+136(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V4.B16, V7.B16
-	VBSL	V5.B8, V8.B8, V7.B8
-	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
-	MOVD	$sin32consts<>+140(SB), R19
 	VLD1R	(R19), [V19.S2]
-	VORR	V19.B8, V0.B8, V26.B8
-	VMOV	V24.B16, V25.B16
-	VBSL	V7.B8, V26.B8, V25.B8
-	VMOV	V25.B16, V12.B16
+	VEOR	V19.B8, V5.B8, V10.B8
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x0e2ad4d5 // fadd v21.2s, v6.2s, v10.2s
+	MOVD	$sin32consts<>+108(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0eb5d747 // fsub v7.2s, v26.2s, v21.2s
+	WORD	$0x0e2ad4f6 // fadd v22.2s, v7.2s, v10.2s
+	MOVD	$sin32consts<>+112(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$sin32consts<>+116(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V8.S2, V16.S2, V23.S2
+	MOVD	$sin32consts<>+120(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V8.S2, V23.S2, V18.S2
+	MOVD	$sin32consts<>+124(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V8.S2, V18.S2, V19.S2
+	MOVD	$sin32consts<>+128(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V8.S2, V19.S2, V6.S2
+	WORD	$0x2e28dd1a // fmul v26.2s, v8.2s, v8.2s
+	VMOV	V22.B16, V7.B16
+	VFMLA	V6.S2, V26.S2, V7.S2
+	VMOV	V7.B16, V10.B16
+	VFMLS	V24.S2, V28.S2, V10.S2
+	MOVD	$sin32consts<>+104(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V10.B16, V4.B16
+	VFMLS	V25.S2, V16.S2, V4.S2
+	WORD	$0x0e24d6bb // fadd v27.2s, v21.2s, v4.2s
+	VMOV	V9.B16, V23.B16
+	VBSL	V27.B8, V20.B8, V23.B8
+	MOVD	$sin32consts<>+0(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VAND	V11.B8, V0.B8, V18.B8
+	MOVD	$sin32consts<>+132(SB), R19
+	VLD1R	(R19), [V5.S2]
+	WORD	$0x2eb2e4b3 // fcmgt v19.2s, v5.2s, v18.2s
+	MOVD	$sin32consts<>+28(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V0.B8, V26.B8
+	VEOR	V26.B8, V17.B8, V6.B8
+	VEOR	V6.B8, V23.B8, V22.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V22.B8, V0.B8, V28.B8
+	MOVD	$sin32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e647 // fcmeq v7.2s, v18.2s, v24.2s
+	MOVD	$sin32consts<>+136(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V7.B16, V25.B16
+	VBSL	V28.B8, V16.B8, V25.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$sin32consts<>+140(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V4.B8
+	VMOV	V10.B16, V9.B16
+	VBSL	V25.B8, V4.B8, V9.B8
+	VMOV	V9.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -19994,70 +19994,70 @@ loop:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock10
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20071,89 +20071,89 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20167,30 +20167,30 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20204,197 +20204,197 @@ loop:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock10:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e20e414 // fcmeq v20.4s, v0.4s, v0.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V0.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e20e41a // fcmeq v26.4s, v0.4s, v0.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V0.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V12.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -20421,70 +20421,70 @@ mathblock10:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock11
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20498,89 +20498,89 @@ mathblock10:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20594,30 +20594,30 @@ mathblock10:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20631,197 +20631,197 @@ mathblock10:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock11:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e21e434 // fcmeq v20.4s, v1.4s, v1.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V1.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e21e43a // fcmeq v26.4s, v1.4s, v1.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V1.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V13.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -20848,70 +20848,70 @@ mathblock11:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock12
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -20925,89 +20925,89 @@ mathblock11:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21021,30 +21021,30 @@ mathblock11:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21058,197 +21058,197 @@ mathblock11:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock12:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e22e454 // fcmeq v20.4s, v2.4s, v2.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V2.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V14.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V2.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e22e45a // fcmeq v26.4s, v2.4s, v2.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V2.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V14.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -21275,70 +21275,70 @@ mathblock12:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock13
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21352,89 +21352,89 @@ mathblock12:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21448,30 +21448,30 @@ mathblock12:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21485,197 +21485,197 @@ mathblock12:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock13:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e23e474 // fcmeq v20.4s, v3.4s, v3.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V3.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V15.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V3.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e23e47a // fcmeq v26.4s, v3.4s, v3.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V3.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -21708,70 +21708,70 @@ tail:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock14
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21785,89 +21785,89 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21881,30 +21881,30 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -21918,197 +21918,197 @@ tail:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock14:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e20e414 // fcmeq v20.4s, v0.4s, v0.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V0.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e20e41a // fcmeq v26.4s, v0.4s, v0.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V0.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V12.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -22135,70 +22135,70 @@ mathblock14:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock15
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22212,89 +22212,89 @@ mathblock14:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22308,30 +22308,30 @@ mathblock14:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22345,197 +22345,197 @@ mathblock14:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock15:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e21e434 // fcmeq v20.4s, v1.4s, v1.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V1.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e21e43a // fcmeq v26.4s, v1.4s, v1.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V1.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -22566,70 +22566,70 @@ tail4:
 	VLD1R	(R19), [V4.S4]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S4, V22.S4, V5.S4
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e26dec7 // fmul v7.4s, v22.4s, v6.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e27d708 // fadd v8.4s, v24.4s, v7.4s
+	WORD	$0x4eb8d509 // fsub v9.4s, v8.4s, v24.4s
+	WORD	$0x4ea9d50a // fsub v10.4s, v8.4s, v9.4s
+	WORD	$0x4eaad70b // fsub v11.4s, v24.4s, v10.4s
+	WORD	$0x4ea9d4f0 // fsub v16.4s, v7.4s, v9.4s
+	WORD	$0x4e30d572 // fadd v18.4s, v11.4s, v16.4s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S4, V22.S4, V11.S4
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33ded5 // fmul v21.4s, v22.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e32d713 // fadd v19.4s, v24.4s, v18.4s
-	WORD	$0x4eb8d675 // fsub v21.4s, v19.4s, v24.4s
-	WORD	$0x4eb5d677 // fsub v23.4s, v19.4s, v21.4s
-	WORD	$0x4eb7d719 // fsub v25.4s, v24.4s, v23.4s
-	WORD	$0x4eb5d65b // fsub v27.4s, v18.4s, v21.4s
-	WORD	$0x4e3bd724 // fadd v4.4s, v25.4s, v27.4s
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S4, V22.S4, V4.S4
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e26d668 // fadd v8.4s, v19.4s, v6.4s
-	WORD	$0x4eb3d50a // fsub v10.4s, v8.4s, v19.4s
-	WORD	$0x4eaad509 // fsub v9.4s, v8.4s, v10.4s
-	WORD	$0x4ea9d670 // fsub v16.4s, v19.4s, v9.4s
-	WORD	$0x4eaad4da // fsub v26.4s, v6.4s, v10.4s
-	WORD	$0x4e3ad618 // fadd v24.4s, v16.4s, v26.4s
-	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
-	WORD	$0x4ea5d6f2 // fsub v18.4s, v23.4s, v5.4s
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e26d51a // fadd v26.4s, v8.4s, v6.4s
+	WORD	$0x4ea8d758 // fsub v24.4s, v26.4s, v8.4s
+	WORD	$0x4eb8d74a // fsub v10.4s, v26.4s, v24.4s
+	WORD	$0x4eaad507 // fsub v7.4s, v8.4s, v10.4s
+	WORD	$0x4eb8d4c9 // fsub v9.4s, v6.4s, v24.4s
+	WORD	$0x4e29d4eb // fadd v11.4s, v7.4s, v9.4s
+	WORD	$0x4e2bd650 // fadd v16.4s, v18.4s, v11.4s
+	WORD	$0x4ea5d613 // fsub v19.4s, v16.4s, v5.4s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S4, V22.S4, V25.S4
-	WORD	$0x4eb9d65b // fsub v27.4s, v18.4s, v25.4s
-	WORD	$0x4e3bd51c // fadd v28.4s, v8.4s, v27.4s
-	WORD	$0x4ea8d787 // fsub v7.4s, v28.4s, v8.4s
-	WORD	$0x4ea7d793 // fsub v19.4s, v28.4s, v7.4s
-	WORD	$0x4eb3d509 // fsub v9.4s, v8.4s, v19.4s
-	WORD	$0x4ea7d766 // fsub v6.4s, v27.4s, v7.4s
-	WORD	$0x4e26d52a // fadd v10.4s, v9.4s, v6.4s
+	VLD1R	(R19), [V23.S4]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S4, V22.S4, V27.S4
+	WORD	$0x4ebbd679 // fsub v25.4s, v19.4s, v27.4s
+	WORD	$0x4e39d75c // fadd v28.4s, v26.4s, v25.4s
+	WORD	$0x4ebad795 // fsub v21.4s, v28.4s, v26.4s
+	WORD	$0x4eb5d788 // fsub v8.4s, v28.4s, v21.4s
+	WORD	$0x4ea8d74a // fsub v10.4s, v26.4s, v8.4s
+	WORD	$0x4eb5d726 // fsub v6.4s, v25.4s, v21.4s
+	WORD	$0x4e26d558 // fadd v24.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6eb0e63a // fcmgt v26.4s, v17.4s, v16.4s
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6ea7e629 // fcmgt v9.4s, v17.4s, v7.4s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e498 // fcmgt v24.4s, v4.4s, v17.4s
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb1e64b // fcmgt v11.4s, v18.4s, v17.4s
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock16
-	VUSHR	$23, V17.S4, V21.S4
-	VUSHR	$3, V21.S4, V22.S4
+	VUSHR	$23, V17.S4, V23.S4
+	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V19.S4, V26.S4
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$23, V8.S4, V7.S4
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$23, V26.S4, V21.S4
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22643,89 +22643,89 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x6e26dd30 // fmul v16.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd47 // fmul v7.4s, v10.4s, v6.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S4, V9.S4, V24.S4
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S4, V10.S4, V11.S4
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S4]
-	WORD	$0x6e25de0b // fmul v11.4s, v16.4s, v5.4s
+	WORD	$0x6e25dce4 // fmul v4.4s, v7.4s, v5.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea8e767 // fcmgt v7.4s, v27.4s, v8.4s
-	WORD	$0x4e33d564 // fadd v4.4s, v11.4s, v19.4s
-	WORD	$0x4eb3d486 // fsub v6.4s, v4.4s, v19.4s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae735 // fcmgt v21.4s, v25.4s, v26.4s
+	WORD	$0x4e28d492 // fadd v18.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d646 // fsub v6.4s, v18.4s, v8.4s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S4, V5.S4, V21.S4
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S4, V5.S4, V23.S4
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x6e32dd39 // fmul v25.4s, v9.4s, v18.4s
+	VMOV	R20, V19.S[3]
+	WORD	$0x6e33dd5b // fmul v27.4s, v10.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S4, V9.S4, V8.S4
-	WORD	$0x4e39d704 // fadd v4.4s, v24.4s, v25.4s
-	WORD	$0x4eb8d493 // fsub v19.4s, v4.4s, v24.4s
-	WORD	$0x4eb3d487 // fsub v7.4s, v4.4s, v19.4s
-	WORD	$0x4ea7d706 // fsub v6.4s, v24.4s, v7.4s
-	WORD	$0x4eb3d72b // fsub v11.4s, v25.4s, v19.4s
-	WORD	$0x4e2bd4c5 // fadd v5.4s, v6.4s, v11.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4eb5d750 // fsub v16.4s, v26.4s, v21.4s
-	WORD	$0x4eb0d751 // fsub v17.4s, v26.4s, v16.4s
-	WORD	$0x4eb1d6b2 // fsub v18.4s, v21.4s, v17.4s
-	WORD	$0x4eb0d49b // fsub v27.4s, v4.4s, v16.4s
-	WORD	$0x4e3bd658 // fadd v24.4s, v18.4s, v27.4s
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S4, V10.S4, V26.S4
+	WORD	$0x4e3bd572 // fadd v18.4s, v11.4s, v27.4s
+	WORD	$0x4eabd648 // fsub v8.4s, v18.4s, v11.4s
+	WORD	$0x4ea8d655 // fsub v21.4s, v18.4s, v8.4s
+	WORD	$0x4eb5d566 // fsub v6.4s, v11.4s, v21.4s
+	WORD	$0x4ea8d764 // fsub v4.4s, v27.4s, v8.4s
+	WORD	$0x4e24d4c5 // fadd v5.4s, v6.4s, v4.4s
+	WORD	$0x4e32d6e9 // fadd v9.4s, v23.4s, v18.4s
+	WORD	$0x4eb7d527 // fsub v7.4s, v9.4s, v23.4s
+	WORD	$0x4ea7d531 // fsub v17.4s, v9.4s, v7.4s
+	WORD	$0x4eb1d6f3 // fsub v19.4s, v23.4s, v17.4s
+	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
+	WORD	$0x4e39d66b // fadd v11.4s, v19.4s, v25.4s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e27df59 // fmul v25.4s, v26.4s, v7.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6e35dd3b // fmul v27.4s, v9.4s, v21.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.S4]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x6ea4e612 // fcmgt v18.4s, v16.4s, v4.4s
-	WORD	$0x4e35d73b // fadd v27.4s, v25.4s, v21.4s
-	WORD	$0x4eb5d767 // fsub v7.4s, v27.4s, v21.4s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x6eb2e4f3 // fcmgt v19.4s, v7.4s, v18.4s
+	WORD	$0x4e37d779 // fadd v25.4s, v27.4s, v23.4s
+	WORD	$0x4eb7d735 // fsub v21.4s, v25.4s, v23.4s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S4, V11.S4, V6.S4
+	VLD1R	(R19), [V4.S4]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S4, V4.S4, V6.S4
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22739,30 +22739,30 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S4, V9.S4, V21.S4
-	WORD	$0x4e28d612 // fadd v18.4s, v16.4s, v8.4s
-	WORD	$0x4eb0d647 // fsub v7.4s, v18.4s, v16.4s
-	WORD	$0x4ea7d659 // fsub v25.4s, v18.4s, v7.4s
-	WORD	$0x4eb9d60b // fsub v11.4s, v16.4s, v25.4s
-	WORD	$0x4ea7d513 // fsub v19.4s, v8.4s, v7.4s
-	WORD	$0x4e33d57a // fadd v26.4s, v11.4s, v19.4s
-	WORD	$0x4e25d644 // fadd v4.4s, v18.4s, v5.4s
-	WORD	$0x4eb2d491 // fsub v17.4s, v4.4s, v18.4s
-	WORD	$0x4eb1d49b // fsub v27.4s, v4.4s, v17.4s
-	WORD	$0x4ebbd650 // fsub v16.4s, v18.4s, v27.4s
-	WORD	$0x4eb1d4b9 // fsub v25.4s, v5.4s, v17.4s
-	WORD	$0x4e39d608 // fadd v8.4s, v16.4s, v25.4s
-	WORD	$0x4e38d487 // fadd v7.4s, v4.4s, v24.4s
-	WORD	$0x4ea4d4eb // fsub v11.4s, v7.4s, v4.4s
-	WORD	$0x4eabd4f3 // fsub v19.4s, v7.4s, v11.4s
-	WORD	$0x4eb3d492 // fsub v18.4s, v4.4s, v19.4s
-	WORD	$0x4eabd71b // fsub v27.4s, v24.4s, v11.4s
-	WORD	$0x4e3bd645 // fadd v5.4s, v18.4s, v27.4s
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S4, V10.S4, V23.S4
+	WORD	$0x4e3ad4f3 // fadd v19.4s, v7.4s, v26.4s
+	WORD	$0x4ea7d675 // fsub v21.4s, v19.4s, v7.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4ebbd4e4 // fsub v4.4s, v7.4s, v27.4s
+	WORD	$0x4eb5d748 // fsub v8.4s, v26.4s, v21.4s
+	WORD	$0x4e28d489 // fadd v9.4s, v4.4s, v8.4s
+	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
+	WORD	$0x4eb3d651 // fsub v17.4s, v18.4s, v19.4s
+	WORD	$0x4eb1d659 // fsub v25.4s, v18.4s, v17.4s
+	WORD	$0x4eb9d667 // fsub v7.4s, v19.4s, v25.4s
+	WORD	$0x4eb1d4bb // fsub v27.4s, v5.4s, v17.4s
+	WORD	$0x4e3bd4fa // fadd v26.4s, v7.4s, v27.4s
+	WORD	$0x4e2bd655 // fadd v21.4s, v18.4s, v11.4s
+	WORD	$0x4eb2d6a4 // fsub v4.4s, v21.4s, v18.4s
+	WORD	$0x4ea4d6a8 // fsub v8.4s, v21.4s, v4.4s
+	WORD	$0x4ea8d653 // fsub v19.4s, v18.4s, v8.4s
+	WORD	$0x4ea4d579 // fsub v25.4s, v11.4s, v4.4s
+	WORD	$0x4e39d665 // fadd v5.4s, v19.4s, v25.4s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -22776,197 +22776,197 @@ tail4:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x6e31dd30 // fmul v16.4s, v9.4s, v17.4s
-	WORD	$0x4e28d759 // fadd v25.4s, v26.4s, v8.4s
-	WORD	$0x4e35d4a4 // fadd v4.4s, v5.4s, v21.4s
-	WORD	$0x4e24d733 // fadd v19.4s, v25.4s, v4.4s
-	WORD	$0x4e30d678 // fadd v24.4s, v19.4s, v16.4s
-	WORD	$0x4e27d4cb // fadd v11.4s, v6.4s, v7.4s
-	WORD	$0x4ea6d572 // fsub v18.4s, v11.4s, v6.4s
-	WORD	$0x4eb2d57b // fsub v27.4s, v11.4s, v18.4s
-	WORD	$0x4ebbd4d6 // fsub v22.4s, v6.4s, v27.4s
-	WORD	$0x4eb2d4e9 // fsub v9.4s, v7.4s, v18.4s
-	WORD	$0x4e29d6d1 // fadd v17.4s, v22.4s, v9.4s
-	WORD	$0x4e38d63a // fadd v26.4s, v17.4s, v24.4s
-	WORD	$0x4eb1d748 // fsub v8.4s, v26.4s, v17.4s
-	WORD	$0x4ea8d745 // fsub v5.4s, v26.4s, v8.4s
-	WORD	$0x4ea5d635 // fsub v21.4s, v17.4s, v5.4s
-	WORD	$0x4ea8d719 // fsub v25.4s, v24.4s, v8.4s
-	WORD	$0x4e39d6a4 // fadd v4.4s, v21.4s, v25.4s
+	WORD	$0x6e31dd47 // fmul v7.4s, v10.4s, v17.4s
+	WORD	$0x4e3ad53b // fadd v27.4s, v9.4s, v26.4s
+	WORD	$0x4e37d4b2 // fadd v18.4s, v5.4s, v23.4s
+	WORD	$0x4e32d768 // fadd v8.4s, v27.4s, v18.4s
+	WORD	$0x4e27d50b // fadd v11.4s, v8.4s, v7.4s
+	WORD	$0x4e35d4c4 // fadd v4.4s, v6.4s, v21.4s
+	WORD	$0x4ea6d493 // fsub v19.4s, v4.4s, v6.4s
+	WORD	$0x4eb3d499 // fsub v25.4s, v4.4s, v19.4s
+	WORD	$0x4eb9d4d6 // fsub v22.4s, v6.4s, v25.4s
+	WORD	$0x4eb3d6aa // fsub v10.4s, v21.4s, v19.4s
+	WORD	$0x4e2ad6d1 // fadd v17.4s, v22.4s, v10.4s
+	WORD	$0x4e2bd629 // fadd v9.4s, v17.4s, v11.4s
+	WORD	$0x4eb1d53a // fsub v26.4s, v9.4s, v17.4s
+	WORD	$0x4ebad525 // fsub v5.4s, v9.4s, v26.4s
+	WORD	$0x4ea5d637 // fsub v23.4s, v17.4s, v5.4s
+	WORD	$0x4ebad57b // fsub v27.4s, v11.4s, v26.4s
+	WORD	$0x4e3bd6f2 // fadd v18.4s, v23.4s, v27.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.S4]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb2e6c9 // fcmgt v9.4s, v22.4s, v18.4s
-	WORD	$0x4e3bd571 // fadd v17.4s, v11.4s, v27.4s
-	WORD	$0x4ebbd625 // fsub v5.4s, v17.4s, v27.4s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4eb8d568 // fsub v8.4s, v11.4s, v24.4s
-	WORD	$0x4e3ad515 // fadd v21.4s, v8.4s, v26.4s
-	WORD	$0x4ea8d6b9 // fsub v25.4s, v21.4s, v8.4s
-	WORD	$0x4eb9d6b3 // fsub v19.4s, v21.4s, v25.4s
-	WORD	$0x4eb3d506 // fsub v6.4s, v8.4s, v19.4s
-	WORD	$0x4eb9d750 // fsub v16.4s, v26.4s, v25.4s
-	WORD	$0x4e30d4c7 // fadd v7.4s, v6.4s, v16.4s
-	WORD	$0x4e24d4f6 // fadd v22.4s, v7.4s, v4.4s
+	WORD	$0x6eb3e6ca // fcmgt v10.4s, v22.4s, v19.4s
+	WORD	$0x4e39d491 // fadd v17.4s, v4.4s, v25.4s
+	WORD	$0x4eb9d625 // fsub v5.4s, v17.4s, v25.4s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eabd49a // fsub v26.4s, v4.4s, v11.4s
+	WORD	$0x4e29d757 // fadd v23.4s, v26.4s, v9.4s
+	WORD	$0x4ebad6fb // fsub v27.4s, v23.4s, v26.4s
+	WORD	$0x4ebbd6e8 // fsub v8.4s, v23.4s, v27.4s
+	WORD	$0x4ea8d746 // fsub v6.4s, v26.4s, v8.4s
+	WORD	$0x4ebbd527 // fsub v7.4s, v9.4s, v27.4s
+	WORD	$0x4e27d4d5 // fadd v21.4s, v6.4s, v7.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32deb1 // fmul v17.4s, v21.4s, v18.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33def1 // fmul v17.4s, v23.4s, v19.4s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.S4]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S4, V21.S4, V11.S4
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S4, V23.S4, V4.S4
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S4, V22.S4, V19.S4
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S4, V21.S4, V25.S4
-	WORD	$0x4e39d626 // fadd v6.4s, v17.4s, v25.4s
-	WORD	$0x4ea6d630 // fsub v16.4s, v17.4s, v6.4s
-	WORD	$0x4e39d607 // fadd v7.4s, v16.4s, v25.4s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S4, V22.S4, V8.S4
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S4, V23.S4, V27.S4
+	WORD	$0x4e3bd626 // fadd v6.4s, v17.4s, v27.4s
+	WORD	$0x4ea6d627 // fsub v7.4s, v17.4s, v6.4s
+	WORD	$0x4e3bd4f5 // fadd v21.4s, v7.4s, v27.4s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24d712 // fadd v18.4s, v24.4s, v4.4s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32d573 // fadd v19.4s, v11.4s, v18.4s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock16:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V20.S4, V26.S4
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V20.S4, V22.S4
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V26.B16, V19.B16
+	VLD1R	(R19), [V4.S4]
+	VAND	V4.B16, V22.B16, V9.B16
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e670 // fcmeq v16.4s, v19.4s, v17.4s
-	WORD	$0x6e3cdf99 // fmul v25.4s, v28.4s, v28.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37e528 // fcmeq v8.4s, v9.4s, v23.4s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S4]
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$30, V7.S4, V27.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S4, V4.S4, V27.S4
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S4, V27.S4, V5.S4
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S4, V5.S4, V9.S4
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S4, V9.S4, V7.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6e39dd0b // fmul v11.4s, v8.4s, v25.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S4, V11.S4, V20.S4
-	WORD	$0x6e3cdf35 // fmul v21.4s, v25.4s, v28.4s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S4, V21.S4, V17.S4
-	WORD	$0x4e31d793 // fadd v19.4s, v28.4s, v17.4s
-	WORD	$0x6e3cdf84 // fmul v4.4s, v28.4s, v28.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VEOR	V24.B16, V4.B16, V18.B16
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S4, V28.S4, V27.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6e24dcc5 // fmul v5.4s, v6.4s, v4.4s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VEOR	V23.B16, V5.B16, V9.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x4e29d50b // fadd v11.4s, v8.4s, v9.4s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eabd735 // fsub v21.4s, v25.4s, v11.4s
-	WORD	$0x4e29d6a7 // fadd v7.4s, v21.4s, v9.4s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S4]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S4, V20.S4, V24.S4
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S4, V24.S4, V6.S4
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S4, V6.S4, V5.S4
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S4, V5.S4, V25.S4
-	WORD	$0x6e24dc95 // fmul v21.4s, v4.4s, v4.4s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S4, V21.S4, V9.S4
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S4, V28.S4, V20.S4
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S4, V17.S4, V18.S4
-	WORD	$0x4e32d578 // fadd v24.4s, v11.4s, v18.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B16, V19.B16, V23.B16
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VAND	V6.B16, V26.B16, V8.B16
-	VSHL	$30, V8.S4, V5.S4
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb6e495 // fcmgt v21.4s, v4.4s, v22.4s
-	VEOR	V5.B16, V23.B16, V25.B16
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B16, V7.B16, V28.B16
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ae6c9 // fcmeq v9.4s, v22.4s, v10.4s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B16, V17.B16, V27.B16
-	WORD	$0x4e20e414 // fcmeq v20.4s, v0.4s, v0.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V18.B16
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B16, V18.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V19.S4, V6.S4
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S4, V6.S4, V16.S4
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S4, V16.S4, V26.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e32de84 // fmul v4.4s, v20.4s, v18.4s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S4, V4.S4, V23.S4
+	WORD	$0x6e3cde49 // fmul v9.4s, v18.4s, v28.4s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S4, V9.S4, V17.S4
+	WORD	$0x4e31d796 // fadd v22.4s, v28.4s, v17.4s
+	WORD	$0x6e3cdf87 // fmul v7.4s, v28.4s, v28.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VEOR	V11.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S4, V28.S4, V5.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e27de6a // fmul v10.4s, v19.4s, v7.4s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VEOR	V6.B16, V10.B16, V21.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e35d614 // fadd v20.4s, v16.4s, v21.4s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb4d492 // fsub v18.4s, v4.4s, v20.4s
+	WORD	$0x4e35d649 // fadd v9.4s, v18.4s, v21.4s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S4, V26.S4, V17.S4
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S4, V17.S4, V25.S4
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S4, V25.S4, V6.S4
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S4, V6.S4, V16.S4
+	WORD	$0x6e27dce4 // fmul v4.4s, v7.4s, v7.4s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S4, V4.S4, V18.S4
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S4, V28.S4, V21.S4
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S4, V26.S4, V23.S4
+	WORD	$0x4e37d68b // fadd v11.4s, v20.4s, v23.4s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B16, V22.B16, V17.B16
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VAND	V19.B16, V0.B16, V25.B16
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb9e546 // fcmgt v6.4s, v10.4s, v25.4s
+	VEOR	V27.B16, V17.B16, V7.B16
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B16, V4.B16, V16.B16
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e73c // fcmeq v28.4s, v25.4s, v9.4s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B16, V24.B16, V18.B16
+	WORD	$0x4e20e41a // fcmeq v26.4s, v0.4s, v0.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VORR	V5.B16, V0.B16, V21.B16
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -22997,70 +22997,70 @@ tail2:
 	VLD1R	(R19), [V4.S2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S2, V22.S2, V5.S2
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e26dec7 // fmul v7.2s, v22.2s, v6.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VEOR	V8.B8, V7.B8, V9.B8
+	VEOR	V6.B8, V26.B8, V7.B8
+	WORD	$0x0e27d708 // fadd v8.2s, v24.2s, v7.2s
+	WORD	$0x0eb8d509 // fsub v9.2s, v8.2s, v24.2s
+	WORD	$0x0ea9d50a // fsub v10.2s, v8.2s, v9.2s
+	WORD	$0x0eaad70b // fsub v11.2s, v24.2s, v10.2s
+	WORD	$0x0ea9d4f0 // fsub v16.2s, v7.2s, v9.2s
+	WORD	$0x0e30d572 // fadd v18.2s, v11.2s, v16.2s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S2, V22.S2, V11.S2
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33ded5 // fmul v21.2s, v22.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VEOR	V16.B8, V26.B8, V18.B8
-	WORD	$0x0e32d713 // fadd v19.2s, v24.2s, v18.2s
-	WORD	$0x0eb8d675 // fsub v21.2s, v19.2s, v24.2s
-	WORD	$0x0eb5d677 // fsub v23.2s, v19.2s, v21.2s
-	WORD	$0x0eb7d719 // fsub v25.2s, v24.2s, v23.2s
-	WORD	$0x0eb5d65b // fsub v27.2s, v18.2s, v21.2s
-	WORD	$0x0e3bd724 // fadd v4.2s, v25.2s, v27.2s
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V21.B8, V25.B8
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S2, V22.S2, V4.S2
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S2]
-	VEOR	V28.B8, V7.B8, V6.B8
-	WORD	$0x0e26d668 // fadd v8.2s, v19.2s, v6.2s
-	WORD	$0x0eb3d50a // fsub v10.2s, v8.2s, v19.2s
-	WORD	$0x0eaad509 // fsub v9.2s, v8.2s, v10.2s
-	WORD	$0x0ea9d670 // fsub v16.2s, v19.2s, v9.2s
-	WORD	$0x0eaad4da // fsub v26.2s, v6.2s, v10.2s
-	WORD	$0x0e3ad618 // fadd v24.2s, v16.2s, v26.2s
-	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
-	WORD	$0x0ea5d6f2 // fsub v18.2s, v23.2s, v5.2s
+	VEOR	V28.B8, V21.B8, V6.B8
+	WORD	$0x0e26d51a // fadd v26.2s, v8.2s, v6.2s
+	WORD	$0x0ea8d758 // fsub v24.2s, v26.2s, v8.2s
+	WORD	$0x0eb8d74a // fsub v10.2s, v26.2s, v24.2s
+	WORD	$0x0eaad507 // fsub v7.2s, v8.2s, v10.2s
+	WORD	$0x0eb8d4c9 // fsub v9.2s, v6.2s, v24.2s
+	WORD	$0x0e29d4eb // fadd v11.2s, v7.2s, v9.2s
+	WORD	$0x0e2bd650 // fadd v16.2s, v18.2s, v11.2s
+	WORD	$0x0ea5d613 // fsub v19.2s, v16.2s, v5.2s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S2, V22.S2, V25.S2
-	WORD	$0x0eb9d65b // fsub v27.2s, v18.2s, v25.2s
-	WORD	$0x0e3bd51c // fadd v28.2s, v8.2s, v27.2s
-	WORD	$0x0ea8d787 // fsub v7.2s, v28.2s, v8.2s
-	WORD	$0x0ea7d793 // fsub v19.2s, v28.2s, v7.2s
-	WORD	$0x0eb3d509 // fsub v9.2s, v8.2s, v19.2s
-	WORD	$0x0ea7d766 // fsub v6.2s, v27.2s, v7.2s
-	WORD	$0x0e26d52a // fadd v10.2s, v9.2s, v6.2s
+	VLD1R	(R19), [V23.S2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S2, V22.S2, V27.S2
+	WORD	$0x0ebbd679 // fsub v25.2s, v19.2s, v27.2s
+	WORD	$0x0e39d75c // fadd v28.2s, v26.2s, v25.2s
+	WORD	$0x0ebad795 // fsub v21.2s, v28.2s, v26.2s
+	WORD	$0x0eb5d788 // fsub v8.2s, v28.2s, v21.2s
+	WORD	$0x0ea8d74a // fsub v10.2s, v26.2s, v8.2s
+	WORD	$0x0eb5d726 // fsub v6.2s, v25.2s, v21.2s
+	WORD	$0x0e26d558 // fadd v24.2s, v10.2s, v6.2s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb0e63a // fcmgt v26.2s, v17.2s, v16.2s
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2ea7e629 // fcmgt v9.2s, v17.2s, v7.2s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e498 // fcmgt v24.2s, v4.2s, v17.2s
-	VAND	V24.B8, V26.B8, V23.B8
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb1e64b // fcmgt v11.2s, v18.2s, v17.2s
+	VAND	V11.B8, V9.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock17
-	VUSHR	$23, V17.S2, V21.S2
-	VUSHR	$3, V21.S2, V22.S2
+	VUSHR	$23, V17.S2, V23.S2
+	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V21.B8, V18.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V23.B8, V19.B8
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V19.S2, V26.S2
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V17.B8, V27.B8
-	VSHL	$23, V8.S2, V7.S2
-	VORR	V7.B8, V27.B8, V9.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V17.B8, V25.B8
+	VSHL	$23, V26.S2, V21.S2
+	VORR	V21.B8, V25.B8, V10.B8
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23074,89 +23074,89 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x2e26dd30 // fmul v16.2s, v9.2s, v6.2s
+	WORD	$0x2e26dd47 // fmul v7.2s, v10.2s, v6.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V26.B8
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S2, V9.S2, V24.S2
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V9.B8
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S2, V10.S2, V11.S2
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S2]
-	WORD	$0x2e25de0b // fmul v11.2s, v16.2s, v5.2s
+	WORD	$0x2e25dce4 // fmul v4.2s, v7.2s, v5.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V11.B8, V25.B8
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V4.B8, V27.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V25.B8, V19.B8
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V27.B8, V8.B8
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V11.B8, V8.B8
+	VAND	V17.B8, V4.B8, V26.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea8e767 // fcmgt v7.2s, v27.2s, v8.2s
-	WORD	$0x0e33d564 // fadd v4.2s, v11.2s, v19.2s
-	WORD	$0x0eb3d486 // fsub v6.2s, v4.2s, v19.2s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae735 // fcmgt v21.2s, v25.2s, v26.2s
+	WORD	$0x0e28d492 // fadd v18.2s, v4.2s, v8.2s
+	WORD	$0x0ea8d646 // fsub v6.2s, v18.2s, v8.2s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B8, V6.B8, V9.B8
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S2, V5.S2, V21.S2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S2, V5.S2, V23.S2
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x2e32dd39 // fmul v25.2s, v9.2s, v18.2s
+	VMOV	R20, V19.S[3]
+	WORD	$0x2e33dd5b // fmul v27.2s, v10.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VEOR	V17.B8, V25.B8, V27.B8
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S2, V9.S2, V8.S2
-	WORD	$0x0e39d704 // fadd v4.2s, v24.2s, v25.2s
-	WORD	$0x0eb8d493 // fsub v19.2s, v4.2s, v24.2s
-	WORD	$0x0eb3d487 // fsub v7.2s, v4.2s, v19.2s
-	WORD	$0x0ea7d706 // fsub v6.2s, v24.2s, v7.2s
-	WORD	$0x0eb3d72b // fsub v11.2s, v25.2s, v19.2s
-	WORD	$0x0e2bd4c5 // fadd v5.2s, v6.2s, v11.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0eb5d750 // fsub v16.2s, v26.2s, v21.2s
-	WORD	$0x0eb0d751 // fsub v17.2s, v26.2s, v16.2s
-	WORD	$0x0eb1d6b2 // fsub v18.2s, v21.2s, v17.2s
-	WORD	$0x0eb0d49b // fsub v27.2s, v4.2s, v16.2s
-	WORD	$0x0e3bd658 // fadd v24.2s, v18.2s, v27.2s
+	VEOR	V17.B8, V27.B8, V25.B8
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S2, V10.S2, V26.S2
+	WORD	$0x0e3bd572 // fadd v18.2s, v11.2s, v27.2s
+	WORD	$0x0eabd648 // fsub v8.2s, v18.2s, v11.2s
+	WORD	$0x0ea8d655 // fsub v21.2s, v18.2s, v8.2s
+	WORD	$0x0eb5d566 // fsub v6.2s, v11.2s, v21.2s
+	WORD	$0x0ea8d764 // fsub v4.2s, v27.2s, v8.2s
+	WORD	$0x0e24d4c5 // fadd v5.2s, v6.2s, v4.2s
+	WORD	$0x0e32d6e9 // fadd v9.2s, v23.2s, v18.2s
+	WORD	$0x0eb7d527 // fsub v7.2s, v9.2s, v23.2s
+	WORD	$0x0ea7d531 // fsub v17.2s, v9.2s, v7.2s
+	WORD	$0x0eb1d6f3 // fsub v19.2s, v23.2s, v17.2s
+	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
+	WORD	$0x0e39d66b // fadd v11.2s, v19.2s, v25.2s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e27df59 // fmul v25.2s, v26.2s, v7.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e35dd3b // fmul v27.2s, v9.2s, v21.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V25.B8, V6.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V27.B8, V6.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V6.B8, V21.B8
+	VLD1R	(R19), [V4.S2]
+	VORR	V4.B8, V6.B8, V23.B8
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V25.B8, V4.B8
+	VAND	V17.B8, V27.B8, V18.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2ea4e612 // fcmgt v18.2s, v16.2s, v4.2s
-	WORD	$0x0e35d73b // fadd v27.2s, v25.2s, v21.2s
-	WORD	$0x0eb5d767 // fsub v7.2s, v27.2s, v21.2s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B8, V7.B8, V19.B8
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2eb2e4f3 // fcmgt v19.2s, v7.2s, v18.2s
+	WORD	$0x0e37d779 // fadd v25.2s, v27.2s, v23.2s
+	WORD	$0x0eb7d735 // fsub v21.2s, v25.2s, v23.2s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B8, V21.B8, V8.B8
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S2, V11.S2, V6.S2
+	VLD1R	(R19), [V4.S2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S2, V4.S2, V6.S2
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23170,30 +23170,30 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S2, V9.S2, V21.S2
-	WORD	$0x0e28d612 // fadd v18.2s, v16.2s, v8.2s
-	WORD	$0x0eb0d647 // fsub v7.2s, v18.2s, v16.2s
-	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
-	WORD	$0x0eb9d60b // fsub v11.2s, v16.2s, v25.2s
-	WORD	$0x0ea7d513 // fsub v19.2s, v8.2s, v7.2s
-	WORD	$0x0e33d57a // fadd v26.2s, v11.2s, v19.2s
-	WORD	$0x0e25d644 // fadd v4.2s, v18.2s, v5.2s
-	WORD	$0x0eb2d491 // fsub v17.2s, v4.2s, v18.2s
-	WORD	$0x0eb1d49b // fsub v27.2s, v4.2s, v17.2s
-	WORD	$0x0ebbd650 // fsub v16.2s, v18.2s, v27.2s
-	WORD	$0x0eb1d4b9 // fsub v25.2s, v5.2s, v17.2s
-	WORD	$0x0e39d608 // fadd v8.2s, v16.2s, v25.2s
-	WORD	$0x0e38d487 // fadd v7.2s, v4.2s, v24.2s
-	WORD	$0x0ea4d4eb // fsub v11.2s, v7.2s, v4.2s
-	WORD	$0x0eabd4f3 // fsub v19.2s, v7.2s, v11.2s
-	WORD	$0x0eb3d492 // fsub v18.2s, v4.2s, v19.2s
-	WORD	$0x0eabd71b // fsub v27.2s, v24.2s, v11.2s
-	WORD	$0x0e3bd645 // fadd v5.2s, v18.2s, v27.2s
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S2, V10.S2, V23.S2
+	WORD	$0x0e3ad4f3 // fadd v19.2s, v7.2s, v26.2s
+	WORD	$0x0ea7d675 // fsub v21.2s, v19.2s, v7.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0ebbd4e4 // fsub v4.2s, v7.2s, v27.2s
+	WORD	$0x0eb5d748 // fsub v8.2s, v26.2s, v21.2s
+	WORD	$0x0e28d489 // fadd v9.2s, v4.2s, v8.2s
+	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
+	WORD	$0x0eb3d651 // fsub v17.2s, v18.2s, v19.2s
+	WORD	$0x0eb1d659 // fsub v25.2s, v18.2s, v17.2s
+	WORD	$0x0eb9d667 // fsub v7.2s, v19.2s, v25.2s
+	WORD	$0x0eb1d4bb // fsub v27.2s, v5.2s, v17.2s
+	WORD	$0x0e3bd4fa // fadd v26.2s, v7.2s, v27.2s
+	WORD	$0x0e2bd655 // fadd v21.2s, v18.2s, v11.2s
+	WORD	$0x0eb2d6a4 // fsub v4.2s, v21.2s, v18.2s
+	WORD	$0x0ea4d6a8 // fsub v8.2s, v21.2s, v4.2s
+	WORD	$0x0ea8d653 // fsub v19.2s, v18.2s, v8.2s
+	WORD	$0x0ea4d579 // fsub v25.2s, v11.2s, v4.2s
+	WORD	$0x0e39d665 // fadd v5.2s, v19.2s, v25.2s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23207,197 +23207,197 @@ tail2:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
-	WORD	$0x0e28d759 // fadd v25.2s, v26.2s, v8.2s
-	WORD	$0x0e35d4a4 // fadd v4.2s, v5.2s, v21.2s
-	WORD	$0x0e24d733 // fadd v19.2s, v25.2s, v4.2s
-	WORD	$0x0e30d678 // fadd v24.2s, v19.2s, v16.2s
-	WORD	$0x0e27d4cb // fadd v11.2s, v6.2s, v7.2s
-	WORD	$0x0ea6d572 // fsub v18.2s, v11.2s, v6.2s
-	WORD	$0x0eb2d57b // fsub v27.2s, v11.2s, v18.2s
-	WORD	$0x0ebbd4d6 // fsub v22.2s, v6.2s, v27.2s
-	WORD	$0x0eb2d4e9 // fsub v9.2s, v7.2s, v18.2s
-	WORD	$0x0e29d6d1 // fadd v17.2s, v22.2s, v9.2s
-	WORD	$0x0e38d63a // fadd v26.2s, v17.2s, v24.2s
-	WORD	$0x0eb1d748 // fsub v8.2s, v26.2s, v17.2s
-	WORD	$0x0ea8d745 // fsub v5.2s, v26.2s, v8.2s
-	WORD	$0x0ea5d635 // fsub v21.2s, v17.2s, v5.2s
-	WORD	$0x0ea8d719 // fsub v25.2s, v24.2s, v8.2s
-	WORD	$0x0e39d6a4 // fadd v4.2s, v21.2s, v25.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
+	WORD	$0x0e3ad53b // fadd v27.2s, v9.2s, v26.2s
+	WORD	$0x0e37d4b2 // fadd v18.2s, v5.2s, v23.2s
+	WORD	$0x0e32d768 // fadd v8.2s, v27.2s, v18.2s
+	WORD	$0x0e27d50b // fadd v11.2s, v8.2s, v7.2s
+	WORD	$0x0e35d4c4 // fadd v4.2s, v6.2s, v21.2s
+	WORD	$0x0ea6d493 // fsub v19.2s, v4.2s, v6.2s
+	WORD	$0x0eb3d499 // fsub v25.2s, v4.2s, v19.2s
+	WORD	$0x0eb9d4d6 // fsub v22.2s, v6.2s, v25.2s
+	WORD	$0x0eb3d6aa // fsub v10.2s, v21.2s, v19.2s
+	WORD	$0x0e2ad6d1 // fadd v17.2s, v22.2s, v10.2s
+	WORD	$0x0e2bd629 // fadd v9.2s, v17.2s, v11.2s
+	WORD	$0x0eb1d53a // fsub v26.2s, v9.2s, v17.2s
+	WORD	$0x0ebad525 // fsub v5.2s, v9.2s, v26.2s
+	WORD	$0x0ea5d637 // fsub v23.2s, v17.2s, v5.2s
+	WORD	$0x0ebad57b // fsub v27.2s, v11.2s, v26.2s
+	WORD	$0x0e3bd6f2 // fadd v18.2s, v23.2s, v27.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V11.B8, V16.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V4.B8, V7.B8
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VORR	V6.B8, V16.B8, V27.B8
+	VORR	V6.B8, V7.B8, V25.B8
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V11.B8, V18.B8
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V4.B8, V19.B8
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb2e6c9 // fcmgt v9.2s, v22.2s, v18.2s
-	WORD	$0x0e3bd571 // fadd v17.2s, v11.2s, v27.2s
-	WORD	$0x0ebbd625 // fsub v5.2s, v17.2s, v27.2s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B8, V5.B8, V24.B8
-	WORD	$0x0eb8d568 // fsub v8.2s, v11.2s, v24.2s
-	WORD	$0x0e3ad515 // fadd v21.2s, v8.2s, v26.2s
-	WORD	$0x0ea8d6b9 // fsub v25.2s, v21.2s, v8.2s
-	WORD	$0x0eb9d6b3 // fsub v19.2s, v21.2s, v25.2s
-	WORD	$0x0eb3d506 // fsub v6.2s, v8.2s, v19.2s
-	WORD	$0x0eb9d750 // fsub v16.2s, v26.2s, v25.2s
-	WORD	$0x0e30d4c7 // fadd v7.2s, v6.2s, v16.2s
-	WORD	$0x0e24d4f6 // fadd v22.2s, v7.2s, v4.2s
+	WORD	$0x2eb3e6ca // fcmgt v10.2s, v22.2s, v19.2s
+	WORD	$0x0e39d491 // fadd v17.2s, v4.2s, v25.2s
+	WORD	$0x0eb9d625 // fsub v5.2s, v17.2s, v25.2s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B8, V5.B8, V11.B8
+	WORD	$0x0eabd49a // fsub v26.2s, v4.2s, v11.2s
+	WORD	$0x0e29d757 // fadd v23.2s, v26.2s, v9.2s
+	WORD	$0x0ebad6fb // fsub v27.2s, v23.2s, v26.2s
+	WORD	$0x0ebbd6e8 // fsub v8.2s, v23.2s, v27.2s
+	WORD	$0x0ea8d746 // fsub v6.2s, v26.2s, v8.2s
+	WORD	$0x0ebbd527 // fsub v7.2s, v9.2s, v27.2s
+	WORD	$0x0e27d4d5 // fadd v21.2s, v6.2s, v7.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32deb1 // fmul v17.2s, v21.2s, v18.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33def1 // fmul v17.2s, v23.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VEOR	V27.B8, V17.B8, V9.B8
+	VLD1R	(R19), [V25.S2]
+	VEOR	V25.B8, V17.B8, V10.B8
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S2, V21.S2, V11.S2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S2, V23.S2, V4.S2
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S2, V22.S2, V19.S2
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S2, V21.S2, V25.S2
-	WORD	$0x0e39d626 // fadd v6.2s, v17.2s, v25.2s
-	WORD	$0x0ea6d630 // fsub v16.2s, v17.2s, v6.2s
-	WORD	$0x0e39d607 // fadd v7.2s, v16.2s, v25.2s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S2, V22.S2, V8.S2
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S2, V23.S2, V27.S2
+	WORD	$0x0e3bd626 // fadd v6.2s, v17.2s, v27.2s
+	WORD	$0x0ea6d627 // fsub v7.2s, v17.2s, v6.2s
+	WORD	$0x0e3bd4f5 // fadd v21.2s, v7.2s, v27.2s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24d712 // fadd v18.2s, v24.2s, v4.2s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B8, V18.B8, V27.B8
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32d573 // fadd v19.2s, v11.2s, v18.2s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B8, V19.B8, V25.B8
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B8, V6.B8, V5.B8
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B8, V7.B8, V9.B8
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B8, V21.B8, V10.B8
+	VMOV	V10.B16, V24.B16
 mathblock17:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V22.B8
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VADD	V11.S2, V20.S2, V26.S2
+	VLD1R	(R19), [V26.S2]
+	VADD	V26.S2, V20.S2, V22.S2
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V26.B8, V19.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V22.B8, V9.B8
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e670 // fcmeq v16.2s, v19.2s, v17.2s
-	WORD	$0x2e3cdf99 // fmul v25.2s, v28.2s, v28.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0e37e528 // fcmeq v8.2s, v9.2s, v23.2s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S2]
+	VLD1R	(R19), [V17.S2]
+	VAND	V17.B8, V22.B8, V7.B8
+	VSHL	$30, V7.S2, V27.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S2, V4.S2, V27.S2
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S2, V27.S2, V5.S2
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S2, V5.S2, V9.S2
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S2, V9.S2, V7.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2e39dd0b // fmul v11.2s, v8.2s, v25.2s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S2, V11.S2, V20.S2
-	WORD	$0x2e3cdf35 // fmul v21.2s, v25.2s, v28.2s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S2, V21.S2, V17.S2
-	WORD	$0x0e31d793 // fadd v19.2s, v28.2s, v17.2s
-	WORD	$0x2e3cdf84 // fmul v4.2s, v28.2s, v28.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VEOR	V24.B8, V4.B8, V18.B8
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S2, V28.S2, V27.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e24dcc5 // fmul v5.2s, v6.2s, v4.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VEOR	V23.B8, V5.B8, V9.B8
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x0e29d50b // fadd v11.2s, v8.2s, v9.2s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eabd735 // fsub v21.2s, v25.2s, v11.2s
-	WORD	$0x0e29d6a7 // fadd v7.2s, v21.2s, v9.2s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S2]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S2, V20.S2, V24.S2
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S2, V24.S2, V6.S2
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S2, V6.S2, V5.S2
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S2, V5.S2, V25.S2
-	WORD	$0x2e24dc95 // fmul v21.2s, v4.2s, v4.2s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S2, V21.S2, V9.S2
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S2, V28.S2, V20.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S2, V17.S2, V18.S2
-	WORD	$0x0e32d578 // fadd v24.2s, v11.2s, v18.2s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B8, V19.B8, V23.B8
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VAND	V6.B8, V26.B8, V8.B8
-	VSHL	$30, V8.S2, V5.S2
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb6e495 // fcmgt v21.2s, v4.2s, v22.2s
-	VEOR	V5.B8, V23.B8, V25.B8
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B8, V7.B8, V28.B8
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ae6c9 // fcmeq v9.2s, v22.2s, v10.2s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B8, V17.B8, V27.B8
-	WORD	$0x0e20e414 // fcmeq v20.2s, v0.2s, v0.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V18.B8
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B8, V18.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S2, V19.S2, V6.S2
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S2, V6.S2, V16.S2
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S2, V16.S2, V26.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e32de84 // fmul v4.2s, v20.2s, v18.2s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S2, V4.S2, V23.S2
+	WORD	$0x2e3cde49 // fmul v9.2s, v18.2s, v28.2s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S2, V9.S2, V17.S2
+	WORD	$0x0e31d796 // fadd v22.2s, v28.2s, v17.2s
+	WORD	$0x2e3cdf87 // fmul v7.2s, v28.2s, v28.2s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VEOR	V11.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S2, V28.S2, V5.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e27de6a // fmul v10.2s, v19.2s, v7.2s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VEOR	V6.B8, V10.B8, V21.B8
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e35d614 // fadd v20.2s, v16.2s, v21.2s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0eb4d492 // fsub v18.2s, v4.2s, v20.2s
+	WORD	$0x0e35d649 // fadd v9.2s, v18.2s, v21.2s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S2, V26.S2, V17.S2
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S2, V17.S2, V25.S2
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S2, V25.S2, V6.S2
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S2, V6.S2, V16.S2
+	WORD	$0x2e27dce4 // fmul v4.2s, v7.2s, v7.2s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S2, V4.S2, V18.S2
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S2, V28.S2, V21.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S2, V26.S2, V23.S2
+	WORD	$0x0e37d68b // fadd v11.2s, v20.2s, v23.2s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B8, V22.B8, V17.B8
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VAND	V19.B8, V0.B8, V25.B8
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb9e546 // fcmgt v6.2s, v10.2s, v25.2s
+	VEOR	V27.B8, V17.B8, V7.B8
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B8, V4.B8, V16.B8
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e73c // fcmeq v28.2s, v25.2s, v9.2s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B8, V24.B8, V18.B8
+	WORD	$0x0e20e41a // fcmeq v26.2s, v0.2s, v0.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VORR	V5.B8, V0.B8, V21.B8
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -23428,70 +23428,70 @@ tail1:
 	VLD1R	(R19), [V4.S2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.S2, V22.S2, V5.S2
-	MOVD	$cos32consts<>+20(SB), R19
+	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e26dec7 // fmul v7.2s, v22.2s, v6.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VEOR	V8.B8, V7.B8, V9.B8
+	VEOR	V6.B8, V26.B8, V7.B8
+	WORD	$0x0e27d708 // fadd v8.2s, v24.2s, v7.2s
+	WORD	$0x0eb8d509 // fsub v9.2s, v8.2s, v24.2s
+	WORD	$0x0ea9d50a // fsub v10.2s, v8.2s, v9.2s
+	WORD	$0x0eaad70b // fsub v11.2s, v24.2s, v10.2s
+	WORD	$0x0ea9d4f0 // fsub v16.2s, v7.2s, v9.2s
+	WORD	$0x0e30d572 // fadd v18.2s, v11.2s, v16.2s
 	MOVD	$cos32consts<>+20(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.S2, V22.S2, V11.S2
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33ded5 // fmul v21.2s, v22.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VEOR	V16.B8, V26.B8, V18.B8
-	WORD	$0x0e32d713 // fadd v19.2s, v24.2s, v18.2s
-	WORD	$0x0eb8d675 // fsub v21.2s, v19.2s, v24.2s
-	WORD	$0x0eb5d677 // fsub v23.2s, v19.2s, v21.2s
-	WORD	$0x0eb7d719 // fsub v25.2s, v24.2s, v23.2s
-	WORD	$0x0eb5d65b // fsub v27.2s, v18.2s, v21.2s
-	WORD	$0x0e3bd724 // fadd v4.2s, v25.2s, v27.2s
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V21.B8, V25.B8
+	MOVD	$cos32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.S2, V22.S2, V4.S2
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V28.S2]
-	VEOR	V28.B8, V7.B8, V6.B8
-	WORD	$0x0e26d668 // fadd v8.2s, v19.2s, v6.2s
-	WORD	$0x0eb3d50a // fsub v10.2s, v8.2s, v19.2s
-	WORD	$0x0eaad509 // fsub v9.2s, v8.2s, v10.2s
-	WORD	$0x0ea9d670 // fsub v16.2s, v19.2s, v9.2s
-	WORD	$0x0eaad4da // fsub v26.2s, v6.2s, v10.2s
-	WORD	$0x0e3ad618 // fadd v24.2s, v16.2s, v26.2s
-	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
-	WORD	$0x0ea5d6f2 // fsub v18.2s, v23.2s, v5.2s
+	VEOR	V28.B8, V21.B8, V6.B8
+	WORD	$0x0e26d51a // fadd v26.2s, v8.2s, v6.2s
+	WORD	$0x0ea8d758 // fsub v24.2s, v26.2s, v8.2s
+	WORD	$0x0eb8d74a // fsub v10.2s, v26.2s, v24.2s
+	WORD	$0x0eaad507 // fsub v7.2s, v8.2s, v10.2s
+	WORD	$0x0eb8d4c9 // fsub v9.2s, v6.2s, v24.2s
+	WORD	$0x0e29d4eb // fadd v11.2s, v7.2s, v9.2s
+	WORD	$0x0e2bd650 // fadd v16.2s, v18.2s, v11.2s
+	WORD	$0x0ea5d613 // fsub v19.2s, v16.2s, v5.2s
 	MOVD	$cos32consts<>+24(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.S2, V22.S2, V25.S2
-	WORD	$0x0eb9d65b // fsub v27.2s, v18.2s, v25.2s
-	WORD	$0x0e3bd51c // fadd v28.2s, v8.2s, v27.2s
-	WORD	$0x0ea8d787 // fsub v7.2s, v28.2s, v8.2s
-	WORD	$0x0ea7d793 // fsub v19.2s, v28.2s, v7.2s
-	WORD	$0x0eb3d509 // fsub v9.2s, v8.2s, v19.2s
-	WORD	$0x0ea7d766 // fsub v6.2s, v27.2s, v7.2s
-	WORD	$0x0e26d52a // fadd v10.2s, v9.2s, v6.2s
+	VLD1R	(R19), [V23.S2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.S2, V22.S2, V27.S2
+	WORD	$0x0ebbd679 // fsub v25.2s, v19.2s, v27.2s
+	WORD	$0x0e39d75c // fadd v28.2s, v26.2s, v25.2s
+	WORD	$0x0ebad795 // fsub v21.2s, v28.2s, v26.2s
+	WORD	$0x0eb5d788 // fsub v8.2s, v28.2s, v21.2s
+	WORD	$0x0ea8d74a // fsub v10.2s, v26.2s, v8.2s
+	WORD	$0x0eb5d726 // fsub v6.2s, v25.2s, v21.2s
+	WORD	$0x0e26d558 // fadd v24.2s, v10.2s, v6.2s
 	MOVD	$cos32consts<>+32(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2eb0e63a // fcmgt v26.2s, v17.2s, v16.2s
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2ea7e629 // fcmgt v9.2s, v17.2s, v7.2s
 	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e498 // fcmgt v24.2s, v4.2s, v17.2s
-	VAND	V24.B8, V26.B8, V23.B8
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb1e64b // fcmgt v11.2s, v18.2s, v17.2s
+	VAND	V11.B8, V9.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock18
-	VUSHR	$23, V17.S2, V21.S2
-	VUSHR	$3, V21.S2, V22.S2
+	VUSHR	$23, V17.S2, V23.S2
+	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V21.B8, V18.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V23.B8, V19.B8
 	MOVD	$cos32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V19.S2, V26.S2
 	MOVD	$cos32consts<>+48(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V17.B8, V27.B8
-	VSHL	$23, V8.S2, V7.S2
-	VORR	V7.B8, V27.B8, V9.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V17.B8, V25.B8
+	VSHL	$23, V26.S2, V21.S2
+	VORR	V21.B8, V25.B8, V10.B8
 	MOVD	$rempio2_0_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23505,89 +23505,89 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x2e26dd30 // fmul v16.2s, v9.2s, v6.2s
+	WORD	$0x2e26dd47 // fmul v7.2s, v10.2s, v6.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V26.B8
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.S2, V9.S2, V24.S2
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V9.B8
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.S2, V10.S2, V11.S2
 	MOVD	$cos32consts<>+56(SB), R19
 	VLD1R	(R19), [V5.S2]
-	WORD	$0x2e25de0b // fmul v11.2s, v16.2s, v5.2s
+	WORD	$0x2e25dce4 // fmul v4.2s, v7.2s, v5.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V11.B8, V25.B8
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V4.B8, V27.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V25.B8, V19.B8
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V27.B8, V8.B8
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V11.B8, V8.B8
+	VAND	V17.B8, V4.B8, V26.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea8e767 // fcmgt v7.2s, v27.2s, v8.2s
-	WORD	$0x0e33d564 // fadd v4.2s, v11.2s, v19.2s
-	WORD	$0x0eb3d486 // fsub v6.2s, v4.2s, v19.2s
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae735 // fcmgt v21.2s, v25.2s, v26.2s
+	WORD	$0x0e28d492 // fadd v18.2s, v4.2s, v8.2s
+	WORD	$0x0ea8d646 // fsub v6.2s, v18.2s, v8.2s
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B8, V6.B8, V9.B8
 	MOVD	$cos32consts<>+52(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.S2, V5.S2, V21.S2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.S2, V5.S2, V23.S2
 	MOVD	$rempio2_1_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
+	VMOV	R20, V19.S[0]
 	VMOV	V22.S[1], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
+	VMOV	R20, V19.S[1]
 	VMOV	V22.S[2], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
+	VMOV	R20, V19.S[2]
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	WORD	$0x2e32dd39 // fmul v25.2s, v9.2s, v18.2s
+	VMOV	R20, V19.S[3]
+	WORD	$0x2e33dd5b // fmul v27.2s, v10.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VEOR	V17.B8, V25.B8, V27.B8
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.S2, V9.S2, V8.S2
-	WORD	$0x0e39d704 // fadd v4.2s, v24.2s, v25.2s
-	WORD	$0x0eb8d493 // fsub v19.2s, v4.2s, v24.2s
-	WORD	$0x0eb3d487 // fsub v7.2s, v4.2s, v19.2s
-	WORD	$0x0ea7d706 // fsub v6.2s, v24.2s, v7.2s
-	WORD	$0x0eb3d72b // fsub v11.2s, v25.2s, v19.2s
-	WORD	$0x0e2bd4c5 // fadd v5.2s, v6.2s, v11.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0eb5d750 // fsub v16.2s, v26.2s, v21.2s
-	WORD	$0x0eb0d751 // fsub v17.2s, v26.2s, v16.2s
-	WORD	$0x0eb1d6b2 // fsub v18.2s, v21.2s, v17.2s
-	WORD	$0x0eb0d49b // fsub v27.2s, v4.2s, v16.2s
-	WORD	$0x0e3bd658 // fadd v24.2s, v18.2s, v27.2s
+	VEOR	V17.B8, V27.B8, V25.B8
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.S2, V10.S2, V26.S2
+	WORD	$0x0e3bd572 // fadd v18.2s, v11.2s, v27.2s
+	WORD	$0x0eabd648 // fsub v8.2s, v18.2s, v11.2s
+	WORD	$0x0ea8d655 // fsub v21.2s, v18.2s, v8.2s
+	WORD	$0x0eb5d566 // fsub v6.2s, v11.2s, v21.2s
+	WORD	$0x0ea8d764 // fsub v4.2s, v27.2s, v8.2s
+	WORD	$0x0e24d4c5 // fadd v5.2s, v6.2s, v4.2s
+	WORD	$0x0e32d6e9 // fadd v9.2s, v23.2s, v18.2s
+	WORD	$0x0eb7d527 // fsub v7.2s, v9.2s, v23.2s
+	WORD	$0x0ea7d531 // fsub v17.2s, v9.2s, v7.2s
+	WORD	$0x0eb1d6f3 // fsub v19.2s, v23.2s, v17.2s
+	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
+	WORD	$0x0e39d66b // fadd v11.2s, v19.2s, v25.2s
 	MOVD	$cos32consts<>+56(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e27df59 // fmul v25.2s, v26.2s, v7.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2e35dd3b // fmul v27.2s, v9.2s, v21.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V25.B8, V6.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V27.B8, V6.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V6.B8, V21.B8
+	VLD1R	(R19), [V4.S2]
+	VORR	V4.B8, V6.B8, V23.B8
 	MOVD	$cos32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VAND	V17.B8, V25.B8, V4.B8
+	VAND	V17.B8, V27.B8, V18.B8
 	MOVD	$cos32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x2ea4e612 // fcmgt v18.2s, v16.2s, v4.2s
-	WORD	$0x0e35d73b // fadd v27.2s, v25.2s, v21.2s
-	WORD	$0x0eb5d767 // fsub v7.2s, v27.2s, v21.2s
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B8, V7.B8, V19.B8
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x2eb2e4f3 // fcmgt v19.2s, v7.2s, v18.2s
+	WORD	$0x0e37d779 // fadd v25.2s, v27.2s, v23.2s
+	WORD	$0x0eb7d735 // fsub v21.2s, v25.2s, v23.2s
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B8, V21.B8, V8.B8
 	MOVD	$cos32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.S2, V11.S2, V6.S2
+	VLD1R	(R19), [V4.S2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.S2, V4.S2, V6.S2
 	MOVD	$rempio2_2_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23601,30 +23601,30 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VEOR	V4.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.S2, V9.S2, V21.S2
-	WORD	$0x0e28d612 // fadd v18.2s, v16.2s, v8.2s
-	WORD	$0x0eb0d647 // fsub v7.2s, v18.2s, v16.2s
-	WORD	$0x0ea7d659 // fsub v25.2s, v18.2s, v7.2s
-	WORD	$0x0eb9d60b // fsub v11.2s, v16.2s, v25.2s
-	WORD	$0x0ea7d513 // fsub v19.2s, v8.2s, v7.2s
-	WORD	$0x0e33d57a // fadd v26.2s, v11.2s, v19.2s
-	WORD	$0x0e25d644 // fadd v4.2s, v18.2s, v5.2s
-	WORD	$0x0eb2d491 // fsub v17.2s, v4.2s, v18.2s
-	WORD	$0x0eb1d49b // fsub v27.2s, v4.2s, v17.2s
-	WORD	$0x0ebbd650 // fsub v16.2s, v18.2s, v27.2s
-	WORD	$0x0eb1d4b9 // fsub v25.2s, v5.2s, v17.2s
-	WORD	$0x0e39d608 // fadd v8.2s, v16.2s, v25.2s
-	WORD	$0x0e38d487 // fadd v7.2s, v4.2s, v24.2s
-	WORD	$0x0ea4d4eb // fsub v11.2s, v7.2s, v4.2s
-	WORD	$0x0eabd4f3 // fsub v19.2s, v7.2s, v11.2s
-	WORD	$0x0eb3d492 // fsub v18.2s, v4.2s, v19.2s
-	WORD	$0x0eabd71b // fsub v27.2s, v24.2s, v11.2s
-	WORD	$0x0e3bd645 // fadd v5.2s, v18.2s, v27.2s
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.S2, V10.S2, V23.S2
+	WORD	$0x0e3ad4f3 // fadd v19.2s, v7.2s, v26.2s
+	WORD	$0x0ea7d675 // fsub v21.2s, v19.2s, v7.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0ebbd4e4 // fsub v4.2s, v7.2s, v27.2s
+	WORD	$0x0eb5d748 // fsub v8.2s, v26.2s, v21.2s
+	WORD	$0x0e28d489 // fadd v9.2s, v4.2s, v8.2s
+	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
+	WORD	$0x0eb3d651 // fsub v17.2s, v18.2s, v19.2s
+	WORD	$0x0eb1d659 // fsub v25.2s, v18.2s, v17.2s
+	WORD	$0x0eb9d667 // fsub v7.2s, v19.2s, v25.2s
+	WORD	$0x0eb1d4bb // fsub v27.2s, v5.2s, v17.2s
+	WORD	$0x0e3bd4fa // fadd v26.2s, v7.2s, v27.2s
+	WORD	$0x0e2bd655 // fadd v21.2s, v18.2s, v11.2s
+	WORD	$0x0eb2d6a4 // fsub v4.2s, v21.2s, v18.2s
+	WORD	$0x0ea4d6a8 // fsub v8.2s, v21.2s, v4.2s
+	WORD	$0x0ea8d653 // fsub v19.2s, v18.2s, v8.2s
+	WORD	$0x0ea4d579 // fsub v25.2s, v11.2s, v4.2s
+	WORD	$0x0e39d665 // fadd v5.2s, v19.2s, v25.2s
 	MOVD	$rempio2_3_32<>+0(SB), R19
 	VMOV	V22.S[0], R20
 	MOVWU	(R19)(R20<<2), R20
@@ -23638,197 +23638,197 @@ tail1:
 	VMOV	V22.S[3], R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V17.S[3]
-	WORD	$0x2e31dd30 // fmul v16.2s, v9.2s, v17.2s
-	WORD	$0x0e28d759 // fadd v25.2s, v26.2s, v8.2s
-	WORD	$0x0e35d4a4 // fadd v4.2s, v5.2s, v21.2s
-	WORD	$0x0e24d733 // fadd v19.2s, v25.2s, v4.2s
-	WORD	$0x0e30d678 // fadd v24.2s, v19.2s, v16.2s
-	WORD	$0x0e27d4cb // fadd v11.2s, v6.2s, v7.2s
-	WORD	$0x0ea6d572 // fsub v18.2s, v11.2s, v6.2s
-	WORD	$0x0eb2d57b // fsub v27.2s, v11.2s, v18.2s
-	WORD	$0x0ebbd4d6 // fsub v22.2s, v6.2s, v27.2s
-	WORD	$0x0eb2d4e9 // fsub v9.2s, v7.2s, v18.2s
-	WORD	$0x0e29d6d1 // fadd v17.2s, v22.2s, v9.2s
-	WORD	$0x0e38d63a // fadd v26.2s, v17.2s, v24.2s
-	WORD	$0x0eb1d748 // fsub v8.2s, v26.2s, v17.2s
-	WORD	$0x0ea8d745 // fsub v5.2s, v26.2s, v8.2s
-	WORD	$0x0ea5d635 // fsub v21.2s, v17.2s, v5.2s
-	WORD	$0x0ea8d719 // fsub v25.2s, v24.2s, v8.2s
-	WORD	$0x0e39d6a4 // fadd v4.2s, v21.2s, v25.2s
+	WORD	$0x2e31dd47 // fmul v7.2s, v10.2s, v17.2s
+	WORD	$0x0e3ad53b // fadd v27.2s, v9.2s, v26.2s
+	WORD	$0x0e37d4b2 // fadd v18.2s, v5.2s, v23.2s
+	WORD	$0x0e32d768 // fadd v8.2s, v27.2s, v18.2s
+	WORD	$0x0e27d50b // fadd v11.2s, v8.2s, v7.2s
+	WORD	$0x0e35d4c4 // fadd v4.2s, v6.2s, v21.2s
+	WORD	$0x0ea6d493 // fsub v19.2s, v4.2s, v6.2s
+	WORD	$0x0eb3d499 // fsub v25.2s, v4.2s, v19.2s
+	WORD	$0x0eb9d4d6 // fsub v22.2s, v6.2s, v25.2s
+	WORD	$0x0eb3d6aa // fsub v10.2s, v21.2s, v19.2s
+	WORD	$0x0e2ad6d1 // fadd v17.2s, v22.2s, v10.2s
+	WORD	$0x0e2bd629 // fadd v9.2s, v17.2s, v11.2s
+	WORD	$0x0eb1d53a // fsub v26.2s, v9.2s, v17.2s
+	WORD	$0x0ebad525 // fsub v5.2s, v9.2s, v26.2s
+	WORD	$0x0ea5d637 // fsub v23.2s, v17.2s, v5.2s
+	WORD	$0x0ebad57b // fsub v27.2s, v11.2s, v26.2s
+	WORD	$0x0e3bd6f2 // fadd v18.2s, v23.2s, v27.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VAND	V19.B8, V11.B8, V16.B8
+	VLD1R	(R19), [V8.S2]
+	VAND	V8.B8, V4.B8, V7.B8
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VORR	V6.B8, V16.B8, V27.B8
+	VORR	V6.B8, V7.B8, V25.B8
 	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V11.B8, V18.B8
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V4.B8, V19.B8
 	MOVD	$cos32consts<>+60(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb2e6c9 // fcmgt v9.2s, v22.2s, v18.2s
-	WORD	$0x0e3bd571 // fadd v17.2s, v11.2s, v27.2s
-	WORD	$0x0ebbd625 // fsub v5.2s, v17.2s, v27.2s
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B8, V5.B8, V24.B8
-	WORD	$0x0eb8d568 // fsub v8.2s, v11.2s, v24.2s
-	WORD	$0x0e3ad515 // fadd v21.2s, v8.2s, v26.2s
-	WORD	$0x0ea8d6b9 // fsub v25.2s, v21.2s, v8.2s
-	WORD	$0x0eb9d6b3 // fsub v19.2s, v21.2s, v25.2s
-	WORD	$0x0eb3d506 // fsub v6.2s, v8.2s, v19.2s
-	WORD	$0x0eb9d750 // fsub v16.2s, v26.2s, v25.2s
-	WORD	$0x0e30d4c7 // fadd v7.2s, v6.2s, v16.2s
-	WORD	$0x0e24d4f6 // fadd v22.2s, v7.2s, v4.2s
+	WORD	$0x2eb3e6ca // fcmgt v10.2s, v22.2s, v19.2s
+	WORD	$0x0e39d491 // fadd v17.2s, v4.2s, v25.2s
+	WORD	$0x0eb9d625 // fsub v5.2s, v17.2s, v25.2s
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B8, V5.B8, V11.B8
+	WORD	$0x0eabd49a // fsub v26.2s, v4.2s, v11.2s
+	WORD	$0x0e29d757 // fadd v23.2s, v26.2s, v9.2s
+	WORD	$0x0ebad6fb // fsub v27.2s, v23.2s, v26.2s
+	WORD	$0x0ebbd6e8 // fsub v8.2s, v23.2s, v27.2s
+	WORD	$0x0ea8d746 // fsub v6.2s, v26.2s, v8.2s
+	WORD	$0x0ebbd527 // fsub v7.2s, v9.2s, v27.2s
+	WORD	$0x0e27d4d5 // fadd v21.2s, v6.2s, v7.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32deb1 // fmul v17.2s, v21.2s, v18.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33def1 // fmul v17.2s, v23.2s, v19.2s
 	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VEOR	V27.B8, V17.B8, V9.B8
+	VLD1R	(R19), [V25.S2]
+	VEOR	V25.B8, V17.B8, V10.B8
 	MOVD	$cos32consts<>+64(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.S2, V21.S2, V11.S2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.S2, V23.S2, V4.S2
 	MOVD	$cos32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.S2, V22.S2, V19.S2
-	MOVD	$cos32consts<>+68(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.S2, V21.S2, V25.S2
-	WORD	$0x0e39d626 // fadd v6.2s, v17.2s, v25.2s
-	WORD	$0x0ea6d630 // fsub v16.2s, v17.2s, v6.2s
-	WORD	$0x0e39d607 // fadd v7.2s, v16.2s, v25.2s
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.S2, V22.S2, V8.S2
+	MOVD	$cos32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.S2, V23.S2, V27.S2
+	WORD	$0x0e3bd626 // fadd v6.2s, v17.2s, v27.2s
+	WORD	$0x0ea6d627 // fsub v7.2s, v17.2s, v6.2s
+	WORD	$0x0e3bd4f5 // fadd v21.2s, v7.2s, v27.2s
 	MOVD	$cos32consts<>+4(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24d712 // fadd v18.2s, v24.2s, v4.2s
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B8, V18.B8, V27.B8
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32d573 // fadd v19.2s, v11.2s, v18.2s
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B8, V19.B8, V25.B8
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B8, V6.B8, V5.B8
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B8, V7.B8, V9.B8
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B8, V21.B8, V10.B8
+	VMOV	V10.B16, V24.B16
 mathblock18:
-	MOVD	$cos32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V22.B8
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VADD	V11.S2, V20.S2, V26.S2
+	VLD1R	(R19), [V26.S2]
+	VADD	V26.S2, V20.S2, V22.S2
 	MOVD	$cos32consts<>+72(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V26.B8, V19.B8
+	VLD1R	(R19), [V4.S2]
+	VAND	V4.B8, V22.B8, V9.B8
 	MOVD	$cos32consts<>+76(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e670 // fcmeq v16.2s, v19.2s, v17.2s
-	WORD	$0x2e3cdf99 // fmul v25.2s, v28.2s, v28.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0e37e528 // fcmeq v8.2s, v9.2s, v23.2s
 	MOVD	$cos32consts<>+80(SB), R19
-	VLD1R	(R19), [V4.S2]
+	VLD1R	(R19), [V17.S2]
+	VAND	V17.B8, V22.B8, V7.B8
+	VSHL	$30, V7.S2, V27.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
 	MOVD	$cos32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.S2, V4.S2, V27.S2
-	MOVD	$cos32consts<>+88(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.S2, V27.S2, V5.S2
-	MOVD	$cos32consts<>+92(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.S2, V5.S2, V9.S2
-	MOVD	$cos32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.S2, V9.S2, V7.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2e39dd0b // fmul v11.2s, v8.2s, v25.2s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V10.S2, V11.S2, V20.S2
-	WORD	$0x2e3cdf35 // fmul v21.2s, v25.2s, v28.2s
-	VMOV	V20.B16, V17.B16
-	VFMLA	V7.S2, V21.S2, V17.S2
-	WORD	$0x0e31d793 // fadd v19.2s, v28.2s, v17.2s
-	WORD	$0x2e3cdf84 // fmul v4.2s, v28.2s, v28.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VEOR	V24.B8, V4.B8, V18.B8
-	VMOV	V18.B16, V27.B16
-	VFMLA	V28.S2, V28.S2, V27.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2e24dcc5 // fmul v5.2s, v6.2s, v4.2s
-	MOVD	$cos32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VEOR	V23.B8, V5.B8, V9.B8
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x0e29d50b // fadd v11.2s, v8.2s, v9.2s
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eabd735 // fsub v21.2s, v25.2s, v11.2s
-	WORD	$0x0e29d6a7 // fadd v7.2s, v21.2s, v9.2s
-	MOVD	$cos32consts<>+108(SB), R19
-	VLD1R	(R19), [V20.S2]
-	MOVD	$cos32consts<>+112(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V24.B16
-	VFMLA	V4.S2, V20.S2, V24.S2
-	MOVD	$cos32consts<>+116(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V4.S2, V24.S2, V6.S2
-	MOVD	$cos32consts<>+120(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V5.B16
-	VFMLA	V4.S2, V6.S2, V5.S2
-	MOVD	$cos32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V25.B16
-	VFMLA	V4.S2, V5.S2, V25.S2
-	WORD	$0x2e24dc95 // fmul v21.2s, v4.2s, v4.2s
-	VMOV	V7.B16, V9.B16
-	VFMLA	V25.S2, V21.S2, V9.S2
-	VMOV	V9.B16, V20.B16
-	VFMLS	V10.S2, V28.S2, V20.S2
-	MOVD	$cos32consts<>+100(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V20.B16, V18.B16
-	VFMLS	V27.S2, V17.S2, V18.S2
-	WORD	$0x0e32d578 // fadd v24.2s, v11.2s, v18.2s
-	VMOV	V16.B16, V23.B16
-	VBSL	V24.B8, V19.B8, V23.B8
-	MOVD	$cos32consts<>+128(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VAND	V6.B8, V26.B8, V8.B8
-	VSHL	$30, V8.S2, V5.S2
-	MOVD	$cos32consts<>+132(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb6e495 // fcmgt v21.2s, v4.2s, v22.2s
-	VEOR	V5.B8, V23.B8, V25.B8
-	MOVD	$cos32consts<>+104(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V21.B16, V28.B16
-	VBSL	V25.B8, V7.B8, V28.B8
-	MOVD	$cos32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ae6c9 // fcmeq v9.2s, v22.2s, v10.2s
-	MOVD	$cos32consts<>+136(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V9.B16, V27.B16
-	VBSL	V28.B8, V17.B8, V27.B8
-	WORD	$0x0e20e414 // fcmeq v20.2s, v0.2s, v0.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$cos32consts<>+140(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V18.B8
-	VMOV	V20.B16, V16.B16
-	VBSL	V27.B8, V18.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	MOVD	$cos32consts<>+88(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
+	MOVD	$cos32consts<>+92(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S2, V19.S2, V6.S2
+	MOVD	$cos32consts<>+96(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.S2, V6.S2, V16.S2
+	MOVD	$cos32consts<>+100(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.S2, V16.S2, V26.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e32de84 // fmul v4.2s, v20.2s, v18.2s
+	VMOV	V24.B16, V23.B16
+	VFMLS	V24.S2, V4.S2, V23.S2
+	WORD	$0x2e3cde49 // fmul v9.2s, v18.2s, v28.2s
+	VMOV	V23.B16, V17.B16
+	VFMLA	V26.S2, V9.S2, V17.S2
+	WORD	$0x0e31d796 // fadd v22.2s, v28.2s, v17.2s
+	WORD	$0x2e3cdf87 // fmul v7.2s, v28.2s, v28.2s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VEOR	V11.B8, V7.B8, V25.B8
+	VMOV	V25.B16, V5.B16
+	VFMLA	V28.S2, V28.S2, V5.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e27de6a // fmul v10.2s, v19.2s, v7.2s
+	MOVD	$cos32consts<>+28(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VEOR	V6.B8, V10.B8, V21.B8
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e35d614 // fadd v20.2s, v16.2s, v21.2s
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0eb4d492 // fsub v18.2s, v4.2s, v20.2s
+	WORD	$0x0e35d649 // fadd v9.2s, v18.2s, v21.2s
+	MOVD	$cos32consts<>+112(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$cos32consts<>+116(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V7.S2, V26.S2, V17.S2
+	MOVD	$cos32consts<>+120(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V11.B16, V25.B16
+	VFMLA	V7.S2, V17.S2, V25.S2
+	MOVD	$cos32consts<>+124(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V7.S2, V25.S2, V6.S2
+	MOVD	$cos32consts<>+128(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.S2, V6.S2, V16.S2
+	WORD	$0x2e27dce4 // fmul v4.2s, v7.2s, v7.2s
+	VMOV	V9.B16, V18.B16
+	VFMLA	V16.S2, V4.S2, V18.S2
+	VMOV	V18.B16, V21.B16
+	VFMLS	V24.S2, V28.S2, V21.S2
+	MOVD	$cos32consts<>+104(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLS	V5.S2, V26.S2, V23.S2
+	WORD	$0x0e37d68b // fadd v11.2s, v20.2s, v23.2s
+	VMOV	V8.B16, V17.B16
+	VBSL	V11.B8, V22.B8, V17.B8
+	MOVD	$cos32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VAND	V19.B8, V0.B8, V25.B8
+	MOVD	$cos32consts<>+132(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb9e546 // fcmgt v6.2s, v10.2s, v25.2s
+	VEOR	V27.B8, V17.B8, V7.B8
+	MOVD	$cos32consts<>+108(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V6.B16, V16.B16
+	VBSL	V7.B8, V4.B8, V16.B8
+	MOVD	$cos32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e73c // fcmeq v28.2s, v25.2s, v9.2s
+	MOVD	$cos32consts<>+136(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V28.B16, V18.B16
+	VBSL	V16.B8, V24.B8, V18.B8
+	WORD	$0x0e20e41a // fcmeq v26.2s, v0.2s, v0.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	MOVD	$cos32consts<>+140(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VORR	V5.B8, V0.B8, V21.B8
+	VMOV	V26.B16, V20.B16
+	VBSL	V18.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -37824,70 +37824,70 @@ loop:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock19
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -37895,83 +37895,83 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -37979,30 +37979,30 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38010,224 +38010,224 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock19:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V0.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V0.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V0.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V0.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V0.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e60e410 // fcmeq v16.2d, v0.2d, v0.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V0.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V12.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -38254,70 +38254,70 @@ mathblock19:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock20
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38325,83 +38325,83 @@ mathblock19:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38409,30 +38409,30 @@ mathblock19:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38440,224 +38440,224 @@ mathblock19:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock20:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V1.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V1.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V1.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V1.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V1.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e61e430 // fcmeq v16.2d, v1.2d, v1.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V1.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V13.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V13.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -38684,70 +38684,70 @@ mathblock20:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock21
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38755,83 +38755,83 @@ mathblock20:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38839,30 +38839,30 @@ mathblock20:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -38870,224 +38870,224 @@ mathblock20:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock21:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V2.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V2.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V2.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V2.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V2.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V2.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e62e450 // fcmeq v16.2d, v2.2d, v2.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V2.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V14.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V2.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V14.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -39114,70 +39114,70 @@ mathblock21:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock22
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39185,83 +39185,83 @@ mathblock21:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39269,30 +39269,30 @@ mathblock21:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39300,224 +39300,224 @@ mathblock21:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock22:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V3.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V3.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V3.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V3.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V3.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V3.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e63e470 // fcmeq v16.2d, v3.2d, v3.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V3.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V15.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V3.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -39550,70 +39550,70 @@ tail:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock23
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39621,83 +39621,83 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39705,30 +39705,30 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -39736,224 +39736,224 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock23:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V0.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V0.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V0.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V0.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V0.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e60e410 // fcmeq v16.2d, v0.2d, v0.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V0.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V12.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -39980,70 +39980,70 @@ mathblock23:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock24
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40051,83 +40051,83 @@ mathblock23:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40135,30 +40135,30 @@ mathblock23:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40166,224 +40166,224 @@ mathblock23:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock24:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V1.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V1.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V1.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V1.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V1.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e61e430 // fcmeq v16.2d, v1.2d, v1.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V1.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V13.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -40414,70 +40414,70 @@ tail2:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock25
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40485,83 +40485,83 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40569,30 +40569,30 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40600,224 +40600,224 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock25:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V0.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V0.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V0.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V0.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V0.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e60e410 // fcmeq v16.2d, v0.2d, v0.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V0.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V12.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -40848,70 +40848,70 @@ tail1:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$sin64consts<>+40(SB), R19
+	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$sin64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$sin64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$sin64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$sin64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock26
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$sin64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$sin64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -40919,83 +40919,83 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$sin64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$sin64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$sin64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$sin64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$sin64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$sin64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41003,30 +41003,30 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41034,224 +41034,224 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$sin64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$sin64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$sin64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$sin64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$sin64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$sin64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock26:
-	MOVD	$sin64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$sin64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V20.B16, V26.B16
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V20.B16, V22.B16
 	MOVD	$sin64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e75e753 // fcmeq v19.2d, v26.2d, v21.2d
-	WORD	$0x6e7cdf91 // fmul v17.2d, v28.2d, v28.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e6c9 // fcmeq v9.2d, v22.2d, v4.2d
 	MOVD	$sin64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	MOVD	$sin64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V4.B16
-	VFMLA	V17.D2, V16.D2, V4.D2
-	MOVD	$sin64consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V17.D2, V4.D2, V27.D2
-	MOVD	$sin64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V17.D2, V27.D2, V5.D2
-	MOVD	$sin64consts<>+184(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V17.D2, V5.D2, V9.D2
-	MOVD	$sin64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V17.D2, V9.D2, V7.D2
+	VAND	V23.B16, V20.B16, V8.B16
+	VSHL	$62, V8.D2, V17.D2
+	WORD	$0x6e7cdf87 // fmul v7.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V7.D2, V27.D2, V11.D2
+	MOVD	$sin64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V7.D2, V11.D2, V19.D2
+	MOVD	$sin64consts<>+184(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V7.D2, V19.D2, V6.D2
+	MOVD	$sin64consts<>+192(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V7.D2, V6.D2, V16.D2
 	MOVD	$sin64consts<>+200(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V17.D2, V7.D2, V11.D2
-	MOVD	$sin64consts<>+208(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V26.B16
-	VFMLA	V17.D2, V11.D2, V26.D2
+	VFMLA	V7.D2, V16.D2, V26.D2
+	MOVD	$sin64consts<>+208(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V7.D2, V26.D2, V22.D2
 	MOVD	$sin64consts<>+216(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V25.B16
-	VFMLA	V17.D2, V26.D2, V25.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V7.D2, V22.D2, V20.D2
 	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e71df04 // fmul v4.2d, v24.2d, v17.2d
-	VMOV	V10.B16, V18.B16
-	VFMLS	V10.D2, V4.D2, V18.D2
-	WORD	$0x6e7cde3b // fmul v27.2d, v17.2d, v28.2d
-	VMOV	V18.B16, V6.B16
-	VFMLA	V25.D2, V27.D2, V6.D2
-	WORD	$0x4e66d785 // fadd v5.2d, v28.2d, v6.2d
-	WORD	$0x6e7cdf97 // fmul v23.2d, v28.2d, v28.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V23.B16, V8.B16
-	VMOV	V8.B16, V7.B16
-	VFMLA	V28.D2, V28.D2, V7.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e77deab // fmul v11.2d, v21.2d, v23.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V11.B16, V26.B16
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4e7ad704 // fadd v4.2d, v24.2d, v26.2d
-	MOVD	$sin64consts<>+232(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4ee4d63b // fsub v27.2d, v17.2d, v4.2d
-	WORD	$0x4e7ad779 // fadd v25.2d, v27.2d, v26.2d
-	MOVD	$sin64consts<>+240(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sin64consts<>+248(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V23.D2, V18.D2, V9.D2
-	MOVD	$sin64consts<>+256(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V21.B16
-	VFMLA	V23.D2, V9.D2, V21.D2
-	MOVD	$sin64consts<>+264(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V23.D2, V21.D2, V11.D2
-	MOVD	$sin64consts<>+272(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V17.B16
-	VFMLA	V23.D2, V11.D2, V17.D2
-	MOVD	$sin64consts<>+280(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V23.D2, V17.D2, V26.D2
-	MOVD	$sin64consts<>+288(SB), R19
+	VMOV	V8.B16, V27.B16
+	VFMLA	V7.D2, V20.D2, V27.D2
+	MOVD	$sin64consts<>+232(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V6.B16
-	VFMLA	V23.D2, V26.D2, V6.D2
+	WORD	$0x6e67de59 // fmul v25.2d, v18.2d, v7.2d
+	VMOV	V24.B16, V11.B16
+	VFMLS	V24.D2, V25.D2, V11.D2
+	WORD	$0x6e7cdce5 // fmul v5.2d, v7.2d, v28.2d
+	VMOV	V11.B16, V19.B16
+	VFMLA	V27.D2, V5.D2, V19.D2
+	WORD	$0x4e73d78a // fadd v10.2d, v28.2d, v19.2d
+	WORD	$0x6e7cdf86 // fmul v6.2d, v28.2d, v28.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V6.B16, V16.B16
+	VMOV	V16.B16, V4.B16
+	VFMLA	V28.D2, V28.D2, V4.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e66df57 // fmul v23.2d, v26.2d, v6.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VEOR	V22.B16, V23.B16, V8.B16
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e68d692 // fadd v18.2d, v20.2d, v8.2d
+	MOVD	$sin64consts<>+240(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef2d727 // fsub v7.2d, v25.2d, v18.2d
+	WORD	$0x4e68d4e5 // fadd v5.2d, v7.2d, v8.2d
+	MOVD	$sin64consts<>+248(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sin64consts<>+256(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V19.B16
+	VFMLA	V6.D2, V27.D2, V19.D2
+	MOVD	$sin64consts<>+264(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V6.D2, V19.D2, V16.D2
+	MOVD	$sin64consts<>+272(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V22.B16
+	VFMLA	V6.D2, V16.D2, V22.D2
+	MOVD	$sin64consts<>+280(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V6.D2, V22.D2, V20.D2
+	MOVD	$sin64consts<>+288(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V7.B16
+	VFMLA	V6.D2, V20.D2, V7.D2
 	MOVD	$sin64consts<>+296(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V23.D2, V6.D2, V9.D2
-	WORD	$0x6e77def0 // fmul v16.2d, v23.2d, v23.2d
-	VMOV	V25.B16, V21.B16
-	VFMLA	V9.D2, V16.D2, V21.D2
-	VMOV	V21.B16, V24.B16
-	VFMLS	V10.D2, V28.D2, V24.D2
-	MOVD	$sin64consts<>+224(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLS	V7.D2, V11.D2, V27.D2
-	WORD	$0x4e7bd491 // fadd v17.2d, v4.2d, v27.2d
-	VMOV	V19.B16, V18.B16
-	VBSL	V17.B16, V5.B16, V18.B16
+	VMOV	V8.B16, V27.B16
+	VFMLA	V6.D2, V7.D2, V27.D2
 	MOVD	$sin64consts<>+304(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V20.B16, V8.B16
-	VSHL	$62, V8.D2, V6.D2
-	MOVD	$sin64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x6ef6e6f0 // fcmgt v16.2d, v23.2d, v22.2d
-	MOVD	$sin64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V0.B16, V25.B16
-	VEOR	V25.B16, V6.B16, V28.B16
-	VEOR	V28.B16, V18.B16, V10.B16
-	VMOV	V16.B16, V21.B16
-	VBSL	V10.B16, V0.B16, V21.B16
-	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be6c7 // fcmeq v7.2d, v22.2d, v11.2d
-	MOVD	$sin64consts<>+320(SB), R19
+	VMOV	V11.B16, V21.B16
+	VFMLA	V6.D2, V27.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
+	VMOV	V5.B16, V26.B16
+	VFMLA	V21.D2, V19.D2, V26.D2
+	VMOV	V26.B16, V16.B16
+	VFMLS	V24.D2, V28.D2, V16.D2
+	MOVD	$sin64consts<>+232(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V16.B16, V22.B16
+	VFMLS	V4.D2, V23.D2, V22.D2
+	WORD	$0x4e76d659 // fadd v25.2d, v18.2d, v22.2d
+	VMOV	V9.B16, V20.B16
+	VBSL	V25.B16, V10.B16, V20.B16
+	MOVD	$sin64consts<>+0(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V0.B16, V7.B16
+	MOVD	$sin64consts<>+312(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee7e57b // fcmgt v27.2d, v11.2d, v7.2d
+	MOVD	$sin64consts<>+56(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VAND	V6.B16, V0.B16, V19.B16
+	VEOR	V19.B16, V17.B16, V21.B16
+	VEOR	V21.B16, V20.B16, V5.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V5.B16, V0.B16, V28.B16
+	MOVD	$sin64consts<>+72(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V7.B16, V4.B16
-	VBSL	V21.B16, V24.B16, V4.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	WORD	$0x4e78e4fa // fcmeq v26.2d, v7.2d, v24.2d
+	MOVD	$sin64consts<>+320(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V26.B16, V4.B16
+	VBSL	V28.B16, V23.B16, V4.B16
+	WORD	$0x4e60e410 // fcmeq v16.2d, v0.2d, v0.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$sin64consts<>+328(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V0.B16, V5.B16
-	VMOV	V27.B16, V17.B16
-	VBSL	V4.B16, V5.B16, V17.B16
-	VMOV	V17.B16, V12.B16
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V22.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V4.B16, V22.B16, V9.B16
+	VMOV	V9.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -41309,70 +41309,70 @@ loop:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock27
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41380,83 +41380,83 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41464,30 +41464,30 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41495,225 +41495,225 @@ loop:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock27:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V0.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -41740,70 +41740,70 @@ mathblock27:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock28
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41811,83 +41811,83 @@ mathblock27:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41895,30 +41895,30 @@ mathblock27:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -41926,225 +41926,225 @@ mathblock27:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock28:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V1.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -42171,70 +42171,70 @@ mathblock28:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock29
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42242,83 +42242,83 @@ mathblock28:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42326,30 +42326,30 @@ mathblock28:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42357,225 +42357,225 @@ mathblock28:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock29:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V2.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V2.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e62e452 // fcmeq v18.2d, v2.2d, v2.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e62e451 // fcmeq v17.2d, v2.2d, v2.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V2.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V14.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V14.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -42602,70 +42602,70 @@ mathblock29:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock30
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42673,83 +42673,83 @@ mathblock29:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42757,30 +42757,30 @@ mathblock29:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -42788,225 +42788,225 @@ mathblock29:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock30:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V3.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V3.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e63e472 // fcmeq v18.2d, v3.2d, v3.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e63e471 // fcmeq v17.2d, v3.2d, v3.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V3.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V15.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -43039,70 +43039,70 @@ tail:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock31
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43110,83 +43110,83 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43194,30 +43194,30 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43225,225 +43225,225 @@ tail:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock31:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V0.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -43470,70 +43470,70 @@ mathblock31:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock32
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43541,83 +43541,83 @@ mathblock31:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43625,30 +43625,30 @@ mathblock31:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43656,225 +43656,225 @@ mathblock31:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock32:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V1.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V1.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -43905,70 +43905,70 @@ tail2:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock33
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -43976,83 +43976,83 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -44060,30 +44060,30 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -44091,225 +44091,225 @@ tail2:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock33:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V0.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -44340,70 +44340,70 @@ tail1:
 	VLD1R	(R19), [V4.D2]
 	VMOV	V28.B16, V5.B16
 	VFMLA	V4.D2, V22.D2, V5.D2
-	MOVD	$cos64consts<>+40(SB), R19
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x6e66dec7 // fmul v7.2d, v22.2d, v6.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VEOR	V8.B16, V7.B16, V9.B16
+	VEOR	V6.B16, V26.B16, V7.B16
+	WORD	$0x4e67d708 // fadd v8.2d, v24.2d, v7.2d
+	WORD	$0x4ef8d509 // fsub v9.2d, v8.2d, v24.2d
+	WORD	$0x4ee9d50a // fsub v10.2d, v8.2d, v9.2d
+	WORD	$0x4eead70b // fsub v11.2d, v24.2d, v10.2d
+	WORD	$0x4ee9d4f0 // fsub v16.2d, v7.2d, v9.2d
+	WORD	$0x4e70d572 // fadd v18.2d, v11.2d, v16.2d
 	MOVD	$cos64consts<>+40(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V10.D2, V22.D2, V11.D2
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73ded5 // fmul v21.2d, v22.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VEOR	V16.B16, V26.B16, V18.B16
-	WORD	$0x4e72d713 // fadd v19.2d, v24.2d, v18.2d
-	WORD	$0x4ef8d675 // fsub v21.2d, v19.2d, v24.2d
-	WORD	$0x4ef5d677 // fsub v23.2d, v19.2d, v21.2d
-	WORD	$0x4ef7d719 // fsub v25.2d, v24.2d, v23.2d
-	WORD	$0x4ef5d65b // fsub v27.2d, v18.2d, v21.2d
-	WORD	$0x4e7bd724 // fadd v4.2d, v25.2d, v27.2d
+	VLD1R	(R19), [V23.D2]
+	VEOR	V23.B16, V21.B16, V25.B16
+	MOVD	$cos64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V4.B16
+	VFMLA	V27.D2, V22.D2, V4.D2
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VEOR	V28.B16, V7.B16, V6.B16
-	WORD	$0x4e66d668 // fadd v8.2d, v19.2d, v6.2d
-	WORD	$0x4ef3d50a // fsub v10.2d, v8.2d, v19.2d
-	WORD	$0x4eead509 // fsub v9.2d, v8.2d, v10.2d
-	WORD	$0x4ee9d670 // fsub v16.2d, v19.2d, v9.2d
-	WORD	$0x4eead4da // fsub v26.2d, v6.2d, v10.2d
-	WORD	$0x4e7ad618 // fadd v24.2d, v16.2d, v26.2d
-	WORD	$0x4e78d497 // fadd v23.2d, v4.2d, v24.2d
-	WORD	$0x4ee5d6f2 // fsub v18.2d, v23.2d, v5.2d
+	VEOR	V28.B16, V21.B16, V6.B16
+	WORD	$0x4e66d51a // fadd v26.2d, v8.2d, v6.2d
+	WORD	$0x4ee8d758 // fsub v24.2d, v26.2d, v8.2d
+	WORD	$0x4ef8d74a // fsub v10.2d, v26.2d, v24.2d
+	WORD	$0x4eead507 // fsub v7.2d, v8.2d, v10.2d
+	WORD	$0x4ef8d4c9 // fsub v9.2d, v6.2d, v24.2d
+	WORD	$0x4e69d4eb // fadd v11.2d, v7.2d, v9.2d
+	WORD	$0x4e6bd650 // fadd v16.2d, v18.2d, v11.2d
+	WORD	$0x4ee5d613 // fsub v19.2d, v16.2d, v5.2d
 	MOVD	$cos64consts<>+48(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V25.B16
-	VFMLA	V21.D2, V22.D2, V25.D2
-	WORD	$0x4ef9d65b // fsub v27.2d, v18.2d, v25.2d
-	WORD	$0x4e7bd51c // fadd v28.2d, v8.2d, v27.2d
-	WORD	$0x4ee8d787 // fsub v7.2d, v28.2d, v8.2d
-	WORD	$0x4ee7d793 // fsub v19.2d, v28.2d, v7.2d
-	WORD	$0x4ef3d509 // fsub v9.2d, v8.2d, v19.2d
-	WORD	$0x4ee7d766 // fsub v6.2d, v27.2d, v7.2d
-	WORD	$0x4e66d52a // fadd v10.2d, v9.2d, v6.2d
+	VLD1R	(R19), [V23.D2]
+	VMOV	V4.B16, V27.B16
+	VFMLA	V23.D2, V22.D2, V27.D2
+	WORD	$0x4efbd679 // fsub v25.2d, v19.2d, v27.2d
+	WORD	$0x4e79d75c // fadd v28.2d, v26.2d, v25.2d
+	WORD	$0x4efad795 // fsub v21.2d, v28.2d, v26.2d
+	WORD	$0x4ef5d788 // fsub v8.2d, v28.2d, v21.2d
+	WORD	$0x4ee8d74a // fsub v10.2d, v26.2d, v8.2d
+	WORD	$0x4ef5d726 // fsub v6.2d, v25.2d, v21.2d
+	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+64(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ef0e63a // fcmgt v26.2d, v17.2d, v16.2d
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee7e629 // fcmgt v9.2d, v17.2d, v7.2d
 	MOVD	$cos64consts<>+72(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ef1e498 // fcmgt v24.2d, v4.2d, v17.2d
-	VAND	V24.B16, V26.B16, V23.B16
-	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ef1e64b // fcmgt v11.2d, v18.2d, v17.2d
+	VAND	V11.B16, V9.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
 	CBZ	R20, mathblock34
-	VUSHR	$52, V17.D2, V21.D2
-	VUSHR	$3, V21.D2, V22.D2
+	VUSHR	$52, V17.D2, V23.D2
+	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VAND	V11.B16, V21.B16, V18.B16
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V23.B16, V19.B16
 	MOVD	$cos64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VADD	V25.D2, V18.D2, V8.D2
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V19.D2, V26.D2
 	MOVD	$cos64consts<>+96(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V17.B16, V27.B16
-	VSHL	$52, V8.D2, V7.D2
-	VORR	V7.B16, V27.B16, V9.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V17.B16, V25.B16
+	VSHL	$52, V26.D2, V21.D2
+	VORR	V21.B16, V25.B16, V10.B16
 	MOVD	$rempio2_0_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -44411,83 +44411,83 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	WORD	$0x6e66dd30 // fmul v16.2d, v9.2d, v6.2d
+	WORD	$0x6e66dd47 // fmul v7.2d, v10.2d, v6.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V24.B16
-	VFMLA	V6.D2, V9.D2, V24.D2
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V9.B16
+	VMOV	V9.B16, V11.B16
+	VFMLA	V6.D2, V10.D2, V11.D2
 	MOVD	$cos64consts<>+112(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x6e65de0b // fmul v11.2d, v16.2d, v5.2d
+	WORD	$0x6e65dce4 // fmul v4.2d, v7.2d, v5.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V11.B16, V25.B16
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V4.B16, V27.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V25.B16, V19.B16
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V27.B16, V8.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V11.B16, V8.B16
+	VAND	V17.B16, V4.B16, V26.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee8e767 // fcmgt v7.2d, v27.2d, v8.2d
-	WORD	$0x4e73d564 // fadd v4.2d, v11.2d, v19.2d
-	WORD	$0x4ef3d486 // fsub v6.2d, v4.2d, v19.2d
-	VMOV	V7.B16, V26.B16
-	VBSL	V11.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6efae735 // fcmgt v21.2d, v25.2d, v26.2d
+	WORD	$0x4e68d492 // fadd v18.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d646 // fsub v6.2d, v18.2d, v8.2d
+	VMOV	V21.B16, V9.B16
+	VBSL	V4.B16, V6.B16, V9.B16
 	MOVD	$cos64consts<>+104(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V16.B16, V21.B16
-	VFMLS	V26.D2, V5.D2, V21.D2
+	VMOV	V7.B16, V23.B16
+	VFMLS	V9.D2, V5.D2, V23.D2
 	MOVD	$rempio2_1_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[0]
+	VMOV	R20, V19.D[0]
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V18.D[1]
-	WORD	$0x6e72dd39 // fmul v25.2d, v9.2d, v18.2d
+	VMOV	R20, V19.D[1]
+	WORD	$0x6e73dd5b // fmul v27.2d, v10.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VEOR	V17.B16, V25.B16, V27.B16
-	VMOV	V27.B16, V8.B16
-	VFMLA	V18.D2, V9.D2, V8.D2
-	WORD	$0x4e79d704 // fadd v4.2d, v24.2d, v25.2d
-	WORD	$0x4ef8d493 // fsub v19.2d, v4.2d, v24.2d
-	WORD	$0x4ef3d487 // fsub v7.2d, v4.2d, v19.2d
-	WORD	$0x4ee7d706 // fsub v6.2d, v24.2d, v7.2d
-	WORD	$0x4ef3d72b // fsub v11.2d, v25.2d, v19.2d
-	WORD	$0x4e6bd4c5 // fadd v5.2d, v6.2d, v11.2d
-	WORD	$0x4e64d6ba // fadd v26.2d, v21.2d, v4.2d
-	WORD	$0x4ef5d750 // fsub v16.2d, v26.2d, v21.2d
-	WORD	$0x4ef0d751 // fsub v17.2d, v26.2d, v16.2d
-	WORD	$0x4ef1d6b2 // fsub v18.2d, v21.2d, v17.2d
-	WORD	$0x4ef0d49b // fsub v27.2d, v4.2d, v16.2d
-	WORD	$0x4e7bd658 // fadd v24.2d, v18.2d, v27.2d
+	VEOR	V17.B16, V27.B16, V25.B16
+	VMOV	V25.B16, V26.B16
+	VFMLA	V19.D2, V10.D2, V26.D2
+	WORD	$0x4e7bd572 // fadd v18.2d, v11.2d, v27.2d
+	WORD	$0x4eebd648 // fsub v8.2d, v18.2d, v11.2d
+	WORD	$0x4ee8d655 // fsub v21.2d, v18.2d, v8.2d
+	WORD	$0x4ef5d566 // fsub v6.2d, v11.2d, v21.2d
+	WORD	$0x4ee8d764 // fsub v4.2d, v27.2d, v8.2d
+	WORD	$0x4e64d4c5 // fadd v5.2d, v6.2d, v4.2d
+	WORD	$0x4e72d6e9 // fadd v9.2d, v23.2d, v18.2d
+	WORD	$0x4ef7d527 // fsub v7.2d, v9.2d, v23.2d
+	WORD	$0x4ee7d531 // fsub v17.2d, v9.2d, v7.2d
+	WORD	$0x4ef1d6f3 // fsub v19.2d, v23.2d, v17.2d
+	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
+	WORD	$0x4e79d66b // fadd v11.2d, v19.2d, v25.2d
 	MOVD	$cos64consts<>+112(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x6e67df59 // fmul v25.2d, v26.2d, v7.2d
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6e75dd3b // fmul v27.2d, v9.2d, v21.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V25.B16, V6.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V27.B16, V6.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V6.B16, V21.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V6.B16, V23.B16
 	MOVD	$cos64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V25.B16, V4.B16
+	VAND	V17.B16, V27.B16, V18.B16
 	MOVD	$cos64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x6ee4e612 // fcmgt v18.2d, v16.2d, v4.2d
-	WORD	$0x4e75d73b // fadd v27.2d, v25.2d, v21.2d
-	WORD	$0x4ef5d767 // fsub v7.2d, v27.2d, v21.2d
-	VMOV	V18.B16, V19.B16
-	VBSL	V25.B16, V7.B16, V19.B16
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ef2e4f3 // fcmgt v19.2d, v7.2d, v18.2d
+	WORD	$0x4e77d779 // fadd v25.2d, v27.2d, v23.2d
+	WORD	$0x4ef7d735 // fsub v21.2d, v25.2d, v23.2d
+	VMOV	V19.B16, V8.B16
+	VBSL	V27.B16, V21.B16, V8.B16
 	MOVD	$cos64consts<>+104(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLS	V19.D2, V11.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V9.B16, V6.B16
+	VFMLS	V8.D2, V4.D2, V6.D2
 	MOVD	$rempio2_2_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -44495,30 +44495,30 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V17.D2, V9.D2, V21.D2
-	WORD	$0x4e68d612 // fadd v18.2d, v16.2d, v8.2d
-	WORD	$0x4ef0d647 // fsub v7.2d, v18.2d, v16.2d
-	WORD	$0x4ee7d659 // fsub v25.2d, v18.2d, v7.2d
-	WORD	$0x4ef9d60b // fsub v11.2d, v16.2d, v25.2d
-	WORD	$0x4ee7d513 // fsub v19.2d, v8.2d, v7.2d
-	WORD	$0x4e73d57a // fadd v26.2d, v11.2d, v19.2d
-	WORD	$0x4e65d644 // fadd v4.2d, v18.2d, v5.2d
-	WORD	$0x4ef2d491 // fsub v17.2d, v4.2d, v18.2d
-	WORD	$0x4ef1d49b // fsub v27.2d, v4.2d, v17.2d
-	WORD	$0x4efbd650 // fsub v16.2d, v18.2d, v27.2d
-	WORD	$0x4ef1d4b9 // fsub v25.2d, v5.2d, v17.2d
-	WORD	$0x4e79d608 // fadd v8.2d, v16.2d, v25.2d
-	WORD	$0x4e78d487 // fadd v7.2d, v4.2d, v24.2d
-	WORD	$0x4ee4d4eb // fsub v11.2d, v7.2d, v4.2d
-	WORD	$0x4eebd4f3 // fsub v19.2d, v7.2d, v11.2d
-	WORD	$0x4ef3d492 // fsub v18.2d, v4.2d, v19.2d
-	WORD	$0x4eebd71b // fsub v27.2d, v24.2d, v11.2d
-	WORD	$0x4e7bd645 // fadd v5.2d, v18.2d, v27.2d
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V7.B16, V25.B16
+	VMOV	V25.B16, V23.B16
+	VFMLA	V17.D2, V10.D2, V23.D2
+	WORD	$0x4e7ad4f3 // fadd v19.2d, v7.2d, v26.2d
+	WORD	$0x4ee7d675 // fsub v21.2d, v19.2d, v7.2d
+	WORD	$0x4ef5d67b // fsub v27.2d, v19.2d, v21.2d
+	WORD	$0x4efbd4e4 // fsub v4.2d, v7.2d, v27.2d
+	WORD	$0x4ef5d748 // fsub v8.2d, v26.2d, v21.2d
+	WORD	$0x4e68d489 // fadd v9.2d, v4.2d, v8.2d
+	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
+	WORD	$0x4ef3d651 // fsub v17.2d, v18.2d, v19.2d
+	WORD	$0x4ef1d659 // fsub v25.2d, v18.2d, v17.2d
+	WORD	$0x4ef9d667 // fsub v7.2d, v19.2d, v25.2d
+	WORD	$0x4ef1d4bb // fsub v27.2d, v5.2d, v17.2d
+	WORD	$0x4e7bd4fa // fadd v26.2d, v7.2d, v27.2d
+	WORD	$0x4e6bd655 // fadd v21.2d, v18.2d, v11.2d
+	WORD	$0x4ef2d6a4 // fsub v4.2d, v21.2d, v18.2d
+	WORD	$0x4ee4d6a8 // fsub v8.2d, v21.2d, v4.2d
+	WORD	$0x4ee8d653 // fsub v19.2d, v18.2d, v8.2d
+	WORD	$0x4ee4d579 // fsub v25.2d, v11.2d, v4.2d
+	WORD	$0x4e79d665 // fadd v5.2d, v19.2d, v25.2d
 	MOVD	$rempio2_3_64<>+0(SB), R19
 	VMOV	V22.D[0], R20
 	MOVD	(R19)(R20<<3), R20
@@ -44526,225 +44526,225 @@ tail1:
 	VMOV	V22.D[1], R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V17.D[1]
-	WORD	$0x6e71dd30 // fmul v16.2d, v9.2d, v17.2d
-	WORD	$0x4e68d759 // fadd v25.2d, v26.2d, v8.2d
-	WORD	$0x4e75d4a4 // fadd v4.2d, v5.2d, v21.2d
-	WORD	$0x4e64d733 // fadd v19.2d, v25.2d, v4.2d
-	WORD	$0x4e70d678 // fadd v24.2d, v19.2d, v16.2d
-	WORD	$0x4e67d4cb // fadd v11.2d, v6.2d, v7.2d
-	WORD	$0x4ee6d572 // fsub v18.2d, v11.2d, v6.2d
-	WORD	$0x4ef2d57b // fsub v27.2d, v11.2d, v18.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef2d4e9 // fsub v9.2d, v7.2d, v18.2d
-	WORD	$0x4e69d6d1 // fadd v17.2d, v22.2d, v9.2d
-	WORD	$0x4e78d63a // fadd v26.2d, v17.2d, v24.2d
-	WORD	$0x4ef1d748 // fsub v8.2d, v26.2d, v17.2d
-	WORD	$0x4ee8d745 // fsub v5.2d, v26.2d, v8.2d
-	WORD	$0x4ee5d635 // fsub v21.2d, v17.2d, v5.2d
-	WORD	$0x4ee8d719 // fsub v25.2d, v24.2d, v8.2d
-	WORD	$0x4e79d6a4 // fadd v4.2d, v21.2d, v25.2d
+	WORD	$0x6e71dd47 // fmul v7.2d, v10.2d, v17.2d
+	WORD	$0x4e7ad53b // fadd v27.2d, v9.2d, v26.2d
+	WORD	$0x4e77d4b2 // fadd v18.2d, v5.2d, v23.2d
+	WORD	$0x4e72d768 // fadd v8.2d, v27.2d, v18.2d
+	WORD	$0x4e67d50b // fadd v11.2d, v8.2d, v7.2d
+	WORD	$0x4e75d4c4 // fadd v4.2d, v6.2d, v21.2d
+	WORD	$0x4ee6d493 // fsub v19.2d, v4.2d, v6.2d
+	WORD	$0x4ef3d499 // fsub v25.2d, v4.2d, v19.2d
+	WORD	$0x4ef9d4d6 // fsub v22.2d, v6.2d, v25.2d
+	WORD	$0x4ef3d6aa // fsub v10.2d, v21.2d, v19.2d
+	WORD	$0x4e6ad6d1 // fadd v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6bd629 // fadd v9.2d, v17.2d, v11.2d
+	WORD	$0x4ef1d53a // fsub v26.2d, v9.2d, v17.2d
+	WORD	$0x4efad525 // fsub v5.2d, v9.2d, v26.2d
+	WORD	$0x4ee5d637 // fsub v23.2d, v17.2d, v5.2d
+	WORD	$0x4efad57b // fsub v27.2d, v11.2d, v26.2d
+	WORD	$0x4e7bd6f2 // fadd v18.2d, v23.2d, v27.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V11.B16, V16.B16
+	VLD1R	(R19), [V8.D2]
+	VAND	V8.B16, V4.B16, V7.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V16.B16, V27.B16
+	VORR	V6.B16, V7.B16, V25.B16
 	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VAND	V7.B16, V11.B16, V18.B16
+	VLD1R	(R19), [V21.D2]
+	VAND	V21.B16, V4.B16, V19.B16
 	MOVD	$cos64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef2e6c9 // fcmgt v9.2d, v22.2d, v18.2d
-	WORD	$0x4e7bd571 // fadd v17.2d, v11.2d, v27.2d
-	WORD	$0x4efbd625 // fsub v5.2d, v17.2d, v27.2d
-	VMOV	V9.B16, V24.B16
-	VBSL	V11.B16, V5.B16, V24.B16
-	WORD	$0x4ef8d568 // fsub v8.2d, v11.2d, v24.2d
-	WORD	$0x4e7ad515 // fadd v21.2d, v8.2d, v26.2d
-	WORD	$0x4ee8d6b9 // fsub v25.2d, v21.2d, v8.2d
-	WORD	$0x4ef9d6b3 // fsub v19.2d, v21.2d, v25.2d
-	WORD	$0x4ef3d506 // fsub v6.2d, v8.2d, v19.2d
-	WORD	$0x4ef9d750 // fsub v16.2d, v26.2d, v25.2d
-	WORD	$0x4e70d4c7 // fadd v7.2d, v6.2d, v16.2d
-	WORD	$0x4e64d4f6 // fadd v22.2d, v7.2d, v4.2d
+	WORD	$0x6ef3e6ca // fcmgt v10.2d, v22.2d, v19.2d
+	WORD	$0x4e79d491 // fadd v17.2d, v4.2d, v25.2d
+	WORD	$0x4ef9d625 // fsub v5.2d, v17.2d, v25.2d
+	VMOV	V10.B16, V11.B16
+	VBSL	V4.B16, V5.B16, V11.B16
+	WORD	$0x4eebd49a // fsub v26.2d, v4.2d, v11.2d
+	WORD	$0x4e69d757 // fadd v23.2d, v26.2d, v9.2d
+	WORD	$0x4efad6fb // fsub v27.2d, v23.2d, v26.2d
+	WORD	$0x4efbd6e8 // fsub v8.2d, v23.2d, v27.2d
+	WORD	$0x4ee8d746 // fsub v6.2d, v26.2d, v8.2d
+	WORD	$0x4efbd527 // fsub v7.2d, v9.2d, v27.2d
+	WORD	$0x4e67d4d5 // fadd v21.2d, v6.2d, v7.2d
+	WORD	$0x4e72d6b6 // fadd v22.2d, v21.2d, v18.2d
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72deb1 // fmul v17.2d, v21.2d, v18.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73def1 // fmul v17.2d, v23.2d, v19.2d
 	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VEOR	V27.B16, V17.B16, V9.B16
+	VLD1R	(R19), [V25.D2]
+	VEOR	V25.B16, V17.B16, V10.B16
 	MOVD	$cos64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V9.B16, V11.B16
-	VFMLA	V5.D2, V21.D2, V11.D2
+	VMOV	V10.B16, V4.B16
+	VFMLA	V5.D2, V23.D2, V4.D2
 	MOVD	$cos64consts<>+24(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V22.D2, V19.D2
-	MOVD	$cos64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V19.B16, V25.B16
-	VFMLA	V26.D2, V21.D2, V25.D2
-	WORD	$0x4e79d626 // fadd v6.2d, v17.2d, v25.2d
-	WORD	$0x4ee6d630 // fsub v16.2d, v17.2d, v6.2d
-	WORD	$0x4e79d607 // fadd v7.2d, v16.2d, v25.2d
+	VMOV	V4.B16, V8.B16
+	VFMLA	V26.D2, V22.D2, V8.D2
+	MOVD	$cos64consts<>+128(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V8.B16, V27.B16
+	VFMLA	V9.D2, V23.D2, V27.D2
+	WORD	$0x4e7bd626 // fadd v6.2d, v17.2d, v27.2d
+	WORD	$0x4ee6d627 // fsub v7.2d, v17.2d, v6.2d
+	WORD	$0x4e7bd4f5 // fadd v21.2d, v7.2d, v27.2d
 	MOVD	$cos64consts<>+8(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4e64d712 // fadd v18.2d, v24.2d, v4.2d
-	VMOV	V23.B16, V27.B16
-	VBSL	V20.B16, V18.B16, V27.B16
-	VMOV	V27.B16, V20.B16
-	VMOV	V23.B16, V5.B16
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72d573 // fadd v19.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V25.B16
+	VBSL	V20.B16, V19.B16, V25.B16
+	VMOV	V25.B16, V20.B16
+	VMOV	V16.B16, V5.B16
 	VBSL	V28.B16, V6.B16, V5.B16
 	VMOV	V5.B16, V28.B16
-	VMOV	V23.B16, V9.B16
-	VBSL	V10.B16, V7.B16, V9.B16
-	VMOV	V9.B16, V10.B16
+	VMOV	V16.B16, V10.B16
+	VBSL	V24.B16, V21.B16, V10.B16
+	VMOV	V10.B16, V24.B16
 mathblock34:
-	MOVD	$cos64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VAND	V8.B16, V0.B16, V22.B16
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V20.D2, V26.D2
+	VLD1R	(R19), [V26.D2]
+	VADD	V26.D2, V20.D2, V22.D2
 	MOVD	$cos64consts<>+136(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V26.B16, V19.B16
-	MOVD	$cos64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e670 // fcmeq v16.2d, v19.2d, v17.2d
-	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+152(SB), R19
 	VLD1R	(R19), [V4.D2]
-	MOVD	$cos64consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V27.B16
-	VFMLA	V25.D2, V4.D2, V27.D2
-	MOVD	$cos64consts<>+168(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLA	V25.D2, V27.D2, V5.D2
-	MOVD	$cos64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V25.D2, V5.D2, V9.D2
-	MOVD	$cos64consts<>+184(SB), R19
+	VAND	V4.B16, V22.B16, V9.B16
+	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V25.D2, V9.D2, V7.D2
+	WORD	$0x4e77e528 // fcmeq v8.2d, v9.2d, v23.2d
+	MOVD	$cos64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V22.B16, V7.B16
+	VSHL	$62, V7.D2, V27.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+160(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V18.D2, V11.D2, V19.D2
+	MOVD	$cos64consts<>+176(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.D2, V19.D2, V6.D2
+	MOVD	$cos64consts<>+184(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V18.D2, V6.D2, V16.D2
 	MOVD	$cos64consts<>+192(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V25.D2, V7.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V26.B16
+	VFMLA	V18.D2, V16.D2, V26.D2
 	MOVD	$cos64consts<>+200(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V25.D2, V11.D2, V21.D2
+	VMOV	V20.B16, V4.B16
+	VFMLA	V18.D2, V26.D2, V4.D2
 	MOVD	$cos64consts<>+208(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V19.B16
-	VFMLA	V25.D2, V21.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V9.B16
+	VFMLA	V18.D2, V4.D2, V9.D2
 	MOVD	$cos64consts<>+216(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V24.B16
-	VFMLA	V25.D2, V19.D2, V24.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e79de5b // fmul v27.2d, v18.2d, v25.2d
-	VMOV	V10.B16, V6.B16
-	VFMLS	V10.D2, V27.D2, V6.D2
-	WORD	$0x6e7cdf25 // fmul v5.2d, v25.2d, v28.2d
-	VMOV	V6.B16, V23.B16
-	VFMLA	V24.D2, V5.D2, V23.D2
-	WORD	$0x4e77d789 // fadd v9.2d, v28.2d, v23.2d
-	WORD	$0x6e7cdf88 // fmul v8.2d, v28.2d, v28.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V8.B16, V20.B16
-	VMOV	V20.B16, V11.B16
-	VFMLA	V28.D2, V28.D2, V11.D2
-	MOVD	$cos64consts<>+224(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6e68de35 // fmul v21.2d, v17.2d, v8.2d
-	MOVD	$cos64consts<>+56(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VEOR	V4.B16, V21.B16, V19.B16
-	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e73d65b // fadd v27.2d, v18.2d, v19.2d
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+224(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V18.D2, V22.D2, V11.D2
 	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x4efbd725 // fsub v5.2d, v25.2d, v27.2d
-	WORD	$0x4e73d4b8 // fadd v24.2d, v5.2d, v19.2d
-	MOVD	$cos64consts<>+240(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$cos64consts<>+248(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V7.B16
-	VFMLA	V8.D2, V6.D2, V7.D2
-	MOVD	$cos64consts<>+256(SB), R19
+	WORD	$0x6e72df25 // fmul v5.2d, v25.2d, v18.2d
+	VMOV	V24.B16, V19.B16
+	VFMLS	V24.D2, V5.D2, V19.D2
+	WORD	$0x6e7cde4a // fmul v10.2d, v18.2d, v28.2d
+	VMOV	V19.B16, V6.B16
+	VFMLA	V11.D2, V10.D2, V6.D2
+	WORD	$0x4e66d795 // fadd v21.2d, v28.2d, v6.2d
+	WORD	$0x6e7cdf90 // fmul v16.2d, v28.2d, v28.2d
+	MOVD	$cos64consts<>+56(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V17.B16
-	VFMLA	V8.D2, V7.D2, V17.D2
-	MOVD	$cos64consts<>+264(SB), R19
+	VEOR	V20.B16, V16.B16, V26.B16
+	VMOV	V26.B16, V23.B16
+	VFMLA	V28.D2, V28.D2, V23.D2
+	MOVD	$cos64consts<>+232(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V21.B16
-	VFMLA	V8.D2, V17.D2, V21.D2
-	MOVD	$cos64consts<>+272(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V25.B16
-	VFMLA	V8.D2, V21.D2, V25.D2
-	MOVD	$cos64consts<>+280(SB), R19
+	WORD	$0x6e70dc91 // fmul v17.2d, v4.2d, v16.2d
+	MOVD	$cos64consts<>+56(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VEOR	V9.B16, V17.B16, V7.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e67d6d9 // fadd v25.2d, v22.2d, v7.2d
+	MOVD	$cos64consts<>+240(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V19.B16
-	VFMLA	V8.D2, V25.D2, V19.D2
-	MOVD	$cos64consts<>+288(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V8.D2, V19.D2, V23.D2
-	MOVD	$cos64consts<>+296(SB), R19
+	WORD	$0x4ef9d4b2 // fsub v18.2d, v5.2d, v25.2d
+	WORD	$0x4e67d64a // fadd v10.2d, v18.2d, v7.2d
+	MOVD	$cos64consts<>+248(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$cos64consts<>+256(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V6.B16
+	VFMLA	V16.D2, V11.D2, V6.D2
+	MOVD	$cos64consts<>+264(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V7.B16
-	VFMLA	V8.D2, V23.D2, V7.D2
-	WORD	$0x6e68dd04 // fmul v4.2d, v8.2d, v8.2d
-	VMOV	V24.B16, V17.B16
-	VFMLA	V7.D2, V4.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLS	V10.D2, V28.D2, V18.D2
-	MOVD	$cos64consts<>+224(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V18.B16, V5.B16
-	VFMLS	V11.D2, V21.D2, V5.D2
-	WORD	$0x4e65d779 // fadd v25.2d, v27.2d, v5.2d
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
+	VMOV	V20.B16, V26.B16
+	VFMLA	V16.D2, V6.D2, V26.D2
+	MOVD	$cos64consts<>+272(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V9.B16
+	VFMLA	V16.D2, V26.D2, V9.D2
+	MOVD	$cos64consts<>+280(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V16.D2, V9.D2, V22.D2
+	MOVD	$cos64consts<>+288(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V18.B16
+	VFMLA	V16.D2, V22.D2, V18.D2
+	MOVD	$cos64consts<>+296(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V11.B16
+	VFMLA	V16.D2, V18.D2, V11.D2
 	MOVD	$cos64consts<>+304(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VAND	V19.B16, V26.B16, V20.B16
-	VSHL	$62, V20.D2, V23.D2
-	MOVD	$cos64consts<>+312(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef6e504 // fcmgt v4.2d, v8.2d, v22.2d
-	VEOR	V23.B16, V6.B16, V7.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V16.D2, V11.D2, V20.D2
+	WORD	$0x6e70de06 // fmul v6.2d, v16.2d, v16.2d
+	VMOV	V10.B16, V4.B16
+	VFMLA	V20.D2, V6.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLS	V24.D2, V28.D2, V26.D2
 	MOVD	$cos64consts<>+232(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V4.B16, V28.B16
-	VBSL	V7.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLS	V23.D2, V17.D2, V9.D2
+	WORD	$0x4e69d725 // fadd v5.2d, v25.2d, v9.2d
+	VMOV	V8.B16, V22.B16
+	VBSL	V5.B16, V21.B16, V22.B16
+	MOVD	$cos64consts<>+0(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VAND	V7.B16, V0.B16, V18.B16
+	MOVD	$cos64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef2e66b // fcmgt v11.2d, v19.2d, v18.2d
+	VEOR	V27.B16, V22.B16, V16.B16
+	MOVD	$cos64consts<>+240(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V11.B16, V20.B16
+	VBSL	V16.B16, V6.B16, V20.B16
 	MOVD	$cos64consts<>+72(SB), R19
 	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ae6d1 // fcmeq v17.2d, v22.2d, v10.2d
+	WORD	$0x4e6ae65c // fcmeq v28.2d, v18.2d, v10.2d
 	MOVD	$cos64consts<>+320(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V17.B16, V11.B16
-	VBSL	V28.B16, V21.B16, V11.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V24.D2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V20.B16, V24.B16, V4.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$cos64consts<>+328(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V18.B16, V16.B16
-	VBSL	V11.B16, V5.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V26.B16
+	VMOV	V17.B16, V25.B16
+	VBSL	V4.B16, V26.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

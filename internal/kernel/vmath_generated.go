@@ -456,480 +456,482 @@ func atan264(x0, x1 float64) float64 {
 
 // pow32 is pow on float32, the steps of its program (see gen/registry/vmath.go).
 func pow32(x0, x1 float32) float32 {
-	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v4 := math.Float32bits(x1) & uint32(0x7fffffff)
-	v10 := math.Float32frombits(v3) < float32(1.1754944e-38)
-	v12 := float32(math.Float32frombits(v3) * float32(3.3554432e+07))
-	v13 := math.Float32frombits(v3)
-	if v10 {
-		v13 = v12
+	v7 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v9 := math.Float32frombits(v7) < float32(1.1754944e-38)
+	v11 := float32(math.Float32frombits(v7) * float32(3.3554432e+07))
+	v12 := math.Float32frombits(v7)
+	if v9 {
+		v12 = v11
 	}
-	v15 := math.Float32bits(v13) + uint32(0x4afb0d)
-	v16 := v15 >> 23
-	v18 := v16 | uint32(0x4b000000)
-	v21 := uint32(0x4b00007f)
-	if v10 {
-		v21 = uint32(0x4b000098)
+	v14 := math.Float32bits(v12) + uint32(0x4afb0d)
+	v15 := v14 >> 23
+	v17 := v15 | uint32(0x4b000000)
+	v20 := uint32(0x4b00007f)
+	if v9 {
+		v20 = uint32(0x4b000098)
 	}
-	v22 := float32(math.Float32frombits(v18) - math.Float32frombits(v21))
-	v24 := v15 & uint32(0x7fffff)
-	v26 := v24 + uint32(0x3f3504f3)
-	v27 := float32(math.Float32frombits(v26) - float32(1))
-	v29 := float32(float32(2) + v27)
-	v30 := float32(float32(2) - v29)
-	v31 := float32(v30 + v27)
-	v32 := float32(float32(1) / v29)
-	v33 := float32(v27 * v32)
-	v34 := fma32(-v33, v29, v27)
-	v35 := float32(v34 + float32(0))
-	v36 := fma32(-v33, v31, v35)
-	v37 := float32(v36 * v32)
-	v38 := float32(v33 * v33)
-	v39 := math.Float32bits(v38) ^ uint32(0x80000000)
-	v40 := fma32(v33, v33, math.Float32frombits(v39))
-	v41 := float32(v33 + v33)
-	v42 := fma32(v41, v37, v40)
-	v43 := float32(v38 * v33)
-	v44 := math.Float32bits(v43) ^ uint32(0x80000000)
-	v45 := fma32(v38, v33, math.Float32frombits(v44))
-	v46 := fma32(v38, v37, v45)
-	v47 := fma32(v42, v33, v46)
-	v49 := float32(v43 * float32(0.6666667))
-	v50 := math.Float32bits(v49) ^ uint32(0x80000000)
-	v51 := fma32(v43, float32(0.6666667), math.Float32frombits(v50))
-	v53 := fma32(v43, float32(-1.9868216e-08), v51)
-	v54 := fma32(v47, float32(0.6666667), v53)
-	v55 := float32(v33 + v33)
-	v56 := float32(v38 * v38)
-	v57 := float32(v55 * v56)
-	v60 := fma32(float32(0.06666667), v38, float32(0.07692308))
-	v62 := fma32(v60, v38, float32(0.09090909))
-	v64 := fma32(v62, v38, float32(0.11111111))
-	v66 := fma32(v64, v38, float32(0.14285715))
-	v68 := fma32(v66, v38, float32(0.2))
-	v69 := float32(v57 * v68)
-	v71 := float32(v22 * float32(0.69314575))
-	v72 := float32(v33 + v33)
-	v73 := float32(v71 + v72)
-	v74 := float32(v73 - v71)
-	v75 := float32(v73 - v74)
-	v76 := float32(v71 - v75)
-	v77 := float32(v72 - v74)
-	v78 := float32(v76 + v77)
-	v79 := float32(v73 + v49)
-	v80 := float32(v79 - v73)
-	v81 := float32(v79 - v80)
-	v82 := float32(v73 - v81)
-	v83 := float32(v49 - v80)
-	v84 := float32(v82 + v83)
-	v85 := float32(v78 + v84)
-	v86 := float32(v37 + v37)
-	v87 := float32(v85 + v86)
-	v88 := float32(v54 + v69)
-	v90 := float32(v22 * float32(1.4286068e-06))
-	v91 := float32(v88 + v90)
-	v92 := float32(v87 + v91)
-	v93 := float32(v79 + v92)
-	v94 := float32(v79 - v93)
-	v95 := float32(v94 + v92)
-	v96 := float32(x1 * v93)
-	v97 := math.Float32bits(v96) ^ uint32(0x80000000)
-	v98 := fma32(x1, v93, math.Float32frombits(v97))
-	v99 := fma32(x1, v95, v98)
-	v100 := math.Float32bits(v96) & uint32(0x7fffffff)
-	v102 := math.Float32frombits(v100) < float32(1024)
-	v103 := float32(0)
-	if v102 {
-		v103 = v99
+	v21 := float32(math.Float32frombits(v17) - math.Float32frombits(v20))
+	v23 := v14 & uint32(0x7fffff)
+	v25 := v23 + uint32(0x3f3504f3)
+	v26 := float32(math.Float32frombits(v25) - float32(1))
+	v28 := float32(float32(2) + v26)
+	v29 := float32(float32(2) - v28)
+	v30 := float32(v29 + v26)
+	v31 := float32(float32(1) / v28)
+	v32 := float32(v26 * v31)
+	v33 := fma32(-v32, v28, v26)
+	v34 := float32(v33 + float32(0))
+	v35 := fma32(-v32, v30, v34)
+	v36 := float32(v35 * v31)
+	v37 := float32(v32 * v32)
+	v38 := math.Float32bits(v37) ^ uint32(0x80000000)
+	v39 := fma32(v32, v32, math.Float32frombits(v38))
+	v40 := float32(v32 + v32)
+	v41 := fma32(v40, v36, v39)
+	v42 := float32(v37 * v32)
+	v43 := math.Float32bits(v42) ^ uint32(0x80000000)
+	v44 := fma32(v37, v32, math.Float32frombits(v43))
+	v45 := fma32(v37, v36, v44)
+	v46 := fma32(v41, v32, v45)
+	v48 := float32(v42 * float32(0.6666667))
+	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
+	v50 := fma32(v42, float32(0.6666667), math.Float32frombits(v49))
+	v52 := fma32(v42, float32(-1.9868216e-08), v50)
+	v53 := fma32(v46, float32(0.6666667), v52)
+	v54 := float32(v32 + v32)
+	v55 := float32(v37 * v37)
+	v56 := float32(v54 * v55)
+	v59 := fma32(float32(0.06666667), v37, float32(0.07692308))
+	v61 := fma32(v59, v37, float32(0.09090909))
+	v63 := fma32(v61, v37, float32(0.11111111))
+	v65 := fma32(v63, v37, float32(0.14285715))
+	v67 := fma32(v65, v37, float32(0.2))
+	v68 := float32(v56 * v67)
+	v70 := float32(v21 * float32(0.69314575))
+	v71 := float32(v32 + v32)
+	v72 := float32(v70 + v71)
+	v73 := float32(v72 - v70)
+	v74 := float32(v72 - v73)
+	v75 := float32(v70 - v74)
+	v76 := float32(v71 - v73)
+	v77 := float32(v75 + v76)
+	v78 := float32(v72 + v48)
+	v79 := float32(v78 - v72)
+	v80 := float32(v78 - v79)
+	v81 := float32(v72 - v80)
+	v82 := float32(v48 - v79)
+	v83 := float32(v81 + v82)
+	v84 := float32(v77 + v83)
+	v85 := float32(v36 + v36)
+	v86 := float32(v84 + v85)
+	v87 := float32(v53 + v68)
+	v89 := float32(v21 * float32(1.4286068e-06))
+	v90 := float32(v87 + v89)
+	v91 := float32(v86 + v90)
+	v92 := float32(v78 + v91)
+	v93 := float32(v78 - v92)
+	v94 := float32(v93 + v91)
+	v95 := float32(x1 * v92)
+	v96 := math.Float32bits(v95) ^ uint32(0x80000000)
+	v97 := fma32(x1, v92, math.Float32frombits(v96))
+	v98 := fma32(x1, v94, v97)
+	v99 := math.Float32bits(v95) & uint32(0x7fffffff)
+	v101 := math.Float32frombits(v99) < float32(1024)
+	v102 := float32(0)
+	if v101 {
+		v102 = v98
 	}
-	v105 := max(v96, float32(-105))
-	v107 := min(v105, float32(89))
-	v110 := fma32(v107, float32(1.442695), float32(1.2582912e+07))
-	v111 := float32(v110 - float32(1.2582912e+07))
-	v112 := fma32(-v111, float32(0.69314575), v107)
-	v113 := fma32(-v111, float32(1.4286068e-06), v112)
-	v114 := float32(v112 - v113)
-	v115 := fma32(-v111, float32(1.4286068e-06), v114)
-	v116 := float32(v113 + v103)
-	v117 := float32(v116 - v113)
-	v118 := float32(v116 - v117)
-	v119 := float32(v113 - v118)
-	v120 := float32(v103 - v117)
-	v121 := float32(v119 + v120)
-	v122 := float32(v115 + v121)
-	v125 := fma32(float32(2.4801588e-05), v116, float32(0.0001984127))
-	v127 := fma32(v125, v116, float32(0.0013888889))
-	v129 := fma32(v127, v116, float32(0.008333334))
-	v131 := fma32(v129, v116, float32(0.041666668))
-	v133 := fma32(v131, v116, float32(0.16666667))
-	v135 := fma32(v133, v116, float32(0.5))
-	v136 := float32(v116 * v116)
-	v137 := fma32(v122, v116, v122)
-	v138 := fma32(v135, v136, v137)
-	v139 := float32(float32(1) + v116)
-	v140 := float32(float32(1) - v139)
-	v141 := float32(v140 + v116)
-	v142 := float32(v141 + v138)
-	v144 := math.Float32bits(v110) - uint32(0x4b3fff00)
-	v145 := v144 >> 1
-	v147 := v145 - uint32(0x1)
-	v148 := v147 << 23
-	v149 := v144 - v145
-	v150 := v149 - uint32(0x1)
-	v151 := v150 << 23
-	v152 := float32(v139 + v142)
-	v153 := float32(v152 * math.Float32frombits(v148))
-	v154 := float32(v153 * math.Float32frombits(v151))
-	v155 := v4 & uint32(0x80000000)
-	v156 := v155 | uint32(0x4b000000)
-	v157 := v4 & uint32(0x7fffffff)
-	v158 := math.Float32frombits(v157) < float32(8.388608e+06)
-	v159 := float32(math.Float32frombits(v4) + math.Float32frombits(v156))
-	v160 := float32(v159 - math.Float32frombits(v156))
-	v161 := math.Float32frombits(v4)
-	if v158 {
-		v161 = v160
+	v104 := max(v95, float32(-105))
+	v106 := min(v104, float32(89))
+	v109 := fma32(v106, float32(1.442695), float32(1.2582912e+07))
+	v110 := float32(v109 - float32(1.2582912e+07))
+	v111 := fma32(-v110, float32(0.69314575), v106)
+	v112 := fma32(-v110, float32(1.4286068e-06), v111)
+	v113 := float32(v111 - v112)
+	v114 := fma32(-v110, float32(1.4286068e-06), v113)
+	v115 := float32(v112 + v102)
+	v116 := float32(v115 - v112)
+	v117 := float32(v115 - v116)
+	v118 := float32(v112 - v117)
+	v119 := float32(v102 - v116)
+	v120 := float32(v118 + v119)
+	v121 := float32(v114 + v120)
+	v124 := fma32(float32(2.4801588e-05), v115, float32(0.0001984127))
+	v126 := fma32(v124, v115, float32(0.0013888889))
+	v128 := fma32(v126, v115, float32(0.008333334))
+	v130 := fma32(v128, v115, float32(0.041666668))
+	v132 := fma32(v130, v115, float32(0.16666667))
+	v134 := fma32(v132, v115, float32(0.5))
+	v135 := float32(v115 * v115)
+	v136 := fma32(v121, v115, v121)
+	v137 := fma32(v134, v135, v136)
+	v138 := float32(float32(1) + v115)
+	v139 := float32(float32(1) - v138)
+	v140 := float32(v139 + v115)
+	v141 := float32(v140 + v137)
+	v143 := math.Float32bits(v109) - uint32(0x4b3fff00)
+	v144 := v143 >> 1
+	v146 := v144 - uint32(0x1)
+	v147 := v146 << 23
+	v148 := v143 - v144
+	v149 := v148 - uint32(0x1)
+	v150 := v149 << 23
+	v151 := float32(v138 + v141)
+	v152 := float32(v151 * math.Float32frombits(v147))
+	v153 := float32(v152 * math.Float32frombits(v150))
+	v154 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v155 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v156 := v155 & uint32(0x80000000)
+	v157 := v156 | uint32(0x4b000000)
+	v158 := v155 & uint32(0x7fffffff)
+	v159 := math.Float32frombits(v158) < float32(8.388608e+06)
+	v160 := float32(math.Float32frombits(v155) + math.Float32frombits(v157))
+	v161 := float32(v160 - math.Float32frombits(v157))
+	v162 := math.Float32frombits(v155)
+	if v159 {
+		v162 = v161
 	}
-	v162 := v161 == math.Float32frombits(v4)
-	v163 := math.Float32frombits(v4) < float32(8.388608e+06)
-	v164 := float32(math.Float32frombits(v4) + float32(8.388608e+06))
-	v165 := math.Float32frombits(v4)
+	v163 := v162 == math.Float32frombits(v155)
+	v164 := math.Float32frombits(v155) < float32(8.388608e+06)
+	v165 := float32(math.Float32frombits(v155) + float32(8.388608e+06))
+	v166 := math.Float32frombits(v155)
+	if v164 {
+		v166 = v165
+	}
+	v167 := math.Float32bits(v166) & uint32(0x1)
+	v168 := v167 << 31
+	v170 := math.Float32frombits(v155) < float32(1.6777216e+07)
+	v171 := v163 && v170
+	v172 := uint32(0x0)
+	if v171 {
+		v172 = v168
+	}
+	v173 := math.Float32bits(x0) & uint32(0x80000000)
+	v174 := v173 & v172
+	v175 := math.Float32bits(v153) | v174
+	v176 := x0 < float32(0)
+	v178 := v175
+	if v176 {
+		v178 = uint32(0x7fc00000)
+	}
+	v179 := v178
 	if v163 {
-		v165 = v164
+		v179 = v175
 	}
-	v166 := math.Float32bits(v165) & uint32(0x1)
-	v167 := v166 << 31
-	v169 := math.Float32frombits(v4) < float32(1.6777216e+07)
-	v170 := v162 && v169
-	v171 := uint32(0x0)
-	if v170 {
-		v171 = v167
-	}
-	v172 := math.Float32bits(x0) & uint32(0x80000000)
-	v173 := v172 & v171
-	v174 := math.Float32bits(v154) | v173
-	v175 := x0 < float32(0)
-	v177 := v174
-	if v175 {
-		v177 = uint32(0x7fc00000)
-	}
-	v178 := v177
-	if v162 {
-		v178 = v174
-	}
-	v179 := x1 < float32(0)
-	v180 := math.Float32frombits(v3) == float32(0)
-	v181 := uint32(0x0)
-	if v179 {
-		v181 = uint32(0x7f800000)
-	}
-	v182 := v181 | v173
-	v183 := v178
+	v180 := x1 < float32(0)
+	v181 := math.Float32frombits(v154) == float32(0)
+	v182 := uint32(0x0)
 	if v180 {
-		v183 = v182
+		v182 = uint32(0x7f800000)
 	}
-	v184 := math.Float32frombits(v3) == float32(math.Inf(1))
-	v185 := uint32(0x7f800000)
-	if v179 {
-		v185 = uint32(0x0)
+	v183 := v182 | v174
+	v184 := v179
+	if v181 {
+		v184 = v183
 	}
-	v186 := v185 | v173
-	v187 := v183
-	if v184 {
-		v187 = v186
+	v185 := math.Float32frombits(v154) == float32(math.Inf(1))
+	v186 := uint32(0x7f800000)
+	if v180 {
+		v186 = uint32(0x0)
 	}
-	v188 := float32(1) < math.Float32frombits(v3)
-	v189 := uint32(0x7f800000)
-	if v179 {
-		v189 = uint32(0x0)
+	v187 := v186 | v174
+	v188 := v184
+	if v185 {
+		v188 = v187
 	}
-	v190 := uint32(0x0)
-	if v179 {
-		v190 = uint32(0x7f800000)
+	v189 := float32(1) < math.Float32frombits(v154)
+	v190 := uint32(0x7f800000)
+	if v180 {
+		v190 = uint32(0x0)
 	}
-	v191 := v190
-	if v188 {
-		v191 = v189
+	v191 := uint32(0x0)
+	if v180 {
+		v191 = uint32(0x7f800000)
 	}
-	v192 := math.Float32frombits(v4) == float32(math.Inf(1))
-	v193 := math.Float32frombits(v3) == float32(1)
-	v194 := v191
+	v192 := v191
+	if v189 {
+		v192 = v190
+	}
+	v193 := math.Float32frombits(v155) == float32(math.Inf(1))
+	v194 := math.Float32frombits(v154) == float32(1)
+	v195 := v192
+	if v194 {
+		v195 = uint32(0x3f800000)
+	}
+	v196 := v188
 	if v193 {
-		v194 = uint32(0x3f800000)
+		v196 = v195
 	}
-	v195 := v187
-	if v192 {
-		v195 = v194
+	v197 := x1 == float32(1)
+	v198 := math.Float32frombits(v196)
+	if v197 {
+		v198 = x0
 	}
-	v196 := x1 == float32(1)
-	v197 := math.Float32frombits(v195)
-	if v196 {
-		v197 = x0
+	v199 := x1 != x1
+	v201 := math.Float32bits(x1) | uint32(0x400000)
+	v202 := math.Float32bits(v198)
+	if v199 {
+		v202 = v201
 	}
-	v198 := x1 != x1
-	v200 := math.Float32bits(x1) | uint32(0x400000)
-	v201 := math.Float32bits(v197)
-	if v198 {
-		v201 = v200
+	v203 := x0 != x0
+	v204 := math.Float32bits(x0) | uint32(0x400000)
+	v205 := v202
+	if v203 {
+		v205 = v204
 	}
-	v202 := x0 != x0
-	v203 := math.Float32bits(x0) | uint32(0x400000)
-	v204 := v201
-	if v202 {
-		v204 = v203
+	v206 := x1 == float32(0)
+	v207 := x0 == float32(1)
+	v208 := v206 || v207
+	v209 := v205
+	if v208 {
+		v209 = uint32(0x3f800000)
 	}
-	v205 := x1 == float32(0)
-	v206 := x0 == float32(1)
-	v207 := v205 || v206
-	v208 := v204
-	if v207 {
-		v208 = uint32(0x3f800000)
-	}
-	return math.Float32frombits(v208)
+	return math.Float32frombits(v209)
 }
 
 // pow64 is pow on float64, the steps of its program (see gen/registry/vmath.go).
 func pow64(x0, x1 float64) float64 {
-	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v4 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
-	v10 := math.Float64frombits(v3) < float64(2.2250738585072014e-308)
-	v12 := float64(math.Float64frombits(v3) * float64(1.8014398509481984e+16))
-	v13 := math.Float64frombits(v3)
-	if v10 {
-		v13 = v12
+	v7 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v9 := math.Float64frombits(v7) < float64(2.2250738585072014e-308)
+	v11 := float64(math.Float64frombits(v7) * float64(1.8014398509481984e+16))
+	v12 := math.Float64frombits(v7)
+	if v9 {
+		v12 = v11
 	}
-	v15 := math.Float64bits(v13) + uint64(0x95f619980c433)
-	v16 := v15 >> 52
-	v18 := v16 | uint64(0x4330000000000000)
-	v21 := uint64(0x43300000000003ff)
-	if v10 {
-		v21 = uint64(0x4330000000000435)
+	v14 := math.Float64bits(v12) + uint64(0x95f619980c433)
+	v15 := v14 >> 52
+	v17 := v15 | uint64(0x4330000000000000)
+	v20 := uint64(0x43300000000003ff)
+	if v9 {
+		v20 = uint64(0x4330000000000435)
 	}
-	v22 := float64(math.Float64frombits(v18) - math.Float64frombits(v21))
-	v24 := v15 & uint64(0xfffffffffffff)
-	v26 := v24 + uint64(0x3fe6a09e667f3bcd)
-	v27 := float64(math.Float64frombits(v26) - float64(1))
-	v29 := float64(float64(2) + v27)
-	v30 := float64(float64(2) - v29)
-	v31 := float64(v30 + v27)
-	v32 := float64(float64(1) / v29)
-	v33 := float64(v27 * v32)
-	v34 := math.FMA(-v33, v29, v27)
-	v35 := float64(v34 + float64(0))
-	v36 := math.FMA(-v33, v31, v35)
-	v37 := float64(v36 * v32)
-	v38 := float64(v33 * v33)
-	v39 := math.Float64bits(v38) ^ uint64(0x8000000000000000)
-	v40 := math.FMA(v33, v33, math.Float64frombits(v39))
-	v41 := float64(v33 + v33)
-	v42 := math.FMA(v41, v37, v40)
-	v43 := float64(v38 * v33)
-	v44 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
-	v45 := math.FMA(v38, v33, math.Float64frombits(v44))
-	v46 := math.FMA(v38, v37, v45)
-	v47 := math.FMA(v42, v33, v46)
-	v49 := float64(v43 * float64(0.6666666666666666))
-	v50 := math.Float64bits(v49) ^ uint64(0x8000000000000000)
-	v51 := math.FMA(v43, float64(0.6666666666666666), math.Float64frombits(v50))
-	v53 := math.FMA(v43, float64(3.700743415417188e-17), v51)
-	v54 := math.FMA(v47, float64(0.6666666666666666), v53)
-	v55 := float64(v33 + v33)
-	v56 := float64(v38 * v38)
-	v57 := float64(v55 * v56)
-	v60 := math.FMA(float64(0.04), v38, float64(0.043478260869565216))
-	v62 := math.FMA(v60, v38, float64(0.047619047619047616))
-	v64 := math.FMA(v62, v38, float64(0.05263157894736842))
-	v66 := math.FMA(v64, v38, float64(0.058823529411764705))
-	v68 := math.FMA(v66, v38, float64(0.06666666666666667))
-	v70 := math.FMA(v68, v38, float64(0.07692307692307693))
-	v72 := math.FMA(v70, v38, float64(0.09090909090909091))
-	v74 := math.FMA(v72, v38, float64(0.1111111111111111))
-	v76 := math.FMA(v74, v38, float64(0.14285714285714285))
-	v78 := math.FMA(v76, v38, float64(0.2))
-	v79 := float64(v57 * v78)
-	v81 := float64(v22 * float64(0.6931471805601177))
-	v82 := float64(v33 + v33)
-	v83 := float64(v81 + v82)
-	v84 := float64(v83 - v81)
-	v85 := float64(v83 - v84)
-	v86 := float64(v81 - v85)
-	v87 := float64(v82 - v84)
-	v88 := float64(v86 + v87)
-	v89 := float64(v83 + v49)
-	v90 := float64(v89 - v83)
-	v91 := float64(v89 - v90)
-	v92 := float64(v83 - v91)
-	v93 := float64(v49 - v90)
-	v94 := float64(v92 + v93)
-	v95 := float64(v88 + v94)
-	v96 := float64(v37 + v37)
-	v97 := float64(v95 + v96)
-	v98 := float64(v54 + v79)
-	v100 := float64(v22 * float64(-1.7239444525614835e-13))
-	v101 := float64(v98 + v100)
-	v102 := float64(v97 + v101)
-	v103 := float64(v89 + v102)
-	v104 := float64(v89 - v103)
-	v105 := float64(v104 + v102)
-	v106 := float64(x1 * v103)
-	v107 := math.Float64bits(v106) ^ uint64(0x8000000000000000)
-	v108 := math.FMA(x1, v103, math.Float64frombits(v107))
-	v109 := math.FMA(x1, v105, v108)
-	v110 := math.Float64bits(v106) & uint64(0x7fffffffffffffff)
-	v112 := math.Float64frombits(v110) < float64(1024)
-	v113 := float64(0)
-	if v112 {
-		v113 = v109
+	v21 := float64(math.Float64frombits(v17) - math.Float64frombits(v20))
+	v23 := v14 & uint64(0xfffffffffffff)
+	v25 := v23 + uint64(0x3fe6a09e667f3bcd)
+	v26 := float64(math.Float64frombits(v25) - float64(1))
+	v28 := float64(float64(2) + v26)
+	v29 := float64(float64(2) - v28)
+	v30 := float64(v29 + v26)
+	v31 := float64(float64(1) / v28)
+	v32 := float64(v26 * v31)
+	v33 := math.FMA(-v32, v28, v26)
+	v34 := float64(v33 + float64(0))
+	v35 := math.FMA(-v32, v30, v34)
+	v36 := float64(v35 * v31)
+	v37 := float64(v32 * v32)
+	v38 := math.Float64bits(v37) ^ uint64(0x8000000000000000)
+	v39 := math.FMA(v32, v32, math.Float64frombits(v38))
+	v40 := float64(v32 + v32)
+	v41 := math.FMA(v40, v36, v39)
+	v42 := float64(v37 * v32)
+	v43 := math.Float64bits(v42) ^ uint64(0x8000000000000000)
+	v44 := math.FMA(v37, v32, math.Float64frombits(v43))
+	v45 := math.FMA(v37, v36, v44)
+	v46 := math.FMA(v41, v32, v45)
+	v48 := float64(v42 * float64(0.6666666666666666))
+	v49 := math.Float64bits(v48) ^ uint64(0x8000000000000000)
+	v50 := math.FMA(v42, float64(0.6666666666666666), math.Float64frombits(v49))
+	v52 := math.FMA(v42, float64(3.700743415417188e-17), v50)
+	v53 := math.FMA(v46, float64(0.6666666666666666), v52)
+	v54 := float64(v32 + v32)
+	v55 := float64(v37 * v37)
+	v56 := float64(v54 * v55)
+	v59 := math.FMA(float64(0.04), v37, float64(0.043478260869565216))
+	v61 := math.FMA(v59, v37, float64(0.047619047619047616))
+	v63 := math.FMA(v61, v37, float64(0.05263157894736842))
+	v65 := math.FMA(v63, v37, float64(0.058823529411764705))
+	v67 := math.FMA(v65, v37, float64(0.06666666666666667))
+	v69 := math.FMA(v67, v37, float64(0.07692307692307693))
+	v71 := math.FMA(v69, v37, float64(0.09090909090909091))
+	v73 := math.FMA(v71, v37, float64(0.1111111111111111))
+	v75 := math.FMA(v73, v37, float64(0.14285714285714285))
+	v77 := math.FMA(v75, v37, float64(0.2))
+	v78 := float64(v56 * v77)
+	v80 := float64(v21 * float64(0.6931471805601177))
+	v81 := float64(v32 + v32)
+	v82 := float64(v80 + v81)
+	v83 := float64(v82 - v80)
+	v84 := float64(v82 - v83)
+	v85 := float64(v80 - v84)
+	v86 := float64(v81 - v83)
+	v87 := float64(v85 + v86)
+	v88 := float64(v82 + v48)
+	v89 := float64(v88 - v82)
+	v90 := float64(v88 - v89)
+	v91 := float64(v82 - v90)
+	v92 := float64(v48 - v89)
+	v93 := float64(v91 + v92)
+	v94 := float64(v87 + v93)
+	v95 := float64(v36 + v36)
+	v96 := float64(v94 + v95)
+	v97 := float64(v53 + v78)
+	v99 := float64(v21 * float64(-1.7239444525614835e-13))
+	v100 := float64(v97 + v99)
+	v101 := float64(v96 + v100)
+	v102 := float64(v88 + v101)
+	v103 := float64(v88 - v102)
+	v104 := float64(v103 + v101)
+	v105 := float64(x1 * v102)
+	v106 := math.Float64bits(v105) ^ uint64(0x8000000000000000)
+	v107 := math.FMA(x1, v102, math.Float64frombits(v106))
+	v108 := math.FMA(x1, v104, v107)
+	v109 := math.Float64bits(v105) & uint64(0x7fffffffffffffff)
+	v111 := math.Float64frombits(v109) < float64(1024)
+	v112 := float64(0)
+	if v111 {
+		v112 = v108
 	}
-	v115 := max(v106, float64(-746))
-	v117 := min(v115, float64(710))
-	v120 := math.FMA(v117, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v121 := float64(v120 - float64(6.755399441055744e+15))
-	v123 := math.FMA(-v121, float64(0.6931471803691238), v117)
-	v125 := math.FMA(-v121, float64(1.9082149292705877e-10), v123)
-	v126 := float64(v123 - v125)
-	v127 := math.FMA(-v121, float64(1.9082149292705877e-10), v126)
-	v128 := float64(v125 + v113)
-	v129 := float64(v128 - v125)
-	v130 := float64(v128 - v129)
-	v131 := float64(v125 - v130)
-	v132 := float64(v113 - v129)
-	v133 := float64(v131 + v132)
-	v134 := float64(v127 + v133)
-	v137 := math.FMA(float64(1.6059043836821613e-10), v128, float64(2.08767569878681e-09))
-	v139 := math.FMA(v137, v128, float64(2.505210838544172e-08))
-	v141 := math.FMA(v139, v128, float64(2.755731922398589e-07))
-	v143 := math.FMA(v141, v128, float64(2.7557319223985893e-06))
-	v145 := math.FMA(v143, v128, float64(2.48015873015873e-05))
-	v147 := math.FMA(v145, v128, float64(0.0001984126984126984))
-	v149 := math.FMA(v147, v128, float64(0.001388888888888889))
-	v151 := math.FMA(v149, v128, float64(0.008333333333333333))
-	v153 := math.FMA(v151, v128, float64(0.041666666666666664))
-	v155 := math.FMA(v153, v128, float64(0.16666666666666666))
-	v157 := math.FMA(v155, v128, float64(0.5))
-	v158 := float64(v128 * v128)
-	v159 := math.FMA(v134, v128, v134)
-	v160 := math.FMA(v157, v158, v159)
-	v161 := float64(float64(1) + v128)
-	v162 := float64(float64(1) - v161)
-	v163 := float64(v162 + v128)
-	v164 := float64(v163 + v160)
-	v166 := math.Float64bits(v120) - uint64(0x4337fffffffff800)
-	v167 := v166 >> 1
-	v169 := v167 - uint64(0x1)
-	v170 := v169 << 52
-	v171 := v166 - v167
-	v172 := v171 - uint64(0x1)
-	v173 := v172 << 52
-	v174 := float64(v161 + v164)
-	v175 := float64(v174 * math.Float64frombits(v170))
-	v176 := float64(v175 * math.Float64frombits(v173))
-	v177 := v4 & uint64(0x8000000000000000)
-	v178 := v177 | uint64(0x4330000000000000)
-	v179 := v4 & uint64(0x7fffffffffffffff)
-	v180 := math.Float64frombits(v179) < float64(4.503599627370496e+15)
-	v181 := float64(math.Float64frombits(v4) + math.Float64frombits(v178))
-	v182 := float64(v181 - math.Float64frombits(v178))
-	v183 := math.Float64frombits(v4)
-	if v180 {
-		v183 = v182
+	v114 := max(v105, float64(-746))
+	v116 := min(v114, float64(710))
+	v119 := math.FMA(v116, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v120 := float64(v119 - float64(6.755399441055744e+15))
+	v122 := math.FMA(-v120, float64(0.6931471803691238), v116)
+	v124 := math.FMA(-v120, float64(1.9082149292705877e-10), v122)
+	v125 := float64(v122 - v124)
+	v126 := math.FMA(-v120, float64(1.9082149292705877e-10), v125)
+	v127 := float64(v124 + v112)
+	v128 := float64(v127 - v124)
+	v129 := float64(v127 - v128)
+	v130 := float64(v124 - v129)
+	v131 := float64(v112 - v128)
+	v132 := float64(v130 + v131)
+	v133 := float64(v126 + v132)
+	v136 := math.FMA(float64(1.6059043836821613e-10), v127, float64(2.08767569878681e-09))
+	v138 := math.FMA(v136, v127, float64(2.505210838544172e-08))
+	v140 := math.FMA(v138, v127, float64(2.755731922398589e-07))
+	v142 := math.FMA(v140, v127, float64(2.7557319223985893e-06))
+	v144 := math.FMA(v142, v127, float64(2.48015873015873e-05))
+	v146 := math.FMA(v144, v127, float64(0.0001984126984126984))
+	v148 := math.FMA(v146, v127, float64(0.001388888888888889))
+	v150 := math.FMA(v148, v127, float64(0.008333333333333333))
+	v152 := math.FMA(v150, v127, float64(0.041666666666666664))
+	v154 := math.FMA(v152, v127, float64(0.16666666666666666))
+	v156 := math.FMA(v154, v127, float64(0.5))
+	v157 := float64(v127 * v127)
+	v158 := math.FMA(v133, v127, v133)
+	v159 := math.FMA(v156, v157, v158)
+	v160 := float64(float64(1) + v127)
+	v161 := float64(float64(1) - v160)
+	v162 := float64(v161 + v127)
+	v163 := float64(v162 + v159)
+	v165 := math.Float64bits(v119) - uint64(0x4337fffffffff800)
+	v166 := v165 >> 1
+	v168 := v166 - uint64(0x1)
+	v169 := v168 << 52
+	v170 := v165 - v166
+	v171 := v170 - uint64(0x1)
+	v172 := v171 << 52
+	v173 := float64(v160 + v163)
+	v174 := float64(v173 * math.Float64frombits(v169))
+	v175 := float64(v174 * math.Float64frombits(v172))
+	v176 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v177 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v178 := v177 & uint64(0x8000000000000000)
+	v179 := v178 | uint64(0x4330000000000000)
+	v180 := v177 & uint64(0x7fffffffffffffff)
+	v181 := math.Float64frombits(v180) < float64(4.503599627370496e+15)
+	v182 := float64(math.Float64frombits(v177) + math.Float64frombits(v179))
+	v183 := float64(v182 - math.Float64frombits(v179))
+	v184 := math.Float64frombits(v177)
+	if v181 {
+		v184 = v183
 	}
-	v184 := v183 == math.Float64frombits(v4)
-	v185 := math.Float64frombits(v4) < float64(4.503599627370496e+15)
-	v186 := float64(math.Float64frombits(v4) + float64(4.503599627370496e+15))
-	v187 := math.Float64frombits(v4)
+	v185 := v184 == math.Float64frombits(v177)
+	v186 := math.Float64frombits(v177) < float64(4.503599627370496e+15)
+	v187 := float64(math.Float64frombits(v177) + float64(4.503599627370496e+15))
+	v188 := math.Float64frombits(v177)
+	if v186 {
+		v188 = v187
+	}
+	v189 := math.Float64bits(v188) & uint64(0x1)
+	v190 := v189 << 63
+	v192 := math.Float64frombits(v177) < float64(9.007199254740992e+15)
+	v193 := v185 && v192
+	v194 := uint64(0x0)
+	if v193 {
+		v194 = v190
+	}
+	v195 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v196 := v195 & v194
+	v197 := math.Float64bits(v175) | v196
+	v198 := x0 < float64(0)
+	v200 := v197
+	if v198 {
+		v200 = uint64(0x7ff8000000000001)
+	}
+	v201 := v200
 	if v185 {
-		v187 = v186
+		v201 = v197
 	}
-	v188 := math.Float64bits(v187) & uint64(0x1)
-	v189 := v188 << 63
-	v191 := math.Float64frombits(v4) < float64(9.007199254740992e+15)
-	v192 := v184 && v191
-	v193 := uint64(0x0)
-	if v192 {
-		v193 = v189
-	}
-	v194 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v195 := v194 & v193
-	v196 := math.Float64bits(v176) | v195
-	v197 := x0 < float64(0)
-	v199 := v196
-	if v197 {
-		v199 = uint64(0x7ff8000000000001)
-	}
-	v200 := v199
-	if v184 {
-		v200 = v196
-	}
-	v201 := x1 < float64(0)
-	v202 := math.Float64frombits(v3) == float64(0)
-	v203 := uint64(0x0)
-	if v201 {
-		v203 = uint64(0x7ff0000000000000)
-	}
-	v204 := v203 | v195
-	v205 := v200
+	v202 := x1 < float64(0)
+	v203 := math.Float64frombits(v176) == float64(0)
+	v204 := uint64(0x0)
 	if v202 {
-		v205 = v204
+		v204 = uint64(0x7ff0000000000000)
 	}
-	v206 := math.Float64frombits(v3) == float64(math.Inf(1))
-	v207 := uint64(0x7ff0000000000000)
-	if v201 {
-		v207 = uint64(0x0)
+	v205 := v204 | v196
+	v206 := v201
+	if v203 {
+		v206 = v205
 	}
-	v208 := v207 | v195
-	v209 := v205
-	if v206 {
-		v209 = v208
+	v207 := math.Float64frombits(v176) == float64(math.Inf(1))
+	v208 := uint64(0x7ff0000000000000)
+	if v202 {
+		v208 = uint64(0x0)
 	}
-	v210 := float64(1) < math.Float64frombits(v3)
-	v211 := uint64(0x7ff0000000000000)
-	if v201 {
-		v211 = uint64(0x0)
+	v209 := v208 | v196
+	v210 := v206
+	if v207 {
+		v210 = v209
 	}
-	v212 := uint64(0x0)
-	if v201 {
-		v212 = uint64(0x7ff0000000000000)
+	v211 := float64(1) < math.Float64frombits(v176)
+	v212 := uint64(0x7ff0000000000000)
+	if v202 {
+		v212 = uint64(0x0)
 	}
-	v213 := v212
-	if v210 {
-		v213 = v211
+	v213 := uint64(0x0)
+	if v202 {
+		v213 = uint64(0x7ff0000000000000)
 	}
-	v214 := math.Float64frombits(v4) == float64(math.Inf(1))
-	v215 := math.Float64frombits(v3) == float64(1)
-	v216 := v213
+	v214 := v213
+	if v211 {
+		v214 = v212
+	}
+	v215 := math.Float64frombits(v177) == float64(math.Inf(1))
+	v216 := math.Float64frombits(v176) == float64(1)
+	v217 := v214
+	if v216 {
+		v217 = uint64(0x3ff0000000000000)
+	}
+	v218 := v210
 	if v215 {
-		v216 = uint64(0x3ff0000000000000)
+		v218 = v217
 	}
-	v217 := v209
-	if v214 {
-		v217 = v216
+	v219 := x1 == float64(1)
+	v220 := math.Float64frombits(v218)
+	if v219 {
+		v220 = x0
 	}
-	v218 := x1 == float64(1)
-	v219 := math.Float64frombits(v217)
-	if v218 {
-		v219 = x0
+	v221 := x1 != x1
+	v223 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v224 := math.Float64bits(v220)
+	if v221 {
+		v224 = v223
 	}
-	v220 := x1 != x1
-	v222 := math.Float64bits(x1) | uint64(0x8000000000000)
-	v223 := math.Float64bits(v219)
-	if v220 {
-		v223 = v222
+	v225 := x0 != x0
+	v226 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v227 := v224
+	if v225 {
+		v227 = v226
 	}
-	v224 := x0 != x0
-	v225 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v226 := v223
-	if v224 {
-		v226 = v225
+	v228 := x1 == float64(0)
+	v229 := x0 == float64(1)
+	v230 := v228 || v229
+	v231 := v227
+	if v230 {
+		v231 = uint64(0x3ff0000000000000)
 	}
-	v227 := x1 == float64(0)
-	v228 := x0 == float64(1)
-	v229 := v227 || v228
-	v230 := v226
-	if v229 {
-		v230 = uint64(0x3ff0000000000000)
-	}
-	return math.Float64frombits(v230)
+	return math.Float64frombits(v231)
 }
 
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
@@ -2551,26 +2553,26 @@ func sin32(x0 float32) float32 {
 	v12 := float32(v6 * float32(7.5497894e-08))
 	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
 	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
-	v16 := float32(v6 * float32(5.3903025e-15))
-	v17 := math.Float32bits(v16) ^ uint32(0x80000000)
-	v18 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v17))
-	v19 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v20 := float32(v11 + math.Float32frombits(v19))
-	v21 := float32(v20 - v11)
-	v22 := float32(v20 - v21)
-	v23 := float32(v11 - v22)
-	v24 := float32(math.Float32frombits(v19) - v21)
-	v25 := float32(v23 + v24)
-	v26 := math.Float32bits(v16) ^ uint32(0x80000000)
-	v27 := float32(v20 + math.Float32frombits(v26))
-	v28 := float32(v27 - v20)
+	v16 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v17 := float32(v11 + math.Float32frombits(v16))
+	v18 := float32(v17 - v11)
+	v19 := float32(v17 - v18)
+	v20 := float32(v11 - v19)
+	v21 := float32(math.Float32frombits(v16) - v18)
+	v22 := float32(v20 + v21)
+	v23 := float32(v6 * float32(5.3903025e-15))
+	v24 := math.Float32bits(v23) ^ uint32(0x80000000)
+	v25 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v24))
+	v26 := math.Float32bits(v23) ^ uint32(0x80000000)
+	v27 := float32(v17 + math.Float32frombits(v26))
+	v28 := float32(v27 - v17)
 	v29 := float32(v27 - v28)
-	v30 := float32(v20 - v29)
+	v30 := float32(v17 - v29)
 	v31 := float32(math.Float32frombits(v26) - v28)
 	v32 := float32(v30 + v31)
-	v33 := float32(v25 + v32)
+	v33 := float32(v22 + v32)
 	v34 := float32(v33 - v15)
-	v35 := fma32(v6, float32(3.2820034e-22), v18)
+	v35 := fma32(v6, float32(3.2820034e-22), v25)
 	v36 := float32(v34 - v35)
 	v37 := float32(v27 + v36)
 	v38 := float32(v37 - v27)
@@ -2707,51 +2709,51 @@ func sin32(x0 float32) float32 {
 		v166 = v161
 		v167 = v163
 	}
-	v168 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v170 := math.Float32bits(v165) & uint32(0x1)
-	v172 := math.Float32frombits(v170) == float32(0)
-	v173 := float32(v166 * v166)
-	v176 := fma32(float32(-2.5052108e-08), v173, float32(2.7557319e-06))
-	v178 := fma32(v176, v173, float32(-0.0001984127))
-	v180 := fma32(v178, v173, float32(0.008333334))
-	v182 := fma32(v180, v173, float32(-0.16666667))
-	v184 := float32(float32(0.5) * v173)
-	v185 := fma32(-v184, v167, v167)
-	v186 := float32(v173 * v166)
-	v187 := fma32(v186, v182, v185)
-	v188 := float32(v166 + v187)
-	v189 := float32(v166 * v166)
-	v190 := math.Float32bits(v189) ^ uint32(0x80000000)
-	v191 := fma32(v166, v166, math.Float32frombits(v190))
-	v192 := float32(float32(0.5) * v189)
-	v194 := math.Float32bits(v192) ^ uint32(0x80000000)
-	v195 := float32(float32(1) + math.Float32frombits(v194))
-	v196 := float32(float32(1) - v195)
-	v197 := float32(v196 + math.Float32frombits(v194))
-	v200 := fma32(float32(2.0876756e-09), v189, float32(-2.755732e-07))
-	v202 := fma32(v200, v189, float32(2.4801588e-05))
-	v204 := fma32(v202, v189, float32(-0.0013888889))
-	v206 := fma32(v204, v189, float32(0.041666668))
-	v207 := float32(v189 * v189)
-	v208 := fma32(v207, v206, v197)
-	v209 := fma32(-v166, v167, v208)
-	v210 := fma32(-float32(0.5), v191, v209)
-	v211 := float32(v195 + v210)
-	v212 := v211
-	if v172 {
-		v212 = v188
+	v169 := math.Float32bits(v165) & uint32(0x1)
+	v171 := math.Float32frombits(v169) == float32(0)
+	v173 := math.Float32bits(v165) & uint32(0x2)
+	v174 := v173 << 30
+	v175 := float32(v166 * v166)
+	v178 := fma32(float32(-2.5052108e-08), v175, float32(2.7557319e-06))
+	v180 := fma32(v178, v175, float32(-0.0001984127))
+	v182 := fma32(v180, v175, float32(0.008333334))
+	v184 := fma32(v182, v175, float32(-0.16666667))
+	v186 := float32(float32(0.5) * v175)
+	v187 := fma32(-v186, v167, v167)
+	v188 := float32(v175 * v166)
+	v189 := fma32(v188, v184, v187)
+	v190 := float32(v166 + v189)
+	v191 := float32(v166 * v166)
+	v192 := math.Float32bits(v191) ^ uint32(0x80000000)
+	v193 := fma32(v166, v166, math.Float32frombits(v192))
+	v194 := float32(float32(0.5) * v191)
+	v196 := math.Float32bits(v194) ^ uint32(0x80000000)
+	v197 := float32(float32(1) + math.Float32frombits(v196))
+	v198 := float32(float32(1) - v197)
+	v199 := float32(v198 + math.Float32frombits(v196))
+	v202 := fma32(float32(2.0876756e-09), v191, float32(-2.755732e-07))
+	v204 := fma32(v202, v191, float32(2.4801588e-05))
+	v206 := fma32(v204, v191, float32(-0.0013888889))
+	v208 := fma32(v206, v191, float32(0.041666668))
+	v209 := float32(v191 * v191)
+	v210 := fma32(v209, v208, v199)
+	v211 := fma32(-v166, v167, v210)
+	v212 := fma32(-float32(0.5), v193, v211)
+	v213 := float32(v197 + v212)
+	v214 := v213
+	if v171 {
+		v214 = v190
 	}
-	v214 := math.Float32bits(v165) & uint32(0x2)
-	v215 := v214 << 30
-	v217 := math.Float32frombits(v168) < float32(0.00024414063)
+	v215 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v217 := math.Float32frombits(v215) < float32(0.00024414063)
 	v218 := math.Float32bits(x0) & uint32(0x80000000)
-	v219 := v215 ^ v218
-	v220 := math.Float32bits(v212) ^ v219
+	v219 := v174 ^ v218
+	v220 := math.Float32bits(v214) ^ v219
 	v221 := math.Float32frombits(v220)
 	if v217 {
 		v221 = x0
 	}
-	v222 := math.Float32frombits(v168) == float32(math.Inf(1))
+	v222 := math.Float32frombits(v215) == float32(math.Inf(1))
 	v224 := math.Float32bits(v221)
 	if v222 {
 		v224 = uint32(0x7fc00000)
@@ -2822,26 +2824,26 @@ func sin64(x0 float64) float64 {
 	v12 := float64(v6 * float64(6.123233995736765e-17))
 	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
 	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
-	v16 := float64(v6 * float64(1.0828566739219139e-32))
-	v17 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
-	v18 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v17))
-	v19 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v20 := float64(v11 + math.Float64frombits(v19))
-	v21 := float64(v20 - v11)
-	v22 := float64(v20 - v21)
-	v23 := float64(v11 - v22)
-	v24 := float64(math.Float64frombits(v19) - v21)
-	v25 := float64(v23 + v24)
-	v26 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
-	v27 := float64(v20 + math.Float64frombits(v26))
-	v28 := float64(v27 - v20)
+	v16 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v17 := float64(v11 + math.Float64frombits(v16))
+	v18 := float64(v17 - v11)
+	v19 := float64(v17 - v18)
+	v20 := float64(v11 - v19)
+	v21 := float64(math.Float64frombits(v16) - v18)
+	v22 := float64(v20 + v21)
+	v23 := float64(v6 * float64(1.0828566739219139e-32))
+	v24 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
+	v25 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v24))
+	v26 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
+	v27 := float64(v17 + math.Float64frombits(v26))
+	v28 := float64(v27 - v17)
 	v29 := float64(v27 - v28)
-	v30 := float64(v20 - v29)
+	v30 := float64(v17 - v29)
 	v31 := float64(math.Float64frombits(v26) - v28)
 	v32 := float64(v30 + v31)
-	v33 := float64(v25 + v32)
+	v33 := float64(v22 + v32)
 	v34 := float64(v33 - v15)
-	v35 := math.FMA(v6, float64(7.398504768329363e-49), v18)
+	v35 := math.FMA(v6, float64(7.398504768329363e-49), v25)
 	v36 := float64(v34 - v35)
 	v37 := float64(v27 + v36)
 	v38 := float64(v37 - v27)
@@ -2978,58 +2980,58 @@ func sin64(x0 float64) float64 {
 		v165 = v160
 		v166 = v162
 	}
-	v167 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v169 := math.Float64bits(v164) & uint64(0x1)
-	v171 := math.Float64frombits(v169) == float64(0)
-	v172 := float64(v165 * v165)
-	v175 := math.FMA(float64(-8.22063524662433e-18), v172, float64(2.8114572543455206e-15))
-	v177 := math.FMA(v175, v172, float64(-7.647163731819816e-13))
-	v179 := math.FMA(v177, v172, float64(1.6059043836821613e-10))
-	v181 := math.FMA(v179, v172, float64(-2.505210838544172e-08))
-	v183 := math.FMA(v181, v172, float64(2.7557319223985893e-06))
-	v185 := math.FMA(v183, v172, float64(-0.0001984126984126984))
-	v187 := math.FMA(v185, v172, float64(0.008333333333333333))
-	v189 := math.FMA(v187, v172, float64(-0.16666666666666666))
-	v191 := float64(float64(0.5) * v172)
-	v192 := math.FMA(-v191, v166, v166)
-	v193 := float64(v172 * v165)
-	v194 := math.FMA(v193, v189, v192)
-	v195 := float64(v165 + v194)
-	v196 := float64(v165 * v165)
-	v197 := math.Float64bits(v196) ^ uint64(0x8000000000000000)
-	v198 := math.FMA(v165, v165, math.Float64frombits(v197))
-	v199 := float64(float64(0.5) * v196)
-	v201 := math.Float64bits(v199) ^ uint64(0x8000000000000000)
-	v202 := float64(float64(1) + math.Float64frombits(v201))
-	v203 := float64(float64(1) - v202)
-	v204 := float64(v203 + math.Float64frombits(v201))
-	v207 := math.FMA(float64(-1.5619206968586225e-16), v196, float64(4.779477332387385e-14))
-	v209 := math.FMA(v207, v196, float64(-1.1470745597729725e-11))
-	v211 := math.FMA(v209, v196, float64(2.08767569878681e-09))
-	v213 := math.FMA(v211, v196, float64(-2.755731922398589e-07))
-	v215 := math.FMA(v213, v196, float64(2.48015873015873e-05))
-	v217 := math.FMA(v215, v196, float64(-0.001388888888888889))
-	v219 := math.FMA(v217, v196, float64(0.041666666666666664))
-	v220 := float64(v196 * v196)
-	v221 := math.FMA(v220, v219, v204)
-	v222 := math.FMA(-v165, v166, v221)
-	v223 := math.FMA(-float64(0.5), v198, v222)
-	v224 := float64(v202 + v223)
-	v225 := v224
-	if v171 {
-		v225 = v195
+	v168 := math.Float64bits(v164) & uint64(0x1)
+	v170 := math.Float64frombits(v168) == float64(0)
+	v172 := math.Float64bits(v164) & uint64(0x2)
+	v173 := v172 << 62
+	v174 := float64(v165 * v165)
+	v177 := math.FMA(float64(-8.22063524662433e-18), v174, float64(2.8114572543455206e-15))
+	v179 := math.FMA(v177, v174, float64(-7.647163731819816e-13))
+	v181 := math.FMA(v179, v174, float64(1.6059043836821613e-10))
+	v183 := math.FMA(v181, v174, float64(-2.505210838544172e-08))
+	v185 := math.FMA(v183, v174, float64(2.7557319223985893e-06))
+	v187 := math.FMA(v185, v174, float64(-0.0001984126984126984))
+	v189 := math.FMA(v187, v174, float64(0.008333333333333333))
+	v191 := math.FMA(v189, v174, float64(-0.16666666666666666))
+	v193 := float64(float64(0.5) * v174)
+	v194 := math.FMA(-v193, v166, v166)
+	v195 := float64(v174 * v165)
+	v196 := math.FMA(v195, v191, v194)
+	v197 := float64(v165 + v196)
+	v198 := float64(v165 * v165)
+	v199 := math.Float64bits(v198) ^ uint64(0x8000000000000000)
+	v200 := math.FMA(v165, v165, math.Float64frombits(v199))
+	v201 := float64(float64(0.5) * v198)
+	v203 := math.Float64bits(v201) ^ uint64(0x8000000000000000)
+	v204 := float64(float64(1) + math.Float64frombits(v203))
+	v205 := float64(float64(1) - v204)
+	v206 := float64(v205 + math.Float64frombits(v203))
+	v209 := math.FMA(float64(-1.5619206968586225e-16), v198, float64(4.779477332387385e-14))
+	v211 := math.FMA(v209, v198, float64(-1.1470745597729725e-11))
+	v213 := math.FMA(v211, v198, float64(2.08767569878681e-09))
+	v215 := math.FMA(v213, v198, float64(-2.755731922398589e-07))
+	v217 := math.FMA(v215, v198, float64(2.48015873015873e-05))
+	v219 := math.FMA(v217, v198, float64(-0.001388888888888889))
+	v221 := math.FMA(v219, v198, float64(0.041666666666666664))
+	v222 := float64(v198 * v198)
+	v223 := math.FMA(v222, v221, v206)
+	v224 := math.FMA(-v165, v166, v223)
+	v225 := math.FMA(-float64(0.5), v200, v224)
+	v226 := float64(v204 + v225)
+	v227 := v226
+	if v170 {
+		v227 = v197
 	}
-	v227 := math.Float64bits(v164) & uint64(0x2)
-	v228 := v227 << 62
-	v230 := math.Float64frombits(v167) < float64(7.450580596923828e-09)
+	v228 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v230 := math.Float64frombits(v228) < float64(7.450580596923828e-09)
 	v231 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v232 := v228 ^ v231
-	v233 := math.Float64bits(v225) ^ v232
+	v232 := v173 ^ v231
+	v233 := math.Float64bits(v227) ^ v232
 	v234 := math.Float64frombits(v233)
 	if v230 {
 		v234 = x0
 	}
-	v235 := math.Float64frombits(v167) == float64(math.Inf(1))
+	v235 := math.Float64frombits(v228) == float64(math.Inf(1))
 	v237 := math.Float64bits(v234)
 	if v235 {
 		v237 = uint64(0x7ff8000000000001)
@@ -3324,26 +3326,26 @@ func cos32(x0 float32) float32 {
 	v12 := float32(v6 * float32(7.5497894e-08))
 	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
 	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
-	v16 := float32(v6 * float32(5.3903025e-15))
-	v17 := math.Float32bits(v16) ^ uint32(0x80000000)
-	v18 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v17))
-	v19 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v20 := float32(v11 + math.Float32frombits(v19))
-	v21 := float32(v20 - v11)
-	v22 := float32(v20 - v21)
-	v23 := float32(v11 - v22)
-	v24 := float32(math.Float32frombits(v19) - v21)
-	v25 := float32(v23 + v24)
-	v26 := math.Float32bits(v16) ^ uint32(0x80000000)
-	v27 := float32(v20 + math.Float32frombits(v26))
-	v28 := float32(v27 - v20)
+	v16 := math.Float32bits(v12) ^ uint32(0x80000000)
+	v17 := float32(v11 + math.Float32frombits(v16))
+	v18 := float32(v17 - v11)
+	v19 := float32(v17 - v18)
+	v20 := float32(v11 - v19)
+	v21 := float32(math.Float32frombits(v16) - v18)
+	v22 := float32(v20 + v21)
+	v23 := float32(v6 * float32(5.3903025e-15))
+	v24 := math.Float32bits(v23) ^ uint32(0x80000000)
+	v25 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v24))
+	v26 := math.Float32bits(v23) ^ uint32(0x80000000)
+	v27 := float32(v17 + math.Float32frombits(v26))
+	v28 := float32(v27 - v17)
 	v29 := float32(v27 - v28)
-	v30 := float32(v20 - v29)
+	v30 := float32(v17 - v29)
 	v31 := float32(math.Float32frombits(v26) - v28)
 	v32 := float32(v30 + v31)
-	v33 := float32(v25 + v32)
+	v33 := float32(v22 + v32)
 	v34 := float32(v33 - v15)
-	v35 := fma32(v6, float32(3.2820034e-22), v18)
+	v35 := fma32(v6, float32(3.2820034e-22), v25)
 	v36 := float32(v34 - v35)
 	v37 := float32(v27 + v36)
 	v38 := float32(v37 - v27)
@@ -3480,50 +3482,50 @@ func cos32(x0 float32) float32 {
 		v166 = v161
 		v167 = v163
 	}
-	v168 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v170 := math.Float32bits(v165) + uint32(0x1)
-	v171 := v170 & uint32(0x1)
-	v173 := math.Float32frombits(v171) == float32(0)
-	v174 := float32(v166 * v166)
-	v177 := fma32(float32(-2.5052108e-08), v174, float32(2.7557319e-06))
-	v179 := fma32(v177, v174, float32(-0.0001984127))
-	v181 := fma32(v179, v174, float32(0.008333334))
-	v183 := fma32(v181, v174, float32(-0.16666667))
-	v185 := float32(float32(0.5) * v174)
-	v186 := fma32(-v185, v167, v167)
-	v187 := float32(v174 * v166)
-	v188 := fma32(v187, v183, v186)
-	v189 := float32(v166 + v188)
-	v190 := float32(v166 * v166)
-	v191 := math.Float32bits(v190) ^ uint32(0x80000000)
-	v192 := fma32(v166, v166, math.Float32frombits(v191))
-	v193 := float32(float32(0.5) * v190)
-	v195 := math.Float32bits(v193) ^ uint32(0x80000000)
-	v196 := float32(float32(1) + math.Float32frombits(v195))
-	v197 := float32(float32(1) - v196)
-	v198 := float32(v197 + math.Float32frombits(v195))
-	v201 := fma32(float32(2.0876756e-09), v190, float32(-2.755732e-07))
-	v203 := fma32(v201, v190, float32(2.4801588e-05))
-	v205 := fma32(v203, v190, float32(-0.0013888889))
-	v207 := fma32(v205, v190, float32(0.041666668))
-	v208 := float32(v190 * v190)
-	v209 := fma32(v208, v207, v198)
-	v210 := fma32(-v166, v167, v209)
-	v211 := fma32(-float32(0.5), v192, v210)
-	v212 := float32(v196 + v211)
-	v213 := v212
-	if v173 {
-		v213 = v189
+	v169 := math.Float32bits(v165) + uint32(0x1)
+	v170 := v169 & uint32(0x1)
+	v172 := math.Float32frombits(v170) == float32(0)
+	v174 := v169 & uint32(0x2)
+	v175 := v174 << 30
+	v176 := float32(v166 * v166)
+	v179 := fma32(float32(-2.5052108e-08), v176, float32(2.7557319e-06))
+	v181 := fma32(v179, v176, float32(-0.0001984127))
+	v183 := fma32(v181, v176, float32(0.008333334))
+	v185 := fma32(v183, v176, float32(-0.16666667))
+	v187 := float32(float32(0.5) * v176)
+	v188 := fma32(-v187, v167, v167)
+	v189 := float32(v176 * v166)
+	v190 := fma32(v189, v185, v188)
+	v191 := float32(v166 + v190)
+	v192 := float32(v166 * v166)
+	v193 := math.Float32bits(v192) ^ uint32(0x80000000)
+	v194 := fma32(v166, v166, math.Float32frombits(v193))
+	v195 := float32(float32(0.5) * v192)
+	v197 := math.Float32bits(v195) ^ uint32(0x80000000)
+	v198 := float32(float32(1) + math.Float32frombits(v197))
+	v199 := float32(float32(1) - v198)
+	v200 := float32(v199 + math.Float32frombits(v197))
+	v203 := fma32(float32(2.0876756e-09), v192, float32(-2.755732e-07))
+	v205 := fma32(v203, v192, float32(2.4801588e-05))
+	v207 := fma32(v205, v192, float32(-0.0013888889))
+	v209 := fma32(v207, v192, float32(0.041666668))
+	v210 := float32(v192 * v192)
+	v211 := fma32(v210, v209, v200)
+	v212 := fma32(-v166, v167, v211)
+	v213 := fma32(-float32(0.5), v194, v212)
+	v214 := float32(v198 + v213)
+	v215 := v214
+	if v172 {
+		v215 = v191
 	}
-	v215 := v170 & uint32(0x2)
-	v216 := v215 << 30
-	v218 := math.Float32frombits(v168) < float32(0.00024414063)
-	v219 := math.Float32bits(v213) ^ v216
+	v216 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v218 := math.Float32frombits(v216) < float32(0.00024414063)
+	v219 := math.Float32bits(v215) ^ v175
 	v220 := v219
 	if v218 {
 		v220 = uint32(0x3f800000)
 	}
-	v221 := math.Float32frombits(v168) == float32(math.Inf(1))
+	v221 := math.Float32frombits(v216) == float32(math.Inf(1))
 	v223 := v220
 	if v221 {
 		v223 = uint32(0x7fc00000)
@@ -3546,26 +3548,26 @@ func cos64(x0 float64) float64 {
 	v12 := float64(v6 * float64(6.123233995736765e-17))
 	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
 	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
-	v16 := float64(v6 * float64(1.0828566739219139e-32))
-	v17 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
-	v18 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v17))
-	v19 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v20 := float64(v11 + math.Float64frombits(v19))
-	v21 := float64(v20 - v11)
-	v22 := float64(v20 - v21)
-	v23 := float64(v11 - v22)
-	v24 := float64(math.Float64frombits(v19) - v21)
-	v25 := float64(v23 + v24)
-	v26 := math.Float64bits(v16) ^ uint64(0x8000000000000000)
-	v27 := float64(v20 + math.Float64frombits(v26))
-	v28 := float64(v27 - v20)
+	v16 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
+	v17 := float64(v11 + math.Float64frombits(v16))
+	v18 := float64(v17 - v11)
+	v19 := float64(v17 - v18)
+	v20 := float64(v11 - v19)
+	v21 := float64(math.Float64frombits(v16) - v18)
+	v22 := float64(v20 + v21)
+	v23 := float64(v6 * float64(1.0828566739219139e-32))
+	v24 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
+	v25 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v24))
+	v26 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
+	v27 := float64(v17 + math.Float64frombits(v26))
+	v28 := float64(v27 - v17)
 	v29 := float64(v27 - v28)
-	v30 := float64(v20 - v29)
+	v30 := float64(v17 - v29)
 	v31 := float64(math.Float64frombits(v26) - v28)
 	v32 := float64(v30 + v31)
-	v33 := float64(v25 + v32)
+	v33 := float64(v22 + v32)
 	v34 := float64(v33 - v15)
-	v35 := math.FMA(v6, float64(7.398504768329363e-49), v18)
+	v35 := math.FMA(v6, float64(7.398504768329363e-49), v25)
 	v36 := float64(v34 - v35)
 	v37 := float64(v27 + v36)
 	v38 := float64(v37 - v27)
@@ -3702,57 +3704,57 @@ func cos64(x0 float64) float64 {
 		v165 = v160
 		v166 = v162
 	}
-	v167 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v169 := math.Float64bits(v164) + uint64(0x1)
-	v170 := v169 & uint64(0x1)
-	v172 := math.Float64frombits(v170) == float64(0)
-	v173 := float64(v165 * v165)
-	v176 := math.FMA(float64(-8.22063524662433e-18), v173, float64(2.8114572543455206e-15))
-	v178 := math.FMA(v176, v173, float64(-7.647163731819816e-13))
-	v180 := math.FMA(v178, v173, float64(1.6059043836821613e-10))
-	v182 := math.FMA(v180, v173, float64(-2.505210838544172e-08))
-	v184 := math.FMA(v182, v173, float64(2.7557319223985893e-06))
-	v186 := math.FMA(v184, v173, float64(-0.0001984126984126984))
-	v188 := math.FMA(v186, v173, float64(0.008333333333333333))
-	v190 := math.FMA(v188, v173, float64(-0.16666666666666666))
-	v192 := float64(float64(0.5) * v173)
-	v193 := math.FMA(-v192, v166, v166)
-	v194 := float64(v173 * v165)
-	v195 := math.FMA(v194, v190, v193)
-	v196 := float64(v165 + v195)
-	v197 := float64(v165 * v165)
-	v198 := math.Float64bits(v197) ^ uint64(0x8000000000000000)
-	v199 := math.FMA(v165, v165, math.Float64frombits(v198))
-	v200 := float64(float64(0.5) * v197)
-	v202 := math.Float64bits(v200) ^ uint64(0x8000000000000000)
-	v203 := float64(float64(1) + math.Float64frombits(v202))
-	v204 := float64(float64(1) - v203)
-	v205 := float64(v204 + math.Float64frombits(v202))
-	v208 := math.FMA(float64(-1.5619206968586225e-16), v197, float64(4.779477332387385e-14))
-	v210 := math.FMA(v208, v197, float64(-1.1470745597729725e-11))
-	v212 := math.FMA(v210, v197, float64(2.08767569878681e-09))
-	v214 := math.FMA(v212, v197, float64(-2.755731922398589e-07))
-	v216 := math.FMA(v214, v197, float64(2.48015873015873e-05))
-	v218 := math.FMA(v216, v197, float64(-0.001388888888888889))
-	v220 := math.FMA(v218, v197, float64(0.041666666666666664))
-	v221 := float64(v197 * v197)
-	v222 := math.FMA(v221, v220, v205)
-	v223 := math.FMA(-v165, v166, v222)
-	v224 := math.FMA(-float64(0.5), v199, v223)
-	v225 := float64(v203 + v224)
-	v226 := v225
-	if v172 {
-		v226 = v196
+	v168 := math.Float64bits(v164) + uint64(0x1)
+	v169 := v168 & uint64(0x1)
+	v171 := math.Float64frombits(v169) == float64(0)
+	v173 := v168 & uint64(0x2)
+	v174 := v173 << 62
+	v175 := float64(v165 * v165)
+	v178 := math.FMA(float64(-8.22063524662433e-18), v175, float64(2.8114572543455206e-15))
+	v180 := math.FMA(v178, v175, float64(-7.647163731819816e-13))
+	v182 := math.FMA(v180, v175, float64(1.6059043836821613e-10))
+	v184 := math.FMA(v182, v175, float64(-2.505210838544172e-08))
+	v186 := math.FMA(v184, v175, float64(2.7557319223985893e-06))
+	v188 := math.FMA(v186, v175, float64(-0.0001984126984126984))
+	v190 := math.FMA(v188, v175, float64(0.008333333333333333))
+	v192 := math.FMA(v190, v175, float64(-0.16666666666666666))
+	v194 := float64(float64(0.5) * v175)
+	v195 := math.FMA(-v194, v166, v166)
+	v196 := float64(v175 * v165)
+	v197 := math.FMA(v196, v192, v195)
+	v198 := float64(v165 + v197)
+	v199 := float64(v165 * v165)
+	v200 := math.Float64bits(v199) ^ uint64(0x8000000000000000)
+	v201 := math.FMA(v165, v165, math.Float64frombits(v200))
+	v202 := float64(float64(0.5) * v199)
+	v204 := math.Float64bits(v202) ^ uint64(0x8000000000000000)
+	v205 := float64(float64(1) + math.Float64frombits(v204))
+	v206 := float64(float64(1) - v205)
+	v207 := float64(v206 + math.Float64frombits(v204))
+	v210 := math.FMA(float64(-1.5619206968586225e-16), v199, float64(4.779477332387385e-14))
+	v212 := math.FMA(v210, v199, float64(-1.1470745597729725e-11))
+	v214 := math.FMA(v212, v199, float64(2.08767569878681e-09))
+	v216 := math.FMA(v214, v199, float64(-2.755731922398589e-07))
+	v218 := math.FMA(v216, v199, float64(2.48015873015873e-05))
+	v220 := math.FMA(v218, v199, float64(-0.001388888888888889))
+	v222 := math.FMA(v220, v199, float64(0.041666666666666664))
+	v223 := float64(v199 * v199)
+	v224 := math.FMA(v223, v222, v207)
+	v225 := math.FMA(-v165, v166, v224)
+	v226 := math.FMA(-float64(0.5), v201, v225)
+	v227 := float64(v205 + v226)
+	v228 := v227
+	if v171 {
+		v228 = v198
 	}
-	v228 := v169 & uint64(0x2)
-	v229 := v228 << 62
-	v231 := math.Float64frombits(v167) < float64(7.450580596923828e-09)
-	v232 := math.Float64bits(v226) ^ v229
+	v229 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v231 := math.Float64frombits(v229) < float64(7.450580596923828e-09)
+	v232 := math.Float64bits(v228) ^ v174
 	v233 := v232
 	if v231 {
 		v233 = uint64(0x3ff0000000000000)
 	}
-	v234 := math.Float64frombits(v167) == float64(math.Inf(1))
+	v234 := math.Float64frombits(v229) == float64(math.Inf(1))
 	v236 := v233
 	if v234 {
 		v236 = uint64(0x7ff8000000000001)

@@ -5,29 +5,27 @@ import "math"
 // lnHL is log x for x > 0 as hi + lo with about twice T's precision, as
 // pow needs it (y*log x up to 745 in magnitude must be right to 2^-(p+2)):
 // x = 2^k * m, m = (1+s)/(1-s) in [sqrt(2)/2, sqrt(2)), s = f/(2+f) in two
-// parts, log m = 2s + 2s^3/3 + 2s^5/5 + ... (|s| <= 0.1716) with 2s and
-// 2s^3/3 in two parts and the rest, under 2^-12 of the whole, rounded; k
-// ln 2 with an exact high part. The large terms are summed exactly and the
-// small ones into their error.
+// parts, log m = 2s + 2s^3/3 + 2s^5/5 + ... (|s| <= 0.1716) with 2s,
+// 2s^3/3 and 2s^5/5 in two parts and the rest, under 2^-18 of the whole,
+// rounded; k ln 2 with an exact high part. The large terms are summed
+// exactly and the small ones into their error.
 func (b *mathBuilder) lnHL(x int) (hi, lo int) {
 	t := b.p.T
 	k, f := b.logReduce(x)
 	two := b.f(2)
 	dh, dl := b.fastTwoSum(two, f, -1)
 	sh, sl := b.divHL2(f, b.f(0), dh, dl)
-	zh, zl := b.twoProd(sh, sh)
-	zl = b.fma(b.add(sh, sh), sl, zl)
-	ch, cl := b.twoProd(zh, sh)
-	cl = b.fma(zl, sh, b.fma(zh, sl, cl))
-	th, tl := splitConst(t, newBig().Quo(newBig().SetInt64(2), newBig().SetInt64(3)))
-	t3h, t3l := b.twoProd(ch, b.f(th))
-	t3l = b.fma(cl, b.f(th), b.fma(ch, b.f(tl), t3l))
-	// 2s z^2 (1/5 + z/7 + z^2/9 + ...), to the term under 2^-(p+16).
+	zh, zl := b.mulHL(sh, sl, sh, sl)
+	ch, cl := b.mulHL(zh, zl, sh, sl)    // s^3
+	t3h, t3l := b.mulConst(ch, cl, 2, 3) // 2s^3/3
+	c5h, c5l := b.mulHL(ch, cl, zh, zl)  // s^5
+	t5h, t5l := b.mulConst(c5h, c5l, 2, 5)
+	// 2s z^3 (1/7 + z/9 + ...), to the term under 2^-(p+16).
 	var c []float64
-	for n := 5; math.Pow(0.1716, float64(n-1))/float64(n) > math.Ldexp(1, -bitsOf(t).mant-17); n += 2 {
+	for n := 7; math.Pow(0.1716, float64(n-1))/float64(n) > math.Ldexp(1, -bitsOf(t).mant-17); n += 2 {
 		c = append(c, 1/float64(n))
 	}
-	rest := b.mul(b.mul(b.add(sh, sh), b.mul(zh, zh)), b.horner(zh, c...))
+	rest := b.mul(b.mul(b.add(sh, sh), b.mul(b.mul(zh, zh), zh)), b.horner(zh, c...))
 	bits := 15
 	if t.Bits == 64 {
 		bits = 40
@@ -35,8 +33,22 @@ func (b *mathBuilder) lnHL(x int) (hi, lo int) {
 	l2h, l2l := splitConstBits(t, bigLn2(), bits)
 	sa, ea := b.twoSum(b.mul(k, b.f(l2h)), b.add(sh, sh))
 	sb, eb := b.twoSum(sa, t3h)
-	small := b.add(b.add(b.add(ea, eb), b.add(sl, sl)), b.add(b.add(t3l, rest), b.mul(k, b.f(l2l))))
-	return b.fastTwoSum(sb, small, -1)
+	sc, ec := b.twoSum(sb, t5h)
+	small := b.add(b.add(b.add(ea, eb), b.add(ec, b.add(sl, sl))), b.add(b.add(t3l, t5l), b.add(rest, b.mul(k, b.f(l2l)))))
+	return b.fastTwoSum(sc, small, -1)
+}
+
+// mulConst is (h + l)*num/den, the constant in two parts (see mulHL).
+func (b *mathBuilder) mulConst(h, l int, num, den int64) (int, int) {
+	ch, cl := splitConst(b.p.T, newBig().Quo(newBig().SetInt64(num), newBig().SetInt64(den)))
+	return b.mulHL(h, l, b.f(ch), b.f(cl))
+}
+
+// mulHL is (ah + al)*(bh + bl) as hi + lo: the high product exact in two
+// parts, the cross terms added to its error.
+func (b *mathBuilder) mulHL(ah, al, bh, bl int) (int, int) {
+	h, l := b.twoProd(ah, bh)
+	return h, b.fma(al, bh, b.fma(ah, bl, l))
 }
 
 // powProgram is x^y: e^(y log|x|) with log|x| in two parts (lnHL), their

@@ -9151,72 +9151,90 @@ powVVF32AVX2_loop1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y1, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y1, Y4
-	VFMADD231PS  Y7, Y1, Y4
+	VFMADD231PS  Y9, Y1, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -9225,13 +9243,13 @@ powVVF32AVX2_loop1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -9241,12 +9259,12 @@ powVVF32AVX2_loop1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -9264,9 +9282,9 @@ powVVF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -9274,7 +9292,7 @@ powVVF32AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -9301,10 +9319,10 @@ powVVF32AVX2_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VPOR         pow32consts<>+2624(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VPOR         pow32consts<>+2624(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
@@ -9347,72 +9365,90 @@ powVVF32AVX2_after1:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -9421,13 +9457,13 @@ powVVF32AVX2_after1:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -9437,12 +9473,12 @@ powVVF32AVX2_after1:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -9460,9 +9496,9 @@ powVVF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -9470,7 +9506,7 @@ powVVF32AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -9497,10 +9533,10 @@ powVVF32AVX2_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
@@ -9542,72 +9578,90 @@ powVVF32AVX2_tail4:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -9616,13 +9670,13 @@ powVVF32AVX2_tail4:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -9632,12 +9686,12 @@ powVVF32AVX2_tail4:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -9655,9 +9709,9 @@ powVVF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -9665,7 +9719,7 @@ powVVF32AVX2_tail4:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -9692,10 +9746,10 @@ powVVF32AVX2_tail4:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
@@ -9737,72 +9791,90 @@ powVVF32AVX2_tail2:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -9811,13 +9883,13 @@ powVVF32AVX2_tail2:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -9827,12 +9899,12 @@ powVVF32AVX2_tail2:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -9850,9 +9922,9 @@ powVVF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -9860,7 +9932,7 @@ powVVF32AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -9887,10 +9959,10 @@ powVVF32AVX2_tail2:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
@@ -9939,72 +10011,90 @@ powVVF32AVX2_exact1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y1, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y1, Y4
-	VFMADD231PS  Y7, Y1, Y4
+	VFMADD231PS  Y9, Y1, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -10013,13 +10103,13 @@ powVVF32AVX2_exact1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -10029,12 +10119,12 @@ powVVF32AVX2_exact1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -10052,9 +10142,9 @@ powVVF32AVX2_exact1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -10062,7 +10152,7 @@ powVVF32AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -10089,10 +10179,10 @@ powVVF32AVX2_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VPOR         pow32consts<>+2624(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VPOR         pow32consts<>+2624(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
@@ -10238,207 +10328,215 @@ DATA pow32consts<>+992(SB)/8, $0xb2aaaaabb2aaaaab
 DATA pow32consts<>+1000(SB)/8, $0xb2aaaaabb2aaaaab
 DATA pow32consts<>+1008(SB)/8, $0xb2aaaaabb2aaaaab
 DATA pow32consts<>+1016(SB)/8, $0xb2aaaaabb2aaaaab
-DATA pow32consts<>+1024(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1032(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1040(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1048(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1056(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1064(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1072(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1080(SB)/8, $0x3d8888893d888889
-DATA pow32consts<>+1088(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1096(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1104(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1112(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1120(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1128(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1136(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1144(SB)/8, $0x3d9d89d93d9d89d9
-DATA pow32consts<>+1152(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1160(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1168(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1176(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1184(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1192(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1200(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1208(SB)/8, $0x3dba2e8c3dba2e8c
-DATA pow32consts<>+1216(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1224(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1232(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1240(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1248(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1256(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1264(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1272(SB)/8, $0x3de38e393de38e39
-DATA pow32consts<>+1280(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1288(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1296(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1304(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1312(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1320(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1328(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1336(SB)/8, $0x3e1249253e124925
-DATA pow32consts<>+1344(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1352(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1360(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1368(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1376(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1384(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1392(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1400(SB)/8, $0x3e4ccccd3e4ccccd
-DATA pow32consts<>+1408(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1416(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1424(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1432(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1440(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1448(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1456(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1464(SB)/8, $0x3f3172003f317200
-DATA pow32consts<>+1472(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1480(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1488(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1496(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1504(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1512(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1520(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1528(SB)/8, $0x35bfbe8e35bfbe8e
-DATA pow32consts<>+1536(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1544(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1552(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1560(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1568(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1576(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1584(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1592(SB)/8, $0x4480000044800000
-DATA pow32consts<>+1600(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1608(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1616(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1624(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1632(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1640(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1648(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1656(SB)/8, $0xc2d20000c2d20000
-DATA pow32consts<>+1664(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1672(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1680(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1688(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1696(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1704(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1712(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1720(SB)/8, $0x42b2000042b20000
-DATA pow32consts<>+1728(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1736(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1744(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1752(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1760(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1768(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1776(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1784(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA pow32consts<>+1792(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1800(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1808(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1816(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1824(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1832(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1840(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1848(SB)/8, $0x4b4000004b400000
-DATA pow32consts<>+1856(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1864(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1872(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1880(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1888(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1896(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1904(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1912(SB)/8, $0x37d00d0137d00d01
-DATA pow32consts<>+1920(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1928(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1936(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1944(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1952(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1960(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1968(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1976(SB)/8, $0x39500d0139500d01
-DATA pow32consts<>+1984(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+1992(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2000(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2008(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2016(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2024(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2032(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2040(SB)/8, $0x3ab60b613ab60b61
-DATA pow32consts<>+2048(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2056(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2064(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2072(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2080(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2088(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2096(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2104(SB)/8, $0x3c0888893c088889
-DATA pow32consts<>+2112(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2120(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2128(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2136(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2144(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2152(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2160(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2168(SB)/8, $0x3d2aaaab3d2aaaab
-DATA pow32consts<>+2176(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2184(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2192(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2200(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2208(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2216(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2224(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2232(SB)/8, $0x3e2aaaab3e2aaaab
-DATA pow32consts<>+2240(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2248(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2256(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2264(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2272(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2280(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2288(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2296(SB)/8, $0x3f0000003f000000
-DATA pow32consts<>+2304(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2312(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2320(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2328(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2336(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2344(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2352(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2360(SB)/8, $0x4b3fff004b3fff00
-DATA pow32consts<>+2368(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2376(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2384(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2392(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2400(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2408(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2416(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2424(SB)/8, $0x0000000100000001
-DATA pow32consts<>+2432(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2440(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2448(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2456(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2464(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2472(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2480(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2488(SB)/8, $0x4b8000004b800000
-DATA pow32consts<>+2496(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2504(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2512(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2520(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2528(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2536(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2544(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2552(SB)/8, $0x7fc000007fc00000
-DATA pow32consts<>+2560(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2568(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2576(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2584(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2592(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2600(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2608(SB)/8, $0x0040000000400000
-DATA pow32consts<>+2616(SB)/8, $0x0040000000400000
-GLOBL pow32consts<>(SB), RODATA|NOPTR, $2624
+DATA pow32consts<>+1024(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1032(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1040(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1048(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1056(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1064(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1072(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1080(SB)/8, $0x3ecccccd3ecccccd
+DATA pow32consts<>+1088(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1096(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1104(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1112(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1120(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1128(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1136(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1144(SB)/8, $0xb1cccccdb1cccccd
+DATA pow32consts<>+1152(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1160(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1168(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1176(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1184(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1192(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1200(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1208(SB)/8, $0x3d8888893d888889
+DATA pow32consts<>+1216(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1224(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1232(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1240(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1248(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1256(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1264(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1272(SB)/8, $0x3d9d89d93d9d89d9
+DATA pow32consts<>+1280(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1288(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1296(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1304(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1312(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1320(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1328(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1336(SB)/8, $0x3dba2e8c3dba2e8c
+DATA pow32consts<>+1344(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1352(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1360(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1368(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1376(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1384(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1392(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1400(SB)/8, $0x3de38e393de38e39
+DATA pow32consts<>+1408(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1416(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1424(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1432(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1440(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1448(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1456(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1464(SB)/8, $0x3e1249253e124925
+DATA pow32consts<>+1472(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1480(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1488(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1496(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1504(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1512(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1520(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1528(SB)/8, $0x3f3172003f317200
+DATA pow32consts<>+1536(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1544(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1552(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1560(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1568(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1576(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1584(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1592(SB)/8, $0x35bfbe8e35bfbe8e
+DATA pow32consts<>+1600(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1608(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1616(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1624(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1632(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1640(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1648(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1656(SB)/8, $0x4480000044800000
+DATA pow32consts<>+1664(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1672(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1680(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1688(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1696(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1704(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1712(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1720(SB)/8, $0xc2d20000c2d20000
+DATA pow32consts<>+1728(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1736(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1744(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1752(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1760(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1768(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1776(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1784(SB)/8, $0x42b2000042b20000
+DATA pow32consts<>+1792(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1800(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1808(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1816(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1824(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1832(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1840(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1848(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA pow32consts<>+1856(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1864(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1872(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1880(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1888(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1896(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1904(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1912(SB)/8, $0x4b4000004b400000
+DATA pow32consts<>+1920(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1928(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1936(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1944(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1952(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1960(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1968(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1976(SB)/8, $0x37d00d0137d00d01
+DATA pow32consts<>+1984(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+1992(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2000(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2008(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2016(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2024(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2032(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2040(SB)/8, $0x39500d0139500d01
+DATA pow32consts<>+2048(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2056(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2064(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2072(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2080(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2088(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2096(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2104(SB)/8, $0x3ab60b613ab60b61
+DATA pow32consts<>+2112(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2120(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2128(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2136(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2144(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2152(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2160(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2168(SB)/8, $0x3c0888893c088889
+DATA pow32consts<>+2176(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2184(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2192(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2200(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2208(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2216(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2224(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2232(SB)/8, $0x3d2aaaab3d2aaaab
+DATA pow32consts<>+2240(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2248(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2256(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2264(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2272(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2280(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2288(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2296(SB)/8, $0x3e2aaaab3e2aaaab
+DATA pow32consts<>+2304(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2312(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2320(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2328(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2336(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2344(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2352(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2360(SB)/8, $0x3f0000003f000000
+DATA pow32consts<>+2368(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2376(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2384(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2392(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2400(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2408(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2416(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2424(SB)/8, $0x4b3fff004b3fff00
+DATA pow32consts<>+2432(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2440(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2448(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2456(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2464(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2472(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2480(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2488(SB)/8, $0x0000000100000001
+DATA pow32consts<>+2496(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2504(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2512(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2520(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2528(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2536(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2544(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2552(SB)/8, $0x4b8000004b800000
+DATA pow32consts<>+2560(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2568(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2576(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2584(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2592(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2600(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2608(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2616(SB)/8, $0x7fc000007fc00000
+DATA pow32consts<>+2624(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2632(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2640(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2648(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2656(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2664(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2672(SB)/8, $0x0040000000400000
+DATA pow32consts<>+2680(SB)/8, $0x0040000000400000
+GLOBL pow32consts<>(SB), RODATA|NOPTR, $2688
 
 // func powVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, FMA3
@@ -10497,72 +10595,90 @@ powVSF32AVX2_loop1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y0, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y0, Y4
-	VFMADD231PS  Y7, Y0, Y4
+	VFMADD231PS  Y9, Y0, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -10571,13 +10687,13 @@ powVSF32AVX2_loop1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -10587,12 +10703,12 @@ powVSF32AVX2_loop1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -10610,9 +10726,9 @@ powVSF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -10620,7 +10736,7 @@ powVSF32AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -10647,10 +10763,10 @@ powVSF32AVX2_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
 	VBLENDVPS    Y2, Y1, Y5, Y5
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y3
+	VPOR         pow32consts<>+2624(SB), Y0, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y4
+	VPOR         pow32consts<>+2624(SB), Y1, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y0, Y2
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
@@ -10692,72 +10808,90 @@ powVSF32AVX2_after1:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X0, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X0, X4
-	VFMADD231PS  X7, X0, X4
+	VFMADD231PS  X9, X0, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -10766,13 +10900,13 @@ powVSF32AVX2_after1:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -10782,12 +10916,12 @@ powVSF32AVX2_after1:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -10805,9 +10939,9 @@ powVSF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -10815,7 +10949,7 @@ powVSF32AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -10842,10 +10976,10 @@ powVSF32AVX2_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X3
+	VPOR         pow32consts<>+2624(SB), X0, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X4
+	VPOR         pow32consts<>+2624(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X2
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
@@ -10886,72 +11020,90 @@ powVSF32AVX2_tail4:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X0, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X0, X4
-	VFMADD231PS  X7, X0, X4
+	VFMADD231PS  X9, X0, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -10960,13 +11112,13 @@ powVSF32AVX2_tail4:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -10976,12 +11128,12 @@ powVSF32AVX2_tail4:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -10999,9 +11151,9 @@ powVSF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -11009,7 +11161,7 @@ powVSF32AVX2_tail4:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -11036,10 +11188,10 @@ powVSF32AVX2_tail4:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X3
+	VPOR         pow32consts<>+2624(SB), X0, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X4
+	VPOR         pow32consts<>+2624(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X2
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
@@ -11080,72 +11232,90 @@ powVSF32AVX2_tail2:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X0, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X0, X4
-	VFMADD231PS  X7, X0, X4
+	VFMADD231PS  X9, X0, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -11154,13 +11324,13 @@ powVSF32AVX2_tail2:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -11170,12 +11340,12 @@ powVSF32AVX2_tail2:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -11193,9 +11363,9 @@ powVSF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -11203,7 +11373,7 @@ powVSF32AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -11230,10 +11400,10 @@ powVSF32AVX2_tail2:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
 	VBLENDVPS    X2, X1, X5, X5
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X3
+	VPOR         pow32consts<>+2624(SB), X0, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X4
+	VPOR         pow32consts<>+2624(SB), X1, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X0, X0
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X1
@@ -11282,72 +11452,90 @@ powVSF32AVX2_exact1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y0, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y0, Y4
-	VFMADD231PS  Y7, Y0, Y4
+	VFMADD231PS  Y9, Y0, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -11356,13 +11544,13 @@ powVSF32AVX2_exact1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -11372,12 +11560,12 @@ powVSF32AVX2_exact1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -11395,9 +11583,9 @@ powVSF32AVX2_exact1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -11405,7 +11593,7 @@ powVSF32AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -11432,10 +11620,10 @@ powVSF32AVX2_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
 	VBLENDVPS    Y2, Y1, Y5, Y5
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y3
+	VPOR         pow32consts<>+2624(SB), Y0, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y4
+	VPOR         pow32consts<>+2624(SB), Y1, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y0, Y0
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y1
@@ -11510,72 +11698,90 @@ powSVF32AVX2_loop1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y1, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y1, Y4
-	VFMADD231PS  Y7, Y1, Y4
+	VFMADD231PS  Y9, Y1, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -11584,13 +11790,13 @@ powSVF32AVX2_loop1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -11600,12 +11806,12 @@ powSVF32AVX2_loop1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -11623,9 +11829,9 @@ powSVF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -11633,7 +11839,7 @@ powSVF32AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -11660,10 +11866,10 @@ powSVF32AVX2_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VPOR         pow32consts<>+2624(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VPOR         pow32consts<>+2624(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y2
@@ -11705,72 +11911,90 @@ powSVF32AVX2_after1:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -11779,13 +12003,13 @@ powSVF32AVX2_after1:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -11795,12 +12019,12 @@ powSVF32AVX2_after1:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -11818,9 +12042,9 @@ powSVF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -11828,7 +12052,7 @@ powSVF32AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -11855,10 +12079,10 @@ powSVF32AVX2_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
@@ -11899,72 +12123,90 @@ powSVF32AVX2_tail4:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -11973,13 +12215,13 @@ powSVF32AVX2_tail4:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -11989,12 +12231,12 @@ powSVF32AVX2_tail4:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -12012,9 +12254,9 @@ powSVF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -12022,7 +12264,7 @@ powSVF32AVX2_tail4:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -12049,10 +12291,10 @@ powSVF32AVX2_tail4:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X2
@@ -12093,72 +12335,90 @@ powSVF32AVX2_tail2:
 	VMULPS       X7, X7, X3
 	VPXOR        pow32consts<>+192(SB), X3, X5
 	VFMADD231PS  X7, X7, X5
-	VADDPS       X7, X7, X6
-	VFMADD231PS  X4, X6, X5
+	VFMADD231PS  X4, X7, X5
+	VFMADD231PS  X7, X4, X5
 	VMULPS       X7, X3, X6
 	VPXOR        pow32consts<>+192(SB), X6, X8
 	VFMADD231PS  X7, X3, X8
 	VFMADD231PS  X4, X3, X8
 	VFMADD231PS  X7, X5, X8
-	VMULPS       pow32consts<>+896(SB), X6, X5
-	VPXOR        pow32consts<>+192(SB), X5, X9
-	VFMADD231PS  pow32consts<>+896(SB), X6, X9
-	VFMADD231PS  pow32consts<>+960(SB), X6, X9
-	VFMADD231PS  pow32consts<>+896(SB), X8, X9
-	VADDPS       X7, X7, X6
-	VMULPS       X3, X3, X8
-	VMULPS       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow32consts<>+1024(SB), X10
-	VFMADD213PS  pow32consts<>+1088(SB), X10, X8
-	VFMADD213PS  pow32consts<>+1152(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1216(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1280(SB), X3, X8
-	VFMADD213PS  pow32consts<>+1344(SB), X3, X8
-	VMULPS       X8, X6, X6
-	VMULPS       pow32consts<>+1408(SB), X2, X3
+	VMULPS       pow32consts<>+896(SB), X6, X9
+	VPXOR        pow32consts<>+192(SB), X9, X10
+	VFMADD231PS  pow32consts<>+896(SB), X6, X10
+	VFMADD231PS  pow32consts<>+960(SB), X6, X10
+	VFMADD231PS  pow32consts<>+896(SB), X8, X10
+	VMULPS       X3, X6, X11
+	VPXOR        pow32consts<>+192(SB), X11, X12
+	VFMADD231PS  X3, X6, X12
+	VFMADD231PS  X5, X6, X12
+	VFMADD231PS  X3, X8, X12
+	VMULPS       pow32consts<>+1024(SB), X11, X5
+	VPXOR        pow32consts<>+192(SB), X5, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1088(SB), X11, X6
+	VFMADD231PS  pow32consts<>+1024(SB), X12, X6
+	VADDPS       X7, X7, X8
+	VMULPS       X3, X3, X11
+	VMULPS       X3, X11, X11
+	VMULPS       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow32consts<>+1152(SB), X12
+	VFMADD213PS  pow32consts<>+1216(SB), X12, X11
+	VFMADD213PS  pow32consts<>+1280(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1344(SB), X3, X11
+	VFMADD213PS  pow32consts<>+1408(SB), X3, X11
+	VMULPS       X11, X8, X8
+	VMULPS       pow32consts<>+1472(SB), X2, X3
 	VADDPS       X7, X7, X7
-	VADDPS       X7, X3, X8
-	VSUBPS       X3, X8, X10
-	VSUBPS       X10, X8, X11
-	VSUBPS       X11, X3, X3
-	VSUBPS       X10, X7, X7
+	VADDPS       X7, X3, X11
+	VSUBPS       X3, X11, X12
+	VSUBPS       X12, X11, X13
+	VSUBPS       X13, X3, X3
+	VSUBPS       X12, X7, X7
 	VADDPS       X7, X3, X3
-	VADDPS       X5, X8, X7
-	VSUBPS       X8, X7, X10
-	VSUBPS       X10, X7, X11
-	VSUBPS       X11, X8, X8
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X8, X8
-	VADDPS       X8, X3, X3
+	VADDPS       X9, X11, X7
+	VSUBPS       X11, X7, X12
+	VSUBPS       X12, X7, X13
+	VSUBPS       X13, X11, X11
+	VSUBPS       X12, X9, X9
+	VADDPS       X9, X11, X11
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X12
+	VSUBPS       X12, X9, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X11, X3, X3
 	VADDPS       X4, X4, X4
-	VADDPS       X4, X3, X3
-	VADDPS       X6, X9, X9
-	VMULPS       pow32consts<>+1472(SB), X2, X2
-	VADDPS       X2, X9, X9
-	VADDPS       X9, X3, X3
-	VADDPS       X3, X7, X2
-	VSUBPS       X2, X7, X7
-	VADDPS       X3, X7, X7
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X3, X3
+	VADDPS       X6, X10, X10
+	VMULPS       pow32consts<>+1536(SB), X2, X2
+	VADDPS       X2, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X10, X3, X3
+	VADDPS       X3, X9, X2
+	VSUBPS       X2, X9, X9
+	VADDPS       X3, X9, X9
 	VMULPS       X2, X1, X3
 	VPXOR        pow32consts<>+192(SB), X3, X4
 	VFMADD231PS  X2, X1, X4
-	VFMADD231PS  X7, X1, X4
+	VFMADD231PS  X9, X1, X4
 	VPAND        pow32consts<>+256(SB), X3, X2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), X2, X2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1600(SB), X3, X3
-	VMINPS       pow32consts<>+1664(SB), X3, X3
+	VMAXPS       pow32consts<>+1664(SB), X3, X3
+	VMINPS       pow32consts<>+1728(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow32consts<>+1728(SB), X5
-	VFMADD213PS  pow32consts<>+1792(SB), X5, X2
-	VSUBPS       pow32consts<>+1792(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1408(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X6
-	VSUBPS       X6, X3, X3
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X5, X2
+	VSUBPS       pow32consts<>+1856(SB), X2, X5
 	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X6
+	VSUBPS       X6, X3, X3
+	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
 	VADDPS       X4, X6, X5
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X5, X8
@@ -12167,13 +12427,13 @@ powSVF32AVX2_tail2:
 	VADDPS       X4, X6, X6
 	VADDPS       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow32consts<>+1856(SB), X6
-	VFMADD213PS  pow32consts<>+1920(SB), X6, X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
+	VMOVUPS      pow32consts<>+1920(SB), X6
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
 	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
 	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
 	VMULPS       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PS  X5, X3, X7
@@ -12183,12 +12443,12 @@ powSVF32AVX2_tail2:
 	VSUBPS       X3, X4, X4
 	VADDPS       X5, X4, X4
 	VADDPS       X7, X4, X4
-	VPSUBD       pow32consts<>+2304(SB), X2, X2
+	VPSUBD       pow32consts<>+2368(SB), X2, X2
 	VPSRLD       $0x01, X2, X5
-	VPSUBD       pow32consts<>+2368(SB), X5, X6
+	VPSUBD       pow32consts<>+2432(SB), X5, X6
 	VPSLLD       $0x17, X6, X6
 	VPSUBD       X5, X2, X2
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X4, X3, X3
 	VMULPS       X6, X3, X3
@@ -12206,9 +12466,9 @@ powSVF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+512(SB), X4, X5
 	VADDPS       pow32consts<>+512(SB), X4, X6
 	VBLENDVPS    X5, X6, X4, X6
-	VPAND        pow32consts<>+2368(SB), X6, X6
+	VPAND        pow32consts<>+2432(SB), X6, X6
 	VPSLLD       $0x1f, X6, X6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), X4, X5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow32consts<>+0(SB), X8
 	VBLENDVPS    X5, X6, X8, X6
@@ -12216,7 +12476,7 @@ powSVF32AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X0, X6
-	VBLENDVPS    X6, pow32consts<>+2496(SB), X3, X6
+	VBLENDVPS    X6, pow32consts<>+2560(SB), X3, X6
 	VBLENDVPS    X7, X3, X6, X3
 	VCMPPS       $0x11, pow32consts<>+0(SB), X1, X6
 	VCMPPS       $0x00, pow32consts<>+0(SB), X2, X7
@@ -12243,10 +12503,10 @@ powSVF32AVX2_tail2:
 	VCMPPS       $0x00, pow32consts<>+64(SB), X1, X2
 	VBLENDVPS    X2, X0, X5, X5
 	VCMPPS       $0x03, X1, X1, X2
-	VPOR         pow32consts<>+2560(SB), X1, X3
+	VPOR         pow32consts<>+2624(SB), X1, X3
 	VBLENDVPS    X2, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         pow32consts<>+2560(SB), X0, X4
+	VPOR         pow32consts<>+2624(SB), X0, X4
 	VBLENDVPS    X2, X4, X3, X4
 	VCMPPS       $0x00, pow32consts<>+0(SB), X1, X1
 	VCMPPS       $0x00, pow32consts<>+64(SB), X0, X0
@@ -12295,72 +12555,90 @@ powSVF32AVX2_exact1:
 	VMULPS       Y7, Y7, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y5
 	VFMADD231PS  Y7, Y7, Y5
-	VADDPS       Y7, Y7, Y6
-	VFMADD231PS  Y4, Y6, Y5
+	VFMADD231PS  Y4, Y7, Y5
+	VFMADD231PS  Y7, Y4, Y5
 	VMULPS       Y7, Y3, Y6
 	VPXOR        pow32consts<>+192(SB), Y6, Y8
 	VFMADD231PS  Y7, Y3, Y8
 	VFMADD231PS  Y4, Y3, Y8
 	VFMADD231PS  Y7, Y5, Y8
-	VMULPS       pow32consts<>+896(SB), Y6, Y5
-	VPXOR        pow32consts<>+192(SB), Y5, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+960(SB), Y6, Y9
-	VFMADD231PS  pow32consts<>+896(SB), Y8, Y9
-	VADDPS       Y7, Y7, Y6
-	VMULPS       Y3, Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow32consts<>+1024(SB), Y10
-	VFMADD213PS  pow32consts<>+1088(SB), Y10, Y8
-	VFMADD213PS  pow32consts<>+1152(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1216(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y8
-	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y8
-	VMULPS       Y8, Y6, Y6
-	VMULPS       pow32consts<>+1408(SB), Y2, Y3
+	VMULPS       pow32consts<>+896(SB), Y6, Y9
+	VPXOR        pow32consts<>+192(SB), Y9, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+960(SB), Y6, Y10
+	VFMADD231PS  pow32consts<>+896(SB), Y8, Y10
+	VMULPS       Y3, Y6, Y11
+	VPXOR        pow32consts<>+192(SB), Y11, Y12
+	VFMADD231PS  Y3, Y6, Y12
+	VFMADD231PS  Y5, Y6, Y12
+	VFMADD231PS  Y3, Y8, Y12
+	VMULPS       pow32consts<>+1024(SB), Y11, Y5
+	VPXOR        pow32consts<>+192(SB), Y5, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1088(SB), Y11, Y6
+	VFMADD231PS  pow32consts<>+1024(SB), Y12, Y6
+	VADDPS       Y7, Y7, Y8
+	VMULPS       Y3, Y3, Y11
+	VMULPS       Y3, Y11, Y11
+	VMULPS       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow32consts<>+1152(SB), Y12
+	VFMADD213PS  pow32consts<>+1216(SB), Y12, Y11
+	VFMADD213PS  pow32consts<>+1280(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1344(SB), Y3, Y11
+	VFMADD213PS  pow32consts<>+1408(SB), Y3, Y11
+	VMULPS       Y11, Y8, Y8
+	VMULPS       pow32consts<>+1472(SB), Y2, Y3
 	VADDPS       Y7, Y7, Y7
-	VADDPS       Y7, Y3, Y8
-	VSUBPS       Y3, Y8, Y10
-	VSUBPS       Y10, Y8, Y11
-	VSUBPS       Y11, Y3, Y3
-	VSUBPS       Y10, Y7, Y7
+	VADDPS       Y7, Y3, Y11
+	VSUBPS       Y3, Y11, Y12
+	VSUBPS       Y12, Y11, Y13
+	VSUBPS       Y13, Y3, Y3
+	VSUBPS       Y12, Y7, Y7
 	VADDPS       Y7, Y3, Y3
-	VADDPS       Y5, Y8, Y7
-	VSUBPS       Y8, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y11, Y8, Y8
-	VSUBPS       Y10, Y5, Y5
-	VADDPS       Y5, Y8, Y8
-	VADDPS       Y8, Y3, Y3
+	VADDPS       Y9, Y11, Y7
+	VSUBPS       Y11, Y7, Y12
+	VSUBPS       Y12, Y7, Y13
+	VSUBPS       Y13, Y11, Y11
+	VSUBPS       Y12, Y9, Y9
+	VADDPS       Y9, Y11, Y11
+	VADDPS       Y5, Y7, Y9
+	VSUBPS       Y7, Y9, Y12
+	VSUBPS       Y12, Y9, Y13
+	VSUBPS       Y13, Y7, Y7
+	VSUBPS       Y12, Y5, Y5
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y11, Y3, Y3
 	VADDPS       Y4, Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VADDPS       Y6, Y9, Y9
-	VMULPS       pow32consts<>+1472(SB), Y2, Y2
-	VADDPS       Y2, Y9, Y9
-	VADDPS       Y9, Y3, Y3
-	VADDPS       Y3, Y7, Y2
-	VSUBPS       Y2, Y7, Y7
-	VADDPS       Y3, Y7, Y7
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y6, Y10, Y10
+	VMULPS       pow32consts<>+1536(SB), Y2, Y2
+	VADDPS       Y2, Y8, Y8
+	VADDPS       Y8, Y10, Y10
+	VADDPS       Y10, Y3, Y3
+	VADDPS       Y3, Y9, Y2
+	VSUBPS       Y2, Y9, Y9
+	VADDPS       Y3, Y9, Y9
 	VMULPS       Y2, Y1, Y3
 	VPXOR        pow32consts<>+192(SB), Y3, Y4
 	VFMADD231PS  Y2, Y1, Y4
-	VFMADD231PS  Y7, Y1, Y4
+	VFMADD231PS  Y9, Y1, Y4
 	VPAND        pow32consts<>+256(SB), Y3, Y2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1600(SB), Y3, Y3
-	VMINPS       pow32consts<>+1664(SB), Y3, Y3
+	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
+	VMINPS       pow32consts<>+1728(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow32consts<>+1728(SB), Y5
-	VFMADD213PS  pow32consts<>+1792(SB), Y5, Y2
-	VSUBPS       pow32consts<>+1792(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1408(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y6
-	VSUBPS       Y6, Y3, Y3
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y5, Y2
+	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
 	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y6
+	VSUBPS       Y6, Y3, Y3
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
 	VADDPS       Y4, Y6, Y5
 	VSUBPS       Y6, Y5, Y7
 	VSUBPS       Y7, Y5, Y8
@@ -12369,13 +12647,13 @@ powSVF32AVX2_exact1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow32consts<>+1856(SB), Y6
-	VFMADD213PS  pow32consts<>+1920(SB), Y6, Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
+	VMOVUPS      pow32consts<>+1920(SB), Y6
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
 	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
 	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
 	VMULPS       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PS  Y5, Y3, Y7
@@ -12385,12 +12663,12 @@ powSVF32AVX2_exact1:
 	VSUBPS       Y3, Y4, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y7, Y4, Y4
-	VPSUBD       pow32consts<>+2304(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y5, Y6
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y6
 	VPSLLD       $0x17, Y6, Y6
 	VPSUBD       Y5, Y2, Y2
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VMULPS       Y6, Y3, Y3
@@ -12408,9 +12686,9 @@ powSVF32AVX2_exact1:
 	VCMPPS       $0x11, pow32consts<>+512(SB), Y4, Y5
 	VADDPS       pow32consts<>+512(SB), Y4, Y6
 	VBLENDVPS    Y5, Y6, Y4, Y6
-	VPAND        pow32consts<>+2368(SB), Y6, Y6
+	VPAND        pow32consts<>+2432(SB), Y6, Y6
 	VPSLLD       $0x1f, Y6, Y6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Y4, Y5
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow32consts<>+0(SB), Y8
 	VBLENDVPS    Y5, Y6, Y8, Y6
@@ -12418,7 +12696,7 @@ powSVF32AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y0, Y6
-	VBLENDVPS    Y6, pow32consts<>+2496(SB), Y3, Y6
+	VBLENDVPS    Y6, pow32consts<>+2560(SB), Y3, Y6
 	VBLENDVPS    Y7, Y3, Y6, Y3
 	VCMPPS       $0x11, pow32consts<>+0(SB), Y1, Y6
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y2, Y7
@@ -12445,10 +12723,10 @@ powSVF32AVX2_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y1, Y2
 	VBLENDVPS    Y2, Y0, Y5, Y5
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         pow32consts<>+2560(SB), Y1, Y3
+	VPOR         pow32consts<>+2624(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y5, Y3
 	VCMPPS       $0x03, Y0, Y0, Y2
-	VPOR         pow32consts<>+2560(SB), Y0, Y4
+	VPOR         pow32consts<>+2624(SB), Y0, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VCMPPS       $0x00, pow32consts<>+0(SB), Y1, Y1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Y0, Y0
@@ -20451,77 +20729,95 @@ powVVF64AVX2_loop1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y1, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y1, Y4
-	VFMADD231PD  Y7, Y1, Y4
+	VFMADD231PD  Y9, Y1, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -20530,9 +20826,8 @@ powVVF64AVX2_loop1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -20542,6 +20837,7 @@ powVVF64AVX2_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -20551,12 +20847,12 @@ powVVF64AVX2_loop1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -20574,9 +20870,9 @@ powVVF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -20584,7 +20880,7 @@ powVVF64AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -20611,10 +20907,10 @@ powVVF64AVX2_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VPOR         pow64consts<>+3392(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VPOR         pow64consts<>+3392(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
@@ -20657,77 +20953,95 @@ powVVF64AVX2_after1:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X1, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X1, X4
-	VFMADD231PD  X7, X1, X4
+	VFMADD231PD  X9, X1, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -20736,9 +21050,8 @@ powVVF64AVX2_after1:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -20748,6 +21061,7 @@ powVVF64AVX2_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -20757,12 +21071,12 @@ powVVF64AVX2_after1:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -20780,9 +21094,9 @@ powVVF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -20790,7 +21104,7 @@ powVVF64AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -20817,10 +21131,10 @@ powVVF64AVX2_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X3
+	VPOR         pow64consts<>+3392(SB), X1, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X4
+	VPOR         pow64consts<>+3392(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
@@ -20862,77 +21176,95 @@ powVVF64AVX2_tail2:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X1, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X1, X4
-	VFMADD231PD  X7, X1, X4
+	VFMADD231PD  X9, X1, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -20941,9 +21273,8 @@ powVVF64AVX2_tail2:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -20953,6 +21284,7 @@ powVVF64AVX2_tail2:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -20962,12 +21294,12 @@ powVVF64AVX2_tail2:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -20985,9 +21317,9 @@ powVVF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -20995,7 +21327,7 @@ powVVF64AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -21022,10 +21354,10 @@ powVVF64AVX2_tail2:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X3
+	VPOR         pow64consts<>+3392(SB), X1, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X4
+	VPOR         pow64consts<>+3392(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
@@ -21074,77 +21406,95 @@ powVVF64AVX2_exact1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y1, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y1, Y4
-	VFMADD231PD  Y7, Y1, Y4
+	VFMADD231PD  Y9, Y1, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -21153,9 +21503,8 @@ powVVF64AVX2_exact1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -21165,6 +21514,7 @@ powVVF64AVX2_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -21174,12 +21524,12 @@ powVVF64AVX2_exact1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -21197,9 +21547,9 @@ powVVF64AVX2_exact1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -21207,7 +21557,7 @@ powVVF64AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -21234,10 +21584,10 @@ powVVF64AVX2_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VPOR         pow64consts<>+3392(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VPOR         pow64consts<>+3392(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
@@ -21383,303 +21733,311 @@ DATA pow64consts<>+992(SB)/8, $0x3c85555555555555
 DATA pow64consts<>+1000(SB)/8, $0x3c85555555555555
 DATA pow64consts<>+1008(SB)/8, $0x3c85555555555555
 DATA pow64consts<>+1016(SB)/8, $0x3c85555555555555
-DATA pow64consts<>+1024(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1032(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1040(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1048(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1056(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1064(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1072(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1080(SB)/8, $0x3fa47ae147ae147b
-DATA pow64consts<>+1088(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1096(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1104(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1112(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1120(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1128(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1136(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1144(SB)/8, $0x3fa642c8590b2164
-DATA pow64consts<>+1152(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1160(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1168(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1176(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1184(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1192(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1200(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1208(SB)/8, $0x3fa8618618618618
-DATA pow64consts<>+1216(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1224(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1232(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1240(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1248(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1256(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1264(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1272(SB)/8, $0x3faaf286bca1af28
-DATA pow64consts<>+1280(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1288(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1296(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1304(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1312(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1320(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1328(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1336(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA pow64consts<>+1344(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1352(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1360(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1368(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1376(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1384(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1392(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1400(SB)/8, $0x3fb1111111111111
-DATA pow64consts<>+1408(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1416(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1424(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1432(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1440(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1448(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1456(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1464(SB)/8, $0x3fb3b13b13b13b14
-DATA pow64consts<>+1472(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1480(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1488(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1496(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1504(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1512(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1520(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1528(SB)/8, $0x3fb745d1745d1746
-DATA pow64consts<>+1536(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1544(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1552(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1560(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1568(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1576(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1584(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1592(SB)/8, $0x3fbc71c71c71c71c
-DATA pow64consts<>+1600(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1608(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1616(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1624(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1632(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1640(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1648(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1656(SB)/8, $0x3fc2492492492492
-DATA pow64consts<>+1664(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1672(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1680(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1688(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1696(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1704(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1712(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1720(SB)/8, $0x3fc999999999999a
-DATA pow64consts<>+1728(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1736(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1744(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1752(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1760(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1768(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1776(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1784(SB)/8, $0x3fe62e42fefa4000
-DATA pow64consts<>+1792(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1800(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1808(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1816(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1824(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1832(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1840(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1848(SB)/8, $0xbd48432a1b0e2634
-DATA pow64consts<>+1856(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1864(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1872(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1880(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1888(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1896(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1904(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1912(SB)/8, $0x4090000000000000
-DATA pow64consts<>+1920(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1928(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1936(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1944(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1952(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1960(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1968(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1976(SB)/8, $0xc087500000000000
-DATA pow64consts<>+1984(SB)/8, $0x4086300000000000
-DATA pow64consts<>+1992(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2000(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2008(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2016(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2024(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2032(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2040(SB)/8, $0x4086300000000000
-DATA pow64consts<>+2048(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2056(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2064(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2072(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2080(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2088(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2096(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2104(SB)/8, $0x3ff71547652b82fe
-DATA pow64consts<>+2112(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2120(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2128(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2136(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2144(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2152(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2160(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2168(SB)/8, $0x4338000000000000
-DATA pow64consts<>+2176(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2184(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2192(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2200(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2208(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2216(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2224(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2232(SB)/8, $0x3fe62e42fee00000
-DATA pow64consts<>+2240(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2248(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2256(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2264(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2272(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2280(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2288(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2296(SB)/8, $0x3dea39ef35793c76
-DATA pow64consts<>+2304(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2312(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2320(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2328(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2336(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2344(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2352(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2360(SB)/8, $0x3de6124613a86d09
-DATA pow64consts<>+2368(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2376(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2384(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2392(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2400(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2408(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2416(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2424(SB)/8, $0x3e21eed8eff8d898
-DATA pow64consts<>+2432(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2440(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2448(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2456(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2464(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2472(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2480(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2488(SB)/8, $0x3e5ae64567f544e4
-DATA pow64consts<>+2496(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2504(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2512(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2520(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2528(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2536(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2544(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2552(SB)/8, $0x3e927e4fb7789f5c
-DATA pow64consts<>+2560(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2568(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2576(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2584(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2592(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2600(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2608(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2616(SB)/8, $0x3ec71de3a556c734
-DATA pow64consts<>+2624(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2632(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2640(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2648(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2656(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2664(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2672(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2680(SB)/8, $0x3efa01a01a01a01a
-DATA pow64consts<>+2688(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2696(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2704(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2712(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2720(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2728(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2736(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2744(SB)/8, $0x3f2a01a01a01a01a
-DATA pow64consts<>+2752(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2760(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2768(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2776(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2784(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2792(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2800(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2808(SB)/8, $0x3f56c16c16c16c17
-DATA pow64consts<>+2816(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2824(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2832(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2840(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2848(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2856(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2864(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2872(SB)/8, $0x3f81111111111111
-DATA pow64consts<>+2880(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2888(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2896(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2904(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2912(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2920(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2928(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2936(SB)/8, $0x3fa5555555555555
-DATA pow64consts<>+2944(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2952(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2960(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2968(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2976(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2984(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+2992(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+3000(SB)/8, $0x3fc5555555555555
-DATA pow64consts<>+3008(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3016(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3024(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3032(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3040(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3048(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3056(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3064(SB)/8, $0x3fe0000000000000
-DATA pow64consts<>+3072(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3080(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3088(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3096(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3104(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3112(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3120(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3128(SB)/8, $0x4337fffffffff800
-DATA pow64consts<>+3136(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3144(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3152(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3160(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3168(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3176(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3184(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3192(SB)/8, $0x0000000000000001
-DATA pow64consts<>+3200(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3208(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3216(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3224(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3232(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3240(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3248(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3256(SB)/8, $0x4340000000000000
-DATA pow64consts<>+3264(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3272(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3280(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3288(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3296(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3304(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3312(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3320(SB)/8, $0x7ff8000000000001
-DATA pow64consts<>+3328(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3336(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3344(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3352(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3360(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3368(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3376(SB)/8, $0x0008000000000000
-DATA pow64consts<>+3384(SB)/8, $0x0008000000000000
-GLOBL pow64consts<>(SB), RODATA|NOPTR, $3392
+DATA pow64consts<>+1024(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1032(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1040(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1048(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1056(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1064(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1072(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1080(SB)/8, $0x3fd999999999999a
+DATA pow64consts<>+1088(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1096(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1104(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1112(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1120(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1128(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1136(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1144(SB)/8, $0xbc7999999999999a
+DATA pow64consts<>+1152(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1160(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1168(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1176(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1184(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1192(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1200(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1208(SB)/8, $0x3fa47ae147ae147b
+DATA pow64consts<>+1216(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1224(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1232(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1240(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1248(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1256(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1264(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1272(SB)/8, $0x3fa642c8590b2164
+DATA pow64consts<>+1280(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1288(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1296(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1304(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1312(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1320(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1328(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1336(SB)/8, $0x3fa8618618618618
+DATA pow64consts<>+1344(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1352(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1360(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1368(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1376(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1384(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1392(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1400(SB)/8, $0x3faaf286bca1af28
+DATA pow64consts<>+1408(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1416(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1424(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1432(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1440(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1448(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1456(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1464(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA pow64consts<>+1472(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1480(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1488(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1496(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1504(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1512(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1520(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1528(SB)/8, $0x3fb1111111111111
+DATA pow64consts<>+1536(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1544(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1552(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1560(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1568(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1576(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1584(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1592(SB)/8, $0x3fb3b13b13b13b14
+DATA pow64consts<>+1600(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1608(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1616(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1624(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1632(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1640(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1648(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1656(SB)/8, $0x3fb745d1745d1746
+DATA pow64consts<>+1664(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1672(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1680(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1688(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1696(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1704(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1712(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1720(SB)/8, $0x3fbc71c71c71c71c
+DATA pow64consts<>+1728(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1736(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1744(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1752(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1760(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1768(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1776(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1784(SB)/8, $0x3fc2492492492492
+DATA pow64consts<>+1792(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1800(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1808(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1816(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1824(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1832(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1840(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1848(SB)/8, $0x3fe62e42fefa4000
+DATA pow64consts<>+1856(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1864(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1872(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1880(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1888(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1896(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1904(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1912(SB)/8, $0xbd48432a1b0e2634
+DATA pow64consts<>+1920(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1928(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1936(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1944(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1952(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1960(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1968(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1976(SB)/8, $0x4090000000000000
+DATA pow64consts<>+1984(SB)/8, $0xc087500000000000
+DATA pow64consts<>+1992(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2000(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2008(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2016(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2024(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2032(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2040(SB)/8, $0xc087500000000000
+DATA pow64consts<>+2048(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2056(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2064(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2072(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2080(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2088(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2096(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2104(SB)/8, $0x4086300000000000
+DATA pow64consts<>+2112(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2120(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2128(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2136(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2144(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2152(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2160(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2168(SB)/8, $0x3ff71547652b82fe
+DATA pow64consts<>+2176(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2184(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2192(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2200(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2208(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2216(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2224(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2232(SB)/8, $0x4338000000000000
+DATA pow64consts<>+2240(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2248(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2256(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2264(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2272(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2280(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2288(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2296(SB)/8, $0x3fe62e42fee00000
+DATA pow64consts<>+2304(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2312(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2320(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2328(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2336(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2344(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2352(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2360(SB)/8, $0x3dea39ef35793c76
+DATA pow64consts<>+2368(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2376(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2384(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2392(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2400(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2408(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2416(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2424(SB)/8, $0x3de6124613a86d09
+DATA pow64consts<>+2432(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2440(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2448(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2456(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2464(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2472(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2480(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2488(SB)/8, $0x3e21eed8eff8d898
+DATA pow64consts<>+2496(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2504(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2512(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2520(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2528(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2536(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2544(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2552(SB)/8, $0x3e5ae64567f544e4
+DATA pow64consts<>+2560(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2568(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2576(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2584(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2592(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2600(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2608(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2616(SB)/8, $0x3e927e4fb7789f5c
+DATA pow64consts<>+2624(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2632(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2640(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2648(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2656(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2664(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2672(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2680(SB)/8, $0x3ec71de3a556c734
+DATA pow64consts<>+2688(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2696(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2704(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2712(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2720(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2728(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2736(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2744(SB)/8, $0x3efa01a01a01a01a
+DATA pow64consts<>+2752(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2760(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2768(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2776(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2784(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2792(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2800(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2808(SB)/8, $0x3f2a01a01a01a01a
+DATA pow64consts<>+2816(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2824(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2832(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2840(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2848(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2856(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2864(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2872(SB)/8, $0x3f56c16c16c16c17
+DATA pow64consts<>+2880(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2888(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2896(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2904(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2912(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2920(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2928(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2936(SB)/8, $0x3f81111111111111
+DATA pow64consts<>+2944(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2952(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2960(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2968(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2976(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2984(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+2992(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+3000(SB)/8, $0x3fa5555555555555
+DATA pow64consts<>+3008(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3016(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3024(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3032(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3040(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3048(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3056(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3064(SB)/8, $0x3fc5555555555555
+DATA pow64consts<>+3072(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3080(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3088(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3096(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3104(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3112(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3120(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3128(SB)/8, $0x3fe0000000000000
+DATA pow64consts<>+3136(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3144(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3152(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3160(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3168(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3176(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3184(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3192(SB)/8, $0x4337fffffffff800
+DATA pow64consts<>+3200(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3208(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3216(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3224(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3232(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3240(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3248(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3256(SB)/8, $0x0000000000000001
+DATA pow64consts<>+3264(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3272(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3280(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3288(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3296(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3304(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3312(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3320(SB)/8, $0x4340000000000000
+DATA pow64consts<>+3328(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3336(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3344(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3352(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3360(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3368(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3376(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3384(SB)/8, $0x7ff8000000000001
+DATA pow64consts<>+3392(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3400(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3408(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3416(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3424(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3432(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3440(SB)/8, $0x0008000000000000
+DATA pow64consts<>+3448(SB)/8, $0x0008000000000000
+GLOBL pow64consts<>(SB), RODATA|NOPTR, $3456
 
 // func powVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, FMA3
@@ -21738,77 +22096,95 @@ powVSF64AVX2_loop1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y0, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y0, Y4
-	VFMADD231PD  Y7, Y0, Y4
+	VFMADD231PD  Y9, Y0, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -21817,9 +22193,8 @@ powVSF64AVX2_loop1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -21829,6 +22204,7 @@ powVSF64AVX2_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -21838,12 +22214,12 @@ powVSF64AVX2_loop1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -21861,9 +22237,9 @@ powVSF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -21871,7 +22247,7 @@ powVSF64AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -21898,10 +22274,10 @@ powVSF64AVX2_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
 	VBLENDVPD    Y2, Y1, Y5, Y5
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y3
+	VPOR         pow64consts<>+3392(SB), Y0, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y4
+	VPOR         pow64consts<>+3392(SB), Y1, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y0, Y2
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
@@ -21943,77 +22319,95 @@ powVSF64AVX2_after1:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X0, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X0, X4
-	VFMADD231PD  X7, X0, X4
+	VFMADD231PD  X9, X0, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -22022,9 +22416,8 @@ powVSF64AVX2_after1:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -22034,6 +22427,7 @@ powVSF64AVX2_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -22043,12 +22437,12 @@ powVSF64AVX2_after1:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -22066,9 +22460,9 @@ powVSF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -22076,7 +22470,7 @@ powVSF64AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -22103,10 +22497,10 @@ powVSF64AVX2_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
 	VBLENDVPD    X2, X1, X5, X5
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X3
+	VPOR         pow64consts<>+3392(SB), X0, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X4
+	VPOR         pow64consts<>+3392(SB), X1, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X0, X2
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
@@ -22147,77 +22541,95 @@ powVSF64AVX2_tail2:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X0, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X0, X4
-	VFMADD231PD  X7, X0, X4
+	VFMADD231PD  X9, X0, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -22226,9 +22638,8 @@ powVSF64AVX2_tail2:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -22238,6 +22649,7 @@ powVSF64AVX2_tail2:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -22247,12 +22659,12 @@ powVSF64AVX2_tail2:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -22270,9 +22682,9 @@ powVSF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -22280,7 +22692,7 @@ powVSF64AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -22307,10 +22719,10 @@ powVSF64AVX2_tail2:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
 	VBLENDVPD    X2, X1, X5, X5
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X3
+	VPOR         pow64consts<>+3392(SB), X0, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X4
+	VPOR         pow64consts<>+3392(SB), X1, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X0, X0
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X1
@@ -22359,77 +22771,95 @@ powVSF64AVX2_exact1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y0, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y0, Y4
-	VFMADD231PD  Y7, Y0, Y4
+	VFMADD231PD  Y9, Y0, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -22438,9 +22868,8 @@ powVSF64AVX2_exact1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -22450,6 +22879,7 @@ powVSF64AVX2_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -22459,12 +22889,12 @@ powVSF64AVX2_exact1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -22482,9 +22912,9 @@ powVSF64AVX2_exact1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -22492,7 +22922,7 @@ powVSF64AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -22519,10 +22949,10 @@ powVSF64AVX2_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
 	VBLENDVPD    Y2, Y1, Y5, Y5
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y3
+	VPOR         pow64consts<>+3392(SB), Y0, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y4
+	VPOR         pow64consts<>+3392(SB), Y1, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y0, Y0
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y1
@@ -22597,77 +23027,95 @@ powSVF64AVX2_loop1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y1, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y1, Y4
-	VFMADD231PD  Y7, Y1, Y4
+	VFMADD231PD  Y9, Y1, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -22676,9 +23124,8 @@ powSVF64AVX2_loop1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -22688,6 +23135,7 @@ powSVF64AVX2_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -22697,12 +23145,12 @@ powSVF64AVX2_loop1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -22720,9 +23168,9 @@ powSVF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -22730,7 +23178,7 @@ powSVF64AVX2_loop1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -22757,10 +23205,10 @@ powSVF64AVX2_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VPOR         pow64consts<>+3392(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VPOR         pow64consts<>+3392(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y2
@@ -22802,77 +23250,95 @@ powSVF64AVX2_after1:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X1, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X1, X4
-	VFMADD231PD  X7, X1, X4
+	VFMADD231PD  X9, X1, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -22881,9 +23347,8 @@ powSVF64AVX2_after1:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -22893,6 +23358,7 @@ powSVF64AVX2_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -22902,12 +23368,12 @@ powSVF64AVX2_after1:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -22925,9 +23391,9 @@ powSVF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -22935,7 +23401,7 @@ powSVF64AVX2_after1:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -22962,10 +23428,10 @@ powSVF64AVX2_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X3
+	VPOR         pow64consts<>+3392(SB), X1, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X4
+	VPOR         pow64consts<>+3392(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X2
@@ -23006,77 +23472,95 @@ powSVF64AVX2_tail2:
 	VMULPD       X7, X7, X3
 	VPXOR        pow64consts<>+192(SB), X3, X5
 	VFMADD231PD  X7, X7, X5
-	VADDPD       X7, X7, X6
-	VFMADD231PD  X4, X6, X5
+	VFMADD231PD  X4, X7, X5
+	VFMADD231PD  X7, X4, X5
 	VMULPD       X7, X3, X6
 	VPXOR        pow64consts<>+192(SB), X6, X8
 	VFMADD231PD  X7, X3, X8
 	VFMADD231PD  X4, X3, X8
 	VFMADD231PD  X7, X5, X8
-	VMULPD       pow64consts<>+896(SB), X6, X5
-	VPXOR        pow64consts<>+192(SB), X5, X9
-	VFMADD231PD  pow64consts<>+896(SB), X6, X9
-	VFMADD231PD  pow64consts<>+960(SB), X6, X9
-	VFMADD231PD  pow64consts<>+896(SB), X8, X9
-	VADDPD       X7, X7, X6
-	VMULPD       X3, X3, X8
-	VMULPD       X8, X6, X6
-	VMOVUPS      X3, X8
-	VMOVUPS      pow64consts<>+1024(SB), X10
-	VFMADD213PD  pow64consts<>+1088(SB), X10, X8
-	VFMADD213PD  pow64consts<>+1152(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1216(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1280(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1344(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1408(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1472(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1536(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1600(SB), X3, X8
-	VFMADD213PD  pow64consts<>+1664(SB), X3, X8
-	VMULPD       X8, X6, X6
-	VMULPD       pow64consts<>+1728(SB), X2, X3
+	VMULPD       pow64consts<>+896(SB), X6, X9
+	VPXOR        pow64consts<>+192(SB), X9, X10
+	VFMADD231PD  pow64consts<>+896(SB), X6, X10
+	VFMADD231PD  pow64consts<>+960(SB), X6, X10
+	VFMADD231PD  pow64consts<>+896(SB), X8, X10
+	VMULPD       X3, X6, X11
+	VPXOR        pow64consts<>+192(SB), X11, X12
+	VFMADD231PD  X3, X6, X12
+	VFMADD231PD  X5, X6, X12
+	VFMADD231PD  X3, X8, X12
+	VMULPD       pow64consts<>+1024(SB), X11, X5
+	VPXOR        pow64consts<>+192(SB), X5, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1088(SB), X11, X6
+	VFMADD231PD  pow64consts<>+1024(SB), X12, X6
+	VADDPD       X7, X7, X8
+	VMULPD       X3, X3, X11
+	VMULPD       X3, X11, X11
+	VMULPD       X11, X8, X8
+	VMOVUPS      X3, X11
+	VMOVUPS      pow64consts<>+1152(SB), X12
+	VFMADD213PD  pow64consts<>+1216(SB), X12, X11
+	VFMADD213PD  pow64consts<>+1280(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1344(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1408(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1472(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1536(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1600(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1664(SB), X3, X11
+	VFMADD213PD  pow64consts<>+1728(SB), X3, X11
+	VMULPD       X11, X8, X8
+	VMULPD       pow64consts<>+1792(SB), X2, X3
 	VADDPD       X7, X7, X7
-	VADDPD       X7, X3, X8
-	VSUBPD       X3, X8, X10
-	VSUBPD       X10, X8, X11
-	VSUBPD       X11, X3, X3
-	VSUBPD       X10, X7, X7
+	VADDPD       X7, X3, X11
+	VSUBPD       X3, X11, X12
+	VSUBPD       X12, X11, X13
+	VSUBPD       X13, X3, X3
+	VSUBPD       X12, X7, X7
 	VADDPD       X7, X3, X3
-	VADDPD       X5, X8, X7
-	VSUBPD       X8, X7, X10
-	VSUBPD       X10, X7, X11
-	VSUBPD       X11, X8, X8
-	VSUBPD       X10, X5, X5
-	VADDPD       X5, X8, X8
-	VADDPD       X8, X3, X3
+	VADDPD       X9, X11, X7
+	VSUBPD       X11, X7, X12
+	VSUBPD       X12, X7, X13
+	VSUBPD       X13, X11, X11
+	VSUBPD       X12, X9, X9
+	VADDPD       X9, X11, X11
+	VADDPD       X5, X7, X9
+	VSUBPD       X7, X9, X12
+	VSUBPD       X12, X9, X13
+	VSUBPD       X13, X7, X7
+	VSUBPD       X12, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X11, X3, X3
 	VADDPD       X4, X4, X4
-	VADDPD       X4, X3, X3
-	VADDPD       X6, X9, X9
-	VMULPD       pow64consts<>+1792(SB), X2, X2
-	VADDPD       X2, X9, X9
-	VADDPD       X9, X3, X3
-	VADDPD       X3, X7, X2
-	VSUBPD       X2, X7, X7
-	VADDPD       X3, X7, X7
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X3, X3
+	VADDPD       X6, X10, X10
+	VMULPD       pow64consts<>+1856(SB), X2, X2
+	VADDPD       X2, X8, X8
+	VADDPD       X8, X10, X10
+	VADDPD       X10, X3, X3
+	VADDPD       X3, X9, X2
+	VSUBPD       X2, X9, X9
+	VADDPD       X3, X9, X9
 	VMULPD       X2, X1, X3
 	VPXOR        pow64consts<>+192(SB), X3, X4
 	VFMADD231PD  X2, X1, X4
-	VFMADD231PD  X7, X1, X4
+	VFMADD231PD  X9, X1, X4
 	VPAND        pow64consts<>+256(SB), X3, X2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), X2, X2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1920(SB), X3, X3
-	VMINPD       pow64consts<>+1984(SB), X3, X3
+	VMAXPD       pow64consts<>+1984(SB), X3, X3
+	VMINPD       pow64consts<>+2048(SB), X3, X3
 	VMOVUPS      X3, X2
-	VMOVUPS      pow64consts<>+2048(SB), X5
-	VFMADD213PD  pow64consts<>+2112(SB), X5, X2
-	VSUBPD       pow64consts<>+2112(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2176(SB), X5, X3
-	VMOVUPS      X3, X6
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X6
-	VSUBPD       X6, X3, X3
+	VMOVUPS      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X5, X2
+	VSUBPD       pow64consts<>+2176(SB), X2, X5
 	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
+	VMOVUPS      X3, X6
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X6
+	VSUBPD       X6, X3, X3
+	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
 	VADDPD       X4, X6, X5
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X5, X8
@@ -23085,9 +23569,8 @@ powSVF64AVX2_tail2:
 	VADDPD       X4, X6, X6
 	VADDPD       X6, X3, X3
 	VMOVUPS      X5, X4
-	VMOVUPS      pow64consts<>+2304(SB), X6
-	VFMADD213PD  pow64consts<>+2368(SB), X6, X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
+	VMOVUPS      pow64consts<>+2368(SB), X6
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
 	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
@@ -23097,6 +23580,7 @@ powSVF64AVX2_tail2:
 	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
 	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
 	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
 	VMULPD       X5, X5, X6
 	VMOVUPS      X3, X7
 	VFMADD231PD  X5, X3, X7
@@ -23106,12 +23590,12 @@ powSVF64AVX2_tail2:
 	VSUBPD       X3, X4, X4
 	VADDPD       X5, X4, X4
 	VADDPD       X7, X4, X4
-	VPSUBQ       pow64consts<>+3072(SB), X2, X2
+	VPSUBQ       pow64consts<>+3136(SB), X2, X2
 	VPSRLQ       $0x01, X2, X5
-	VPSUBQ       pow64consts<>+3136(SB), X5, X6
+	VPSUBQ       pow64consts<>+3200(SB), X5, X6
 	VPSLLQ       $0x34, X6, X6
 	VPSUBQ       X5, X2, X2
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X4, X3, X3
 	VMULPD       X6, X3, X3
@@ -23129,9 +23613,9 @@ powSVF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+512(SB), X4, X5
 	VADDPD       pow64consts<>+512(SB), X4, X6
 	VBLENDVPD    X5, X6, X4, X6
-	VPAND        pow64consts<>+3136(SB), X6, X6
+	VPAND        pow64consts<>+3200(SB), X6, X6
 	VPSLLQ       $0x3f, X6, X6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), X4, X5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), X4, X5
 	VPAND        X7, X5, X5
 	VMOVUPS      pow64consts<>+0(SB), X8
 	VBLENDVPD    X5, X6, X8, X6
@@ -23139,7 +23623,7 @@ powSVF64AVX2_tail2:
 	VPAND        X6, X5, X5
 	VPOR         X5, X3, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X0, X6
-	VBLENDVPD    X6, pow64consts<>+3264(SB), X3, X6
+	VBLENDVPD    X6, pow64consts<>+3328(SB), X3, X6
 	VBLENDVPD    X7, X3, X6, X3
 	VCMPPD       $0x11, pow64consts<>+0(SB), X1, X6
 	VCMPPD       $0x00, pow64consts<>+0(SB), X2, X7
@@ -23166,10 +23650,10 @@ powSVF64AVX2_tail2:
 	VCMPPD       $0x00, pow64consts<>+64(SB), X1, X2
 	VBLENDVPD    X2, X0, X5, X5
 	VCMPPD       $0x03, X1, X1, X2
-	VPOR         pow64consts<>+3328(SB), X1, X3
+	VPOR         pow64consts<>+3392(SB), X1, X3
 	VBLENDVPD    X2, X3, X5, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         pow64consts<>+3328(SB), X0, X4
+	VPOR         pow64consts<>+3392(SB), X0, X4
 	VBLENDVPD    X2, X4, X3, X4
 	VCMPPD       $0x00, pow64consts<>+0(SB), X1, X1
 	VCMPPD       $0x00, pow64consts<>+64(SB), X0, X0
@@ -23218,77 +23702,95 @@ powSVF64AVX2_exact1:
 	VMULPD       Y7, Y7, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y5
 	VFMADD231PD  Y7, Y7, Y5
-	VADDPD       Y7, Y7, Y6
-	VFMADD231PD  Y4, Y6, Y5
+	VFMADD231PD  Y4, Y7, Y5
+	VFMADD231PD  Y7, Y4, Y5
 	VMULPD       Y7, Y3, Y6
 	VPXOR        pow64consts<>+192(SB), Y6, Y8
 	VFMADD231PD  Y7, Y3, Y8
 	VFMADD231PD  Y4, Y3, Y8
 	VFMADD231PD  Y7, Y5, Y8
-	VMULPD       pow64consts<>+896(SB), Y6, Y5
-	VPXOR        pow64consts<>+192(SB), Y5, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+960(SB), Y6, Y9
-	VFMADD231PD  pow64consts<>+896(SB), Y8, Y9
-	VADDPD       Y7, Y7, Y6
-	VMULPD       Y3, Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMOVUPS      Y3, Y8
-	VMOVUPS      pow64consts<>+1024(SB), Y10
-	VFMADD213PD  pow64consts<>+1088(SB), Y10, Y8
-	VFMADD213PD  pow64consts<>+1152(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1216(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y8
-	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       pow64consts<>+1728(SB), Y2, Y3
+	VMULPD       pow64consts<>+896(SB), Y6, Y9
+	VPXOR        pow64consts<>+192(SB), Y9, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+960(SB), Y6, Y10
+	VFMADD231PD  pow64consts<>+896(SB), Y8, Y10
+	VMULPD       Y3, Y6, Y11
+	VPXOR        pow64consts<>+192(SB), Y11, Y12
+	VFMADD231PD  Y3, Y6, Y12
+	VFMADD231PD  Y5, Y6, Y12
+	VFMADD231PD  Y3, Y8, Y12
+	VMULPD       pow64consts<>+1024(SB), Y11, Y5
+	VPXOR        pow64consts<>+192(SB), Y5, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1088(SB), Y11, Y6
+	VFMADD231PD  pow64consts<>+1024(SB), Y12, Y6
+	VADDPD       Y7, Y7, Y8
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y3, Y11, Y11
+	VMULPD       Y11, Y8, Y8
+	VMOVUPS      Y3, Y11
+	VMOVUPS      pow64consts<>+1152(SB), Y12
+	VFMADD213PD  pow64consts<>+1216(SB), Y12, Y11
+	VFMADD213PD  pow64consts<>+1280(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1344(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1408(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1472(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1536(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1600(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1664(SB), Y3, Y11
+	VFMADD213PD  pow64consts<>+1728(SB), Y3, Y11
+	VMULPD       Y11, Y8, Y8
+	VMULPD       pow64consts<>+1792(SB), Y2, Y3
 	VADDPD       Y7, Y7, Y7
-	VADDPD       Y7, Y3, Y8
-	VSUBPD       Y3, Y8, Y10
-	VSUBPD       Y10, Y8, Y11
-	VSUBPD       Y11, Y3, Y3
-	VSUBPD       Y10, Y7, Y7
+	VADDPD       Y7, Y3, Y11
+	VSUBPD       Y3, Y11, Y12
+	VSUBPD       Y12, Y11, Y13
+	VSUBPD       Y13, Y3, Y3
+	VSUBPD       Y12, Y7, Y7
 	VADDPD       Y7, Y3, Y3
-	VADDPD       Y5, Y8, Y7
-	VSUBPD       Y8, Y7, Y10
-	VSUBPD       Y10, Y7, Y11
-	VSUBPD       Y11, Y8, Y8
-	VSUBPD       Y10, Y5, Y5
-	VADDPD       Y5, Y8, Y8
-	VADDPD       Y8, Y3, Y3
+	VADDPD       Y9, Y11, Y7
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y12, Y7, Y13
+	VSUBPD       Y13, Y11, Y11
+	VSUBPD       Y12, Y9, Y9
+	VADDPD       Y9, Y11, Y11
+	VADDPD       Y5, Y7, Y9
+	VSUBPD       Y7, Y9, Y12
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y7, Y7
+	VSUBPD       Y12, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y11, Y3, Y3
 	VADDPD       Y4, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y9, Y9
-	VMULPD       pow64consts<>+1792(SB), Y2, Y2
-	VADDPD       Y2, Y9, Y9
-	VADDPD       Y9, Y3, Y3
-	VADDPD       Y3, Y7, Y2
-	VSUBPD       Y2, Y7, Y7
-	VADDPD       Y3, Y7, Y7
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y6, Y10, Y10
+	VMULPD       pow64consts<>+1856(SB), Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VADDPD       Y8, Y10, Y10
+	VADDPD       Y10, Y3, Y3
+	VADDPD       Y3, Y9, Y2
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y3, Y9, Y9
 	VMULPD       Y2, Y1, Y3
 	VPXOR        pow64consts<>+192(SB), Y3, Y4
 	VFMADD231PD  Y2, Y1, Y4
-	VFMADD231PD  Y7, Y1, Y4
+	VFMADD231PD  Y9, Y1, Y4
 	VPAND        pow64consts<>+256(SB), Y3, Y2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1920(SB), Y3, Y3
-	VMINPD       pow64consts<>+1984(SB), Y3, Y3
+	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
+	VMINPD       pow64consts<>+2048(SB), Y3, Y3
 	VMOVUPS      Y3, Y2
-	VMOVUPS      pow64consts<>+2048(SB), Y5
-	VFMADD213PD  pow64consts<>+2112(SB), Y5, Y2
-	VSUBPD       pow64consts<>+2112(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2176(SB), Y5, Y3
-	VMOVUPS      Y3, Y6
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y6
-	VSUBPD       Y6, Y3, Y3
+	VMOVUPS      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y5, Y2
+	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
 	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
+	VMOVUPS      Y3, Y6
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y6
+	VSUBPD       Y6, Y3, Y3
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
 	VADDPD       Y4, Y6, Y5
 	VSUBPD       Y6, Y5, Y7
 	VSUBPD       Y7, Y5, Y8
@@ -23297,9 +23799,8 @@ powSVF64AVX2_exact1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VMOVUPS      Y5, Y4
-	VMOVUPS      pow64consts<>+2304(SB), Y6
-	VFMADD213PD  pow64consts<>+2368(SB), Y6, Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
+	VMOVUPS      pow64consts<>+2368(SB), Y6
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
 	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
@@ -23309,6 +23810,7 @@ powSVF64AVX2_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
 	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
 	VMULPD       Y5, Y5, Y6
 	VMOVUPS      Y3, Y7
 	VFMADD231PD  Y5, Y3, Y7
@@ -23318,12 +23820,12 @@ powSVF64AVX2_exact1:
 	VSUBPD       Y3, Y4, Y4
 	VADDPD       Y5, Y4, Y4
 	VADDPD       Y7, Y4, Y4
-	VPSUBQ       pow64consts<>+3072(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
 	VPSRLQ       $0x01, Y2, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y5, Y6
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y6
 	VPSLLQ       $0x34, Y6, Y6
 	VPSUBQ       Y5, Y2, Y2
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VADDPD       Y4, Y3, Y3
 	VMULPD       Y6, Y3, Y3
@@ -23341,9 +23843,9 @@ powSVF64AVX2_exact1:
 	VCMPPD       $0x11, pow64consts<>+512(SB), Y4, Y5
 	VADDPD       pow64consts<>+512(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
-	VPAND        pow64consts<>+3136(SB), Y6, Y6
+	VPAND        pow64consts<>+3200(SB), Y6, Y6
 	VPSLLQ       $0x3f, Y6, Y6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Y4, Y5
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Y4, Y5
 	VPAND        Y7, Y5, Y5
 	VMOVUPS      pow64consts<>+0(SB), Y8
 	VBLENDVPD    Y5, Y6, Y8, Y6
@@ -23351,7 +23853,7 @@ powSVF64AVX2_exact1:
 	VPAND        Y6, Y5, Y5
 	VPOR         Y5, Y3, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y0, Y6
-	VBLENDVPD    Y6, pow64consts<>+3264(SB), Y3, Y6
+	VBLENDVPD    Y6, pow64consts<>+3328(SB), Y3, Y6
 	VBLENDVPD    Y7, Y3, Y6, Y3
 	VCMPPD       $0x11, pow64consts<>+0(SB), Y1, Y6
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y2, Y7
@@ -23378,10 +23880,10 @@ powSVF64AVX2_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y1, Y2
 	VBLENDVPD    Y2, Y0, Y5, Y5
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         pow64consts<>+3328(SB), Y1, Y3
+	VPOR         pow64consts<>+3392(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y2
-	VPOR         pow64consts<>+3328(SB), Y0, Y4
+	VPOR         pow64consts<>+3392(SB), Y0, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x00, pow64consts<>+0(SB), Y1, Y1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Y0, Y0
@@ -60396,419 +60898,11 @@ TEXT ·powVVF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powVVF32AVX512_exact1
-	CMPQ  CX, $0x00000020
-	JE    powVVF32AVX512_exact2
 
 powVVF32AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
-powVVF32AVX512_loop2:
-	CMPQ         R11, $0x00000020
-	JB           powVVF32AVX512_after2
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VMOVUPS      64(R8)(R10*4), Z3
-	VPANDD       pow32consts<>+256(SB), Z0, Z4
-	VPANDD       pow32consts<>+256(SB), Z2, Z5
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z5, K2
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VMULPS       pow32consts<>+384(SB), Z5, Z7
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VBLENDMPS    Z7, Z5, K2, Z5
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPSRLD       $0x17, Z5, Z7
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VPORD        pow32consts<>+512(SB), Z7, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K1, Z8
-	VMOVUPS      pow32consts<>+640(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+576(SB), Z9, K2, Z9
-	VSUBPS       Z8, Z6, Z6
-	VSUBPS       Z9, Z7, Z7
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VADDPS       pow32consts<>+832(SB), Z5, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VMOVUPS      pow32consts<>+832(SB), Z11
-	VSUBPS       Z9, Z11, Z11
-	VADDPS       Z4, Z10, Z10
-	VADDPS       Z5, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMOVUPS      pow32consts<>+64(SB), Z13
-	VDIVPS       Z9, Z13, Z13
-	VMULPS       Z12, Z4, Z14
-	VMULPS       Z13, Z5, Z15
-	VFNMADD231PS Z8, Z14, Z4
-	VFNMADD231PS Z9, Z15, Z5
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VADDPS       pow32consts<>+0(SB), Z5, Z5
-	VFNMADD231PS Z10, Z14, Z4
-	VFNMADD231PS Z11, Z15, Z5
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z5, Z5
-	VMULPS       Z14, Z14, Z8
-	VMULPS       Z15, Z15, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z11
-	VFMADD231PS  Z14, Z14, Z10
-	VFMADD231PS  Z15, Z15, Z11
-	VADDPS       Z14, Z14, Z12
-	VADDPS       Z15, Z15, Z13
-	VFMADD231PS  Z4, Z12, Z10
-	VFMADD231PS  Z5, Z13, Z11
-	VMULPS       Z14, Z8, Z12
-	VMULPS       Z15, Z9, Z13
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VPXORD       pow32consts<>+192(SB), Z13, Z17
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z15, Z9, Z17
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z5, Z9, Z17
-	VFMADD231PS  Z14, Z10, Z16
-	VFMADD231PS  Z15, Z11, Z17
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VMULPS       pow32consts<>+896(SB), Z13, Z11
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VPXORD       pow32consts<>+192(SB), Z11, Z19
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z13, Z19
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z13, Z19
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z17, Z19
-	VADDPS       Z14, Z14, Z12
-	VADDPS       Z15, Z15, Z13
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z9, Z9, Z17
-	VMULPS       Z16, Z12, Z12
-	VMULPS       Z17, Z13, Z13
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z17
-	VFMADD213PS  pow32consts<>+1088(SB), Z17, Z16
-	VMOVUPS      Z9, Z17
-	VMOVUPS      pow32consts<>+1024(SB), Z20
-	VFMADD213PS  pow32consts<>+1088(SB), Z20, Z17
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z9, Z17
-	VMULPS       Z16, Z12, Z12
-	VMULPS       Z17, Z13, Z13
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VMULPS       pow32consts<>+1408(SB), Z7, Z9
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z15, Z15, Z15
-	VADDPS       Z14, Z8, Z16
-	VADDPS       Z15, Z9, Z17
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z9, Z17, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z17, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z15, Z9, Z9
-	VADDPS       Z10, Z16, Z14
-	VADDPS       Z11, Z17, Z15
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z17, Z15, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z23
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z23, Z17, Z17
-	VSUBPS       Z20, Z10, Z10
-	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z17, Z9, Z9
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z5, Z9, Z9
-	VADDPS       Z12, Z18, Z18
-	VADDPS       Z13, Z19, Z19
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VMULPS       pow32consts<>+1472(SB), Z7, Z7
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z7, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
-	VADDPS       Z8, Z14, Z4
-	VADDPS       Z9, Z15, Z5
-	VSUBPS       Z4, Z14, Z14
-	VSUBPS       Z5, Z15, Z15
-	VADDPS       Z8, Z14, Z14
-	VADDPS       Z9, Z15, Z15
-	VMULPS       Z4, Z1, Z6
-	VMULPS       Z5, Z3, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VFMADD231PS  Z4, Z1, Z8
-	VFMADD231PS  Z5, Z3, Z9
-	VFMADD231PS  Z14, Z1, Z8
-	VFMADD231PS  Z15, Z3, Z9
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VPANDD       pow32consts<>+256(SB), Z7, Z5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z5, K2
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K1, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMAXPS       pow32consts<>+1600(SB), Z7, Z7
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z7, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VMOVUPS      Z7, Z9
-	VMOVUPS      pow32consts<>+1728(SB), Z10
-	VFMADD213PS  pow32consts<>+1792(SB), Z10, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VSUBPS       pow32consts<>+1792(SB), Z9, Z11
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VFNMADD231PS pow32consts<>+1408(SB), Z11, Z7
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z13
-	VSUBPS       Z12, Z6, Z6
-	VSUBPS       Z13, Z7, Z7
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z7
-	VADDPS       Z4, Z12, Z10
-	VADDPS       Z5, Z13, Z11
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z11, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z17
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z15, Z5, Z5
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z5, Z13, Z13
-	VADDPS       Z12, Z6, Z6
-	VADDPS       Z13, Z7, Z7
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z5
-	VFMADD213PS  pow32consts<>+1920(SB), Z5, Z4
-	VMOVUPS      Z11, Z5
-	VMOVUPS      pow32consts<>+1856(SB), Z12
-	VFMADD213PS  pow32consts<>+1920(SB), Z12, Z5
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z11, Z5
-	VMULPS       Z10, Z10, Z12
-	VMULPS       Z11, Z11, Z13
-	VMOVUPS      Z6, Z14
-	VFMADD231PS  Z10, Z6, Z14
-	VMOVUPS      Z7, Z6
-	VFMADD231PS  Z11, Z7, Z6
-	VFMADD231PS  Z12, Z4, Z14
-	VFMADD231PS  Z13, Z5, Z6
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VADDPS       pow32consts<>+64(SB), Z11, Z5
-	VMOVUPS      pow32consts<>+64(SB), Z7
-	VSUBPS       Z4, Z7, Z7
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VSUBPS       Z5, Z12, Z12
-	VADDPS       Z10, Z7, Z7
-	VADDPS       Z11, Z12, Z12
-	VADDPS       Z14, Z7, Z7
-	VADDPS       Z6, Z12, Z12
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSUBD       pow32consts<>+2304(SB), Z9, Z9
-	VPSRLD       $0x01, Z8, Z6
-	VPSRLD       $0x01, Z9, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z11
-	VPSUBD       pow32consts<>+2368(SB), Z10, Z13
-	VPSLLD       $0x17, Z11, Z11
-	VPSLLD       $0x17, Z13, Z13
-	VPSUBD       Z6, Z8, Z8
-	VPSUBD       Z10, Z9, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x17, Z8, Z8
-	VPSLLD       $0x17, Z9, Z9
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z12, Z5, Z5
-	VMULPS       Z11, Z4, Z4
-	VMULPS       Z13, Z5, Z5
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z9, Z5, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
-	VPANDD       pow32consts<>+256(SB), Z2, Z7
-	VPANDD       pow32consts<>+256(SB), Z1, Z8
-	VPANDD       pow32consts<>+256(SB), Z3, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPANDD       pow32consts<>+192(SB), Z9, Z11
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPORD        pow32consts<>+512(SB), Z11, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VPANDD       pow32consts<>+256(SB), Z9, Z13
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z13, K2
-	VADDPS       Z10, Z8, Z12
-	VADDPS       Z11, Z9, Z13
-	VSUBPS       Z10, Z12, Z12
-	VSUBPS       Z11, Z13, Z13
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K1, Z10
-	VMOVUPS      Z9, Z11
-	VBLENDMPS    Z13, Z11, K2, Z11
-	VCMPPS       $0x00, Z8, Z10, K1
-	VCMPPS       $0x00, Z9, Z11, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z9, K4
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VADDPS       pow32consts<>+512(SB), Z9, Z11
-	VMOVUPS      Z8, Z12
-	VBLENDMPS    Z10, Z12, K3, Z12
-	VMOVUPS      Z9, Z10
-	VBLENDMPS    Z11, Z10, K4, Z10
-	VPANDD       pow32consts<>+2368(SB), Z12, Z12
-	VPANDD       pow32consts<>+2368(SB), Z10, Z10
-	VPSLLD       $0x1f, Z12, Z12
-	VPSLLD       $0x1f, Z10, Z10
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z9, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z12, Z11, K3, Z11
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    Z10, Z12, K4, Z12
-	VPANDD       pow32consts<>+192(SB), Z0, Z10
-	VPANDD       pow32consts<>+192(SB), Z2, Z13
-	VPANDD       Z11, Z10, Z10
-	VPANDD       Z12, Z13, Z13
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K3, Z11
-	VMOVUPS      Z5, Z12
-	VBLENDMPS    pow32consts<>+2496(SB), Z12, K4, Z12
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z7, K4
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPS    Z4, Z11, K3, Z11
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K4
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPS    Z4, Z11, K3, Z11
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VCMPPS       $0x11, Z6, Z4, K3
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VCMPPS       $0x11, Z7, Z4, K4
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    pow32consts<>+128(SB), Z10, K1, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPS    pow32consts<>+128(SB), Z13, K2, Z13
-	VBLENDMPS    Z4, Z10, K3, Z10
-	VBLENDMPS    Z5, Z13, K4, Z13
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z9, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z7, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K3, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z13, K4, Z13
-	VBLENDMPS    Z10, Z11, K1, Z11
-	VBLENDMPS    Z13, Z12, K2, Z12
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
-	VBLENDMPS    Z0, Z11, K1, Z11
-	VBLENDMPS    Z2, Z12, K2, Z12
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z3, Z3, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z4
-	VPORD        pow32consts<>+2560(SB), Z3, Z5
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VPORD        pow32consts<>+2560(SB), Z2, Z5
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K1, Z11
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K2, Z12
-	VMOVUPS      Z11, (DX)(R10*4)
-	VMOVUPS      Z12, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          powVVF32AVX512_loop2
-
-powVVF32AVX512_after2:
 powVVF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powVVF32AVX512_after1
@@ -60842,73 +60936,91 @@ powVVF32AVX512_loop1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -60917,13 +61029,13 @@ powVVF32AVX512_loop1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -60933,12 +61045,12 @@ powVVF32AVX512_loop1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -60958,9 +61070,9 @@ powVVF32AVX512_loop1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -60970,7 +61082,7 @@ powVVF32AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -61001,10 +61113,10 @@ powVVF32AVX512_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
@@ -61050,73 +61162,91 @@ powVVF32AVX512_after1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K2, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -61125,13 +61255,13 @@ powVVF32AVX512_after1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -61141,12 +61271,12 @@ powVVF32AVX512_after1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -61166,9 +61296,9 @@ powVVF32AVX512_after1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -61178,7 +61308,7 @@ powVVF32AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K3, Z5
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
@@ -61209,10 +61339,10 @@ powVVF32AVX512_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	VBLENDMPS    Z0, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K2
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
@@ -61261,73 +61391,91 @@ powVVF32AVX512_exact1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -61336,13 +61484,13 @@ powVVF32AVX512_exact1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -61352,12 +61500,12 @@ powVVF32AVX512_exact1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -61377,9 +61525,9 @@ powVVF32AVX512_exact1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -61389,7 +61537,7 @@ powVVF32AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -61420,10 +61568,10 @@ powVVF32AVX512_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
@@ -61435,413 +61583,6 @@ powVVF32AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVVF32AVX512_exact1
-	JMP          powVVF32AVX512_end
-
-powVVF32AVX512_exact2:
-	XORQ         R10, R10
-	VMOVUPS      (SI)(R10*4), Z0
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VMOVUPS      64(R8)(R10*4), Z3
-	VPANDD       pow32consts<>+256(SB), Z0, Z4
-	VPANDD       pow32consts<>+256(SB), Z2, Z5
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z5, K2
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VMULPS       pow32consts<>+384(SB), Z5, Z7
-	VBLENDMPS    Z6, Z4, K1, Z4
-	VBLENDMPS    Z7, Z5, K2, Z5
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPADDD       pow32consts<>+448(SB), Z5, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPSRLD       $0x17, Z5, Z7
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VPORD        pow32consts<>+512(SB), Z7, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K1, Z8
-	VMOVUPS      pow32consts<>+640(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+576(SB), Z9, K2, Z9
-	VSUBPS       Z8, Z6, Z6
-	VSUBPS       Z9, Z7, Z7
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPANDD       pow32consts<>+704(SB), Z5, Z5
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z5, Z5
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z5, Z5
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VADDPS       pow32consts<>+832(SB), Z5, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VMOVUPS      pow32consts<>+832(SB), Z11
-	VSUBPS       Z9, Z11, Z11
-	VADDPS       Z4, Z10, Z10
-	VADDPS       Z5, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMOVUPS      pow32consts<>+64(SB), Z13
-	VDIVPS       Z9, Z13, Z13
-	VMULPS       Z12, Z4, Z14
-	VMULPS       Z13, Z5, Z15
-	VFNMADD231PS Z8, Z14, Z4
-	VFNMADD231PS Z9, Z15, Z5
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VADDPS       pow32consts<>+0(SB), Z5, Z5
-	VFNMADD231PS Z10, Z14, Z4
-	VFNMADD231PS Z11, Z15, Z5
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z5, Z5
-	VMULPS       Z14, Z14, Z8
-	VMULPS       Z15, Z15, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z11
-	VFMADD231PS  Z14, Z14, Z10
-	VFMADD231PS  Z15, Z15, Z11
-	VADDPS       Z14, Z14, Z12
-	VADDPS       Z15, Z15, Z13
-	VFMADD231PS  Z4, Z12, Z10
-	VFMADD231PS  Z5, Z13, Z11
-	VMULPS       Z14, Z8, Z12
-	VMULPS       Z15, Z9, Z13
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VPXORD       pow32consts<>+192(SB), Z13, Z17
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z15, Z9, Z17
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z5, Z9, Z17
-	VFMADD231PS  Z14, Z10, Z16
-	VFMADD231PS  Z15, Z11, Z17
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VMULPS       pow32consts<>+896(SB), Z13, Z11
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VPXORD       pow32consts<>+192(SB), Z11, Z19
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z13, Z19
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z13, Z19
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z17, Z19
-	VADDPS       Z14, Z14, Z12
-	VADDPS       Z15, Z15, Z13
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z9, Z9, Z17
-	VMULPS       Z16, Z12, Z12
-	VMULPS       Z17, Z13, Z13
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z17
-	VFMADD213PS  pow32consts<>+1088(SB), Z17, Z16
-	VMOVUPS      Z9, Z17
-	VMOVUPS      pow32consts<>+1024(SB), Z20
-	VFMADD213PS  pow32consts<>+1088(SB), Z20, Z17
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z9, Z17
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z9, Z17
-	VMULPS       Z16, Z12, Z12
-	VMULPS       Z17, Z13, Z13
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VMULPS       pow32consts<>+1408(SB), Z7, Z9
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z15, Z15, Z15
-	VADDPS       Z14, Z8, Z16
-	VADDPS       Z15, Z9, Z17
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z9, Z17, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z17, Z23
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z23, Z9, Z9
-	VSUBPS       Z20, Z14, Z14
-	VSUBPS       Z21, Z15, Z15
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z15, Z9, Z9
-	VADDPS       Z10, Z16, Z14
-	VADDPS       Z11, Z17, Z15
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z17, Z15, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z23
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z23, Z17, Z17
-	VSUBPS       Z20, Z10, Z10
-	VSUBPS       Z21, Z11, Z11
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z17, Z9, Z9
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z5, Z5, Z5
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z5, Z9, Z9
-	VADDPS       Z12, Z18, Z18
-	VADDPS       Z13, Z19, Z19
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VMULPS       pow32consts<>+1472(SB), Z7, Z7
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z7, Z19, Z19
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z19, Z9, Z9
-	VADDPS       Z8, Z14, Z4
-	VADDPS       Z9, Z15, Z5
-	VSUBPS       Z4, Z14, Z14
-	VSUBPS       Z5, Z15, Z15
-	VADDPS       Z8, Z14, Z14
-	VADDPS       Z9, Z15, Z15
-	VMULPS       Z4, Z1, Z6
-	VMULPS       Z5, Z3, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VFMADD231PS  Z4, Z1, Z8
-	VFMADD231PS  Z5, Z3, Z9
-	VFMADD231PS  Z14, Z1, Z8
-	VFMADD231PS  Z15, Z3, Z9
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VPANDD       pow32consts<>+256(SB), Z7, Z5
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z5, K2
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K1, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    Z9, Z5, K2, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMAXPS       pow32consts<>+1600(SB), Z7, Z7
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z7, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VMOVUPS      Z7, Z9
-	VMOVUPS      pow32consts<>+1728(SB), Z10
-	VFMADD213PS  pow32consts<>+1792(SB), Z10, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VSUBPS       pow32consts<>+1792(SB), Z9, Z11
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VFNMADD231PS pow32consts<>+1408(SB), Z11, Z7
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z13
-	VSUBPS       Z12, Z6, Z6
-	VSUBPS       Z13, Z7, Z7
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z11, Z7
-	VADDPS       Z4, Z12, Z10
-	VADDPS       Z5, Z13, Z11
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z11, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z17
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z17, Z13, Z13
-	VSUBPS       Z14, Z4, Z4
-	VSUBPS       Z15, Z5, Z5
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z5, Z13, Z13
-	VADDPS       Z12, Z6, Z6
-	VADDPS       Z13, Z7, Z7
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z5
-	VFMADD213PS  pow32consts<>+1920(SB), Z5, Z4
-	VMOVUPS      Z11, Z5
-	VMOVUPS      pow32consts<>+1856(SB), Z12
-	VFMADD213PS  pow32consts<>+1920(SB), Z12, Z5
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z11, Z5
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z11, Z5
-	VMULPS       Z10, Z10, Z12
-	VMULPS       Z11, Z11, Z13
-	VMOVUPS      Z6, Z14
-	VFMADD231PS  Z10, Z6, Z14
-	VMOVUPS      Z7, Z6
-	VFMADD231PS  Z11, Z7, Z6
-	VFMADD231PS  Z12, Z4, Z14
-	VFMADD231PS  Z13, Z5, Z6
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VADDPS       pow32consts<>+64(SB), Z11, Z5
-	VMOVUPS      pow32consts<>+64(SB), Z7
-	VSUBPS       Z4, Z7, Z7
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VSUBPS       Z5, Z12, Z12
-	VADDPS       Z10, Z7, Z7
-	VADDPS       Z11, Z12, Z12
-	VADDPS       Z14, Z7, Z7
-	VADDPS       Z6, Z12, Z12
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSUBD       pow32consts<>+2304(SB), Z9, Z9
-	VPSRLD       $0x01, Z8, Z6
-	VPSRLD       $0x01, Z9, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z6, Z11
-	VPSUBD       pow32consts<>+2368(SB), Z10, Z13
-	VPSLLD       $0x17, Z11, Z11
-	VPSLLD       $0x17, Z13, Z13
-	VPSUBD       Z6, Z8, Z8
-	VPSUBD       Z10, Z9, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x17, Z8, Z8
-	VPSLLD       $0x17, Z9, Z9
-	VADDPS       Z7, Z4, Z4
-	VADDPS       Z12, Z5, Z5
-	VMULPS       Z11, Z4, Z4
-	VMULPS       Z13, Z5, Z5
-	VMULPS       Z8, Z4, Z4
-	VMULPS       Z9, Z5, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
-	VPANDD       pow32consts<>+256(SB), Z2, Z7
-	VPANDD       pow32consts<>+256(SB), Z1, Z8
-	VPANDD       pow32consts<>+256(SB), Z3, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPANDD       pow32consts<>+192(SB), Z9, Z11
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPORD        pow32consts<>+512(SB), Z11, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VPANDD       pow32consts<>+256(SB), Z9, Z13
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z13, K2
-	VADDPS       Z10, Z8, Z12
-	VADDPS       Z11, Z9, Z13
-	VSUBPS       Z10, Z12, Z12
-	VSUBPS       Z11, Z13, Z13
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K1, Z10
-	VMOVUPS      Z9, Z11
-	VBLENDMPS    Z13, Z11, K2, Z11
-	VCMPPS       $0x00, Z8, Z10, K1
-	VCMPPS       $0x00, Z9, Z11, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z9, K4
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VADDPS       pow32consts<>+512(SB), Z9, Z11
-	VMOVUPS      Z8, Z12
-	VBLENDMPS    Z10, Z12, K3, Z12
-	VMOVUPS      Z9, Z10
-	VBLENDMPS    Z11, Z10, K4, Z10
-	VPANDD       pow32consts<>+2368(SB), Z12, Z12
-	VPANDD       pow32consts<>+2368(SB), Z10, Z10
-	VPSLLD       $0x1f, Z12, Z12
-	VPSLLD       $0x1f, Z10, Z10
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z9, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z12, Z11, K3, Z11
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    Z10, Z12, K4, Z12
-	VPANDD       pow32consts<>+192(SB), Z0, Z10
-	VPANDD       pow32consts<>+192(SB), Z2, Z13
-	VPANDD       Z11, Z10, Z10
-	VPANDD       Z12, Z13, Z13
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K3, Z11
-	VMOVUPS      Z5, Z12
-	VBLENDMPS    pow32consts<>+2496(SB), Z12, K4, Z12
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z7, K4
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+128(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPS    Z4, Z11, K3, Z11
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K4
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPS    Z4, Z11, K3, Z11
-	VBLENDMPS    Z5, Z12, K4, Z12
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VCMPPS       $0x11, Z6, Z4, K3
-	VMOVUPS      pow32consts<>+64(SB), Z4
-	VCMPPS       $0x11, Z7, Z4, K4
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow32consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPS    pow32consts<>+0(SB), Z5, K2, Z5
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    pow32consts<>+128(SB), Z10, K1, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPS    pow32consts<>+128(SB), Z13, K2, Z13
-	VBLENDMPS    Z4, Z10, K3, Z10
-	VBLENDMPS    Z5, Z13, K4, Z13
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z9, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z7, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K3, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z13, K4, Z13
-	VBLENDMPS    Z10, Z11, K1, Z11
-	VBLENDMPS    Z13, Z12, K2, Z12
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z3, K2
-	VBLENDMPS    Z0, Z11, K1, Z11
-	VBLENDMPS    Z2, Z12, K2, Z12
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z3, Z3, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z4
-	VPORD        pow32consts<>+2560(SB), Z3, Z5
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VPORD        pow32consts<>+2560(SB), Z2, Z5
-	VBLENDMPS    Z4, Z11, K1, Z11
-	VBLENDMPS    Z5, Z12, K2, Z12
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K1, Z11
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K2, Z12
-	VMOVUPS      Z11, (DX)(R10*4)
-	VMOVUPS      Z12, 64(DX)(R10*4)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powVVF32AVX512_exact2
 
 powVVF32AVX512_end:
 powVVF32AVX512_done:
@@ -61868,418 +61609,12 @@ TEXT ·powVSF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powVSF32AVX512_exact1
-	CMPQ  CX, $0x00000020
-	JE    powVSF32AVX512_exact2
 
 powVSF32AVX512_row:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
-powVSF32AVX512_loop2:
-	CMPQ         R11, $0x00000020
-	JB           powVSF32AVX512_after2
-	VMOVUPS      (SI)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VPANDD       pow32consts<>+256(SB), Z1, Z3
-	VPANDD       pow32consts<>+256(SB), Z2, Z4
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
-	VMULPS       pow32consts<>+384(SB), Z3, Z5
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VBLENDMPS    Z5, Z3, K1, Z3
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VPADDD       pow32consts<>+448(SB), Z3, Z3
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPSRLD       $0x17, Z3, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow32consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z8, Z6, Z6
-	VPANDD       pow32consts<>+704(SB), Z3, Z3
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z3, Z3
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z3, Z3
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VADDPS       pow32consts<>+832(SB), Z3, Z7
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow32consts<>+832(SB), Z9
-	VSUBPS       Z7, Z9, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z4, Z10, Z10
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VDIVPS       Z7, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMULPS       Z11, Z3, Z13
-	VMULPS       Z12, Z4, Z14
-	VFNMADD231PS Z7, Z13, Z3
-	VFNMADD231PS Z8, Z14, Z4
-	VADDPS       pow32consts<>+0(SB), Z3, Z3
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VFNMADD231PS Z9, Z13, Z3
-	VFNMADD231PS Z10, Z14, Z4
-	VMULPS       Z11, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z13, Z7
-	VMULPS       Z14, Z14, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VFMADD231PS  Z13, Z13, Z9
-	VFMADD231PS  Z14, Z14, Z10
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VFMADD231PS  Z3, Z11, Z9
-	VFMADD231PS  Z4, Z12, Z10
-	VMULPS       Z13, Z7, Z11
-	VMULPS       Z14, Z8, Z12
-	VPXORD       pow32consts<>+192(SB), Z11, Z15
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VFMADD231PS  Z13, Z7, Z15
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z3, Z7, Z15
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z15
-	VFMADD231PS  Z14, Z10, Z16
-	VMULPS       pow32consts<>+896(SB), Z11, Z9
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z17
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VMULPS       Z7, Z7, Z15
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow32consts<>+1024(SB), Z16
-	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z19
-	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMULPS       pow32consts<>+1408(SB), Z5, Z7
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VADDPS       Z13, Z13, Z13
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z13, Z7, Z15
-	VADDPS       Z14, Z8, Z16
-	VSUBPS       Z7, Z15, Z19
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z19, Z15, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z7, Z7
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z19, Z13, Z13
-	VSUBPS       Z20, Z14, Z14
-	VADDPS       Z13, Z7, Z7
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z9, Z15, Z13
-	VADDPS       Z10, Z16, Z14
-	VSUBPS       Z15, Z13, Z19
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z19, Z13, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z15
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z19, Z9, Z9
-	VSUBPS       Z20, Z10, Z10
-	VADDPS       Z9, Z15, Z15
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z15, Z7, Z7
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z3, Z3, Z3
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z3, Z7, Z7
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z12, Z18, Z18
-	VMULPS       pow32consts<>+1472(SB), Z5, Z5
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VADDPS       Z5, Z17, Z17
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z17, Z7, Z7
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z7, Z13, Z3
-	VADDPS       Z8, Z14, Z4
-	VSUBPS       Z3, Z13, Z13
-	VSUBPS       Z4, Z14, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VMULPS       Z3, Z0, Z5
-	VMULPS       Z4, Z0, Z6
-	VPXORD       pow32consts<>+192(SB), Z5, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VFMADD231PS  Z3, Z0, Z7
-	VFMADD231PS  Z4, Z0, Z8
-	VFMADD231PS  Z13, Z0, Z7
-	VFMADD231PS  Z14, Z0, Z8
-	VPANDD       pow32consts<>+256(SB), Z5, Z3
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    Z7, Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow32consts<>+1728(SB), Z8
-	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VSUBPS       Z11, Z5, Z5
-	VSUBPS       Z12, Z6, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VADDPS       Z3, Z11, Z9
-	VADDPS       Z4, Z12, Z10
-	VSUBPS       Z11, Z9, Z13
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z9, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z13, Z3, Z3
-	VSUBPS       Z14, Z4, Z4
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z11, Z5, Z5
-	VADDPS       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow32consts<>+1856(SB), Z4
-	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z11
-	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VMULPS       Z9, Z9, Z11
-	VMULPS       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PS  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PS  Z10, Z6, Z5
-	VFMADD231PS  Z11, Z3, Z13
-	VFMADD231PS  Z12, Z4, Z5
-	VADDPS       pow32consts<>+64(SB), Z9, Z3
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
-	VSUBPS       Z3, Z6, Z6
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VSUBPS       Z4, Z11, Z11
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z10, Z11, Z11
-	VADDPS       Z13, Z6, Z6
-	VADDPS       Z5, Z11, Z11
-	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSRLD       $0x01, Z7, Z5
-	VPSRLD       $0x01, Z8, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
-	VPSLLD       $0x17, Z10, Z10
-	VPSLLD       $0x17, Z12, Z12
-	VPSUBD       Z5, Z7, Z7
-	VPSUBD       Z9, Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSLLD       $0x17, Z7, Z7
-	VPSLLD       $0x17, Z8, Z8
-	VADDPS       Z6, Z3, Z3
-	VADDPS       Z11, Z4, Z4
-	VMULPS       Z10, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z7, Z3, Z3
-	VMULPS       Z8, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z1, Z5
-	VPANDD       pow32consts<>+256(SB), Z2, Z6
-	VPANDD       pow32consts<>+256(SB), Z0, Z7
-	VPANDD       pow32consts<>+256(SB), Z0, Z8
-	VPANDD       pow32consts<>+192(SB), Z7, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPORD        pow32consts<>+512(SB), Z9, Z9
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPANDD       pow32consts<>+256(SB), Z7, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
-	VADDPS       Z9, Z7, Z11
-	VADDPS       Z10, Z8, Z12
-	VSUBPS       Z9, Z11, Z11
-	VSUBPS       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPS    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K2, Z10
-	VCMPPS       $0x00, Z7, Z9, K1
-	VCMPPS       $0x00, Z8, Z10, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
-	VADDPS       pow32consts<>+512(SB), Z7, Z9
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPS    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPS    Z10, Z9, K4, Z9
-	VPANDD       pow32consts<>+2368(SB), Z11, Z11
-	VPANDD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x1f, Z11, Z11
-	VPSLLD       $0x1f, Z9, Z9
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    Z11, Z10, K3, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z9, Z11, K4, Z11
-	VPANDD       pow32consts<>+192(SB), Z1, Z9
-	VPANDD       pow32consts<>+192(SB), Z2, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z5, Z3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z6, Z3, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPS    Z3, Z9, K3, Z9
-	VBLENDMPS    Z4, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPS    Z9, Z10, K1, Z10
-	VBLENDMPS    Z12, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
-	VBLENDMPS    Z1, Z10, K1, Z10
-	VBLENDMPS    Z2, Z11, K2, Z11
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z3
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z3
-	VPORD        pow32consts<>+2560(SB), Z2, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
-	VMOVUPS      Z10, (DX)(R10*4)
-	VMOVUPS      Z11, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          powVSF32AVX512_loop2
-
-powVSF32AVX512_after2:
 powVSF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powVSF32AVX512_after1
@@ -62312,73 +61647,91 @@ powVSF32AVX512_loop1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z0, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z0, Z4
-	VFMADD231PS  Z7, Z0, Z4
+	VFMADD231PS  Z9, Z0, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -62387,13 +61740,13 @@ powVSF32AVX512_loop1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -62403,12 +61756,12 @@ powVSF32AVX512_loop1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -62428,9 +61781,9 @@ powVSF32AVX512_loop1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -62440,7 +61793,7 @@ powVSF32AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -62471,10 +61824,10 @@ powVSF32AVX512_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
 	VBLENDMPS    Z1, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
@@ -62519,73 +61872,91 @@ powVSF32AVX512_after1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z0, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z0, Z4
-	VFMADD231PS  Z7, Z0, Z4
+	VFMADD231PS  Z9, Z0, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K2, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -62594,13 +61965,13 @@ powVSF32AVX512_after1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -62610,12 +61981,12 @@ powVSF32AVX512_after1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -62635,9 +62006,9 @@ powVSF32AVX512_after1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -62647,7 +62018,7 @@ powVSF32AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K3, Z5
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
@@ -62678,10 +62049,10 @@ powVSF32AVX512_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
 	VBLENDMPS    Z1, Z5, K2, Z5
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
@@ -62730,73 +62101,91 @@ powVSF32AVX512_exact1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z0, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z0, Z4
-	VFMADD231PS  Z7, Z0, Z4
+	VFMADD231PS  Z9, Z0, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -62805,13 +62194,13 @@ powVSF32AVX512_exact1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -62821,12 +62210,12 @@ powVSF32AVX512_exact1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -62846,9 +62235,9 @@ powVSF32AVX512_exact1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -62858,7 +62247,7 @@ powVSF32AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -62889,10 +62278,10 @@ powVSF32AVX512_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
 	VBLENDMPS    Z1, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
@@ -62904,412 +62293,6 @@ powVSF32AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVSF32AVX512_exact1
-	JMP          powVSF32AVX512_end
-
-powVSF32AVX512_exact2:
-	VBROADCASTSS (R8), Z0
-	XORQ         R10, R10
-	VMOVUPS      (SI)(R10*4), Z1
-	VMOVUPS      64(SI)(R10*4), Z2
-	VPANDD       pow32consts<>+256(SB), Z1, Z3
-	VPANDD       pow32consts<>+256(SB), Z2, Z4
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
-	VMULPS       pow32consts<>+384(SB), Z3, Z5
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VBLENDMPS    Z5, Z3, K1, Z3
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VPADDD       pow32consts<>+448(SB), Z3, Z3
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPSRLD       $0x17, Z3, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow32consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z8, Z6, Z6
-	VPANDD       pow32consts<>+704(SB), Z3, Z3
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z3, Z3
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z3, Z3
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VADDPS       pow32consts<>+832(SB), Z3, Z7
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow32consts<>+832(SB), Z9
-	VSUBPS       Z7, Z9, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z4, Z10, Z10
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VDIVPS       Z7, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMULPS       Z11, Z3, Z13
-	VMULPS       Z12, Z4, Z14
-	VFNMADD231PS Z7, Z13, Z3
-	VFNMADD231PS Z8, Z14, Z4
-	VADDPS       pow32consts<>+0(SB), Z3, Z3
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VFNMADD231PS Z9, Z13, Z3
-	VFNMADD231PS Z10, Z14, Z4
-	VMULPS       Z11, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z13, Z7
-	VMULPS       Z14, Z14, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VFMADD231PS  Z13, Z13, Z9
-	VFMADD231PS  Z14, Z14, Z10
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VFMADD231PS  Z3, Z11, Z9
-	VFMADD231PS  Z4, Z12, Z10
-	VMULPS       Z13, Z7, Z11
-	VMULPS       Z14, Z8, Z12
-	VPXORD       pow32consts<>+192(SB), Z11, Z15
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VFMADD231PS  Z13, Z7, Z15
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z3, Z7, Z15
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z15
-	VFMADD231PS  Z14, Z10, Z16
-	VMULPS       pow32consts<>+896(SB), Z11, Z9
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z17
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VMULPS       Z7, Z7, Z15
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow32consts<>+1024(SB), Z16
-	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z19
-	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMULPS       pow32consts<>+1408(SB), Z5, Z7
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VADDPS       Z13, Z13, Z13
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z13, Z7, Z15
-	VADDPS       Z14, Z8, Z16
-	VSUBPS       Z7, Z15, Z19
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z19, Z15, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z7, Z7
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z19, Z13, Z13
-	VSUBPS       Z20, Z14, Z14
-	VADDPS       Z13, Z7, Z7
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z9, Z15, Z13
-	VADDPS       Z10, Z16, Z14
-	VSUBPS       Z15, Z13, Z19
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z19, Z13, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z15
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z19, Z9, Z9
-	VSUBPS       Z20, Z10, Z10
-	VADDPS       Z9, Z15, Z15
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z15, Z7, Z7
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z3, Z3, Z3
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z3, Z7, Z7
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z12, Z18, Z18
-	VMULPS       pow32consts<>+1472(SB), Z5, Z5
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VADDPS       Z5, Z17, Z17
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z17, Z7, Z7
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z7, Z13, Z3
-	VADDPS       Z8, Z14, Z4
-	VSUBPS       Z3, Z13, Z13
-	VSUBPS       Z4, Z14, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VMULPS       Z3, Z0, Z5
-	VMULPS       Z4, Z0, Z6
-	VPXORD       pow32consts<>+192(SB), Z5, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VFMADD231PS  Z3, Z0, Z7
-	VFMADD231PS  Z4, Z0, Z8
-	VFMADD231PS  Z13, Z0, Z7
-	VFMADD231PS  Z14, Z0, Z8
-	VPANDD       pow32consts<>+256(SB), Z5, Z3
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    Z7, Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow32consts<>+1728(SB), Z8
-	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VSUBPS       Z11, Z5, Z5
-	VSUBPS       Z12, Z6, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VADDPS       Z3, Z11, Z9
-	VADDPS       Z4, Z12, Z10
-	VSUBPS       Z11, Z9, Z13
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z9, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z13, Z3, Z3
-	VSUBPS       Z14, Z4, Z4
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z11, Z5, Z5
-	VADDPS       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow32consts<>+1856(SB), Z4
-	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z11
-	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VMULPS       Z9, Z9, Z11
-	VMULPS       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PS  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PS  Z10, Z6, Z5
-	VFMADD231PS  Z11, Z3, Z13
-	VFMADD231PS  Z12, Z4, Z5
-	VADDPS       pow32consts<>+64(SB), Z9, Z3
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
-	VSUBPS       Z3, Z6, Z6
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VSUBPS       Z4, Z11, Z11
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z10, Z11, Z11
-	VADDPS       Z13, Z6, Z6
-	VADDPS       Z5, Z11, Z11
-	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSRLD       $0x01, Z7, Z5
-	VPSRLD       $0x01, Z8, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
-	VPSLLD       $0x17, Z10, Z10
-	VPSLLD       $0x17, Z12, Z12
-	VPSUBD       Z5, Z7, Z7
-	VPSUBD       Z9, Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSLLD       $0x17, Z7, Z7
-	VPSLLD       $0x17, Z8, Z8
-	VADDPS       Z6, Z3, Z3
-	VADDPS       Z11, Z4, Z4
-	VMULPS       Z10, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z7, Z3, Z3
-	VMULPS       Z8, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z1, Z5
-	VPANDD       pow32consts<>+256(SB), Z2, Z6
-	VPANDD       pow32consts<>+256(SB), Z0, Z7
-	VPANDD       pow32consts<>+256(SB), Z0, Z8
-	VPANDD       pow32consts<>+192(SB), Z7, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPORD        pow32consts<>+512(SB), Z9, Z9
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPANDD       pow32consts<>+256(SB), Z7, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
-	VADDPS       Z9, Z7, Z11
-	VADDPS       Z10, Z8, Z12
-	VSUBPS       Z9, Z11, Z11
-	VSUBPS       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPS    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K2, Z10
-	VCMPPS       $0x00, Z7, Z9, K1
-	VCMPPS       $0x00, Z8, Z10, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
-	VADDPS       pow32consts<>+512(SB), Z7, Z9
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPS    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPS    Z10, Z9, K4, Z9
-	VPANDD       pow32consts<>+2368(SB), Z11, Z11
-	VPANDD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x1f, Z11, Z11
-	VPSLLD       $0x1f, Z9, Z9
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    Z11, Z10, K3, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z9, Z11, K4, Z11
-	VPANDD       pow32consts<>+192(SB), Z1, Z9
-	VPANDD       pow32consts<>+192(SB), Z2, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z5, Z3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z6, Z3, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPS    Z3, Z9, K3, Z9
-	VBLENDMPS    Z4, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPS    Z9, Z10, K1, Z10
-	VBLENDMPS    Z12, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
-	VBLENDMPS    Z1, Z10, K1, Z10
-	VBLENDMPS    Z2, Z11, K2, Z11
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z3
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z3
-	VPORD        pow32consts<>+2560(SB), Z2, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z0, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
-	VMOVUPS      Z10, (DX)(R10*4)
-	VMOVUPS      Z11, 64(DX)(R10*4)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powVSF32AVX512_exact2
 
 powVSF32AVX512_end:
 powVSF32AVX512_done:
@@ -63336,418 +62319,12 @@ TEXT ·powSVF32AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x02, R9
 	CMPQ  CX, $0x00000010
 	JE    powSVF32AVX512_exact1
-	CMPQ  CX, $0x00000020
-	JE    powSVF32AVX512_exact2
 
 powSVF32AVX512_row:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
-powSVF32AVX512_loop2:
-	CMPQ         R11, $0x00000020
-	JB           powSVF32AVX512_after2
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(R8)(R10*4), Z2
-	VPANDD       pow32consts<>+256(SB), Z0, Z3
-	VPANDD       pow32consts<>+256(SB), Z0, Z4
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
-	VMULPS       pow32consts<>+384(SB), Z3, Z5
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VBLENDMPS    Z5, Z3, K1, Z3
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VPADDD       pow32consts<>+448(SB), Z3, Z3
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPSRLD       $0x17, Z3, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow32consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z8, Z6, Z6
-	VPANDD       pow32consts<>+704(SB), Z3, Z3
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z3, Z3
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z3, Z3
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VADDPS       pow32consts<>+832(SB), Z3, Z7
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow32consts<>+832(SB), Z9
-	VSUBPS       Z7, Z9, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z4, Z10, Z10
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VDIVPS       Z7, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMULPS       Z11, Z3, Z13
-	VMULPS       Z12, Z4, Z14
-	VFNMADD231PS Z7, Z13, Z3
-	VFNMADD231PS Z8, Z14, Z4
-	VADDPS       pow32consts<>+0(SB), Z3, Z3
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VFNMADD231PS Z9, Z13, Z3
-	VFNMADD231PS Z10, Z14, Z4
-	VMULPS       Z11, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z13, Z7
-	VMULPS       Z14, Z14, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VFMADD231PS  Z13, Z13, Z9
-	VFMADD231PS  Z14, Z14, Z10
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VFMADD231PS  Z3, Z11, Z9
-	VFMADD231PS  Z4, Z12, Z10
-	VMULPS       Z13, Z7, Z11
-	VMULPS       Z14, Z8, Z12
-	VPXORD       pow32consts<>+192(SB), Z11, Z15
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VFMADD231PS  Z13, Z7, Z15
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z3, Z7, Z15
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z15
-	VFMADD231PS  Z14, Z10, Z16
-	VMULPS       pow32consts<>+896(SB), Z11, Z9
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z17
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VMULPS       Z7, Z7, Z15
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow32consts<>+1024(SB), Z16
-	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z19
-	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMULPS       pow32consts<>+1408(SB), Z5, Z7
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VADDPS       Z13, Z13, Z13
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z13, Z7, Z15
-	VADDPS       Z14, Z8, Z16
-	VSUBPS       Z7, Z15, Z19
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z19, Z15, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z7, Z7
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z19, Z13, Z13
-	VSUBPS       Z20, Z14, Z14
-	VADDPS       Z13, Z7, Z7
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z9, Z15, Z13
-	VADDPS       Z10, Z16, Z14
-	VSUBPS       Z15, Z13, Z19
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z19, Z13, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z15
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z19, Z9, Z9
-	VSUBPS       Z20, Z10, Z10
-	VADDPS       Z9, Z15, Z15
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z15, Z7, Z7
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z3, Z3, Z3
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z3, Z7, Z7
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z12, Z18, Z18
-	VMULPS       pow32consts<>+1472(SB), Z5, Z5
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VADDPS       Z5, Z17, Z17
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z17, Z7, Z7
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z7, Z13, Z3
-	VADDPS       Z8, Z14, Z4
-	VSUBPS       Z3, Z13, Z13
-	VSUBPS       Z4, Z14, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VMULPS       Z3, Z1, Z5
-	VMULPS       Z4, Z2, Z6
-	VPXORD       pow32consts<>+192(SB), Z5, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VFMADD231PS  Z3, Z1, Z7
-	VFMADD231PS  Z4, Z2, Z8
-	VFMADD231PS  Z13, Z1, Z7
-	VFMADD231PS  Z14, Z2, Z8
-	VPANDD       pow32consts<>+256(SB), Z5, Z3
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    Z7, Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow32consts<>+1728(SB), Z8
-	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VSUBPS       Z11, Z5, Z5
-	VSUBPS       Z12, Z6, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VADDPS       Z3, Z11, Z9
-	VADDPS       Z4, Z12, Z10
-	VSUBPS       Z11, Z9, Z13
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z9, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z13, Z3, Z3
-	VSUBPS       Z14, Z4, Z4
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z11, Z5, Z5
-	VADDPS       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow32consts<>+1856(SB), Z4
-	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z11
-	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VMULPS       Z9, Z9, Z11
-	VMULPS       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PS  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PS  Z10, Z6, Z5
-	VFMADD231PS  Z11, Z3, Z13
-	VFMADD231PS  Z12, Z4, Z5
-	VADDPS       pow32consts<>+64(SB), Z9, Z3
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
-	VSUBPS       Z3, Z6, Z6
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VSUBPS       Z4, Z11, Z11
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z10, Z11, Z11
-	VADDPS       Z13, Z6, Z6
-	VADDPS       Z5, Z11, Z11
-	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSRLD       $0x01, Z7, Z5
-	VPSRLD       $0x01, Z8, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
-	VPSLLD       $0x17, Z10, Z10
-	VPSLLD       $0x17, Z12, Z12
-	VPSUBD       Z5, Z7, Z7
-	VPSUBD       Z9, Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSLLD       $0x17, Z7, Z7
-	VPSLLD       $0x17, Z8, Z8
-	VADDPS       Z6, Z3, Z3
-	VADDPS       Z11, Z4, Z4
-	VMULPS       Z10, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z7, Z3, Z3
-	VMULPS       Z8, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z0, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
-	VPANDD       pow32consts<>+256(SB), Z1, Z7
-	VPANDD       pow32consts<>+256(SB), Z2, Z8
-	VPANDD       pow32consts<>+192(SB), Z7, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPORD        pow32consts<>+512(SB), Z9, Z9
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPANDD       pow32consts<>+256(SB), Z7, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
-	VADDPS       Z9, Z7, Z11
-	VADDPS       Z10, Z8, Z12
-	VSUBPS       Z9, Z11, Z11
-	VSUBPS       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPS    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K2, Z10
-	VCMPPS       $0x00, Z7, Z9, K1
-	VCMPPS       $0x00, Z8, Z10, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
-	VADDPS       pow32consts<>+512(SB), Z7, Z9
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPS    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPS    Z10, Z9, K4, Z9
-	VPANDD       pow32consts<>+2368(SB), Z11, Z11
-	VPANDD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x1f, Z11, Z11
-	VPSLLD       $0x1f, Z9, Z9
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    Z11, Z10, K3, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z9, Z11, K4, Z11
-	VPANDD       pow32consts<>+192(SB), Z0, Z9
-	VPANDD       pow32consts<>+192(SB), Z0, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z5, Z3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z6, Z3, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPS    Z3, Z9, K3, Z9
-	VBLENDMPS    Z4, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPS    Z9, Z10, K1, Z10
-	VBLENDMPS    Z12, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VBLENDMPS    Z0, Z10, K1, Z10
-	VBLENDMPS    Z0, Z11, K2, Z11
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z3
-	VPORD        pow32consts<>+2560(SB), Z2, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z3
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z2, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
-	VMOVUPS      Z10, (DX)(R10*4)
-	VMOVUPS      Z11, 64(DX)(R10*4)
-	ADDQ         $0x00000020, R10
-	SUBQ         $0x00000020, R11
-	JMP          powSVF32AVX512_loop2
-
-powSVF32AVX512_after2:
 powSVF32AVX512_loop1:
 	CMPQ         R11, $0x00000010
 	JB           powSVF32AVX512_after1
@@ -63780,73 +62357,91 @@ powSVF32AVX512_loop1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -63855,13 +62450,13 @@ powSVF32AVX512_loop1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -63871,12 +62466,12 @@ powSVF32AVX512_loop1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -63896,9 +62491,9 @@ powSVF32AVX512_loop1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -63908,7 +62503,7 @@ powSVF32AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -63939,10 +62534,10 @@ powSVF32AVX512_loop1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
@@ -63987,73 +62582,91 @@ powSVF32AVX512_after1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K2
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K2, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -64062,13 +62675,13 @@ powSVF32AVX512_after1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -64078,12 +62691,12 @@ powSVF32AVX512_after1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -64103,9 +62716,9 @@ powSVF32AVX512_after1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K3, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K3
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -64115,7 +62728,7 @@ powSVF32AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K3, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K3, Z5
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K2
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K3
@@ -64146,10 +62759,10 @@ powSVF32AVX512_after1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K2
 	VBLENDMPS    Z0, Z5, K2, Z5
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K2, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K2
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
@@ -64198,73 +62811,91 @@ powSVF32AVX512_exact1:
 	VMULPS       Z7, Z7, Z4
 	VPXORD       pow32consts<>+192(SB), Z4, Z5
 	VFMADD231PS  Z7, Z7, Z5
-	VADDPS       Z7, Z7, Z6
-	VFMADD231PS  Z2, Z6, Z5
+	VFMADD231PS  Z2, Z7, Z5
+	VFMADD231PS  Z7, Z2, Z5
 	VMULPS       Z7, Z4, Z6
 	VPXORD       pow32consts<>+192(SB), Z6, Z8
 	VFMADD231PS  Z7, Z4, Z8
 	VFMADD231PS  Z2, Z4, Z8
 	VFMADD231PS  Z7, Z5, Z8
-	VMULPS       pow32consts<>+896(SB), Z6, Z5
-	VPXORD       pow32consts<>+192(SB), Z5, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+960(SB), Z6, Z9
-	VFMADD231PS  pow32consts<>+896(SB), Z8, Z9
-	VADDPS       Z7, Z7, Z6
-	VMULPS       Z4, Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow32consts<>+1024(SB), Z10
-	VFMADD213PS  pow32consts<>+1088(SB), Z10, Z8
-	VFMADD213PS  pow32consts<>+1152(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1216(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z8
-	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z8
-	VMULPS       Z8, Z6, Z6
-	VMULPS       pow32consts<>+1408(SB), Z3, Z4
+	VMULPS       pow32consts<>+896(SB), Z6, Z9
+	VPXORD       pow32consts<>+192(SB), Z9, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+960(SB), Z6, Z10
+	VFMADD231PS  pow32consts<>+896(SB), Z8, Z10
+	VMULPS       Z4, Z6, Z11
+	VPXORD       pow32consts<>+192(SB), Z11, Z12
+	VFMADD231PS  Z4, Z6, Z12
+	VFMADD231PS  Z5, Z6, Z12
+	VFMADD231PS  Z4, Z8, Z12
+	VMULPS       pow32consts<>+1024(SB), Z11, Z5
+	VPXORD       pow32consts<>+192(SB), Z5, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1088(SB), Z11, Z6
+	VFMADD231PS  pow32consts<>+1024(SB), Z12, Z6
+	VADDPS       Z7, Z7, Z8
+	VMULPS       Z4, Z4, Z11
+	VMULPS       Z4, Z11, Z11
+	VMULPS       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow32consts<>+1152(SB), Z12
+	VFMADD213PS  pow32consts<>+1216(SB), Z12, Z11
+	VFMADD213PS  pow32consts<>+1280(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1344(SB), Z4, Z11
+	VFMADD213PS  pow32consts<>+1408(SB), Z4, Z11
+	VMULPS       Z11, Z8, Z8
+	VMULPS       pow32consts<>+1472(SB), Z3, Z4
 	VADDPS       Z7, Z7, Z7
-	VADDPS       Z7, Z4, Z8
-	VSUBPS       Z4, Z8, Z10
-	VSUBPS       Z10, Z8, Z11
-	VSUBPS       Z11, Z4, Z4
-	VSUBPS       Z10, Z7, Z7
+	VADDPS       Z7, Z4, Z11
+	VSUBPS       Z4, Z11, Z12
+	VSUBPS       Z12, Z11, Z13
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z12, Z7, Z7
 	VADDPS       Z7, Z4, Z4
-	VADDPS       Z5, Z8, Z7
-	VSUBPS       Z8, Z7, Z10
-	VSUBPS       Z10, Z7, Z11
-	VSUBPS       Z11, Z8, Z8
-	VSUBPS       Z10, Z5, Z5
-	VADDPS       Z5, Z8, Z8
-	VADDPS       Z8, Z4, Z4
+	VADDPS       Z9, Z11, Z7
+	VSUBPS       Z11, Z7, Z12
+	VSUBPS       Z12, Z7, Z13
+	VSUBPS       Z13, Z11, Z11
+	VSUBPS       Z12, Z9, Z9
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z5, Z7, Z9
+	VSUBPS       Z7, Z9, Z12
+	VSUBPS       Z12, Z9, Z13
+	VSUBPS       Z13, Z7, Z7
+	VSUBPS       Z12, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VADDPS       Z11, Z4, Z4
 	VADDPS       Z2, Z2, Z2
-	VADDPS       Z2, Z4, Z4
-	VADDPS       Z6, Z9, Z9
-	VMULPS       pow32consts<>+1472(SB), Z3, Z3
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z9, Z4, Z4
-	VADDPS       Z4, Z7, Z2
-	VSUBPS       Z2, Z7, Z7
-	VADDPS       Z4, Z7, Z7
+	VADDPS       Z2, Z7, Z7
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z6, Z10, Z10
+	VMULPS       pow32consts<>+1536(SB), Z3, Z3
+	VADDPS       Z3, Z8, Z8
+	VADDPS       Z8, Z10, Z10
+	VADDPS       Z10, Z4, Z4
+	VADDPS       Z4, Z9, Z2
+	VSUBPS       Z2, Z9, Z9
+	VADDPS       Z4, Z9, Z9
 	VMULPS       Z2, Z1, Z3
 	VPXORD       pow32consts<>+192(SB), Z3, Z4
 	VFMADD231PS  Z2, Z1, Z4
-	VFMADD231PS  Z7, Z1, Z4
+	VFMADD231PS  Z9, Z1, Z4
 	VPANDD       pow32consts<>+256(SB), Z3, Z2
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z2, K1
+	VCMPPS       $0x11, pow32consts<>+1600(SB), Z2, K1
 	VMOVUPS      pow32consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z4, Z2, K1, Z2
-	VMAXPS       pow32consts<>+1600(SB), Z3, Z3
-	VMINPS       pow32consts<>+1664(SB), Z3, Z3
+	VMAXPS       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS       pow32consts<>+1728(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow32consts<>+1728(SB), Z5
-	VFMADD213PS  pow32consts<>+1792(SB), Z5, Z4
-	VSUBPS       pow32consts<>+1792(SB), Z4, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z6
-	VSUBPS       Z6, Z3, Z3
+	VMOVUPS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS  pow32consts<>+1856(SB), Z5, Z4
+	VSUBPS       pow32consts<>+1856(SB), Z4, Z5
 	VFNMADD231PS pow32consts<>+1472(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z6
+	VSUBPS       Z6, Z3, Z3
+	VFNMADD231PS pow32consts<>+1536(SB), Z5, Z3
 	VADDPS       Z2, Z6, Z5
 	VSUBPS       Z6, Z5, Z7
 	VSUBPS       Z7, Z5, Z8
@@ -64273,13 +62904,13 @@ powSVF32AVX512_exact1:
 	VADDPS       Z2, Z6, Z6
 	VADDPS       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow32consts<>+1856(SB), Z6
-	VFMADD213PS  pow32consts<>+1920(SB), Z6, Z2
-	VFMADD213PS  pow32consts<>+1984(SB), Z5, Z2
+	VMOVUPS      pow32consts<>+1920(SB), Z6
+	VFMADD213PS  pow32consts<>+1984(SB), Z6, Z2
 	VFMADD213PS  pow32consts<>+2048(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2112(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2176(SB), Z5, Z2
 	VFMADD213PS  pow32consts<>+2240(SB), Z5, Z2
+	VFMADD213PS  pow32consts<>+2304(SB), Z5, Z2
 	VMULPS       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PS  Z5, Z3, Z7
@@ -64289,12 +62920,12 @@ powSVF32AVX512_exact1:
 	VSUBPS       Z2, Z3, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z7, Z3, Z3
-	VPSUBD       pow32consts<>+2304(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
 	VPSRLD       $0x01, Z4, Z5
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z6
+	VPSUBD       pow32consts<>+2432(SB), Z5, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VPSUBD       Z5, Z4, Z4
-	VPSUBD       pow32consts<>+2368(SB), Z4, Z4
+	VPSUBD       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD       $0x17, Z4, Z4
 	VADDPS       Z3, Z2, Z2
 	VMULPS       Z6, Z2, Z2
@@ -64314,9 +62945,9 @@ powSVF32AVX512_exact1:
 	VADDPS       pow32consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPS    Z5, Z6, K2, Z6
-	VPANDD       pow32consts<>+2368(SB), Z6, Z6
+	VPANDD       pow32consts<>+2432(SB), Z6, Z6
 	VPSLLD       $0x1f, Z6, Z6
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z4, K2
+	VCMPPS       $0x11, pow32consts<>+2496(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow32consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -64326,7 +62957,7 @@ powSVF32AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPS    pow32consts<>+2496(SB), Z5, K2, Z5
+	VBLENDMPS    pow32consts<>+2560(SB), Z5, K2, Z5
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z3, K2
@@ -64357,10 +62988,10 @@ powSVF32AVX512_exact1:
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
 	VBLENDMPS    Z0, Z5, K1, Z5
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        pow32consts<>+2560(SB), Z1, Z2
+	VPORD        pow32consts<>+2624(SB), Z1, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        pow32consts<>+2560(SB), Z0, Z2
+	VPORD        pow32consts<>+2624(SB), Z0, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
 	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K2
@@ -64372,412 +63003,6 @@ powSVF32AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powSVF32AVX512_exact1
-	JMP          powSVF32AVX512_end
-
-powSVF32AVX512_exact2:
-	VBROADCASTSS (SI), Z0
-	XORQ         R10, R10
-	VMOVUPS      (R8)(R10*4), Z1
-	VMOVUPS      64(R8)(R10*4), Z2
-	VPANDD       pow32consts<>+256(SB), Z0, Z3
-	VPANDD       pow32consts<>+256(SB), Z0, Z4
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+320(SB), Z4, K2
-	VMULPS       pow32consts<>+384(SB), Z3, Z5
-	VMULPS       pow32consts<>+384(SB), Z4, Z6
-	VBLENDMPS    Z5, Z3, K1, Z3
-	VBLENDMPS    Z6, Z4, K2, Z4
-	VPADDD       pow32consts<>+448(SB), Z3, Z3
-	VPADDD       pow32consts<>+448(SB), Z4, Z4
-	VPSRLD       $0x17, Z3, Z5
-	VPSRLD       $0x17, Z4, Z6
-	VPORD        pow32consts<>+512(SB), Z5, Z5
-	VPORD        pow32consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow32consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPS    pow32consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow32consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPS    pow32consts<>+576(SB), Z8, K2, Z8
-	VSUBPS       Z7, Z5, Z5
-	VSUBPS       Z8, Z6, Z6
-	VPANDD       pow32consts<>+704(SB), Z3, Z3
-	VPANDD       pow32consts<>+704(SB), Z4, Z4
-	VPADDD       pow32consts<>+768(SB), Z3, Z3
-	VPADDD       pow32consts<>+768(SB), Z4, Z4
-	VSUBPS       pow32consts<>+64(SB), Z3, Z3
-	VSUBPS       pow32consts<>+64(SB), Z4, Z4
-	VADDPS       pow32consts<>+832(SB), Z3, Z7
-	VADDPS       pow32consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow32consts<>+832(SB), Z9
-	VSUBPS       Z7, Z9, Z9
-	VMOVUPS      pow32consts<>+832(SB), Z10
-	VSUBPS       Z8, Z10, Z10
-	VADDPS       Z3, Z9, Z9
-	VADDPS       Z4, Z10, Z10
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VDIVPS       Z7, Z11, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z12
-	VDIVPS       Z8, Z12, Z12
-	VMULPS       Z11, Z3, Z13
-	VMULPS       Z12, Z4, Z14
-	VFNMADD231PS Z7, Z13, Z3
-	VFNMADD231PS Z8, Z14, Z4
-	VADDPS       pow32consts<>+0(SB), Z3, Z3
-	VADDPS       pow32consts<>+0(SB), Z4, Z4
-	VFNMADD231PS Z9, Z13, Z3
-	VFNMADD231PS Z10, Z14, Z4
-	VMULPS       Z11, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z13, Z13, Z7
-	VMULPS       Z14, Z14, Z8
-	VPXORD       pow32consts<>+192(SB), Z7, Z9
-	VPXORD       pow32consts<>+192(SB), Z8, Z10
-	VFMADD231PS  Z13, Z13, Z9
-	VFMADD231PS  Z14, Z14, Z10
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VFMADD231PS  Z3, Z11, Z9
-	VFMADD231PS  Z4, Z12, Z10
-	VMULPS       Z13, Z7, Z11
-	VMULPS       Z14, Z8, Z12
-	VPXORD       pow32consts<>+192(SB), Z11, Z15
-	VPXORD       pow32consts<>+192(SB), Z12, Z16
-	VFMADD231PS  Z13, Z7, Z15
-	VFMADD231PS  Z14, Z8, Z16
-	VFMADD231PS  Z3, Z7, Z15
-	VFMADD231PS  Z4, Z8, Z16
-	VFMADD231PS  Z13, Z9, Z15
-	VFMADD231PS  Z14, Z10, Z16
-	VMULPS       pow32consts<>+896(SB), Z11, Z9
-	VMULPS       pow32consts<>+896(SB), Z12, Z10
-	VPXORD       pow32consts<>+192(SB), Z9, Z17
-	VPXORD       pow32consts<>+192(SB), Z10, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+960(SB), Z11, Z17
-	VFMADD231PS  pow32consts<>+960(SB), Z12, Z18
-	VFMADD231PS  pow32consts<>+896(SB), Z15, Z17
-	VFMADD231PS  pow32consts<>+896(SB), Z16, Z18
-	VADDPS       Z13, Z13, Z11
-	VADDPS       Z14, Z14, Z12
-	VMULPS       Z7, Z7, Z15
-	VMULPS       Z8, Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow32consts<>+1024(SB), Z16
-	VFMADD213PS  pow32consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow32consts<>+1024(SB), Z19
-	VFMADD213PS  pow32consts<>+1088(SB), Z19, Z16
-	VFMADD213PS  pow32consts<>+1152(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1152(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1216(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1216(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1280(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1280(SB), Z8, Z16
-	VFMADD213PS  pow32consts<>+1344(SB), Z7, Z15
-	VFMADD213PS  pow32consts<>+1344(SB), Z8, Z16
-	VMULPS       Z15, Z11, Z11
-	VMULPS       Z16, Z12, Z12
-	VMULPS       pow32consts<>+1408(SB), Z5, Z7
-	VMULPS       pow32consts<>+1408(SB), Z6, Z8
-	VADDPS       Z13, Z13, Z13
-	VADDPS       Z14, Z14, Z14
-	VADDPS       Z13, Z7, Z15
-	VADDPS       Z14, Z8, Z16
-	VSUBPS       Z7, Z15, Z19
-	VSUBPS       Z8, Z16, Z20
-	VSUBPS       Z19, Z15, Z21
-	VSUBPS       Z20, Z16, Z22
-	VSUBPS       Z21, Z7, Z7
-	VSUBPS       Z22, Z8, Z8
-	VSUBPS       Z19, Z13, Z13
-	VSUBPS       Z20, Z14, Z14
-	VADDPS       Z13, Z7, Z7
-	VADDPS       Z14, Z8, Z8
-	VADDPS       Z9, Z15, Z13
-	VADDPS       Z10, Z16, Z14
-	VSUBPS       Z15, Z13, Z19
-	VSUBPS       Z16, Z14, Z20
-	VSUBPS       Z19, Z13, Z21
-	VSUBPS       Z20, Z14, Z22
-	VSUBPS       Z21, Z15, Z15
-	VSUBPS       Z22, Z16, Z16
-	VSUBPS       Z19, Z9, Z9
-	VSUBPS       Z20, Z10, Z10
-	VADDPS       Z9, Z15, Z15
-	VADDPS       Z10, Z16, Z16
-	VADDPS       Z15, Z7, Z7
-	VADDPS       Z16, Z8, Z8
-	VADDPS       Z3, Z3, Z3
-	VADDPS       Z4, Z4, Z4
-	VADDPS       Z3, Z7, Z7
-	VADDPS       Z4, Z8, Z8
-	VADDPS       Z11, Z17, Z17
-	VADDPS       Z12, Z18, Z18
-	VMULPS       pow32consts<>+1472(SB), Z5, Z5
-	VMULPS       pow32consts<>+1472(SB), Z6, Z6
-	VADDPS       Z5, Z17, Z17
-	VADDPS       Z6, Z18, Z18
-	VADDPS       Z17, Z7, Z7
-	VADDPS       Z18, Z8, Z8
-	VADDPS       Z7, Z13, Z3
-	VADDPS       Z8, Z14, Z4
-	VSUBPS       Z3, Z13, Z13
-	VSUBPS       Z4, Z14, Z14
-	VADDPS       Z7, Z13, Z13
-	VADDPS       Z8, Z14, Z14
-	VMULPS       Z3, Z1, Z5
-	VMULPS       Z4, Z2, Z6
-	VPXORD       pow32consts<>+192(SB), Z5, Z7
-	VPXORD       pow32consts<>+192(SB), Z6, Z8
-	VFMADD231PS  Z3, Z1, Z7
-	VFMADD231PS  Z4, Z2, Z8
-	VFMADD231PS  Z13, Z1, Z7
-	VFMADD231PS  Z14, Z2, Z8
-	VPANDD       pow32consts<>+256(SB), Z5, Z3
-	VPANDD       pow32consts<>+256(SB), Z6, Z4
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z3, K1
-	VCMPPS       $0x11, pow32consts<>+1536(SB), Z4, K2
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    Z7, Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    Z8, Z4, K2, Z4
-	VMAXPS       pow32consts<>+1600(SB), Z5, Z5
-	VMAXPS       pow32consts<>+1600(SB), Z6, Z6
-	VMINPS       pow32consts<>+1664(SB), Z5, Z5
-	VMINPS       pow32consts<>+1664(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow32consts<>+1728(SB), Z8
-	VFMADD213PS  pow32consts<>+1792(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow32consts<>+1728(SB), Z9
-	VFMADD213PS  pow32consts<>+1792(SB), Z9, Z8
-	VSUBPS       pow32consts<>+1792(SB), Z7, Z9
-	VSUBPS       pow32consts<>+1792(SB), Z8, Z10
-	VFNMADD231PS pow32consts<>+1408(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1408(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z12
-	VSUBPS       Z11, Z5, Z5
-	VSUBPS       Z12, Z6, Z6
-	VFNMADD231PS pow32consts<>+1472(SB), Z9, Z5
-	VFNMADD231PS pow32consts<>+1472(SB), Z10, Z6
-	VADDPS       Z3, Z11, Z9
-	VADDPS       Z4, Z12, Z10
-	VSUBPS       Z11, Z9, Z13
-	VSUBPS       Z12, Z10, Z14
-	VSUBPS       Z13, Z9, Z15
-	VSUBPS       Z14, Z10, Z16
-	VSUBPS       Z15, Z11, Z11
-	VSUBPS       Z16, Z12, Z12
-	VSUBPS       Z13, Z3, Z3
-	VSUBPS       Z14, Z4, Z4
-	VADDPS       Z3, Z11, Z11
-	VADDPS       Z4, Z12, Z12
-	VADDPS       Z11, Z5, Z5
-	VADDPS       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow32consts<>+1856(SB), Z4
-	VFMADD213PS  pow32consts<>+1920(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow32consts<>+1856(SB), Z11
-	VFMADD213PS  pow32consts<>+1920(SB), Z11, Z4
-	VFMADD213PS  pow32consts<>+1984(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+1984(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2048(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2048(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2112(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2112(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2176(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2176(SB), Z10, Z4
-	VFMADD213PS  pow32consts<>+2240(SB), Z9, Z3
-	VFMADD213PS  pow32consts<>+2240(SB), Z10, Z4
-	VMULPS       Z9, Z9, Z11
-	VMULPS       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PS  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PS  Z10, Z6, Z5
-	VFMADD231PS  Z11, Z3, Z13
-	VFMADD231PS  Z12, Z4, Z5
-	VADDPS       pow32consts<>+64(SB), Z9, Z3
-	VADDPS       pow32consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow32consts<>+64(SB), Z6
-	VSUBPS       Z3, Z6, Z6
-	VMOVUPS      pow32consts<>+64(SB), Z11
-	VSUBPS       Z4, Z11, Z11
-	VADDPS       Z9, Z6, Z6
-	VADDPS       Z10, Z11, Z11
-	VADDPS       Z13, Z6, Z6
-	VADDPS       Z5, Z11, Z11
-	VPSUBD       pow32consts<>+2304(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2304(SB), Z8, Z8
-	VPSRLD       $0x01, Z7, Z5
-	VPSRLD       $0x01, Z8, Z9
-	VPSUBD       pow32consts<>+2368(SB), Z5, Z10
-	VPSUBD       pow32consts<>+2368(SB), Z9, Z12
-	VPSLLD       $0x17, Z10, Z10
-	VPSLLD       $0x17, Z12, Z12
-	VPSUBD       Z5, Z7, Z7
-	VPSUBD       Z9, Z8, Z8
-	VPSUBD       pow32consts<>+2368(SB), Z7, Z7
-	VPSUBD       pow32consts<>+2368(SB), Z8, Z8
-	VPSLLD       $0x17, Z7, Z7
-	VPSLLD       $0x17, Z8, Z8
-	VADDPS       Z6, Z3, Z3
-	VADDPS       Z11, Z4, Z4
-	VMULPS       Z10, Z3, Z3
-	VMULPS       Z12, Z4, Z4
-	VMULPS       Z7, Z3, Z3
-	VMULPS       Z8, Z4, Z4
-	VPANDD       pow32consts<>+256(SB), Z0, Z5
-	VPANDD       pow32consts<>+256(SB), Z0, Z6
-	VPANDD       pow32consts<>+256(SB), Z1, Z7
-	VPANDD       pow32consts<>+256(SB), Z2, Z8
-	VPANDD       pow32consts<>+192(SB), Z7, Z9
-	VPANDD       pow32consts<>+192(SB), Z8, Z10
-	VPORD        pow32consts<>+512(SB), Z9, Z9
-	VPORD        pow32consts<>+512(SB), Z10, Z10
-	VPANDD       pow32consts<>+256(SB), Z7, Z11
-	VPANDD       pow32consts<>+256(SB), Z8, Z12
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z11, K1
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z12, K2
-	VADDPS       Z9, Z7, Z11
-	VADDPS       Z10, Z8, Z12
-	VSUBPS       Z9, Z11, Z11
-	VSUBPS       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPS    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPS    Z12, Z10, K2, Z10
-	VCMPPS       $0x00, Z7, Z9, K1
-	VCMPPS       $0x00, Z8, Z10, K2
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+512(SB), Z8, K4
-	VADDPS       pow32consts<>+512(SB), Z7, Z9
-	VADDPS       pow32consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPS    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPS    Z10, Z9, K4, Z9
-	VPANDD       pow32consts<>+2368(SB), Z11, Z11
-	VPANDD       pow32consts<>+2368(SB), Z9, Z9
-	VPSLLD       $0x1f, Z11, Z11
-	VPSLLD       $0x1f, Z9, Z9
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z7, K3
-	VCMPPS       $0x11, pow32consts<>+2432(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow32consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPS    Z11, Z10, K3, Z10
-	VMOVUPS      pow32consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPS    Z9, Z11, K4, Z11
-	VPANDD       pow32consts<>+192(SB), Z0, Z9
-	VPANDD       pow32consts<>+192(SB), Z0, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K3
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z0, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPS    pow32consts<>+2496(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPS    pow32consts<>+2496(SB), Z11, K4, Z11
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x11, pow32consts<>+0(SB), Z2, K2
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z6, K4
-	VMOVUPS      pow32consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z6, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPS    Z3, Z10, K3, Z10
-	VBLENDMPS    Z4, Z11, K4, Z11
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z5, Z3, K3
-	VMOVUPS      pow32consts<>+64(SB), Z3
-	VCMPPS       $0x11, Z6, Z3, K4
-	VMOVUPS      pow32consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    pow32consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow32consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPS    pow32consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow32consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPS    pow32consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow32consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPS    pow32consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPS    Z3, Z9, K3, Z9
-	VBLENDMPS    Z4, Z12, K4, Z12
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z7, K1
-	VCMPPS       $0x00, pow32consts<>+128(SB), Z8, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z5, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z6, K4
-	VBLENDMPS    pow32consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPS    pow32consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPS    Z9, Z10, K1, Z10
-	VBLENDMPS    Z12, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z2, K2
-	VBLENDMPS    Z0, Z10, K1, Z10
-	VBLENDMPS    Z0, Z11, K2, Z11
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	VPORD        pow32consts<>+2560(SB), Z1, Z3
-	VPORD        pow32consts<>+2560(SB), Z2, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x03, Z0, Z0, K1
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD        pow32consts<>+2560(SB), Z0, Z3
-	VPORD        pow32consts<>+2560(SB), Z0, Z4
-	VBLENDMPS    Z3, Z10, K1, Z10
-	VBLENDMPS    Z4, Z11, K2, Z11
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z1, K1
-	VCMPPS       $0x00, pow32consts<>+0(SB), Z2, K2
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K3
-	VCMPPS       $0x00, pow32consts<>+64(SB), Z0, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPS    pow32consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPS    pow32consts<>+64(SB), Z11, K2, Z11
-	VMOVUPS      Z10, (DX)(R10*4)
-	VMOVUPS      Z11, 64(DX)(R10*4)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powSVF32AVX512_exact2
 
 powSVF32AVX512_end:
 powSVF32AVX512_done:
@@ -73622,439 +71847,11 @@ TEXT ·powVVF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powVVF64AVX512_exact1
-	CMPQ  CX, $0x00000010
-	JE    powVVF64AVX512_exact2
 
 powVVF64AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
-powVVF64AVX512_loop2:
-	CMPQ         R11, $0x00000010
-	JB           powVVF64AVX512_after2
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VMOVUPD      64(R8)(R10*8), Z3
-	VPANDD       pow64consts<>+256(SB), Z0, Z4
-	VPANDD       pow64consts<>+256(SB), Z2, Z5
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z5, K2
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VMULPD       pow64consts<>+384(SB), Z5, Z7
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VBLENDMPD    Z7, Z5, K2, Z5
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPSRLQ       $0x34, Z5, Z7
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VPORD        pow64consts<>+512(SB), Z7, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K1, Z8
-	VMOVUPS      pow64consts<>+640(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+576(SB), Z9, K2, Z9
-	VSUBPD       Z8, Z6, Z6
-	VSUBPD       Z9, Z7, Z7
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VADDPD       pow64consts<>+832(SB), Z5, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VMOVUPS      pow64consts<>+832(SB), Z11
-	VSUBPD       Z9, Z11, Z11
-	VADDPD       Z4, Z10, Z10
-	VADDPD       Z5, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMOVUPS      pow64consts<>+64(SB), Z13
-	VDIVPD       Z9, Z13, Z13
-	VMULPD       Z12, Z4, Z14
-	VMULPD       Z13, Z5, Z15
-	VFNMADD231PD Z8, Z14, Z4
-	VFNMADD231PD Z9, Z15, Z5
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VADDPD       pow64consts<>+0(SB), Z5, Z5
-	VFNMADD231PD Z10, Z14, Z4
-	VFNMADD231PD Z11, Z15, Z5
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z5, Z5
-	VMULPD       Z14, Z14, Z8
-	VMULPD       Z15, Z15, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z11
-	VFMADD231PD  Z14, Z14, Z10
-	VFMADD231PD  Z15, Z15, Z11
-	VADDPD       Z14, Z14, Z12
-	VADDPD       Z15, Z15, Z13
-	VFMADD231PD  Z4, Z12, Z10
-	VFMADD231PD  Z5, Z13, Z11
-	VMULPD       Z14, Z8, Z12
-	VMULPD       Z15, Z9, Z13
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VPXORD       pow64consts<>+192(SB), Z13, Z17
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z15, Z9, Z17
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z5, Z9, Z17
-	VFMADD231PD  Z14, Z10, Z16
-	VFMADD231PD  Z15, Z11, Z17
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VMULPD       pow64consts<>+896(SB), Z13, Z11
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VPXORD       pow64consts<>+192(SB), Z11, Z19
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z13, Z19
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z13, Z19
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z17, Z19
-	VADDPD       Z14, Z14, Z12
-	VADDPD       Z15, Z15, Z13
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z9, Z9, Z17
-	VMULPD       Z16, Z12, Z12
-	VMULPD       Z17, Z13, Z13
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z17
-	VFMADD213PD  pow64consts<>+1088(SB), Z17, Z16
-	VMOVUPS      Z9, Z17
-	VMOVUPS      pow64consts<>+1024(SB), Z20
-	VFMADD213PD  pow64consts<>+1088(SB), Z20, Z17
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z9, Z17
-	VMULPD       Z16, Z12, Z12
-	VMULPD       Z17, Z13, Z13
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VMULPD       pow64consts<>+1728(SB), Z7, Z9
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z15, Z15, Z15
-	VADDPD       Z14, Z8, Z16
-	VADDPD       Z15, Z9, Z17
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z9, Z17, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z17, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z15, Z9, Z9
-	VADDPD       Z10, Z16, Z14
-	VADDPD       Z11, Z17, Z15
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z17, Z15, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z23
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z23, Z17, Z17
-	VSUBPD       Z20, Z10, Z10
-	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z17, Z9, Z9
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z5, Z9, Z9
-	VADDPD       Z12, Z18, Z18
-	VADDPD       Z13, Z19, Z19
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VMULPD       pow64consts<>+1792(SB), Z7, Z7
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z7, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
-	VADDPD       Z8, Z14, Z4
-	VADDPD       Z9, Z15, Z5
-	VSUBPD       Z4, Z14, Z14
-	VSUBPD       Z5, Z15, Z15
-	VADDPD       Z8, Z14, Z14
-	VADDPD       Z9, Z15, Z15
-	VMULPD       Z4, Z1, Z6
-	VMULPD       Z5, Z3, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VFMADD231PD  Z4, Z1, Z8
-	VFMADD231PD  Z5, Z3, Z9
-	VFMADD231PD  Z14, Z1, Z8
-	VFMADD231PD  Z15, Z3, Z9
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VPANDD       pow64consts<>+256(SB), Z7, Z5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z5, K2
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K1, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMAXPD       pow64consts<>+1920(SB), Z7, Z7
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z7, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VMOVUPS      Z7, Z9
-	VMOVUPS      pow64consts<>+2048(SB), Z10
-	VFMADD213PD  pow64consts<>+2112(SB), Z10, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VSUBPD       pow64consts<>+2112(SB), Z9, Z11
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VFNMADD231PD pow64consts<>+2176(SB), Z11, Z7
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z13
-	VSUBPD       Z12, Z6, Z6
-	VSUBPD       Z13, Z7, Z7
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z7
-	VADDPD       Z4, Z12, Z10
-	VADDPD       Z5, Z13, Z11
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z11, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z17
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z15, Z5, Z5
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z12, Z6, Z6
-	VADDPD       Z13, Z7, Z7
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z5
-	VFMADD213PD  pow64consts<>+2368(SB), Z5, Z4
-	VMOVUPS      Z11, Z5
-	VMOVUPS      pow64consts<>+2304(SB), Z12
-	VFMADD213PD  pow64consts<>+2368(SB), Z12, Z5
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z11, Z5
-	VMULPD       Z10, Z10, Z12
-	VMULPD       Z11, Z11, Z13
-	VMOVUPS      Z6, Z14
-	VFMADD231PD  Z10, Z6, Z14
-	VMOVUPS      Z7, Z6
-	VFMADD231PD  Z11, Z7, Z6
-	VFMADD231PD  Z12, Z4, Z14
-	VFMADD231PD  Z13, Z5, Z6
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VADDPD       pow64consts<>+64(SB), Z11, Z5
-	VMOVUPS      pow64consts<>+64(SB), Z7
-	VSUBPD       Z4, Z7, Z7
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VSUBPD       Z5, Z12, Z12
-	VADDPD       Z10, Z7, Z7
-	VADDPD       Z11, Z12, Z12
-	VADDPD       Z14, Z7, Z7
-	VADDPD       Z6, Z12, Z12
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSUBQ       pow64consts<>+3072(SB), Z9, Z9
-	VPSRLQ       $0x01, Z8, Z6
-	VPSRLQ       $0x01, Z9, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z11
-	VPSUBQ       pow64consts<>+3136(SB), Z10, Z13
-	VPSLLQ       $0x34, Z11, Z11
-	VPSLLQ       $0x34, Z13, Z13
-	VPSUBQ       Z6, Z8, Z8
-	VPSUBQ       Z10, Z9, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x34, Z8, Z8
-	VPSLLQ       $0x34, Z9, Z9
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z12, Z5, Z5
-	VMULPD       Z11, Z4, Z4
-	VMULPD       Z13, Z5, Z5
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z9, Z5, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
-	VPANDD       pow64consts<>+256(SB), Z2, Z7
-	VPANDD       pow64consts<>+256(SB), Z1, Z8
-	VPANDD       pow64consts<>+256(SB), Z3, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPANDD       pow64consts<>+192(SB), Z9, Z11
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPORD        pow64consts<>+512(SB), Z11, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VPANDD       pow64consts<>+256(SB), Z9, Z13
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z13, K2
-	VADDPD       Z10, Z8, Z12
-	VADDPD       Z11, Z9, Z13
-	VSUBPD       Z10, Z12, Z12
-	VSUBPD       Z11, Z13, Z13
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K1, Z10
-	VMOVUPS      Z9, Z11
-	VBLENDMPD    Z13, Z11, K2, Z11
-	VCMPPD       $0x00, Z8, Z10, K1
-	VCMPPD       $0x00, Z9, Z11, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z9, K4
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VADDPD       pow64consts<>+512(SB), Z9, Z11
-	VMOVUPS      Z8, Z12
-	VBLENDMPD    Z10, Z12, K3, Z12
-	VMOVUPS      Z9, Z10
-	VBLENDMPD    Z11, Z10, K4, Z10
-	VPANDD       pow64consts<>+3136(SB), Z12, Z12
-	VPANDD       pow64consts<>+3136(SB), Z10, Z10
-	VPSLLQ       $0x3f, Z12, Z12
-	VPSLLQ       $0x3f, Z10, Z10
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z9, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z12, Z11, K3, Z11
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    Z10, Z12, K4, Z12
-	VPANDD       pow64consts<>+192(SB), Z0, Z10
-	VPANDD       pow64consts<>+192(SB), Z2, Z13
-	VPANDD       Z11, Z10, Z10
-	VPANDD       Z12, Z13, Z13
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K3, Z11
-	VMOVUPS      Z5, Z12
-	VBLENDMPD    pow64consts<>+3264(SB), Z12, K4, Z12
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z7, K4
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPD    Z4, Z11, K3, Z11
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K4
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPD    Z4, Z11, K3, Z11
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VCMPPD       $0x11, Z6, Z4, K3
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VCMPPD       $0x11, Z7, Z4, K4
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    pow64consts<>+128(SB), Z10, K1, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPD    pow64consts<>+128(SB), Z13, K2, Z13
-	VBLENDMPD    Z4, Z10, K3, Z10
-	VBLENDMPD    Z5, Z13, K4, Z13
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z9, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z7, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K3, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z13, K4, Z13
-	VBLENDMPD    Z10, Z11, K1, Z11
-	VBLENDMPD    Z13, Z12, K2, Z12
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
-	VBLENDMPD    Z0, Z11, K1, Z11
-	VBLENDMPD    Z2, Z12, K2, Z12
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z3, Z3, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z4
-	VPORD        pow64consts<>+3328(SB), Z3, Z5
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VPORD        pow64consts<>+3328(SB), Z2, Z5
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K1, Z11
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K2, Z12
-	VMOVUPD      Z11, (DX)(R10*8)
-	VMOVUPD      Z12, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          powVVF64AVX512_loop2
-
-powVVF64AVX512_after2:
 powVVF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powVVF64AVX512_after1
@@ -74088,78 +71885,96 @@ powVVF64AVX512_loop1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -74168,9 +71983,8 @@ powVVF64AVX512_loop1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -74180,6 +71994,7 @@ powVVF64AVX512_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -74189,12 +72004,12 @@ powVVF64AVX512_loop1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -74214,9 +72029,9 @@ powVVF64AVX512_loop1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -74226,7 +72041,7 @@ powVVF64AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -74257,10 +72072,10 @@ powVVF64AVX512_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
@@ -74306,78 +72121,96 @@ powVVF64AVX512_after1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K2, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -74386,9 +72219,8 @@ powVVF64AVX512_after1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -74398,6 +72230,7 @@ powVVF64AVX512_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -74407,12 +72240,12 @@ powVVF64AVX512_after1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -74432,9 +72265,9 @@ powVVF64AVX512_after1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -74444,7 +72277,7 @@ powVVF64AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K3, Z5
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
@@ -74475,10 +72308,10 @@ powVVF64AVX512_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	VBLENDMPD    Z0, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K2
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
@@ -74527,78 +72360,96 @@ powVVF64AVX512_exact1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -74607,9 +72458,8 @@ powVVF64AVX512_exact1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -74619,6 +72469,7 @@ powVVF64AVX512_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -74628,12 +72479,12 @@ powVVF64AVX512_exact1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -74653,9 +72504,9 @@ powVVF64AVX512_exact1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -74665,7 +72516,7 @@ powVVF64AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -74696,10 +72547,10 @@ powVVF64AVX512_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
@@ -74711,433 +72562,6 @@ powVVF64AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVVF64AVX512_exact1
-	JMP          powVVF64AVX512_end
-
-powVVF64AVX512_exact2:
-	XORQ         R10, R10
-	VMOVUPD      (SI)(R10*8), Z0
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VMOVUPD      64(R8)(R10*8), Z3
-	VPANDD       pow64consts<>+256(SB), Z0, Z4
-	VPANDD       pow64consts<>+256(SB), Z2, Z5
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z5, K2
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VMULPD       pow64consts<>+384(SB), Z5, Z7
-	VBLENDMPD    Z6, Z4, K1, Z4
-	VBLENDMPD    Z7, Z5, K2, Z5
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPADDQ       pow64consts<>+448(SB), Z5, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPSRLQ       $0x34, Z5, Z7
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VPORD        pow64consts<>+512(SB), Z7, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K1, Z8
-	VMOVUPS      pow64consts<>+640(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+576(SB), Z9, K2, Z9
-	VSUBPD       Z8, Z6, Z6
-	VSUBPD       Z9, Z7, Z7
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPANDD       pow64consts<>+704(SB), Z5, Z5
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z5, Z5
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z5, Z5
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VADDPD       pow64consts<>+832(SB), Z5, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VMOVUPS      pow64consts<>+832(SB), Z11
-	VSUBPD       Z9, Z11, Z11
-	VADDPD       Z4, Z10, Z10
-	VADDPD       Z5, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMOVUPS      pow64consts<>+64(SB), Z13
-	VDIVPD       Z9, Z13, Z13
-	VMULPD       Z12, Z4, Z14
-	VMULPD       Z13, Z5, Z15
-	VFNMADD231PD Z8, Z14, Z4
-	VFNMADD231PD Z9, Z15, Z5
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VADDPD       pow64consts<>+0(SB), Z5, Z5
-	VFNMADD231PD Z10, Z14, Z4
-	VFNMADD231PD Z11, Z15, Z5
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z5, Z5
-	VMULPD       Z14, Z14, Z8
-	VMULPD       Z15, Z15, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z11
-	VFMADD231PD  Z14, Z14, Z10
-	VFMADD231PD  Z15, Z15, Z11
-	VADDPD       Z14, Z14, Z12
-	VADDPD       Z15, Z15, Z13
-	VFMADD231PD  Z4, Z12, Z10
-	VFMADD231PD  Z5, Z13, Z11
-	VMULPD       Z14, Z8, Z12
-	VMULPD       Z15, Z9, Z13
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VPXORD       pow64consts<>+192(SB), Z13, Z17
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z15, Z9, Z17
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z5, Z9, Z17
-	VFMADD231PD  Z14, Z10, Z16
-	VFMADD231PD  Z15, Z11, Z17
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VMULPD       pow64consts<>+896(SB), Z13, Z11
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VPXORD       pow64consts<>+192(SB), Z11, Z19
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z13, Z19
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z13, Z19
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z17, Z19
-	VADDPD       Z14, Z14, Z12
-	VADDPD       Z15, Z15, Z13
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z9, Z9, Z17
-	VMULPD       Z16, Z12, Z12
-	VMULPD       Z17, Z13, Z13
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z17
-	VFMADD213PD  pow64consts<>+1088(SB), Z17, Z16
-	VMOVUPS      Z9, Z17
-	VMOVUPS      pow64consts<>+1024(SB), Z20
-	VFMADD213PD  pow64consts<>+1088(SB), Z20, Z17
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z9, Z17
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z9, Z17
-	VMULPD       Z16, Z12, Z12
-	VMULPD       Z17, Z13, Z13
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VMULPD       pow64consts<>+1728(SB), Z7, Z9
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z15, Z15, Z15
-	VADDPD       Z14, Z8, Z16
-	VADDPD       Z15, Z9, Z17
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z9, Z17, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z17, Z23
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z23, Z9, Z9
-	VSUBPD       Z20, Z14, Z14
-	VSUBPD       Z21, Z15, Z15
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z15, Z9, Z9
-	VADDPD       Z10, Z16, Z14
-	VADDPD       Z11, Z17, Z15
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z17, Z15, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z23
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z23, Z17, Z17
-	VSUBPD       Z20, Z10, Z10
-	VSUBPD       Z21, Z11, Z11
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z17, Z9, Z9
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z5, Z5, Z5
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z5, Z9, Z9
-	VADDPD       Z12, Z18, Z18
-	VADDPD       Z13, Z19, Z19
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VMULPD       pow64consts<>+1792(SB), Z7, Z7
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z7, Z19, Z19
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z19, Z9, Z9
-	VADDPD       Z8, Z14, Z4
-	VADDPD       Z9, Z15, Z5
-	VSUBPD       Z4, Z14, Z14
-	VSUBPD       Z5, Z15, Z15
-	VADDPD       Z8, Z14, Z14
-	VADDPD       Z9, Z15, Z15
-	VMULPD       Z4, Z1, Z6
-	VMULPD       Z5, Z3, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VFMADD231PD  Z4, Z1, Z8
-	VFMADD231PD  Z5, Z3, Z9
-	VFMADD231PD  Z14, Z1, Z8
-	VFMADD231PD  Z15, Z3, Z9
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VPANDD       pow64consts<>+256(SB), Z7, Z5
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z5, K2
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K1, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    Z9, Z5, K2, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMAXPD       pow64consts<>+1920(SB), Z7, Z7
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z7, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VMOVUPS      Z7, Z9
-	VMOVUPS      pow64consts<>+2048(SB), Z10
-	VFMADD213PD  pow64consts<>+2112(SB), Z10, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VSUBPD       pow64consts<>+2112(SB), Z9, Z11
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VFNMADD231PD pow64consts<>+2176(SB), Z11, Z7
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VMOVUPS      Z7, Z13
-	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z13
-	VSUBPD       Z12, Z6, Z6
-	VSUBPD       Z13, Z7, Z7
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z11, Z7
-	VADDPD       Z4, Z12, Z10
-	VADDPD       Z5, Z13, Z11
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z11, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z17
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z17, Z13, Z13
-	VSUBPD       Z14, Z4, Z4
-	VSUBPD       Z15, Z5, Z5
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z12, Z6, Z6
-	VADDPD       Z13, Z7, Z7
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z5
-	VFMADD213PD  pow64consts<>+2368(SB), Z5, Z4
-	VMOVUPS      Z11, Z5
-	VMOVUPS      pow64consts<>+2304(SB), Z12
-	VFMADD213PD  pow64consts<>+2368(SB), Z12, Z5
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z11, Z5
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z11, Z5
-	VMULPD       Z10, Z10, Z12
-	VMULPD       Z11, Z11, Z13
-	VMOVUPS      Z6, Z14
-	VFMADD231PD  Z10, Z6, Z14
-	VMOVUPS      Z7, Z6
-	VFMADD231PD  Z11, Z7, Z6
-	VFMADD231PD  Z12, Z4, Z14
-	VFMADD231PD  Z13, Z5, Z6
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VADDPD       pow64consts<>+64(SB), Z11, Z5
-	VMOVUPS      pow64consts<>+64(SB), Z7
-	VSUBPD       Z4, Z7, Z7
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VSUBPD       Z5, Z12, Z12
-	VADDPD       Z10, Z7, Z7
-	VADDPD       Z11, Z12, Z12
-	VADDPD       Z14, Z7, Z7
-	VADDPD       Z6, Z12, Z12
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSUBQ       pow64consts<>+3072(SB), Z9, Z9
-	VPSRLQ       $0x01, Z8, Z6
-	VPSRLQ       $0x01, Z9, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z6, Z11
-	VPSUBQ       pow64consts<>+3136(SB), Z10, Z13
-	VPSLLQ       $0x34, Z11, Z11
-	VPSLLQ       $0x34, Z13, Z13
-	VPSUBQ       Z6, Z8, Z8
-	VPSUBQ       Z10, Z9, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x34, Z8, Z8
-	VPSLLQ       $0x34, Z9, Z9
-	VADDPD       Z7, Z4, Z4
-	VADDPD       Z12, Z5, Z5
-	VMULPD       Z11, Z4, Z4
-	VMULPD       Z13, Z5, Z5
-	VMULPD       Z8, Z4, Z4
-	VMULPD       Z9, Z5, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
-	VPANDD       pow64consts<>+256(SB), Z2, Z7
-	VPANDD       pow64consts<>+256(SB), Z1, Z8
-	VPANDD       pow64consts<>+256(SB), Z3, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPANDD       pow64consts<>+192(SB), Z9, Z11
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPORD        pow64consts<>+512(SB), Z11, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VPANDD       pow64consts<>+256(SB), Z9, Z13
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z13, K2
-	VADDPD       Z10, Z8, Z12
-	VADDPD       Z11, Z9, Z13
-	VSUBPD       Z10, Z12, Z12
-	VSUBPD       Z11, Z13, Z13
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K1, Z10
-	VMOVUPS      Z9, Z11
-	VBLENDMPD    Z13, Z11, K2, Z11
-	VCMPPD       $0x00, Z8, Z10, K1
-	VCMPPD       $0x00, Z9, Z11, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z9, K4
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VADDPD       pow64consts<>+512(SB), Z9, Z11
-	VMOVUPS      Z8, Z12
-	VBLENDMPD    Z10, Z12, K3, Z12
-	VMOVUPS      Z9, Z10
-	VBLENDMPD    Z11, Z10, K4, Z10
-	VPANDD       pow64consts<>+3136(SB), Z12, Z12
-	VPANDD       pow64consts<>+3136(SB), Z10, Z10
-	VPSLLQ       $0x3f, Z12, Z12
-	VPSLLQ       $0x3f, Z10, Z10
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z9, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z12, Z11, K3, Z11
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    Z10, Z12, K4, Z12
-	VPANDD       pow64consts<>+192(SB), Z0, Z10
-	VPANDD       pow64consts<>+192(SB), Z2, Z13
-	VPANDD       Z11, Z10, Z10
-	VPANDD       Z12, Z13, Z13
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K3, Z11
-	VMOVUPS      Z5, Z12
-	VBLENDMPD    pow64consts<>+3264(SB), Z12, K4, Z12
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z7, K4
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+128(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPD    Z4, Z11, K3, Z11
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K4
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
-	VPORD        Z10, Z4, Z4
-	VPORD        Z13, Z5, Z5
-	VBLENDMPD    Z4, Z11, K3, Z11
-	VBLENDMPD    Z5, Z12, K4, Z12
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VCMPPD       $0x11, Z6, Z4, K3
-	VMOVUPS      pow64consts<>+64(SB), Z4
-	VCMPPD       $0x11, Z7, Z4, K4
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K1, Z4
-	VMOVUPS      pow64consts<>+128(SB), Z5
-	VMOVUPS      Z5, Z5
-	VBLENDMPD    pow64consts<>+0(SB), Z5, K2, Z5
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    pow64consts<>+128(SB), Z10, K1, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z13
-	VMOVUPS      Z13, Z13
-	VBLENDMPD    pow64consts<>+128(SB), Z13, K2, Z13
-	VBLENDMPD    Z4, Z10, K3, Z10
-	VBLENDMPD    Z5, Z13, K4, Z13
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z9, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z7, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K3, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z13, K4, Z13
-	VBLENDMPD    Z10, Z11, K1, Z11
-	VBLENDMPD    Z13, Z12, K2, Z12
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z3, K2
-	VBLENDMPD    Z0, Z11, K1, Z11
-	VBLENDMPD    Z2, Z12, K2, Z12
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z3, Z3, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z4
-	VPORD        pow64consts<>+3328(SB), Z3, Z5
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VPORD        pow64consts<>+3328(SB), Z2, Z5
-	VBLENDMPD    Z4, Z11, K1, Z11
-	VBLENDMPD    Z5, Z12, K2, Z12
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K1, Z11
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K2, Z12
-	VMOVUPD      Z11, (DX)(R10*8)
-	VMOVUPD      Z12, 64(DX)(R10*8)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powVVF64AVX512_exact2
 
 powVVF64AVX512_end:
 powVVF64AVX512_done:
@@ -75164,438 +72588,12 @@ TEXT ·powVSF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powVSF64AVX512_exact1
-	CMPQ  CX, $0x00000010
-	JE    powVSF64AVX512_exact2
 
 powVSF64AVX512_row:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
-powVSF64AVX512_loop2:
-	CMPQ         R11, $0x00000010
-	JB           powVSF64AVX512_after2
-	VMOVUPD      (SI)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VPANDD       pow64consts<>+256(SB), Z1, Z3
-	VPANDD       pow64consts<>+256(SB), Z2, Z4
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
-	VMULPD       pow64consts<>+384(SB), Z3, Z5
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VBLENDMPD    Z5, Z3, K1, Z3
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VPADDQ       pow64consts<>+448(SB), Z3, Z3
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPSRLQ       $0x34, Z3, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow64consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z8, Z6, Z6
-	VPANDD       pow64consts<>+704(SB), Z3, Z3
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z3, Z3
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z3, Z3
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VADDPD       pow64consts<>+832(SB), Z3, Z7
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow64consts<>+832(SB), Z9
-	VSUBPD       Z7, Z9, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z4, Z10, Z10
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VDIVPD       Z7, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMULPD       Z11, Z3, Z13
-	VMULPD       Z12, Z4, Z14
-	VFNMADD231PD Z7, Z13, Z3
-	VFNMADD231PD Z8, Z14, Z4
-	VADDPD       pow64consts<>+0(SB), Z3, Z3
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VFNMADD231PD Z9, Z13, Z3
-	VFNMADD231PD Z10, Z14, Z4
-	VMULPD       Z11, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z13, Z7
-	VMULPD       Z14, Z14, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VFMADD231PD  Z13, Z13, Z9
-	VFMADD231PD  Z14, Z14, Z10
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VFMADD231PD  Z3, Z11, Z9
-	VFMADD231PD  Z4, Z12, Z10
-	VMULPD       Z13, Z7, Z11
-	VMULPD       Z14, Z8, Z12
-	VPXORD       pow64consts<>+192(SB), Z11, Z15
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VFMADD231PD  Z13, Z7, Z15
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z3, Z7, Z15
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z15
-	VFMADD231PD  Z14, Z10, Z16
-	VMULPD       pow64consts<>+896(SB), Z11, Z9
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z17
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VMULPD       Z7, Z7, Z15
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow64consts<>+1024(SB), Z16
-	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z19
-	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMULPD       pow64consts<>+1728(SB), Z5, Z7
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VADDPD       Z13, Z13, Z13
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z13, Z7, Z15
-	VADDPD       Z14, Z8, Z16
-	VSUBPD       Z7, Z15, Z19
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z19, Z15, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z7, Z7
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z19, Z13, Z13
-	VSUBPD       Z20, Z14, Z14
-	VADDPD       Z13, Z7, Z7
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z9, Z15, Z13
-	VADDPD       Z10, Z16, Z14
-	VSUBPD       Z15, Z13, Z19
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z19, Z13, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z15
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z19, Z9, Z9
-	VSUBPD       Z20, Z10, Z10
-	VADDPD       Z9, Z15, Z15
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z15, Z7, Z7
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z3, Z3, Z3
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z3, Z7, Z7
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z12, Z18, Z18
-	VMULPD       pow64consts<>+1792(SB), Z5, Z5
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VADDPD       Z5, Z17, Z17
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z17, Z7, Z7
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z7, Z13, Z3
-	VADDPD       Z8, Z14, Z4
-	VSUBPD       Z3, Z13, Z13
-	VSUBPD       Z4, Z14, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VMULPD       Z3, Z0, Z5
-	VMULPD       Z4, Z0, Z6
-	VPXORD       pow64consts<>+192(SB), Z5, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VFMADD231PD  Z3, Z0, Z7
-	VFMADD231PD  Z4, Z0, Z8
-	VFMADD231PD  Z13, Z0, Z7
-	VFMADD231PD  Z14, Z0, Z8
-	VPANDD       pow64consts<>+256(SB), Z5, Z3
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    Z7, Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow64consts<>+2048(SB), Z8
-	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VSUBPD       Z11, Z5, Z5
-	VSUBPD       Z12, Z6, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VADDPD       Z3, Z11, Z9
-	VADDPD       Z4, Z12, Z10
-	VSUBPD       Z11, Z9, Z13
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z9, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z13, Z3, Z3
-	VSUBPD       Z14, Z4, Z4
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z11, Z5, Z5
-	VADDPD       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow64consts<>+2304(SB), Z4
-	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z11
-	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VMULPD       Z9, Z9, Z11
-	VMULPD       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PD  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PD  Z10, Z6, Z5
-	VFMADD231PD  Z11, Z3, Z13
-	VFMADD231PD  Z12, Z4, Z5
-	VADDPD       pow64consts<>+64(SB), Z9, Z3
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
-	VSUBPD       Z3, Z6, Z6
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VSUBPD       Z4, Z11, Z11
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z10, Z11, Z11
-	VADDPD       Z13, Z6, Z6
-	VADDPD       Z5, Z11, Z11
-	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSRLQ       $0x01, Z7, Z5
-	VPSRLQ       $0x01, Z8, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
-	VPSLLQ       $0x34, Z10, Z10
-	VPSLLQ       $0x34, Z12, Z12
-	VPSUBQ       Z5, Z7, Z7
-	VPSUBQ       Z9, Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSLLQ       $0x34, Z7, Z7
-	VPSLLQ       $0x34, Z8, Z8
-	VADDPD       Z6, Z3, Z3
-	VADDPD       Z11, Z4, Z4
-	VMULPD       Z10, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z7, Z3, Z3
-	VMULPD       Z8, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z1, Z5
-	VPANDD       pow64consts<>+256(SB), Z2, Z6
-	VPANDD       pow64consts<>+256(SB), Z0, Z7
-	VPANDD       pow64consts<>+256(SB), Z0, Z8
-	VPANDD       pow64consts<>+192(SB), Z7, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPORD        pow64consts<>+512(SB), Z9, Z9
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPANDD       pow64consts<>+256(SB), Z7, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
-	VADDPD       Z9, Z7, Z11
-	VADDPD       Z10, Z8, Z12
-	VSUBPD       Z9, Z11, Z11
-	VSUBPD       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPD    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K2, Z10
-	VCMPPD       $0x00, Z7, Z9, K1
-	VCMPPD       $0x00, Z8, Z10, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
-	VADDPD       pow64consts<>+512(SB), Z7, Z9
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPD    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPD    Z10, Z9, K4, Z9
-	VPANDD       pow64consts<>+3136(SB), Z11, Z11
-	VPANDD       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x3f, Z11, Z11
-	VPSLLQ       $0x3f, Z9, Z9
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    Z11, Z10, K3, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z9, Z11, K4, Z11
-	VPANDD       pow64consts<>+192(SB), Z1, Z9
-	VPANDD       pow64consts<>+192(SB), Z2, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z5, Z3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z6, Z3, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPD    Z3, Z9, K3, Z9
-	VBLENDMPD    Z4, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPD    Z9, Z10, K1, Z10
-	VBLENDMPD    Z12, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
-	VBLENDMPD    Z1, Z10, K1, Z10
-	VBLENDMPD    Z2, Z11, K2, Z11
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z3
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z3
-	VPORD        pow64consts<>+3328(SB), Z2, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
-	VMOVUPD      Z10, (DX)(R10*8)
-	VMOVUPD      Z11, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          powVSF64AVX512_loop2
-
-powVSF64AVX512_after2:
 powVSF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powVSF64AVX512_after1
@@ -75628,78 +72626,96 @@ powVSF64AVX512_loop1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z0, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z0, Z4
-	VFMADD231PD  Z7, Z0, Z4
+	VFMADD231PD  Z9, Z0, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -75708,9 +72724,8 @@ powVSF64AVX512_loop1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -75720,6 +72735,7 @@ powVSF64AVX512_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -75729,12 +72745,12 @@ powVSF64AVX512_loop1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -75754,9 +72770,9 @@ powVSF64AVX512_loop1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -75766,7 +72782,7 @@ powVSF64AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -75797,10 +72813,10 @@ powVSF64AVX512_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
 	VBLENDMPD    Z1, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
@@ -75845,78 +72861,96 @@ powVSF64AVX512_after1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z0, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z0, Z4
-	VFMADD231PD  Z7, Z0, Z4
+	VFMADD231PD  Z9, Z0, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K2, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -75925,9 +72959,8 @@ powVSF64AVX512_after1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -75937,6 +72970,7 @@ powVSF64AVX512_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -75946,12 +72980,12 @@ powVSF64AVX512_after1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -75971,9 +73005,9 @@ powVSF64AVX512_after1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -75983,7 +73017,7 @@ powVSF64AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K3, Z5
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
@@ -76014,10 +73048,10 @@ powVSF64AVX512_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
 	VBLENDMPD    Z1, Z5, K2, Z5
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
@@ -76066,78 +73100,96 @@ powVSF64AVX512_exact1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z0, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z0, Z4
-	VFMADD231PD  Z7, Z0, Z4
+	VFMADD231PD  Z9, Z0, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -76146,9 +73198,8 @@ powVSF64AVX512_exact1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -76158,6 +73209,7 @@ powVSF64AVX512_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -76167,12 +73219,12 @@ powVSF64AVX512_exact1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -76192,9 +73244,9 @@ powVSF64AVX512_exact1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -76204,7 +73256,7 @@ powVSF64AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -76235,10 +73287,10 @@ powVSF64AVX512_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
 	VBLENDMPD    Z1, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
@@ -76250,432 +73302,6 @@ powVSF64AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powVSF64AVX512_exact1
-	JMP          powVSF64AVX512_end
-
-powVSF64AVX512_exact2:
-	VBROADCASTSD (R8), Z0
-	XORQ         R10, R10
-	VMOVUPD      (SI)(R10*8), Z1
-	VMOVUPD      64(SI)(R10*8), Z2
-	VPANDD       pow64consts<>+256(SB), Z1, Z3
-	VPANDD       pow64consts<>+256(SB), Z2, Z4
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
-	VMULPD       pow64consts<>+384(SB), Z3, Z5
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VBLENDMPD    Z5, Z3, K1, Z3
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VPADDQ       pow64consts<>+448(SB), Z3, Z3
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPSRLQ       $0x34, Z3, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow64consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z8, Z6, Z6
-	VPANDD       pow64consts<>+704(SB), Z3, Z3
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z3, Z3
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z3, Z3
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VADDPD       pow64consts<>+832(SB), Z3, Z7
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow64consts<>+832(SB), Z9
-	VSUBPD       Z7, Z9, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z4, Z10, Z10
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VDIVPD       Z7, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMULPD       Z11, Z3, Z13
-	VMULPD       Z12, Z4, Z14
-	VFNMADD231PD Z7, Z13, Z3
-	VFNMADD231PD Z8, Z14, Z4
-	VADDPD       pow64consts<>+0(SB), Z3, Z3
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VFNMADD231PD Z9, Z13, Z3
-	VFNMADD231PD Z10, Z14, Z4
-	VMULPD       Z11, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z13, Z7
-	VMULPD       Z14, Z14, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VFMADD231PD  Z13, Z13, Z9
-	VFMADD231PD  Z14, Z14, Z10
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VFMADD231PD  Z3, Z11, Z9
-	VFMADD231PD  Z4, Z12, Z10
-	VMULPD       Z13, Z7, Z11
-	VMULPD       Z14, Z8, Z12
-	VPXORD       pow64consts<>+192(SB), Z11, Z15
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VFMADD231PD  Z13, Z7, Z15
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z3, Z7, Z15
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z15
-	VFMADD231PD  Z14, Z10, Z16
-	VMULPD       pow64consts<>+896(SB), Z11, Z9
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z17
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VMULPD       Z7, Z7, Z15
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow64consts<>+1024(SB), Z16
-	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z19
-	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMULPD       pow64consts<>+1728(SB), Z5, Z7
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VADDPD       Z13, Z13, Z13
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z13, Z7, Z15
-	VADDPD       Z14, Z8, Z16
-	VSUBPD       Z7, Z15, Z19
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z19, Z15, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z7, Z7
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z19, Z13, Z13
-	VSUBPD       Z20, Z14, Z14
-	VADDPD       Z13, Z7, Z7
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z9, Z15, Z13
-	VADDPD       Z10, Z16, Z14
-	VSUBPD       Z15, Z13, Z19
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z19, Z13, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z15
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z19, Z9, Z9
-	VSUBPD       Z20, Z10, Z10
-	VADDPD       Z9, Z15, Z15
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z15, Z7, Z7
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z3, Z3, Z3
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z3, Z7, Z7
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z12, Z18, Z18
-	VMULPD       pow64consts<>+1792(SB), Z5, Z5
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VADDPD       Z5, Z17, Z17
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z17, Z7, Z7
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z7, Z13, Z3
-	VADDPD       Z8, Z14, Z4
-	VSUBPD       Z3, Z13, Z13
-	VSUBPD       Z4, Z14, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VMULPD       Z3, Z0, Z5
-	VMULPD       Z4, Z0, Z6
-	VPXORD       pow64consts<>+192(SB), Z5, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VFMADD231PD  Z3, Z0, Z7
-	VFMADD231PD  Z4, Z0, Z8
-	VFMADD231PD  Z13, Z0, Z7
-	VFMADD231PD  Z14, Z0, Z8
-	VPANDD       pow64consts<>+256(SB), Z5, Z3
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    Z7, Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow64consts<>+2048(SB), Z8
-	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VSUBPD       Z11, Z5, Z5
-	VSUBPD       Z12, Z6, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VADDPD       Z3, Z11, Z9
-	VADDPD       Z4, Z12, Z10
-	VSUBPD       Z11, Z9, Z13
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z9, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z13, Z3, Z3
-	VSUBPD       Z14, Z4, Z4
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z11, Z5, Z5
-	VADDPD       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow64consts<>+2304(SB), Z4
-	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z11
-	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VMULPD       Z9, Z9, Z11
-	VMULPD       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PD  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PD  Z10, Z6, Z5
-	VFMADD231PD  Z11, Z3, Z13
-	VFMADD231PD  Z12, Z4, Z5
-	VADDPD       pow64consts<>+64(SB), Z9, Z3
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
-	VSUBPD       Z3, Z6, Z6
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VSUBPD       Z4, Z11, Z11
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z10, Z11, Z11
-	VADDPD       Z13, Z6, Z6
-	VADDPD       Z5, Z11, Z11
-	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSRLQ       $0x01, Z7, Z5
-	VPSRLQ       $0x01, Z8, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
-	VPSLLQ       $0x34, Z10, Z10
-	VPSLLQ       $0x34, Z12, Z12
-	VPSUBQ       Z5, Z7, Z7
-	VPSUBQ       Z9, Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSLLQ       $0x34, Z7, Z7
-	VPSLLQ       $0x34, Z8, Z8
-	VADDPD       Z6, Z3, Z3
-	VADDPD       Z11, Z4, Z4
-	VMULPD       Z10, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z7, Z3, Z3
-	VMULPD       Z8, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z1, Z5
-	VPANDD       pow64consts<>+256(SB), Z2, Z6
-	VPANDD       pow64consts<>+256(SB), Z0, Z7
-	VPANDD       pow64consts<>+256(SB), Z0, Z8
-	VPANDD       pow64consts<>+192(SB), Z7, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPORD        pow64consts<>+512(SB), Z9, Z9
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPANDD       pow64consts<>+256(SB), Z7, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
-	VADDPD       Z9, Z7, Z11
-	VADDPD       Z10, Z8, Z12
-	VSUBPD       Z9, Z11, Z11
-	VSUBPD       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPD    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K2, Z10
-	VCMPPD       $0x00, Z7, Z9, K1
-	VCMPPD       $0x00, Z8, Z10, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
-	VADDPD       pow64consts<>+512(SB), Z7, Z9
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPD    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPD    Z10, Z9, K4, Z9
-	VPANDD       pow64consts<>+3136(SB), Z11, Z11
-	VPANDD       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x3f, Z11, Z11
-	VPSLLQ       $0x3f, Z9, Z9
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    Z11, Z10, K3, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z9, Z11, K4, Z11
-	VPANDD       pow64consts<>+192(SB), Z1, Z9
-	VPANDD       pow64consts<>+192(SB), Z2, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z5, Z3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z6, Z3, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPD    Z3, Z9, K3, Z9
-	VBLENDMPD    Z4, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPD    Z9, Z10, K1, Z10
-	VBLENDMPD    Z12, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
-	VBLENDMPD    Z1, Z10, K1, Z10
-	VBLENDMPD    Z2, Z11, K2, Z11
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z3
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z3
-	VPORD        pow64consts<>+3328(SB), Z2, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z0, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
-	VMOVUPD      Z10, (DX)(R10*8)
-	VMOVUPD      Z11, 64(DX)(R10*8)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powVSF64AVX512_exact2
 
 powVSF64AVX512_end:
 powVSF64AVX512_done:
@@ -76702,438 +73328,12 @@ TEXT ·powSVF64AVX512(SB), NOSPLIT, $0-64
 	SHLQ  $0x03, R9
 	CMPQ  CX, $0x00000008
 	JE    powSVF64AVX512_exact1
-	CMPQ  CX, $0x00000010
-	JE    powSVF64AVX512_exact2
 
 powSVF64AVX512_row:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
-powSVF64AVX512_loop2:
-	CMPQ         R11, $0x00000010
-	JB           powSVF64AVX512_after2
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(R8)(R10*8), Z2
-	VPANDD       pow64consts<>+256(SB), Z0, Z3
-	VPANDD       pow64consts<>+256(SB), Z0, Z4
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
-	VMULPD       pow64consts<>+384(SB), Z3, Z5
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VBLENDMPD    Z5, Z3, K1, Z3
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VPADDQ       pow64consts<>+448(SB), Z3, Z3
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPSRLQ       $0x34, Z3, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow64consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z8, Z6, Z6
-	VPANDD       pow64consts<>+704(SB), Z3, Z3
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z3, Z3
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z3, Z3
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VADDPD       pow64consts<>+832(SB), Z3, Z7
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow64consts<>+832(SB), Z9
-	VSUBPD       Z7, Z9, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z4, Z10, Z10
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VDIVPD       Z7, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMULPD       Z11, Z3, Z13
-	VMULPD       Z12, Z4, Z14
-	VFNMADD231PD Z7, Z13, Z3
-	VFNMADD231PD Z8, Z14, Z4
-	VADDPD       pow64consts<>+0(SB), Z3, Z3
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VFNMADD231PD Z9, Z13, Z3
-	VFNMADD231PD Z10, Z14, Z4
-	VMULPD       Z11, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z13, Z7
-	VMULPD       Z14, Z14, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VFMADD231PD  Z13, Z13, Z9
-	VFMADD231PD  Z14, Z14, Z10
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VFMADD231PD  Z3, Z11, Z9
-	VFMADD231PD  Z4, Z12, Z10
-	VMULPD       Z13, Z7, Z11
-	VMULPD       Z14, Z8, Z12
-	VPXORD       pow64consts<>+192(SB), Z11, Z15
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VFMADD231PD  Z13, Z7, Z15
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z3, Z7, Z15
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z15
-	VFMADD231PD  Z14, Z10, Z16
-	VMULPD       pow64consts<>+896(SB), Z11, Z9
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z17
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VMULPD       Z7, Z7, Z15
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow64consts<>+1024(SB), Z16
-	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z19
-	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMULPD       pow64consts<>+1728(SB), Z5, Z7
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VADDPD       Z13, Z13, Z13
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z13, Z7, Z15
-	VADDPD       Z14, Z8, Z16
-	VSUBPD       Z7, Z15, Z19
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z19, Z15, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z7, Z7
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z19, Z13, Z13
-	VSUBPD       Z20, Z14, Z14
-	VADDPD       Z13, Z7, Z7
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z9, Z15, Z13
-	VADDPD       Z10, Z16, Z14
-	VSUBPD       Z15, Z13, Z19
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z19, Z13, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z15
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z19, Z9, Z9
-	VSUBPD       Z20, Z10, Z10
-	VADDPD       Z9, Z15, Z15
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z15, Z7, Z7
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z3, Z3, Z3
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z3, Z7, Z7
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z12, Z18, Z18
-	VMULPD       pow64consts<>+1792(SB), Z5, Z5
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VADDPD       Z5, Z17, Z17
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z17, Z7, Z7
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z7, Z13, Z3
-	VADDPD       Z8, Z14, Z4
-	VSUBPD       Z3, Z13, Z13
-	VSUBPD       Z4, Z14, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VMULPD       Z3, Z1, Z5
-	VMULPD       Z4, Z2, Z6
-	VPXORD       pow64consts<>+192(SB), Z5, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VFMADD231PD  Z3, Z1, Z7
-	VFMADD231PD  Z4, Z2, Z8
-	VFMADD231PD  Z13, Z1, Z7
-	VFMADD231PD  Z14, Z2, Z8
-	VPANDD       pow64consts<>+256(SB), Z5, Z3
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    Z7, Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow64consts<>+2048(SB), Z8
-	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VSUBPD       Z11, Z5, Z5
-	VSUBPD       Z12, Z6, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VADDPD       Z3, Z11, Z9
-	VADDPD       Z4, Z12, Z10
-	VSUBPD       Z11, Z9, Z13
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z9, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z13, Z3, Z3
-	VSUBPD       Z14, Z4, Z4
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z11, Z5, Z5
-	VADDPD       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow64consts<>+2304(SB), Z4
-	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z11
-	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VMULPD       Z9, Z9, Z11
-	VMULPD       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PD  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PD  Z10, Z6, Z5
-	VFMADD231PD  Z11, Z3, Z13
-	VFMADD231PD  Z12, Z4, Z5
-	VADDPD       pow64consts<>+64(SB), Z9, Z3
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
-	VSUBPD       Z3, Z6, Z6
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VSUBPD       Z4, Z11, Z11
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z10, Z11, Z11
-	VADDPD       Z13, Z6, Z6
-	VADDPD       Z5, Z11, Z11
-	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSRLQ       $0x01, Z7, Z5
-	VPSRLQ       $0x01, Z8, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
-	VPSLLQ       $0x34, Z10, Z10
-	VPSLLQ       $0x34, Z12, Z12
-	VPSUBQ       Z5, Z7, Z7
-	VPSUBQ       Z9, Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSLLQ       $0x34, Z7, Z7
-	VPSLLQ       $0x34, Z8, Z8
-	VADDPD       Z6, Z3, Z3
-	VADDPD       Z11, Z4, Z4
-	VMULPD       Z10, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z7, Z3, Z3
-	VMULPD       Z8, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z0, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
-	VPANDD       pow64consts<>+256(SB), Z1, Z7
-	VPANDD       pow64consts<>+256(SB), Z2, Z8
-	VPANDD       pow64consts<>+192(SB), Z7, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPORD        pow64consts<>+512(SB), Z9, Z9
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPANDD       pow64consts<>+256(SB), Z7, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
-	VADDPD       Z9, Z7, Z11
-	VADDPD       Z10, Z8, Z12
-	VSUBPD       Z9, Z11, Z11
-	VSUBPD       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPD    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K2, Z10
-	VCMPPD       $0x00, Z7, Z9, K1
-	VCMPPD       $0x00, Z8, Z10, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
-	VADDPD       pow64consts<>+512(SB), Z7, Z9
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPD    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPD    Z10, Z9, K4, Z9
-	VPANDD       pow64consts<>+3136(SB), Z11, Z11
-	VPANDD       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x3f, Z11, Z11
-	VPSLLQ       $0x3f, Z9, Z9
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    Z11, Z10, K3, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z9, Z11, K4, Z11
-	VPANDD       pow64consts<>+192(SB), Z0, Z9
-	VPANDD       pow64consts<>+192(SB), Z0, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z5, Z3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z6, Z3, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPD    Z3, Z9, K3, Z9
-	VBLENDMPD    Z4, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPD    Z9, Z10, K1, Z10
-	VBLENDMPD    Z12, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VBLENDMPD    Z0, Z10, K1, Z10
-	VBLENDMPD    Z0, Z11, K2, Z11
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z3
-	VPORD        pow64consts<>+3328(SB), Z2, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z3
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z2, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
-	VMOVUPD      Z10, (DX)(R10*8)
-	VMOVUPD      Z11, 64(DX)(R10*8)
-	ADDQ         $0x00000010, R10
-	SUBQ         $0x00000010, R11
-	JMP          powSVF64AVX512_loop2
-
-powSVF64AVX512_after2:
 powSVF64AVX512_loop1:
 	CMPQ         R11, $0x00000008
 	JB           powSVF64AVX512_after1
@@ -77166,78 +73366,96 @@ powSVF64AVX512_loop1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -77246,9 +73464,8 @@ powSVF64AVX512_loop1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -77258,6 +73475,7 @@ powSVF64AVX512_loop1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -77267,12 +73485,12 @@ powSVF64AVX512_loop1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -77292,9 +73510,9 @@ powSVF64AVX512_loop1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -77304,7 +73522,7 @@ powSVF64AVX512_loop1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -77335,10 +73553,10 @@ powSVF64AVX512_loop1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
@@ -77383,78 +73601,96 @@ powSVF64AVX512_after1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K2
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K2, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -77463,9 +73699,8 @@ powSVF64AVX512_after1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -77475,6 +73710,7 @@ powSVF64AVX512_after1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -77484,12 +73720,12 @@ powSVF64AVX512_after1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -77509,9 +73745,9 @@ powSVF64AVX512_after1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K3, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K3
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K3
 	KANDW        K2, K3, K3
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -77521,7 +73757,7 @@ powSVF64AVX512_after1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K3, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K3, Z5
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K2
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K3
@@ -77552,10 +73788,10 @@ powSVF64AVX512_after1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K2
 	VBLENDMPD    Z0, Z5, K2, Z5
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K2, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K2
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
@@ -77604,78 +73840,96 @@ powSVF64AVX512_exact1:
 	VMULPD       Z7, Z7, Z4
 	VPXORD       pow64consts<>+192(SB), Z4, Z5
 	VFMADD231PD  Z7, Z7, Z5
-	VADDPD       Z7, Z7, Z6
-	VFMADD231PD  Z2, Z6, Z5
+	VFMADD231PD  Z2, Z7, Z5
+	VFMADD231PD  Z7, Z2, Z5
 	VMULPD       Z7, Z4, Z6
 	VPXORD       pow64consts<>+192(SB), Z6, Z8
 	VFMADD231PD  Z7, Z4, Z8
 	VFMADD231PD  Z2, Z4, Z8
 	VFMADD231PD  Z7, Z5, Z8
-	VMULPD       pow64consts<>+896(SB), Z6, Z5
-	VPXORD       pow64consts<>+192(SB), Z5, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+960(SB), Z6, Z9
-	VFMADD231PD  pow64consts<>+896(SB), Z8, Z9
-	VADDPD       Z7, Z7, Z6
-	VMULPD       Z4, Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMOVUPS      Z4, Z8
-	VMOVUPS      pow64consts<>+1024(SB), Z10
-	VFMADD213PD  pow64consts<>+1088(SB), Z10, Z8
-	VFMADD213PD  pow64consts<>+1152(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1216(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z8
-	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z8
-	VMULPD       Z8, Z6, Z6
-	VMULPD       pow64consts<>+1728(SB), Z3, Z4
+	VMULPD       pow64consts<>+896(SB), Z6, Z9
+	VPXORD       pow64consts<>+192(SB), Z9, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+960(SB), Z6, Z10
+	VFMADD231PD  pow64consts<>+896(SB), Z8, Z10
+	VMULPD       Z4, Z6, Z11
+	VPXORD       pow64consts<>+192(SB), Z11, Z12
+	VFMADD231PD  Z4, Z6, Z12
+	VFMADD231PD  Z5, Z6, Z12
+	VFMADD231PD  Z4, Z8, Z12
+	VMULPD       pow64consts<>+1024(SB), Z11, Z5
+	VPXORD       pow64consts<>+192(SB), Z5, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1088(SB), Z11, Z6
+	VFMADD231PD  pow64consts<>+1024(SB), Z12, Z6
+	VADDPD       Z7, Z7, Z8
+	VMULPD       Z4, Z4, Z11
+	VMULPD       Z4, Z11, Z11
+	VMULPD       Z11, Z8, Z8
+	VMOVUPS      Z4, Z11
+	VMOVUPS      pow64consts<>+1152(SB), Z12
+	VFMADD213PD  pow64consts<>+1216(SB), Z12, Z11
+	VFMADD213PD  pow64consts<>+1280(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1344(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1408(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1472(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1536(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1600(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1664(SB), Z4, Z11
+	VFMADD213PD  pow64consts<>+1728(SB), Z4, Z11
+	VMULPD       Z11, Z8, Z8
+	VMULPD       pow64consts<>+1792(SB), Z3, Z4
 	VADDPD       Z7, Z7, Z7
-	VADDPD       Z7, Z4, Z8
-	VSUBPD       Z4, Z8, Z10
-	VSUBPD       Z10, Z8, Z11
-	VSUBPD       Z11, Z4, Z4
-	VSUBPD       Z10, Z7, Z7
+	VADDPD       Z7, Z4, Z11
+	VSUBPD       Z4, Z11, Z12
+	VSUBPD       Z12, Z11, Z13
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z12, Z7, Z7
 	VADDPD       Z7, Z4, Z4
-	VADDPD       Z5, Z8, Z7
-	VSUBPD       Z8, Z7, Z10
-	VSUBPD       Z10, Z7, Z11
-	VSUBPD       Z11, Z8, Z8
-	VSUBPD       Z10, Z5, Z5
-	VADDPD       Z5, Z8, Z8
-	VADDPD       Z8, Z4, Z4
+	VADDPD       Z9, Z11, Z7
+	VSUBPD       Z11, Z7, Z12
+	VSUBPD       Z12, Z7, Z13
+	VSUBPD       Z13, Z11, Z11
+	VSUBPD       Z12, Z9, Z9
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z5, Z7, Z9
+	VSUBPD       Z7, Z9, Z12
+	VSUBPD       Z12, Z9, Z13
+	VSUBPD       Z13, Z7, Z7
+	VSUBPD       Z12, Z5, Z5
+	VADDPD       Z5, Z7, Z7
+	VADDPD       Z11, Z4, Z4
 	VADDPD       Z2, Z2, Z2
-	VADDPD       Z2, Z4, Z4
-	VADDPD       Z6, Z9, Z9
-	VMULPD       pow64consts<>+1792(SB), Z3, Z3
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z9, Z4, Z4
-	VADDPD       Z4, Z7, Z2
-	VSUBPD       Z2, Z7, Z7
-	VADDPD       Z4, Z7, Z7
+	VADDPD       Z2, Z7, Z7
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z6, Z10, Z10
+	VMULPD       pow64consts<>+1856(SB), Z3, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z10, Z10
+	VADDPD       Z10, Z4, Z4
+	VADDPD       Z4, Z9, Z2
+	VSUBPD       Z2, Z9, Z9
+	VADDPD       Z4, Z9, Z9
 	VMULPD       Z2, Z1, Z3
 	VPXORD       pow64consts<>+192(SB), Z3, Z4
 	VFMADD231PD  Z2, Z1, Z4
-	VFMADD231PD  Z7, Z1, Z4
+	VFMADD231PD  Z9, Z1, Z4
 	VPANDD       pow64consts<>+256(SB), Z3, Z2
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z2, K1
+	VCMPPD       $0x11, pow64consts<>+1920(SB), Z2, K1
 	VMOVUPS      pow64consts<>+0(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z4, Z2, K1, Z2
-	VMAXPD       pow64consts<>+1920(SB), Z3, Z3
-	VMINPD       pow64consts<>+1984(SB), Z3, Z3
+	VMAXPD       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD       pow64consts<>+2048(SB), Z3, Z3
 	VMOVUPS      Z3, Z4
-	VMOVUPS      pow64consts<>+2048(SB), Z5
-	VFMADD213PD  pow64consts<>+2112(SB), Z5, Z4
-	VSUBPD       pow64consts<>+2112(SB), Z4, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z5, Z3
-	VMOVUPS      Z3, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z6
-	VSUBPD       Z6, Z3, Z3
+	VMOVUPS      pow64consts<>+2112(SB), Z5
+	VFMADD213PD  pow64consts<>+2176(SB), Z5, Z4
+	VSUBPD       pow64consts<>+2176(SB), Z4, Z5
 	VFNMADD231PD pow64consts<>+2240(SB), Z5, Z3
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z6
+	VSUBPD       Z6, Z3, Z3
+	VFNMADD231PD pow64consts<>+2304(SB), Z5, Z3
 	VADDPD       Z2, Z6, Z5
 	VSUBPD       Z6, Z5, Z7
 	VSUBPD       Z7, Z5, Z8
@@ -77684,9 +73938,8 @@ powSVF64AVX512_exact1:
 	VADDPD       Z2, Z6, Z6
 	VADDPD       Z6, Z3, Z3
 	VMOVUPS      Z5, Z2
-	VMOVUPS      pow64consts<>+2304(SB), Z6
-	VFMADD213PD  pow64consts<>+2368(SB), Z6, Z2
-	VFMADD213PD  pow64consts<>+2432(SB), Z5, Z2
+	VMOVUPS      pow64consts<>+2368(SB), Z6
+	VFMADD213PD  pow64consts<>+2432(SB), Z6, Z2
 	VFMADD213PD  pow64consts<>+2496(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2560(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2624(SB), Z5, Z2
@@ -77696,6 +73949,7 @@ powSVF64AVX512_exact1:
 	VFMADD213PD  pow64consts<>+2880(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+2944(SB), Z5, Z2
 	VFMADD213PD  pow64consts<>+3008(SB), Z5, Z2
+	VFMADD213PD  pow64consts<>+3072(SB), Z5, Z2
 	VMULPD       Z5, Z5, Z6
 	VMOVUPS      Z3, Z7
 	VFMADD231PD  Z5, Z3, Z7
@@ -77705,12 +73959,12 @@ powSVF64AVX512_exact1:
 	VSUBPD       Z2, Z3, Z3
 	VADDPD       Z5, Z3, Z3
 	VADDPD       Z7, Z3, Z3
-	VPSUBQ       pow64consts<>+3072(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
 	VPSRLQ       $0x01, Z4, Z5
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z6
+	VPSUBQ       pow64consts<>+3200(SB), Z5, Z6
 	VPSLLQ       $0x34, Z6, Z6
 	VPSUBQ       Z5, Z4, Z4
-	VPSUBQ       pow64consts<>+3136(SB), Z4, Z4
+	VPSUBQ       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VADDPD       Z3, Z2, Z2
 	VMULPD       Z6, Z2, Z2
@@ -77730,9 +73984,9 @@ powSVF64AVX512_exact1:
 	VADDPD       pow64consts<>+512(SB), Z4, Z5
 	VMOVUPS      Z4, Z6
 	VBLENDMPD    Z5, Z6, K2, Z6
-	VPANDD       pow64consts<>+3136(SB), Z6, Z6
+	VPANDD       pow64consts<>+3200(SB), Z6, Z6
 	VPSLLQ       $0x3f, Z6, Z6
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z4, K2
+	VCMPPD       $0x11, pow64consts<>+3264(SB), Z4, K2
 	KANDW        K1, K2, K2
 	VMOVUPS      pow64consts<>+0(SB), Z5
 	VMOVUPS      Z5, Z5
@@ -77742,7 +73996,7 @@ powSVF64AVX512_exact1:
 	VPORD        Z6, Z2, Z2
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K2
 	VMOVUPS      Z2, Z5
-	VBLENDMPD    pow64consts<>+3264(SB), Z5, K2, Z5
+	VBLENDMPD    pow64consts<>+3328(SB), Z5, K2, Z5
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z3, K2
@@ -77773,10 +74027,10 @@ powSVF64AVX512_exact1:
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
 	VBLENDMPD    Z0, Z5, K1, Z5
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORD        pow64consts<>+3328(SB), Z1, Z2
+	VPORD        pow64consts<>+3392(SB), Z1, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORD        pow64consts<>+3328(SB), Z0, Z2
+	VPORD        pow64consts<>+3392(SB), Z0, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
 	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K2
@@ -77788,432 +74042,6 @@ powSVF64AVX512_exact1:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          powSVF64AVX512_exact1
-	JMP          powSVF64AVX512_end
-
-powSVF64AVX512_exact2:
-	VBROADCASTSD (SI), Z0
-	XORQ         R10, R10
-	VMOVUPD      (R8)(R10*8), Z1
-	VMOVUPD      64(R8)(R10*8), Z2
-	VPANDD       pow64consts<>+256(SB), Z0, Z3
-	VPANDD       pow64consts<>+256(SB), Z0, Z4
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+320(SB), Z4, K2
-	VMULPD       pow64consts<>+384(SB), Z3, Z5
-	VMULPD       pow64consts<>+384(SB), Z4, Z6
-	VBLENDMPD    Z5, Z3, K1, Z3
-	VBLENDMPD    Z6, Z4, K2, Z4
-	VPADDQ       pow64consts<>+448(SB), Z3, Z3
-	VPADDQ       pow64consts<>+448(SB), Z4, Z4
-	VPSRLQ       $0x34, Z3, Z5
-	VPSRLQ       $0x34, Z4, Z6
-	VPORD        pow64consts<>+512(SB), Z5, Z5
-	VPORD        pow64consts<>+512(SB), Z6, Z6
-	VMOVUPS      pow64consts<>+640(SB), Z7
-	VMOVUPS      Z7, Z7
-	VBLENDMPD    pow64consts<>+576(SB), Z7, K1, Z7
-	VMOVUPS      pow64consts<>+640(SB), Z8
-	VMOVUPS      Z8, Z8
-	VBLENDMPD    pow64consts<>+576(SB), Z8, K2, Z8
-	VSUBPD       Z7, Z5, Z5
-	VSUBPD       Z8, Z6, Z6
-	VPANDD       pow64consts<>+704(SB), Z3, Z3
-	VPANDD       pow64consts<>+704(SB), Z4, Z4
-	VPADDQ       pow64consts<>+768(SB), Z3, Z3
-	VPADDQ       pow64consts<>+768(SB), Z4, Z4
-	VSUBPD       pow64consts<>+64(SB), Z3, Z3
-	VSUBPD       pow64consts<>+64(SB), Z4, Z4
-	VADDPD       pow64consts<>+832(SB), Z3, Z7
-	VADDPD       pow64consts<>+832(SB), Z4, Z8
-	VMOVUPS      pow64consts<>+832(SB), Z9
-	VSUBPD       Z7, Z9, Z9
-	VMOVUPS      pow64consts<>+832(SB), Z10
-	VSUBPD       Z8, Z10, Z10
-	VADDPD       Z3, Z9, Z9
-	VADDPD       Z4, Z10, Z10
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VDIVPD       Z7, Z11, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z12
-	VDIVPD       Z8, Z12, Z12
-	VMULPD       Z11, Z3, Z13
-	VMULPD       Z12, Z4, Z14
-	VFNMADD231PD Z7, Z13, Z3
-	VFNMADD231PD Z8, Z14, Z4
-	VADDPD       pow64consts<>+0(SB), Z3, Z3
-	VADDPD       pow64consts<>+0(SB), Z4, Z4
-	VFNMADD231PD Z9, Z13, Z3
-	VFNMADD231PD Z10, Z14, Z4
-	VMULPD       Z11, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z13, Z13, Z7
-	VMULPD       Z14, Z14, Z8
-	VPXORD       pow64consts<>+192(SB), Z7, Z9
-	VPXORD       pow64consts<>+192(SB), Z8, Z10
-	VFMADD231PD  Z13, Z13, Z9
-	VFMADD231PD  Z14, Z14, Z10
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VFMADD231PD  Z3, Z11, Z9
-	VFMADD231PD  Z4, Z12, Z10
-	VMULPD       Z13, Z7, Z11
-	VMULPD       Z14, Z8, Z12
-	VPXORD       pow64consts<>+192(SB), Z11, Z15
-	VPXORD       pow64consts<>+192(SB), Z12, Z16
-	VFMADD231PD  Z13, Z7, Z15
-	VFMADD231PD  Z14, Z8, Z16
-	VFMADD231PD  Z3, Z7, Z15
-	VFMADD231PD  Z4, Z8, Z16
-	VFMADD231PD  Z13, Z9, Z15
-	VFMADD231PD  Z14, Z10, Z16
-	VMULPD       pow64consts<>+896(SB), Z11, Z9
-	VMULPD       pow64consts<>+896(SB), Z12, Z10
-	VPXORD       pow64consts<>+192(SB), Z9, Z17
-	VPXORD       pow64consts<>+192(SB), Z10, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+960(SB), Z11, Z17
-	VFMADD231PD  pow64consts<>+960(SB), Z12, Z18
-	VFMADD231PD  pow64consts<>+896(SB), Z15, Z17
-	VFMADD231PD  pow64consts<>+896(SB), Z16, Z18
-	VADDPD       Z13, Z13, Z11
-	VADDPD       Z14, Z14, Z12
-	VMULPD       Z7, Z7, Z15
-	VMULPD       Z8, Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMOVUPS      Z7, Z15
-	VMOVUPS      pow64consts<>+1024(SB), Z16
-	VFMADD213PD  pow64consts<>+1088(SB), Z16, Z15
-	VMOVUPS      Z8, Z16
-	VMOVUPS      pow64consts<>+1024(SB), Z19
-	VFMADD213PD  pow64consts<>+1088(SB), Z19, Z16
-	VFMADD213PD  pow64consts<>+1152(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1152(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1216(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1216(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1280(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1280(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1344(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1344(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1408(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1408(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1472(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1472(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1536(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1536(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1600(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1600(SB), Z8, Z16
-	VFMADD213PD  pow64consts<>+1664(SB), Z7, Z15
-	VFMADD213PD  pow64consts<>+1664(SB), Z8, Z16
-	VMULPD       Z15, Z11, Z11
-	VMULPD       Z16, Z12, Z12
-	VMULPD       pow64consts<>+1728(SB), Z5, Z7
-	VMULPD       pow64consts<>+1728(SB), Z6, Z8
-	VADDPD       Z13, Z13, Z13
-	VADDPD       Z14, Z14, Z14
-	VADDPD       Z13, Z7, Z15
-	VADDPD       Z14, Z8, Z16
-	VSUBPD       Z7, Z15, Z19
-	VSUBPD       Z8, Z16, Z20
-	VSUBPD       Z19, Z15, Z21
-	VSUBPD       Z20, Z16, Z22
-	VSUBPD       Z21, Z7, Z7
-	VSUBPD       Z22, Z8, Z8
-	VSUBPD       Z19, Z13, Z13
-	VSUBPD       Z20, Z14, Z14
-	VADDPD       Z13, Z7, Z7
-	VADDPD       Z14, Z8, Z8
-	VADDPD       Z9, Z15, Z13
-	VADDPD       Z10, Z16, Z14
-	VSUBPD       Z15, Z13, Z19
-	VSUBPD       Z16, Z14, Z20
-	VSUBPD       Z19, Z13, Z21
-	VSUBPD       Z20, Z14, Z22
-	VSUBPD       Z21, Z15, Z15
-	VSUBPD       Z22, Z16, Z16
-	VSUBPD       Z19, Z9, Z9
-	VSUBPD       Z20, Z10, Z10
-	VADDPD       Z9, Z15, Z15
-	VADDPD       Z10, Z16, Z16
-	VADDPD       Z15, Z7, Z7
-	VADDPD       Z16, Z8, Z8
-	VADDPD       Z3, Z3, Z3
-	VADDPD       Z4, Z4, Z4
-	VADDPD       Z3, Z7, Z7
-	VADDPD       Z4, Z8, Z8
-	VADDPD       Z11, Z17, Z17
-	VADDPD       Z12, Z18, Z18
-	VMULPD       pow64consts<>+1792(SB), Z5, Z5
-	VMULPD       pow64consts<>+1792(SB), Z6, Z6
-	VADDPD       Z5, Z17, Z17
-	VADDPD       Z6, Z18, Z18
-	VADDPD       Z17, Z7, Z7
-	VADDPD       Z18, Z8, Z8
-	VADDPD       Z7, Z13, Z3
-	VADDPD       Z8, Z14, Z4
-	VSUBPD       Z3, Z13, Z13
-	VSUBPD       Z4, Z14, Z14
-	VADDPD       Z7, Z13, Z13
-	VADDPD       Z8, Z14, Z14
-	VMULPD       Z3, Z1, Z5
-	VMULPD       Z4, Z2, Z6
-	VPXORD       pow64consts<>+192(SB), Z5, Z7
-	VPXORD       pow64consts<>+192(SB), Z6, Z8
-	VFMADD231PD  Z3, Z1, Z7
-	VFMADD231PD  Z4, Z2, Z8
-	VFMADD231PD  Z13, Z1, Z7
-	VFMADD231PD  Z14, Z2, Z8
-	VPANDD       pow64consts<>+256(SB), Z5, Z3
-	VPANDD       pow64consts<>+256(SB), Z6, Z4
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z3, K1
-	VCMPPD       $0x11, pow64consts<>+1856(SB), Z4, K2
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    Z7, Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    Z8, Z4, K2, Z4
-	VMAXPD       pow64consts<>+1920(SB), Z5, Z5
-	VMAXPD       pow64consts<>+1920(SB), Z6, Z6
-	VMINPD       pow64consts<>+1984(SB), Z5, Z5
-	VMINPD       pow64consts<>+1984(SB), Z6, Z6
-	VMOVUPS      Z5, Z7
-	VMOVUPS      pow64consts<>+2048(SB), Z8
-	VFMADD213PD  pow64consts<>+2112(SB), Z8, Z7
-	VMOVUPS      Z6, Z8
-	VMOVUPS      pow64consts<>+2048(SB), Z9
-	VFMADD213PD  pow64consts<>+2112(SB), Z9, Z8
-	VSUBPD       pow64consts<>+2112(SB), Z7, Z9
-	VSUBPD       pow64consts<>+2112(SB), Z8, Z10
-	VFNMADD231PD pow64consts<>+2176(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2176(SB), Z10, Z6
-	VMOVUPS      Z5, Z11
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z11
-	VMOVUPS      Z6, Z12
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z12
-	VSUBPD       Z11, Z5, Z5
-	VSUBPD       Z12, Z6, Z6
-	VFNMADD231PD pow64consts<>+2240(SB), Z9, Z5
-	VFNMADD231PD pow64consts<>+2240(SB), Z10, Z6
-	VADDPD       Z3, Z11, Z9
-	VADDPD       Z4, Z12, Z10
-	VSUBPD       Z11, Z9, Z13
-	VSUBPD       Z12, Z10, Z14
-	VSUBPD       Z13, Z9, Z15
-	VSUBPD       Z14, Z10, Z16
-	VSUBPD       Z15, Z11, Z11
-	VSUBPD       Z16, Z12, Z12
-	VSUBPD       Z13, Z3, Z3
-	VSUBPD       Z14, Z4, Z4
-	VADDPD       Z3, Z11, Z11
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z11, Z5, Z5
-	VADDPD       Z12, Z6, Z6
-	VMOVUPS      Z9, Z3
-	VMOVUPS      pow64consts<>+2304(SB), Z4
-	VFMADD213PD  pow64consts<>+2368(SB), Z4, Z3
-	VMOVUPS      Z10, Z4
-	VMOVUPS      pow64consts<>+2304(SB), Z11
-	VFMADD213PD  pow64consts<>+2368(SB), Z11, Z4
-	VFMADD213PD  pow64consts<>+2432(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2432(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2496(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2496(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2560(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2560(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2624(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2624(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2688(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2688(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2752(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2752(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2816(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2816(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2880(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2880(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+2944(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+2944(SB), Z10, Z4
-	VFMADD213PD  pow64consts<>+3008(SB), Z9, Z3
-	VFMADD213PD  pow64consts<>+3008(SB), Z10, Z4
-	VMULPD       Z9, Z9, Z11
-	VMULPD       Z10, Z10, Z12
-	VMOVUPS      Z5, Z13
-	VFMADD231PD  Z9, Z5, Z13
-	VMOVUPS      Z6, Z5
-	VFMADD231PD  Z10, Z6, Z5
-	VFMADD231PD  Z11, Z3, Z13
-	VFMADD231PD  Z12, Z4, Z5
-	VADDPD       pow64consts<>+64(SB), Z9, Z3
-	VADDPD       pow64consts<>+64(SB), Z10, Z4
-	VMOVUPS      pow64consts<>+64(SB), Z6
-	VSUBPD       Z3, Z6, Z6
-	VMOVUPS      pow64consts<>+64(SB), Z11
-	VSUBPD       Z4, Z11, Z11
-	VADDPD       Z9, Z6, Z6
-	VADDPD       Z10, Z11, Z11
-	VADDPD       Z13, Z6, Z6
-	VADDPD       Z5, Z11, Z11
-	VPSUBQ       pow64consts<>+3072(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3072(SB), Z8, Z8
-	VPSRLQ       $0x01, Z7, Z5
-	VPSRLQ       $0x01, Z8, Z9
-	VPSUBQ       pow64consts<>+3136(SB), Z5, Z10
-	VPSUBQ       pow64consts<>+3136(SB), Z9, Z12
-	VPSLLQ       $0x34, Z10, Z10
-	VPSLLQ       $0x34, Z12, Z12
-	VPSUBQ       Z5, Z7, Z7
-	VPSUBQ       Z9, Z8, Z8
-	VPSUBQ       pow64consts<>+3136(SB), Z7, Z7
-	VPSUBQ       pow64consts<>+3136(SB), Z8, Z8
-	VPSLLQ       $0x34, Z7, Z7
-	VPSLLQ       $0x34, Z8, Z8
-	VADDPD       Z6, Z3, Z3
-	VADDPD       Z11, Z4, Z4
-	VMULPD       Z10, Z3, Z3
-	VMULPD       Z12, Z4, Z4
-	VMULPD       Z7, Z3, Z3
-	VMULPD       Z8, Z4, Z4
-	VPANDD       pow64consts<>+256(SB), Z0, Z5
-	VPANDD       pow64consts<>+256(SB), Z0, Z6
-	VPANDD       pow64consts<>+256(SB), Z1, Z7
-	VPANDD       pow64consts<>+256(SB), Z2, Z8
-	VPANDD       pow64consts<>+192(SB), Z7, Z9
-	VPANDD       pow64consts<>+192(SB), Z8, Z10
-	VPORD        pow64consts<>+512(SB), Z9, Z9
-	VPORD        pow64consts<>+512(SB), Z10, Z10
-	VPANDD       pow64consts<>+256(SB), Z7, Z11
-	VPANDD       pow64consts<>+256(SB), Z8, Z12
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z11, K1
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z12, K2
-	VADDPD       Z9, Z7, Z11
-	VADDPD       Z10, Z8, Z12
-	VSUBPD       Z9, Z11, Z11
-	VSUBPD       Z10, Z12, Z12
-	VMOVUPS      Z7, Z9
-	VBLENDMPD    Z11, Z9, K1, Z9
-	VMOVUPS      Z8, Z10
-	VBLENDMPD    Z12, Z10, K2, Z10
-	VCMPPD       $0x00, Z7, Z9, K1
-	VCMPPD       $0x00, Z8, Z10, K2
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+512(SB), Z8, K4
-	VADDPD       pow64consts<>+512(SB), Z7, Z9
-	VADDPD       pow64consts<>+512(SB), Z8, Z10
-	VMOVUPS      Z7, Z11
-	VBLENDMPD    Z9, Z11, K3, Z11
-	VMOVUPS      Z8, Z9
-	VBLENDMPD    Z10, Z9, K4, Z9
-	VPANDD       pow64consts<>+3136(SB), Z11, Z11
-	VPANDD       pow64consts<>+3136(SB), Z9, Z9
-	VPSLLQ       $0x3f, Z11, Z11
-	VPSLLQ       $0x3f, Z9, Z9
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z7, K3
-	VCMPPD       $0x11, pow64consts<>+3200(SB), Z8, K4
-	KANDW        K1, K3, K3
-	KANDW        K2, K4, K4
-	VMOVUPS      pow64consts<>+0(SB), Z10
-	VMOVUPS      Z10, Z10
-	VBLENDMPD    Z11, Z10, K3, Z10
-	VMOVUPS      pow64consts<>+0(SB), Z11
-	VMOVUPS      Z11, Z11
-	VBLENDMPD    Z9, Z11, K4, Z11
-	VPANDD       pow64consts<>+192(SB), Z0, Z9
-	VPANDD       pow64consts<>+192(SB), Z0, Z12
-	VPANDD       Z10, Z9, Z9
-	VPANDD       Z11, Z12, Z12
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K3
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z0, K4
-	VMOVUPS      Z3, Z10
-	VBLENDMPD    pow64consts<>+3264(SB), Z10, K3, Z10
-	VMOVUPS      Z4, Z11
-	VBLENDMPD    pow64consts<>+3264(SB), Z11, K4, Z11
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x11, pow64consts<>+0(SB), Z2, K2
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z6, K4
-	VMOVUPS      pow64consts<>+0(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+128(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+0(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+128(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z6, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VPORD        Z9, Z3, Z3
-	VPORD        Z12, Z4, Z4
-	VBLENDMPD    Z3, Z10, K3, Z10
-	VBLENDMPD    Z4, Z11, K4, Z11
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z5, Z3, K3
-	VMOVUPS      pow64consts<>+64(SB), Z3
-	VCMPPD       $0x11, Z6, Z3, K4
-	VMOVUPS      pow64consts<>+128(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    pow64consts<>+0(SB), Z3, K1, Z3
-	VMOVUPS      pow64consts<>+128(SB), Z4
-	VMOVUPS      Z4, Z4
-	VBLENDMPD    pow64consts<>+0(SB), Z4, K2, Z4
-	VMOVUPS      pow64consts<>+0(SB), Z9
-	VMOVUPS      Z9, Z9
-	VBLENDMPD    pow64consts<>+128(SB), Z9, K1, Z9
-	VMOVUPS      pow64consts<>+0(SB), Z12
-	VMOVUPS      Z12, Z12
-	VBLENDMPD    pow64consts<>+128(SB), Z12, K2, Z12
-	VBLENDMPD    Z3, Z9, K3, Z9
-	VBLENDMPD    Z4, Z12, K4, Z12
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z7, K1
-	VCMPPD       $0x00, pow64consts<>+128(SB), Z8, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z5, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z6, K4
-	VBLENDMPD    pow64consts<>+64(SB), Z9, K3, Z9
-	VBLENDMPD    pow64consts<>+64(SB), Z12, K4, Z12
-	VBLENDMPD    Z9, Z10, K1, Z10
-	VBLENDMPD    Z12, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z2, K2
-	VBLENDMPD    Z0, Z10, K1, Z10
-	VBLENDMPD    Z0, Z11, K2, Z11
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	VPORD        pow64consts<>+3328(SB), Z1, Z3
-	VPORD        pow64consts<>+3328(SB), Z2, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x03, Z0, Z0, K1
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORD        pow64consts<>+3328(SB), Z0, Z3
-	VPORD        pow64consts<>+3328(SB), Z0, Z4
-	VBLENDMPD    Z3, Z10, K1, Z10
-	VBLENDMPD    Z4, Z11, K2, Z11
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z1, K1
-	VCMPPD       $0x00, pow64consts<>+0(SB), Z2, K2
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K3
-	VCMPPD       $0x00, pow64consts<>+64(SB), Z0, K4
-	KORW         K1, K3, K1
-	KORW         K2, K4, K2
-	VBLENDMPD    pow64consts<>+64(SB), Z10, K1, Z10
-	VBLENDMPD    pow64consts<>+64(SB), Z11, K2, Z11
-	VMOVUPD      Z10, (DX)(R10*8)
-	VMOVUPD      Z11, 64(DX)(R10*8)
-	ADDQ         BX, DX
-	ADDQ         DI, SI
-	ADDQ         R9, R8
-	DECQ         AX
-	JNZ          powSVF64AVX512_exact2
 
 powSVF64AVX512_end:
 powSVF64AVX512_done:

@@ -486,207 +486,225 @@ func pow32(x0, x1 float32) float32 {
 	v37 := float32(v32 * v32)
 	v38 := math.Float32bits(v37) ^ uint32(0x80000000)
 	v39 := fma32(v32, v32, math.Float32frombits(v38))
-	v40 := float32(v32 + v32)
-	v41 := fma32(v40, v36, v39)
+	v40 := fma32(v32, v36, v39)
+	v41 := fma32(v36, v32, v40)
 	v42 := float32(v37 * v32)
 	v43 := math.Float32bits(v42) ^ uint32(0x80000000)
 	v44 := fma32(v37, v32, math.Float32frombits(v43))
 	v45 := fma32(v37, v36, v44)
 	v46 := fma32(v41, v32, v45)
-	v48 := float32(v42 * float32(0.6666667))
-	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
-	v50 := fma32(v42, float32(0.6666667), math.Float32frombits(v49))
-	v52 := fma32(v42, float32(-1.9868216e-08), v50)
+	v49 := float32(v42 * float32(0.6666667))
+	v50 := math.Float32bits(v49) ^ uint32(0x80000000)
+	v51 := fma32(v42, float32(0.6666667), math.Float32frombits(v50))
+	v52 := fma32(v42, float32(-1.9868216e-08), v51)
 	v53 := fma32(v46, float32(0.6666667), v52)
-	v54 := float32(v32 + v32)
-	v55 := float32(v37 * v37)
-	v56 := float32(v54 * v55)
-	v59 := fma32(float32(0.06666667), v37, float32(0.07692308))
-	v61 := fma32(v59, v37, float32(0.09090909))
-	v63 := fma32(v61, v37, float32(0.11111111))
-	v65 := fma32(v63, v37, float32(0.14285715))
-	v67 := fma32(v65, v37, float32(0.2))
-	v68 := float32(v56 * v67)
-	v70 := float32(v21 * float32(0.69314575))
-	v71 := float32(v32 + v32)
-	v72 := float32(v70 + v71)
-	v73 := float32(v72 - v70)
-	v74 := float32(v72 - v73)
-	v75 := float32(v70 - v74)
-	v76 := float32(v71 - v73)
-	v77 := float32(v75 + v76)
-	v78 := float32(v72 + v48)
-	v79 := float32(v78 - v72)
-	v80 := float32(v78 - v79)
-	v81 := float32(v72 - v80)
-	v82 := float32(v48 - v79)
+	v54 := float32(v42 * v37)
+	v55 := math.Float32bits(v54) ^ uint32(0x80000000)
+	v56 := fma32(v42, v37, math.Float32frombits(v55))
+	v57 := fma32(v42, v41, v56)
+	v58 := fma32(v46, v37, v57)
+	v61 := float32(v54 * float32(0.4))
+	v62 := math.Float32bits(v61) ^ uint32(0x80000000)
+	v63 := fma32(v54, float32(0.4), math.Float32frombits(v62))
+	v64 := fma32(v54, float32(-5.9604646e-09), v63)
+	v65 := fma32(v58, float32(0.4), v64)
+	v66 := float32(v32 + v32)
+	v67 := float32(v37 * v37)
+	v68 := float32(v67 * v37)
+	v69 := float32(v66 * v68)
+	v72 := fma32(float32(0.06666667), v37, float32(0.07692308))
+	v74 := fma32(v72, v37, float32(0.09090909))
+	v76 := fma32(v74, v37, float32(0.11111111))
+	v78 := fma32(v76, v37, float32(0.14285715))
+	v79 := float32(v69 * v78)
+	v81 := float32(v21 * float32(0.69314575))
+	v82 := float32(v32 + v32)
 	v83 := float32(v81 + v82)
-	v84 := float32(v77 + v83)
-	v85 := float32(v36 + v36)
-	v86 := float32(v84 + v85)
-	v87 := float32(v53 + v68)
-	v89 := float32(v21 * float32(1.4286068e-06))
-	v90 := float32(v87 + v89)
-	v91 := float32(v86 + v90)
-	v92 := float32(v78 + v91)
-	v93 := float32(v78 - v92)
-	v94 := float32(v93 + v91)
-	v95 := float32(x1 * v92)
-	v96 := math.Float32bits(v95) ^ uint32(0x80000000)
-	v97 := fma32(x1, v92, math.Float32frombits(v96))
-	v98 := fma32(x1, v94, v97)
-	v99 := math.Float32bits(v95) & uint32(0x7fffffff)
-	v101 := math.Float32frombits(v99) < float32(1024)
-	v102 := float32(0)
-	if v101 {
-		v102 = v98
+	v84 := float32(v83 - v81)
+	v85 := float32(v83 - v84)
+	v86 := float32(v81 - v85)
+	v87 := float32(v82 - v84)
+	v88 := float32(v86 + v87)
+	v89 := float32(v83 + v49)
+	v90 := float32(v89 - v83)
+	v91 := float32(v89 - v90)
+	v92 := float32(v83 - v91)
+	v93 := float32(v49 - v90)
+	v94 := float32(v92 + v93)
+	v95 := float32(v89 + v61)
+	v96 := float32(v95 - v89)
+	v97 := float32(v95 - v96)
+	v98 := float32(v89 - v97)
+	v99 := float32(v61 - v96)
+	v100 := float32(v98 + v99)
+	v101 := float32(v88 + v94)
+	v102 := float32(v36 + v36)
+	v103 := float32(v100 + v102)
+	v104 := float32(v101 + v103)
+	v105 := float32(v53 + v65)
+	v107 := float32(v21 * float32(1.4286068e-06))
+	v108 := float32(v79 + v107)
+	v109 := float32(v105 + v108)
+	v110 := float32(v104 + v109)
+	v111 := float32(v95 + v110)
+	v112 := float32(v95 - v111)
+	v113 := float32(v112 + v110)
+	v114 := float32(x1 * v111)
+	v115 := math.Float32bits(v114) ^ uint32(0x80000000)
+	v116 := fma32(x1, v111, math.Float32frombits(v115))
+	v117 := fma32(x1, v113, v116)
+	v118 := math.Float32bits(v114) & uint32(0x7fffffff)
+	v120 := math.Float32frombits(v118) < float32(1024)
+	v121 := float32(0)
+	if v120 {
+		v121 = v117
 	}
-	v104 := max(v95, float32(-105))
-	v106 := min(v104, float32(89))
-	v109 := fma32(v106, float32(1.442695), float32(1.2582912e+07))
-	v110 := float32(v109 - float32(1.2582912e+07))
-	v111 := fma32(-v110, float32(0.69314575), v106)
-	v112 := fma32(-v110, float32(1.4286068e-06), v111)
-	v113 := float32(v111 - v112)
-	v114 := fma32(-v110, float32(1.4286068e-06), v113)
-	v115 := float32(v112 + v102)
-	v116 := float32(v115 - v112)
-	v117 := float32(v115 - v116)
-	v118 := float32(v112 - v117)
-	v119 := float32(v102 - v116)
-	v120 := float32(v118 + v119)
-	v121 := float32(v114 + v120)
-	v124 := fma32(float32(2.4801588e-05), v115, float32(0.0001984127))
-	v126 := fma32(v124, v115, float32(0.0013888889))
-	v128 := fma32(v126, v115, float32(0.008333334))
-	v130 := fma32(v128, v115, float32(0.041666668))
-	v132 := fma32(v130, v115, float32(0.16666667))
-	v134 := fma32(v132, v115, float32(0.5))
-	v135 := float32(v115 * v115)
-	v136 := fma32(v121, v115, v121)
-	v137 := fma32(v134, v135, v136)
-	v138 := float32(float32(1) + v115)
-	v139 := float32(float32(1) - v138)
-	v140 := float32(v139 + v115)
-	v141 := float32(v140 + v137)
-	v143 := math.Float32bits(v109) - uint32(0x4b3fff00)
-	v144 := v143 >> 1
-	v146 := v144 - uint32(0x1)
-	v147 := v146 << 23
-	v148 := v143 - v144
-	v149 := v148 - uint32(0x1)
-	v150 := v149 << 23
-	v151 := float32(v138 + v141)
-	v152 := float32(v151 * math.Float32frombits(v147))
-	v153 := float32(v152 * math.Float32frombits(v150))
-	v154 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v155 := math.Float32bits(x1) & uint32(0x7fffffff)
-	v156 := v155 & uint32(0x80000000)
-	v157 := v156 | uint32(0x4b000000)
-	v158 := v155 & uint32(0x7fffffff)
-	v159 := math.Float32frombits(v158) < float32(8.388608e+06)
-	v160 := float32(math.Float32frombits(v155) + math.Float32frombits(v157))
-	v161 := float32(v160 - math.Float32frombits(v157))
-	v162 := math.Float32frombits(v155)
-	if v159 {
-		v162 = v161
+	v123 := max(v114, float32(-105))
+	v125 := min(v123, float32(89))
+	v128 := fma32(v125, float32(1.442695), float32(1.2582912e+07))
+	v129 := float32(v128 - float32(1.2582912e+07))
+	v130 := fma32(-v129, float32(0.69314575), v125)
+	v131 := fma32(-v129, float32(1.4286068e-06), v130)
+	v132 := float32(v130 - v131)
+	v133 := fma32(-v129, float32(1.4286068e-06), v132)
+	v134 := float32(v131 + v121)
+	v135 := float32(v134 - v131)
+	v136 := float32(v134 - v135)
+	v137 := float32(v131 - v136)
+	v138 := float32(v121 - v135)
+	v139 := float32(v137 + v138)
+	v140 := float32(v133 + v139)
+	v143 := fma32(float32(2.4801588e-05), v134, float32(0.0001984127))
+	v145 := fma32(v143, v134, float32(0.0013888889))
+	v147 := fma32(v145, v134, float32(0.008333334))
+	v149 := fma32(v147, v134, float32(0.041666668))
+	v151 := fma32(v149, v134, float32(0.16666667))
+	v153 := fma32(v151, v134, float32(0.5))
+	v154 := float32(v134 * v134)
+	v155 := fma32(v140, v134, v140)
+	v156 := fma32(v153, v154, v155)
+	v157 := float32(float32(1) + v134)
+	v158 := float32(float32(1) - v157)
+	v159 := float32(v158 + v134)
+	v160 := float32(v159 + v156)
+	v162 := math.Float32bits(v128) - uint32(0x4b3fff00)
+	v163 := v162 >> 1
+	v165 := v163 - uint32(0x1)
+	v166 := v165 << 23
+	v167 := v162 - v163
+	v168 := v167 - uint32(0x1)
+	v169 := v168 << 23
+	v170 := float32(v157 + v160)
+	v171 := float32(v170 * math.Float32frombits(v166))
+	v172 := float32(v171 * math.Float32frombits(v169))
+	v173 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v174 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v175 := v174 & uint32(0x80000000)
+	v176 := v175 | uint32(0x4b000000)
+	v177 := v174 & uint32(0x7fffffff)
+	v178 := math.Float32frombits(v177) < float32(8.388608e+06)
+	v179 := float32(math.Float32frombits(v174) + math.Float32frombits(v176))
+	v180 := float32(v179 - math.Float32frombits(v176))
+	v181 := math.Float32frombits(v174)
+	if v178 {
+		v181 = v180
 	}
-	v163 := v162 == math.Float32frombits(v155)
-	v164 := math.Float32frombits(v155) < float32(8.388608e+06)
-	v165 := float32(math.Float32frombits(v155) + float32(8.388608e+06))
-	v166 := math.Float32frombits(v155)
-	if v164 {
-		v166 = v165
+	v182 := v181 == math.Float32frombits(v174)
+	v183 := math.Float32frombits(v174) < float32(8.388608e+06)
+	v184 := float32(math.Float32frombits(v174) + float32(8.388608e+06))
+	v185 := math.Float32frombits(v174)
+	if v183 {
+		v185 = v184
 	}
-	v167 := math.Float32bits(v166) & uint32(0x1)
-	v168 := v167 << 31
-	v170 := math.Float32frombits(v155) < float32(1.6777216e+07)
-	v171 := v163 && v170
-	v172 := uint32(0x0)
-	if v171 {
-		v172 = v168
-	}
-	v173 := math.Float32bits(x0) & uint32(0x80000000)
-	v174 := v173 & v172
-	v175 := math.Float32bits(v153) | v174
-	v176 := x0 < float32(0)
-	v178 := v175
-	if v176 {
-		v178 = uint32(0x7fc00000)
-	}
-	v179 := v178
-	if v163 {
-		v179 = v175
-	}
-	v180 := x1 < float32(0)
-	v181 := math.Float32frombits(v154) == float32(0)
-	v182 := uint32(0x0)
-	if v180 {
-		v182 = uint32(0x7f800000)
-	}
-	v183 := v182 | v174
-	v184 := v179
-	if v181 {
-		v184 = v183
-	}
-	v185 := math.Float32frombits(v154) == float32(math.Inf(1))
-	v186 := uint32(0x7f800000)
-	if v180 {
-		v186 = uint32(0x0)
-	}
-	v187 := v186 | v174
-	v188 := v184
-	if v185 {
-		v188 = v187
-	}
-	v189 := float32(1) < math.Float32frombits(v154)
-	v190 := uint32(0x7f800000)
-	if v180 {
-		v190 = uint32(0x0)
-	}
+	v186 := math.Float32bits(v185) & uint32(0x1)
+	v187 := v186 << 31
+	v189 := math.Float32frombits(v174) < float32(1.6777216e+07)
+	v190 := v182 && v189
 	v191 := uint32(0x0)
-	if v180 {
-		v191 = uint32(0x7f800000)
+	if v190 {
+		v191 = v187
 	}
-	v192 := v191
-	if v189 {
-		v192 = v190
+	v192 := math.Float32bits(x0) & uint32(0x80000000)
+	v193 := v192 & v191
+	v194 := math.Float32bits(v172) | v193
+	v195 := x0 < float32(0)
+	v197 := v194
+	if v195 {
+		v197 = uint32(0x7fc00000)
 	}
-	v193 := math.Float32frombits(v155) == float32(math.Inf(1))
-	v194 := math.Float32frombits(v154) == float32(1)
-	v195 := v192
-	if v194 {
-		v195 = uint32(0x3f800000)
+	v198 := v197
+	if v182 {
+		v198 = v194
 	}
-	v196 := v188
-	if v193 {
-		v196 = v195
-	}
-	v197 := x1 == float32(1)
-	v198 := math.Float32frombits(v196)
-	if v197 {
-		v198 = x0
-	}
-	v199 := x1 != x1
-	v201 := math.Float32bits(x1) | uint32(0x400000)
-	v202 := math.Float32bits(v198)
+	v199 := x1 < float32(0)
+	v200 := math.Float32frombits(v173) == float32(0)
+	v201 := uint32(0x0)
 	if v199 {
-		v202 = v201
+		v201 = uint32(0x7f800000)
 	}
-	v203 := x0 != x0
-	v204 := math.Float32bits(x0) | uint32(0x400000)
-	v205 := v202
-	if v203 {
-		v205 = v204
+	v202 := v201 | v193
+	v203 := v198
+	if v200 {
+		v203 = v202
 	}
-	v206 := x1 == float32(0)
-	v207 := x0 == float32(1)
-	v208 := v206 || v207
-	v209 := v205
+	v204 := math.Float32frombits(v173) == float32(math.Inf(1))
+	v205 := uint32(0x7f800000)
+	if v199 {
+		v205 = uint32(0x0)
+	}
+	v206 := v205 | v193
+	v207 := v203
+	if v204 {
+		v207 = v206
+	}
+	v208 := float32(1) < math.Float32frombits(v173)
+	v209 := uint32(0x7f800000)
+	if v199 {
+		v209 = uint32(0x0)
+	}
+	v210 := uint32(0x0)
+	if v199 {
+		v210 = uint32(0x7f800000)
+	}
+	v211 := v210
 	if v208 {
-		v209 = uint32(0x3f800000)
+		v211 = v209
 	}
-	return math.Float32frombits(v209)
+	v212 := math.Float32frombits(v174) == float32(math.Inf(1))
+	v213 := math.Float32frombits(v173) == float32(1)
+	v214 := v211
+	if v213 {
+		v214 = uint32(0x3f800000)
+	}
+	v215 := v207
+	if v212 {
+		v215 = v214
+	}
+	v216 := x1 == float32(1)
+	v217 := math.Float32frombits(v215)
+	if v216 {
+		v217 = x0
+	}
+	v218 := x1 != x1
+	v220 := math.Float32bits(x1) | uint32(0x400000)
+	v221 := math.Float32bits(v217)
+	if v218 {
+		v221 = v220
+	}
+	v222 := x0 != x0
+	v223 := math.Float32bits(x0) | uint32(0x400000)
+	v224 := v221
+	if v222 {
+		v224 = v223
+	}
+	v225 := x1 == float32(0)
+	v226 := x0 == float32(1)
+	v227 := v225 || v226
+	v228 := v224
+	if v227 {
+		v228 = uint32(0x3f800000)
+	}
+	return math.Float32frombits(v228)
 }
 
 // pow64 is pow on float64, the steps of its program (see gen/registry/vmath.go).
@@ -721,217 +739,235 @@ func pow64(x0, x1 float64) float64 {
 	v37 := float64(v32 * v32)
 	v38 := math.Float64bits(v37) ^ uint64(0x8000000000000000)
 	v39 := math.FMA(v32, v32, math.Float64frombits(v38))
-	v40 := float64(v32 + v32)
-	v41 := math.FMA(v40, v36, v39)
+	v40 := math.FMA(v32, v36, v39)
+	v41 := math.FMA(v36, v32, v40)
 	v42 := float64(v37 * v32)
 	v43 := math.Float64bits(v42) ^ uint64(0x8000000000000000)
 	v44 := math.FMA(v37, v32, math.Float64frombits(v43))
 	v45 := math.FMA(v37, v36, v44)
 	v46 := math.FMA(v41, v32, v45)
-	v48 := float64(v42 * float64(0.6666666666666666))
-	v49 := math.Float64bits(v48) ^ uint64(0x8000000000000000)
-	v50 := math.FMA(v42, float64(0.6666666666666666), math.Float64frombits(v49))
-	v52 := math.FMA(v42, float64(3.700743415417188e-17), v50)
+	v49 := float64(v42 * float64(0.6666666666666666))
+	v50 := math.Float64bits(v49) ^ uint64(0x8000000000000000)
+	v51 := math.FMA(v42, float64(0.6666666666666666), math.Float64frombits(v50))
+	v52 := math.FMA(v42, float64(3.700743415417188e-17), v51)
 	v53 := math.FMA(v46, float64(0.6666666666666666), v52)
-	v54 := float64(v32 + v32)
-	v55 := float64(v37 * v37)
-	v56 := float64(v54 * v55)
-	v59 := math.FMA(float64(0.04), v37, float64(0.043478260869565216))
-	v61 := math.FMA(v59, v37, float64(0.047619047619047616))
-	v63 := math.FMA(v61, v37, float64(0.05263157894736842))
-	v65 := math.FMA(v63, v37, float64(0.058823529411764705))
-	v67 := math.FMA(v65, v37, float64(0.06666666666666667))
-	v69 := math.FMA(v67, v37, float64(0.07692307692307693))
-	v71 := math.FMA(v69, v37, float64(0.09090909090909091))
-	v73 := math.FMA(v71, v37, float64(0.1111111111111111))
-	v75 := math.FMA(v73, v37, float64(0.14285714285714285))
-	v77 := math.FMA(v75, v37, float64(0.2))
-	v78 := float64(v56 * v77)
-	v80 := float64(v21 * float64(0.6931471805601177))
-	v81 := float64(v32 + v32)
-	v82 := float64(v80 + v81)
-	v83 := float64(v82 - v80)
-	v84 := float64(v82 - v83)
-	v85 := float64(v80 - v84)
-	v86 := float64(v81 - v83)
-	v87 := float64(v85 + v86)
-	v88 := float64(v82 + v48)
-	v89 := float64(v88 - v82)
-	v90 := float64(v88 - v89)
-	v91 := float64(v82 - v90)
-	v92 := float64(v48 - v89)
+	v54 := float64(v42 * v37)
+	v55 := math.Float64bits(v54) ^ uint64(0x8000000000000000)
+	v56 := math.FMA(v42, v37, math.Float64frombits(v55))
+	v57 := math.FMA(v42, v41, v56)
+	v58 := math.FMA(v46, v37, v57)
+	v61 := float64(v54 * float64(0.4))
+	v62 := math.Float64bits(v61) ^ uint64(0x8000000000000000)
+	v63 := math.FMA(v54, float64(0.4), math.Float64frombits(v62))
+	v64 := math.FMA(v54, float64(-2.2204460492503132e-17), v63)
+	v65 := math.FMA(v58, float64(0.4), v64)
+	v66 := float64(v32 + v32)
+	v67 := float64(v37 * v37)
+	v68 := float64(v67 * v37)
+	v69 := float64(v66 * v68)
+	v72 := math.FMA(float64(0.04), v37, float64(0.043478260869565216))
+	v74 := math.FMA(v72, v37, float64(0.047619047619047616))
+	v76 := math.FMA(v74, v37, float64(0.05263157894736842))
+	v78 := math.FMA(v76, v37, float64(0.058823529411764705))
+	v80 := math.FMA(v78, v37, float64(0.06666666666666667))
+	v82 := math.FMA(v80, v37, float64(0.07692307692307693))
+	v84 := math.FMA(v82, v37, float64(0.09090909090909091))
+	v86 := math.FMA(v84, v37, float64(0.1111111111111111))
+	v88 := math.FMA(v86, v37, float64(0.14285714285714285))
+	v89 := float64(v69 * v88)
+	v91 := float64(v21 * float64(0.6931471805601177))
+	v92 := float64(v32 + v32)
 	v93 := float64(v91 + v92)
-	v94 := float64(v87 + v93)
-	v95 := float64(v36 + v36)
-	v96 := float64(v94 + v95)
-	v97 := float64(v53 + v78)
-	v99 := float64(v21 * float64(-1.7239444525614835e-13))
-	v100 := float64(v97 + v99)
-	v101 := float64(v96 + v100)
-	v102 := float64(v88 + v101)
-	v103 := float64(v88 - v102)
-	v104 := float64(v103 + v101)
-	v105 := float64(x1 * v102)
-	v106 := math.Float64bits(v105) ^ uint64(0x8000000000000000)
-	v107 := math.FMA(x1, v102, math.Float64frombits(v106))
-	v108 := math.FMA(x1, v104, v107)
-	v109 := math.Float64bits(v105) & uint64(0x7fffffffffffffff)
-	v111 := math.Float64frombits(v109) < float64(1024)
-	v112 := float64(0)
-	if v111 {
-		v112 = v108
+	v94 := float64(v93 - v91)
+	v95 := float64(v93 - v94)
+	v96 := float64(v91 - v95)
+	v97 := float64(v92 - v94)
+	v98 := float64(v96 + v97)
+	v99 := float64(v93 + v49)
+	v100 := float64(v99 - v93)
+	v101 := float64(v99 - v100)
+	v102 := float64(v93 - v101)
+	v103 := float64(v49 - v100)
+	v104 := float64(v102 + v103)
+	v105 := float64(v99 + v61)
+	v106 := float64(v105 - v99)
+	v107 := float64(v105 - v106)
+	v108 := float64(v99 - v107)
+	v109 := float64(v61 - v106)
+	v110 := float64(v108 + v109)
+	v111 := float64(v98 + v104)
+	v112 := float64(v36 + v36)
+	v113 := float64(v110 + v112)
+	v114 := float64(v111 + v113)
+	v115 := float64(v53 + v65)
+	v117 := float64(v21 * float64(-1.7239444525614835e-13))
+	v118 := float64(v89 + v117)
+	v119 := float64(v115 + v118)
+	v120 := float64(v114 + v119)
+	v121 := float64(v105 + v120)
+	v122 := float64(v105 - v121)
+	v123 := float64(v122 + v120)
+	v124 := float64(x1 * v121)
+	v125 := math.Float64bits(v124) ^ uint64(0x8000000000000000)
+	v126 := math.FMA(x1, v121, math.Float64frombits(v125))
+	v127 := math.FMA(x1, v123, v126)
+	v128 := math.Float64bits(v124) & uint64(0x7fffffffffffffff)
+	v130 := math.Float64frombits(v128) < float64(1024)
+	v131 := float64(0)
+	if v130 {
+		v131 = v127
 	}
-	v114 := max(v105, float64(-746))
-	v116 := min(v114, float64(710))
-	v119 := math.FMA(v116, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v120 := float64(v119 - float64(6.755399441055744e+15))
-	v122 := math.FMA(-v120, float64(0.6931471803691238), v116)
-	v124 := math.FMA(-v120, float64(1.9082149292705877e-10), v122)
-	v125 := float64(v122 - v124)
-	v126 := math.FMA(-v120, float64(1.9082149292705877e-10), v125)
-	v127 := float64(v124 + v112)
-	v128 := float64(v127 - v124)
-	v129 := float64(v127 - v128)
-	v130 := float64(v124 - v129)
-	v131 := float64(v112 - v128)
-	v132 := float64(v130 + v131)
-	v133 := float64(v126 + v132)
-	v136 := math.FMA(float64(1.6059043836821613e-10), v127, float64(2.08767569878681e-09))
-	v138 := math.FMA(v136, v127, float64(2.505210838544172e-08))
-	v140 := math.FMA(v138, v127, float64(2.755731922398589e-07))
-	v142 := math.FMA(v140, v127, float64(2.7557319223985893e-06))
-	v144 := math.FMA(v142, v127, float64(2.48015873015873e-05))
-	v146 := math.FMA(v144, v127, float64(0.0001984126984126984))
-	v148 := math.FMA(v146, v127, float64(0.001388888888888889))
-	v150 := math.FMA(v148, v127, float64(0.008333333333333333))
-	v152 := math.FMA(v150, v127, float64(0.041666666666666664))
-	v154 := math.FMA(v152, v127, float64(0.16666666666666666))
-	v156 := math.FMA(v154, v127, float64(0.5))
-	v157 := float64(v127 * v127)
-	v158 := math.FMA(v133, v127, v133)
-	v159 := math.FMA(v156, v157, v158)
-	v160 := float64(float64(1) + v127)
-	v161 := float64(float64(1) - v160)
-	v162 := float64(v161 + v127)
-	v163 := float64(v162 + v159)
-	v165 := math.Float64bits(v119) - uint64(0x4337fffffffff800)
-	v166 := v165 >> 1
-	v168 := v166 - uint64(0x1)
-	v169 := v168 << 52
-	v170 := v165 - v166
-	v171 := v170 - uint64(0x1)
-	v172 := v171 << 52
-	v173 := float64(v160 + v163)
-	v174 := float64(v173 * math.Float64frombits(v169))
-	v175 := float64(v174 * math.Float64frombits(v172))
-	v176 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v177 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
-	v178 := v177 & uint64(0x8000000000000000)
-	v179 := v178 | uint64(0x4330000000000000)
-	v180 := v177 & uint64(0x7fffffffffffffff)
-	v181 := math.Float64frombits(v180) < float64(4.503599627370496e+15)
-	v182 := float64(math.Float64frombits(v177) + math.Float64frombits(v179))
-	v183 := float64(v182 - math.Float64frombits(v179))
-	v184 := math.Float64frombits(v177)
-	if v181 {
-		v184 = v183
+	v133 := max(v124, float64(-746))
+	v135 := min(v133, float64(710))
+	v138 := math.FMA(v135, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v139 := float64(v138 - float64(6.755399441055744e+15))
+	v141 := math.FMA(-v139, float64(0.6931471803691238), v135)
+	v143 := math.FMA(-v139, float64(1.9082149292705877e-10), v141)
+	v144 := float64(v141 - v143)
+	v145 := math.FMA(-v139, float64(1.9082149292705877e-10), v144)
+	v146 := float64(v143 + v131)
+	v147 := float64(v146 - v143)
+	v148 := float64(v146 - v147)
+	v149 := float64(v143 - v148)
+	v150 := float64(v131 - v147)
+	v151 := float64(v149 + v150)
+	v152 := float64(v145 + v151)
+	v155 := math.FMA(float64(1.6059043836821613e-10), v146, float64(2.08767569878681e-09))
+	v157 := math.FMA(v155, v146, float64(2.505210838544172e-08))
+	v159 := math.FMA(v157, v146, float64(2.755731922398589e-07))
+	v161 := math.FMA(v159, v146, float64(2.7557319223985893e-06))
+	v163 := math.FMA(v161, v146, float64(2.48015873015873e-05))
+	v165 := math.FMA(v163, v146, float64(0.0001984126984126984))
+	v167 := math.FMA(v165, v146, float64(0.001388888888888889))
+	v169 := math.FMA(v167, v146, float64(0.008333333333333333))
+	v171 := math.FMA(v169, v146, float64(0.041666666666666664))
+	v173 := math.FMA(v171, v146, float64(0.16666666666666666))
+	v175 := math.FMA(v173, v146, float64(0.5))
+	v176 := float64(v146 * v146)
+	v177 := math.FMA(v152, v146, v152)
+	v178 := math.FMA(v175, v176, v177)
+	v179 := float64(float64(1) + v146)
+	v180 := float64(float64(1) - v179)
+	v181 := float64(v180 + v146)
+	v182 := float64(v181 + v178)
+	v184 := math.Float64bits(v138) - uint64(0x4337fffffffff800)
+	v185 := v184 >> 1
+	v187 := v185 - uint64(0x1)
+	v188 := v187 << 52
+	v189 := v184 - v185
+	v190 := v189 - uint64(0x1)
+	v191 := v190 << 52
+	v192 := float64(v179 + v182)
+	v193 := float64(v192 * math.Float64frombits(v188))
+	v194 := float64(v193 * math.Float64frombits(v191))
+	v195 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v196 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v197 := v196 & uint64(0x8000000000000000)
+	v198 := v197 | uint64(0x4330000000000000)
+	v199 := v196 & uint64(0x7fffffffffffffff)
+	v200 := math.Float64frombits(v199) < float64(4.503599627370496e+15)
+	v201 := float64(math.Float64frombits(v196) + math.Float64frombits(v198))
+	v202 := float64(v201 - math.Float64frombits(v198))
+	v203 := math.Float64frombits(v196)
+	if v200 {
+		v203 = v202
 	}
-	v185 := v184 == math.Float64frombits(v177)
-	v186 := math.Float64frombits(v177) < float64(4.503599627370496e+15)
-	v187 := float64(math.Float64frombits(v177) + float64(4.503599627370496e+15))
-	v188 := math.Float64frombits(v177)
-	if v186 {
-		v188 = v187
+	v204 := v203 == math.Float64frombits(v196)
+	v205 := math.Float64frombits(v196) < float64(4.503599627370496e+15)
+	v206 := float64(math.Float64frombits(v196) + float64(4.503599627370496e+15))
+	v207 := math.Float64frombits(v196)
+	if v205 {
+		v207 = v206
 	}
-	v189 := math.Float64bits(v188) & uint64(0x1)
-	v190 := v189 << 63
-	v192 := math.Float64frombits(v177) < float64(9.007199254740992e+15)
-	v193 := v185 && v192
-	v194 := uint64(0x0)
-	if v193 {
-		v194 = v190
-	}
-	v195 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v196 := v195 & v194
-	v197 := math.Float64bits(v175) | v196
-	v198 := x0 < float64(0)
-	v200 := v197
-	if v198 {
-		v200 = uint64(0x7ff8000000000001)
-	}
-	v201 := v200
-	if v185 {
-		v201 = v197
-	}
-	v202 := x1 < float64(0)
-	v203 := math.Float64frombits(v176) == float64(0)
-	v204 := uint64(0x0)
-	if v202 {
-		v204 = uint64(0x7ff0000000000000)
-	}
-	v205 := v204 | v196
-	v206 := v201
-	if v203 {
-		v206 = v205
-	}
-	v207 := math.Float64frombits(v176) == float64(math.Inf(1))
-	v208 := uint64(0x7ff0000000000000)
-	if v202 {
-		v208 = uint64(0x0)
-	}
-	v209 := v208 | v196
-	v210 := v206
-	if v207 {
-		v210 = v209
-	}
-	v211 := float64(1) < math.Float64frombits(v176)
-	v212 := uint64(0x7ff0000000000000)
-	if v202 {
-		v212 = uint64(0x0)
-	}
+	v208 := math.Float64bits(v207) & uint64(0x1)
+	v209 := v208 << 63
+	v211 := math.Float64frombits(v196) < float64(9.007199254740992e+15)
+	v212 := v204 && v211
 	v213 := uint64(0x0)
-	if v202 {
-		v213 = uint64(0x7ff0000000000000)
+	if v212 {
+		v213 = v209
 	}
-	v214 := v213
-	if v211 {
-		v214 = v212
+	v214 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v215 := v214 & v213
+	v216 := math.Float64bits(v194) | v215
+	v217 := x0 < float64(0)
+	v219 := v216
+	if v217 {
+		v219 = uint64(0x7ff8000000000001)
 	}
-	v215 := math.Float64frombits(v177) == float64(math.Inf(1))
-	v216 := math.Float64frombits(v176) == float64(1)
-	v217 := v214
-	if v216 {
-		v217 = uint64(0x3ff0000000000000)
+	v220 := v219
+	if v204 {
+		v220 = v216
 	}
-	v218 := v210
-	if v215 {
-		v218 = v217
-	}
-	v219 := x1 == float64(1)
-	v220 := math.Float64frombits(v218)
-	if v219 {
-		v220 = x0
-	}
-	v221 := x1 != x1
-	v223 := math.Float64bits(x1) | uint64(0x8000000000000)
-	v224 := math.Float64bits(v220)
+	v221 := x1 < float64(0)
+	v222 := math.Float64frombits(v195) == float64(0)
+	v223 := uint64(0x0)
 	if v221 {
-		v224 = v223
+		v223 = uint64(0x7ff0000000000000)
 	}
-	v225 := x0 != x0
-	v226 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v227 := v224
-	if v225 {
-		v227 = v226
+	v224 := v223 | v215
+	v225 := v220
+	if v222 {
+		v225 = v224
 	}
-	v228 := x1 == float64(0)
-	v229 := x0 == float64(1)
-	v230 := v228 || v229
-	v231 := v227
+	v226 := math.Float64frombits(v195) == float64(math.Inf(1))
+	v227 := uint64(0x7ff0000000000000)
+	if v221 {
+		v227 = uint64(0x0)
+	}
+	v228 := v227 | v215
+	v229 := v225
+	if v226 {
+		v229 = v228
+	}
+	v230 := float64(1) < math.Float64frombits(v195)
+	v231 := uint64(0x7ff0000000000000)
+	if v221 {
+		v231 = uint64(0x0)
+	}
+	v232 := uint64(0x0)
+	if v221 {
+		v232 = uint64(0x7ff0000000000000)
+	}
+	v233 := v232
 	if v230 {
-		v231 = uint64(0x3ff0000000000000)
+		v233 = v231
 	}
-	return math.Float64frombits(v231)
+	v234 := math.Float64frombits(v196) == float64(math.Inf(1))
+	v235 := math.Float64frombits(v195) == float64(1)
+	v236 := v233
+	if v235 {
+		v236 = uint64(0x3ff0000000000000)
+	}
+	v237 := v229
+	if v234 {
+		v237 = v236
+	}
+	v238 := x1 == float64(1)
+	v239 := math.Float64frombits(v237)
+	if v238 {
+		v239 = x0
+	}
+	v240 := x1 != x1
+	v242 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v243 := math.Float64bits(v239)
+	if v240 {
+		v243 = v242
+	}
+	v244 := x0 != x0
+	v245 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v246 := v243
+	if v244 {
+		v246 = v245
+	}
+	v247 := x1 == float64(0)
+	v248 := x0 == float64(1)
+	v249 := v247 || v248
+	v250 := v246
+	if v249 {
+		v250 = uint64(0x3ff0000000000000)
+	}
+	return math.Float64frombits(v250)
 }
 
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).

@@ -97,8 +97,8 @@ func (b *mathBuilder) mod4(v int) int {
 }
 
 // remPio2 reduces ax = |x| (finite, at least 2^-27; the slow path, for
-// the lanes beyond fastTrigBound): ax = (q + f)*pi/2
-// with q's two low bits those of k's bits and f*pi/2 = hi + lo.
+// the lanes beyond fastTrigBound): ax = (q + f)*pi/2 with q's two low
+// bits those of k's bits and f*pi/2 = hi + lo.
 func (b *mathBuilder) remPio2(ax int) (k, hi, lo int) {
 	fb := bitsOf(b.p.T)
 	e := b.shr(ax, fb.mant)
@@ -227,9 +227,10 @@ func (b *mathBuilder) cosKernel(hi, lo int) int {
 	return b.add(w, c)
 }
 
-// sinCosProgram is sin x or cos x: |x| reduced (remPio2), the kernel of
-// the quadrant, its sign; x itself (sin) or 1 (cos) below 2^-27 (float64)
-// or 2^-12, where they are the value within half an ulp; NaN for ±Inf.
+// sinCosProgram is sin x or cos x: |x| reduced (remPio2Fast, and remPio2
+// in a block for the lanes beyond fastTrigBound), the kernel of the
+// quadrant, its sign; x itself (sin) or 1 (cos) below 2^-27 (float64) or
+// 2^-12, where they are the value within half an ulp; NaN for ±Inf.
 func sinCosProgram(cos bool) func(t Type) *MathProgram {
 	return func(t Type) *MathProgram {
 		name := "sin"

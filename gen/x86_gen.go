@@ -1,8 +1,11 @@
 package main
 
 import (
+	"runtime"
+
 	"errors"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,7 +103,39 @@ func compileAvo(c *build.Context) (*ir.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return file, pass.Compile.Execute(file)
+	return file, compileFunctions(file)
+}
+
+// compileFunctions is avo's pass.Compile with the passes of one function
+// run for several functions at once (register allocation is most of the
+// generator's time, and the fused kernels' functions are large).
+func compileFunctions(file *ir.File) error {
+	if err := pass.Verify.Execute(file); err != nil {
+		return err
+	}
+	local := pass.Concat(
+		pass.FunctionPass(pass.PruneJumpToFollowingLabel),
+		pass.FunctionPass(pass.PruneDanglingLabels),
+		pass.FunctionPass(pass.LabelTarget),
+		pass.FunctionPass(pass.CFG),
+		pass.InstructionPass(pass.ZeroExtend32BitOutputs),
+		pass.FunctionPass(pass.Liveness),
+		pass.FunctionPass(pass.AllocateRegisters),
+		pass.FunctionPass(pass.BindRegisters),
+		pass.FunctionPass(pass.VerifyAllocation),
+		pass.FunctionPass(pass.EnsureBasePointerCalleeSaved),
+		pass.FunctionPass(pass.PruneSelfMoves),
+		pass.FunctionPass(pass.RequiredISAExtensions),
+	)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, fn := range file.Functions() {
+		g.Go(func() error { return local.Execute(&ir.File{Sections: []ir.Section{fn}}) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return pass.IncludeTextFlagHeader(file)
 }
 
 // checkFeatures refuses a kernel with an instruction whose ISA extension

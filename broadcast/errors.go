@@ -69,6 +69,10 @@ var (
 	// outside Data.
 	ErrView = errors.New("broadcast: view outside its data")
 
+	// ErrEmpty reports a reduction without an identity (max, min, argmax,
+	// argmin) over no values: an output whose reduced axes hold nothing.
+	ErrEmpty = errors.New("broadcast: reduction over no values")
+
 	// ErrOverlap reports a destination that shares memory with an input other
 	// than by being exactly that input (same start, extent and strides).
 	ErrOverlap = errors.New("broadcast: destination overlaps an input")

@@ -35,20 +35,11 @@ import (
 // package's sentinels, and nothing is written.
 func ReduceSum[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
 	var kept, summed [nestRoom]group
-	r, err := planReduce(dstShape, aShape, axes, kept[:0], summed[:0])
+	r, err := checkReduce("sum", dst, dstShape, a, aShape, axes, kept[:0], summed[:0])
 	if err != nil {
 		return err
 	}
-	if err := aShape.checkLen("a", len(a)); err != nil {
-		return err
-	}
-	if err := dstShape.checkLen("dst", len(dst)); err != nil {
-		return err
-	}
-	if sharesMemory(dst, a) {
-		return newError(errs(ErrOverlap), "dst shares memory with a (shape %v); a reduction needs its own output", aShape.Clone())
-	}
-	runReduce(r, dst, a)
+	runReduce(fold[T]{}, r, dst, a)
 	return nil
 }
 
@@ -71,9 +62,29 @@ type group struct {
 	size, stride int
 }
 
+// checkReduce checks a reduction's shapes, axes and slices and builds its
+// nest, appending its groups to kept and summed; what names the reduction
+// in errors.
+func checkReduce[T, U any](what string, dst []U, dstShape Shape, a []T, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
+	r, err := planReduce(what, dstShape, aShape, axes, kept, summed)
+	if err != nil {
+		return r, err
+	}
+	if err := aShape.checkLen("a", len(a)); err != nil {
+		return r, err
+	}
+	if err := dstShape.checkLen("dst", len(dst)); err != nil {
+		return r, err
+	}
+	if sharesMemory(dst, a) {
+		return r, newError(errs(ErrOverlap), "dst shares memory with a (shape %v); a reduction needs its own output", aShape.Clone())
+	}
+	return r, nil
+}
+
 // planReduce checks the shapes and axes and builds the nest, appending
 // its groups to kept and summed.
-func planReduce(dstShape, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
+func planReduce(what string, dstShape, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
 	if err := aShape.validate("a"); err != nil {
 		return reduction{}, err
 	}
@@ -101,7 +112,7 @@ func planReduce(dstShape, aShape Shape, axes []int, kept, summed []group) (reduc
 		reduced[i] = true
 	}
 	if !isReducedShape(dstShape, aShape, reduced) {
-		return reduction{}, dstShapeError(dstShape, aShape, axes, reduced)
+		return reduction{}, dstShapeError(what, dstShape, aShape, axes, reduced)
 	}
 	r := reduction{count: 1}
 	stride, last := 1, -1 // last: the axis of the latest group
@@ -163,7 +174,7 @@ func isReducedShape(dstShape, aShape Shape, reduced []bool) bool {
 
 // dstShapeError is the error for a dstShape that is not the reduced
 // shape of aShape, naming both shapes it could be.
-func dstShapeError(dstShape, aShape Shape, axes []int, reduced []bool) error {
+func dstShapeError(what string, dstShape, aShape Shape, axes []int, reduced []bool) error {
 	keep, squeeze := Shape{}, Shape{}
 	for i, d := range aShape {
 		if reduced[i] {
@@ -173,8 +184,8 @@ func dstShapeError(dstShape, aShape Shape, axes []int, reduced []bool) error {
 		keep, squeeze = append(keep, d), append(squeeze, d)
 	}
 	return newError(errs(ErrIncompatible),
-		"dst shape %v cannot hold the sum of a of shape %v over axes %v: it must be %v (keepdims) or %v",
-		dstShape.Clone(), aShape.Clone(), axesList(axes), keep, squeeze)
+		"dst shape %v cannot hold the %s of a of shape %v over axes %v: it must be %v (keepdims) or %v",
+		dstShape.Clone(), what, aShape.Clone(), axesList(axes), keep, squeeze)
 }
 
 // axesList formats the axes as given, "all" for none. It prints a copy,
@@ -187,31 +198,34 @@ func axesList(axes []int) string {
 	return fmt.Sprint(append([]int(nil), axes...))
 }
 
-// sharesMemory reports whether two slices share an element.
-func sharesMemory[T elem.Number](x, y []T) bool {
+// sharesMemory reports whether two slices share a byte.
+func sharesMemory[T, U any](x []T, y []U) bool {
 	x0, y0 := uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(unsafe.Pointer(unsafe.SliceData(y)))
-	size := unsafe.Sizeof(T(0))
-	return len(x) > 0 && len(y) > 0 && x0 < y0+uintptr(len(y))*size && y0 < x0+uintptr(len(x))*size
+	xs, ys := unsafe.Sizeof(*new(T)), unsafe.Sizeof(*new(U))
+	return len(x) > 0 && len(y) > 0 && x0 < y0+uintptr(len(y))*ys && y0 < x0+uintptr(len(x))*xs
 }
 
-// runReduce computes every output element. Outputs of at most Lanes
-// values each run the canonical tree on rows of values: whole rows of a
-// when its innermost axis is kept and long, else rows gathered for blocks
-// of outputs. Outputs of more values run through the sum kernels one by
-// one when the innermost axis is summed, else as vertical adds of rows.
-func runReduce[T elem.Number](r reduction, dst, a []T) {
+// runReduce computes every output element of fold f. Outputs of at most
+// Lanes values each run the canonical tree on rows of values: whole rows
+// of a when its innermost axis is kept and long, else rows gathered for
+// blocks of outputs. Outputs of more values run through the fold's lane
+// kernel one by one when the innermost axis is summed, else as vertical
+// operations on rows.
+func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	switch {
 	case r.empty:
 	case r.count == 0:
-		clear(dst) // sums of nothing: +0
+		for i := range dst {
+			dst[i] = f.ofNothing()
+		}
 	case r.count <= kernel.Lanes && !r.innerSummed && len(r.kept) > 0 && r.kept[len(r.kept)-1].size >= shortColumns:
-		shortColumnSums(dst, a, r.kept, r.summed)
+		shortColumnSums(f, dst, a, r.kept, r.summed)
 	case r.count <= kernel.Lanes:
-		shortSums(dst, a, r.kept, r.summed)
+		shortSums(f, dst, a, r.kept, r.summed)
 	case r.innerSummed:
-		rowSums(dst, a, r.kept, r.summed)
+		rowSums(f, dst, a, r.kept, r.summed)
 	default:
-		columnSums(dst, a, r.kept, r.summed)
+		columnSums(f, dst, a, r.kept, r.summed)
 	}
 }
 
@@ -259,9 +273,10 @@ func valueOffsets(summed []group, values *[kernel.Lanes]int) int {
 }
 
 // treeSteps calls f for each step of the canonical tree over m <= Lanes
-// accumulators that adds something: accumulators m and up are -0, which
-// leaves every value it is added to as it is, so of the step that adds
-// acc[j+h] to acc[j] for j < h only the first m-h additions remain.
+// accumulators that changes something: accumulators m and up hold the
+// fold's identity, which leaves every value it meets as it is, so of the
+// step that combines acc[j+h] into acc[j] for j < h only the first m-h
+// remain.
 func treeSteps(m int, f func(h, n int)) {
 	for h := kernel.Lanes / 2; h > 0; h /= 2 {
 		if m > h {
@@ -271,27 +286,27 @@ func treeSteps(m int, f func(h, n int)) {
 	}
 }
 
-// treeRows computes the sums of count <= Lanes values each, given as
-// rows: value i of every sum is accumulator i, and the canonical tree
-// adds them (steps of vertical adds of rows, leaving out the accumulators
-// no value reaches). The first step reads the values as it adds them:
-// load(row, i, with) sets row to value row i plus value row with, or to
-// row i alone when with is -1; the steps after it add rows of acc, ld
-// apart, and the last one writes sums.
-func treeRows[T elem.Number](sums, acc []T, ld, count int, load func(row []T, i, with int)) {
-	n := len(sums)
+// treeRows computes the results of count <= Lanes values each, given as
+// rows: value i of every output is accumulator i, and the canonical tree
+// combines them (steps of vertical operations on rows, leaving out the
+// accumulators no value reaches). The first step reads the values as it
+// combines them: load(row, i, with) sets row to value row i combined with
+// value row with, or to row i alone when with is -1; the steps after it
+// combine rows of acc, ld apart, and the last one writes results.
+func treeRows[T elem.Number](f fold[T], results, acc []T, ld, count int, load func(row []T, i, with int)) {
+	n := len(results)
 	if count == 1 {
-		load(sums, 0, -1)
+		load(results, 0, -1)
 		return
 	}
 	first := true
 	treeSteps(count, func(h, rows int) {
 		to, ldTo := acc, ld
 		if h == 1 {
-			to, ldTo = sums, n
+			to, ldTo = results, n
 		}
 		if !first {
-			kernel.Add(kernel.VV, rows, n, to, ldTo, acc, ld, acc[h*ld:], ld, false)
+			f.rows(rows, n, to, ldTo, acc, ld, acc[h*ld:], ld)
 			return
 		}
 		first = false
@@ -305,21 +320,22 @@ func treeRows[T elem.Number](sums, acc []T, ld, count int, load func(row []T, i,
 	})
 }
 
-// shortBlock is the number of outputs a short sum computes at once, in
-// rows of that length: enough that the kernel calls of a block cost
+// shortBlock is the number of outputs a short reduction computes at once,
+// in rows of that length: enough that the kernel calls of a block cost
 // little per output.
 const shortBlock = 256
 
 // shortSums computes outputs of at most Lanes values each, a block of
 // outputs at a time: treeRows over rows holding value i of every output
-// in the block, gathered from a. A sum of few values so costs a few
-// additions rather than kernel calls of its own.
-func shortSums[T elem.Number](dst, a []T, kept, summed []group) {
-	s := shortBlockSums[T]{a: a, out: dst}
+// in the block, gathered from a. A reduction of few values so costs a few
+// operations rather than kernel calls of its own.
+func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
+	s := shortBlockSums[T]{f: f, a: a, out: dst}
 	s.count = valueOffsets(summed, &s.values)
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
-	s.acc = unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*shortBlock)
+	s.acc = unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*shortBlock+shortBlock)
+	s.acc, s.tmp = s.acc[:kernel.Lanes/2*shortBlock], s.acc[kernel.Lanes/2*shortBlock:]
 	inner, outer := group{size: 1}, kept
 	if len(kept) > 0 {
 		inner, outer = kept[len(kept)-1], kept[:len(kept)-1]
@@ -342,7 +358,10 @@ func shortSums[T elem.Number](dst, a []T, kept, summed []group) {
 
 // shortBlockSums is a block of the outputs of shortSums.
 type shortBlockSums[T elem.Number] struct {
-	a, acc, out []T               // out: the outputs from the block's first on
+	f           fold[T]
+	a, acc, tmp []T
+	out         []T               // the outputs from the block's first on
+	o           int               // the index of the block's first output
 	values      [kernel.Lanes]int // each value's offset from its output's first
 	count       int               // values per output
 	bases       [shortBlock]int   // the offset of each output's first value
@@ -352,71 +371,67 @@ type shortBlockSums[T elem.Number] struct {
 // flush computes the outputs of the block and starts the next one.
 func (s *shortBlockSums[T]) flush() {
 	n, bases, values := s.n, s.bases[:s.n], s.values[:s.count]
-	sums := s.out[:n]
-	treeRows(sums, s.acc, shortBlock, len(values), func(row []T, i, with int) {
+	results := s.out[:n]
+	shift := s.f.shifts(s.o, n)
+	treeRows(s.f, results, s.acc, shortBlock, len(values), func(row []T, i, with int) {
 		if with >= 0 {
 			with = values[with]
 		}
-		gatherValues(row, s.a, bases, values[i], with)
+		s.f.gather(row, s.tmp, s.a, bases, values[i], with, shift)
 	})
-	for i := kernel.FindNaN(sums); i < n; i += 1 + kernel.FindNaN(sums[i+1:]) {
-		sums[i] = shortNaN(s.a, bases[i], values)
+	for i := kernel.FindNaN(results); i < n; i += 1 + kernel.FindNaN(results[i+1:]) {
+		results[i] = shortNaN(s.f, s.a, bases[i], values)
 	}
-	s.n, s.out = 0, s.out[n:]
-}
-
-// gatherValues sets row[r] to a[bases[r]+off], plus a[bases[r]+with]
-// unless with is -1.
-func gatherValues[T elem.Number](row, a []T, bases []int, off, with int) {
-	bases = bases[:len(row)]
-	if with < 0 {
-		for r, at := range bases {
-			row[r] = a[at+off]
-		}
-		return
-	}
-	for r, at := range bases {
-		row[r] = a[at+off] + a[at+with]
-	}
+	s.n, s.out, s.o = 0, s.out[n:], s.o+n
 }
 
 // shortColumnSums computes outputs of at most Lanes values each whose
 // innermost axis is kept: for each kept outer index and tile of columns,
 // treeRows over the rows of a that hold the values.
-func shortColumnSums[T elem.Number](dst, a []T, kept, summed []group) {
+func shortColumnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	cols, outer := kept[len(kept)-1].size, kept[:len(kept)-1]
 	var room [kernel.Lanes]int
 	values := room[:valueOffsets(summed, &room)]
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
-	acc := unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*columnTile)
-	out := dst
+	acc := unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*columnTile+columnTile)
+	acc, tmp := acc[:kernel.Lanes/2*columnTile], acc[kernel.Lanes/2*columnTile:]
+	o := 0
 	offsets(outer, func(base int) {
 		for c0 := 0; c0 < cols; c0 += columnTile {
-			sums := out[c0:min(c0+columnTile, cols)]
-			w, at := len(sums), base+c0
-			treeRows(sums, acc, w, len(values), func(row []T, i, with int) {
+			results := dst[o+c0 : o+min(c0+columnTile, cols)]
+			w, at := len(results), base+c0
+			shift := f.shifts(o+c0, w)
+			treeRows(f, results, acc, w, len(values), func(row []T, i, with int) {
 				x := a[at+values[i]:][:w]
+				if f.each != nil {
+					f.each.rows(1, w, row, w, x, w, shift)
+					if with >= 0 {
+						f.each.rows(1, w, tmp, w, a[at+values[with]:], w, shift)
+						f.rows(1, w, row, w, row, w, tmp, w)
+					}
+					return
+				}
 				if with < 0 {
 					copy(row, x)
 					return
 				}
-				kernel.Add(kernel.VV, 1, w, row, w, x, w, a[at+values[with]:], w, false)
+				f.rows(1, w, row, w, x, w, a[at+values[with]:], w)
 			})
-			for c := kernel.FindNaN(sums); c < w; c += 1 + kernel.FindNaN(sums[c+1:]) {
-				sums[c] = shortNaN(a, at+c, values)
+			for c := kernel.FindNaN(results); c < w; c += 1 + kernel.FindNaN(results[c+1:]) {
+				results[c] = shortNaN(f, a, at+c, values)
 			}
 		}
-		out = out[cols:]
+		o += cols
 	})
 }
 
-// shortNaN is the canonical NaN of the sum of the values of a at
-// at + values[i]: the first NaN among them, quiet, or the default NaN.
-func shortNaN[T elem.Number](a []T, at int, values []int) T {
+// shortNaN is the NaN result of the output whose values are at
+// at + values[i]: made from their first NaN, or the default NaN.
+func shortNaN[T elem.Number](f fold[T], a []T, at int, values []int) T {
 	for _, off := range values {
 		if x := a[at+off]; x != x {
-			return kernel.Quiet(x)
+			return f.nanOf(x)
 		}
 	}
 	return kernel.DefaultNaN[T]()
@@ -424,69 +439,91 @@ func shortNaN[T elem.Number](a []T, at int, values []int) T {
 
 // rowSums computes outputs whose values end in contiguous runs (the
 // innermost axis is summed): each output folds its runs, in order, into
-// one sum's accumulators.
-func rowSums[T elem.Number](dst, a []T, kept, summed []group) {
+// one set of accumulators.
+func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	run, outer := summed[len(summed)-1].size, summed[:len(summed)-1]
-	var s sumState[T]
+	var s laneState[T]
+	if f.each != nil {
+		buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+		defer scratch.Put(buf)
+		s.tmp = unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
+	}
 	o := 0
 	offsets(kept, func(base int) {
-		s.start()
-		offsets(outer, func(off int) { s.add(a[base+off:][:run]) })
-		dst[o] = kernel.SumTree(s.acc[:])
+		s.start(f)
+		if f.each == nil {
+			offsets(outer, func(off int) { s.add(f, a[base+off:][:run]) })
+		} else {
+			shift := f.each.shift[o]
+			offsets(outer, func(off int) {
+				x := a[base+off:][:run]
+				for len(x) > 0 {
+					piece := s.tmp[:min(len(x), len(s.tmp))]
+					f.each.run(piece, x[:len(piece)], shift)
+					s.add(f, piece)
+					x = x[len(piece):]
+				}
+			})
+		}
+		dst[o] = f.tree(s.acc[:])
 		if x := dst[o]; x != x {
-			dst[o] = firstNaN(func(f func([]T)) {
-				offsets(outer, func(off int) { f(a[base+off:][:run]) })
+			dst[o] = firstNaN(f, func(visit func([]T)) {
+				offsets(outer, func(off int) { visit(a[base+off:][:run]) })
 			})
 		}
 		o++
 	})
 }
 
-// firstNaN returns the canonical NaN of a sum whose runs of values visit
-// gives in index order: the first NaN among them, quiet, or the default
-// NaN.
-func firstNaN[T elem.Number](visit func(f func([]T))) T {
+// firstNaN returns the NaN result of an output whose runs of values visit
+// gives in index order: made from the first NaN among them, or the
+// default NaN.
+func firstNaN[T elem.Number](f fold[T], visit func(func([]T))) T {
 	nan, found := kernel.DefaultNaN[T](), false
 	visit(func(run []T) {
 		if i := kernel.FindNaN(run); !found && i < len(run) {
-			nan, found = kernel.Quiet(run[i]), true
+			nan, found = f.nanOf(run[i]), true
 		}
 	})
 	return nan
 }
 
-// sumState is one sum's accumulators across runs: a run that starts in
-// the middle of a round of the accumulators is folded into them rotated,
-// so that value i still meets accumulator i mod their count.
-type sumState[T elem.Number] struct {
+// laneState is one output's accumulators across runs: a run that starts
+// in the middle of a round of the accumulators is folded into them
+// rotated, so that value i still meets accumulator i mod their count.
+type laneState[T elem.Number] struct {
 	acc   [kernel.Lanes]T
 	count int
+	tmp   []T // room for transformed values
 }
 
-// start makes s the state of a sum before its first value.
-func (s *sumState[T]) start() {
-	kernel.SumStart(&s.acc)
+// start makes s the state of an output before its first value.
+func (s *laneState[T]) start(f fold[T]) {
+	x := f.start()
+	for i := range s.acc {
+		s.acc[i] = x
+	}
 	s.count = 0
 }
 
-// add folds the next values of the sum.
-func (s *sumState[T]) add(run []T) {
+// add folds the next values of the output.
+func (s *laneState[T]) add(f fold[T], run []T) {
 	const k = kernel.Lanes
 	p := s.count % k
 	s.count += len(run)
 	if p == 0 {
-		kernel.Sum(s.acc[:], run)
+		f.lanes(s.acc[:], run)
 		return
 	}
 	var r [k]T
 	copy(r[:], s.acc[p:]) // r[j] = acc[(j+p) % k]
 	copy(r[k-p:], s.acc[:p])
-	kernel.Sum(r[:], run)
+	f.lanes(r[:], run)
 	copy(s.acc[p:], r[:])
 	copy(s.acc[:p], r[k-p:])
 }
 
-// columnTile is the number of columns a column sum runs at once: its
+// columnTile is the number of columns a column reduction runs at once: its
 // accumulator rows then take 128 KiB (float32) or 256 KiB (float64), which
 // stay in L2.
 const columnTile = 1024
@@ -496,10 +533,10 @@ var scratch = sync.Pool{New: func() any { return new([columnTile * kernel.Lanes]
 
 // columnSums computes outputs whose innermost axis is kept: for each
 // block of kept outer indices and each tile of columns, every summed row
-// is added into accumulator row i mod lanes (i its index among the summed
-// rows, in order), as 2-D vertical adds over consecutive rows, then the
-// canonical tree runs over the accumulator rows, as adds of their halves.
-func columnSums[T elem.Number](dst, a []T, kept, summed []group) {
+// is folded into accumulator row i mod lanes (i its index among the summed
+// rows, in order), as 2-D vertical operations over consecutive rows, then
+// the canonical tree runs over the accumulator rows, on their halves.
+func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	cols := kept[len(kept)-1].size
 	outer := kept[:len(kept)-1]
 	inner := summed[len(summed)-1]
@@ -508,35 +545,46 @@ func columnSums[T elem.Number](dst, a []T, kept, summed []group) {
 	defer scratch.Put(buf)
 	lanes := kernel.Lanes
 	rows := unsafe.Slice((*T)(unsafe.Pointer(buf)), lanes*columnTile)
-	var negZero [kernel.Lanes]T
-	nz := kernel.SumStart(&negZero)[0]
+	var tmp []T
+	if f.each != nil {
+		tbuf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+		defer scratch.Put(tbuf)
+		tmp = unsafe.Slice((*T)(unsafe.Pointer(tbuf)), lanes*columnTile)
+	}
+	start := f.start()
 	o := 0
 	offsets(outer, func(base int) {
 		for c0 := 0; c0 < cols; c0 += columnTile {
 			w := min(columnTile, cols-c0)
 			acc := rows[:lanes*w]
 			for i := range acc {
-				acc[i] = nz
+				acc[i] = start
 			}
+			shift := f.shifts(o+c0, w)
 			i := 0
 			offsets(above, func(off int) {
 				at := base + off + c0
 				for left := inner.size; left > 0; {
 					p := i % lanes
 					m := min(lanes-p, left)
-					kernel.Add(kernel.VV, m, w, acc[p*w:], w, acc[p*w:], w, a[at:], inner.stride, false)
+					x, ldx := a[at:], inner.stride
+					if f.each != nil {
+						f.each.rows(m, w, tmp, w, x, ldx, shift)
+						x, ldx = tmp, w
+					}
+					f.rows(m, w, acc[p*w:], w, acc[p*w:], w, x, ldx)
 					at += m * inner.stride
 					i, left = i+m, left-m
 				}
 			})
 			for h := lanes / 2; h > 0; h /= 2 {
-				kernel.Add(kernel.VV, h, w, acc, w, acc, w, acc[h*w:], w, false)
+				f.rows(h, w, acc, w, acc, w, acc[h*w:], w)
 			}
 			out := dst[o+c0:][:w]
 			copy(out, acc[:w])
 			for c, x := range out {
 				if x != x {
-					out[c] = columnNaN(a, base+c0+c, above, inner)
+					out[c] = columnNaN(f, a, base+c0+c, above, inner)
 				}
 			}
 		}
@@ -544,14 +592,14 @@ func columnSums[T elem.Number](dst, a []T, kept, summed []group) {
 	})
 }
 
-// columnNaN is the canonical NaN of the column sum at a[at + ...]: its
-// first NaN in row order, quiet, or the default NaN.
-func columnNaN[T elem.Number](a []T, at int, above []group, inner group) T {
+// columnNaN is the NaN result of the column at a[at + ...]: made from its
+// first NaN in row order, or the default NaN.
+func columnNaN[T elem.Number](f fold[T], a []T, at int, above []group, inner group) T {
 	nan, found := kernel.DefaultNaN[T](), false
 	offsets(above, func(off int) {
 		for r := 0; r < inner.size && !found; r++ {
 			if x := a[at+off+r*inner.stride]; x != x {
-				nan, found = kernel.Quiet(x), true
+				nan, found = f.nanOf(x), true
 			}
 		}
 	})

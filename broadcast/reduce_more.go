@@ -1,0 +1,263 @@
+package broadcast
+
+import (
+	"math"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// The reductions below share ReduceSum's arguments, shape rules, errors
+// and canonical order: each output combines its values in index order,
+// value i into accumulator i mod 32, then the pairwise tree, so that every
+// implementation and CPU gives the same bits.
+
+// ReduceMax sets each element of dst to the greatest of the values of a
+// that it reduces, over the given axes, with ReduceSum's shapes and axes.
+// It follows Go's max, as elem.MaxOf: +0 is above -0, and an output with a
+// NaN among its values is the first of them in index order, exactly as it
+// is in a. A reduced axis of size 0 is an error wrapping ErrEmpty (a
+// maximum of nothing does not exist), unless dst is empty too.
+func ReduceMax[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	return reduceFold("max", foldMax, dst, dstShape, a, aShape, axes)
+}
+
+// ReduceMin is ReduceMax for the least values: -0 is below +0, a NaN wins
+// as in ReduceMax, and a reduced axis of size 0 is an error.
+func ReduceMin[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	return reduceFold("min", foldMin, dst, dstShape, a, aShape, axes)
+}
+
+// ReduceProd sets each element of dst to the product of the values of a
+// that it reduces, each product rounded to T, in the canonical order of
+// ReduceSum; a NaN result is the first NaN among the values, quiet, or
+// the default NaN; a product of nothing is 1. On the integer types the
+// products wrap around in T (so any order gives the same bits).
+func ReduceProd[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	return reduceFold("product", foldProd, dst, dstShape, a, aShape, axes)
+}
+
+// reduceFold runs a fold without a transform; what names it in errors.
+func reduceFold[T elem.Number](what string, op foldOp, dst []T, dstShape Shape, a []T, aShape Shape, axes []int) error {
+	var kept, summed [nestRoom]group
+	r, err := checkReduce(what, dst, dstShape, a, aShape, axes, kept[:0], summed[:0])
+	if err != nil {
+		return err
+	}
+	if op == foldMax || op == foldMin {
+		if err := checkNotEmpty(what, r, aShape, axes); err != nil {
+			return err
+		}
+	}
+	runReduce(fold[T]{op: op}, r, dst, a)
+	return nil
+}
+
+// checkNotEmpty rejects a reduction without an identity whose outputs
+// (there are some) reduce no values.
+func checkNotEmpty(what string, r reduction, aShape Shape, axes []int) error {
+	if r.count == 0 && !r.empty {
+		return newError(errs(ErrEmpty), "the %s of a of shape %v over axes %v is over no values: it has none", what, aShape.Clone(), axesList(axes))
+	}
+	return nil
+}
+
+// ReduceMean sets each element of dst to the mean of the values of a that
+// it reduces, over the given axes, with ReduceSum's shapes and axes: their
+// sum in F, in the canonical order, divided by their count (converted to
+// F), rounded once. F is the element type of dst: the same as a's for
+// float data (or the other float type), float32 or float64 for integer
+// data, whose values are converted to F (as elem.Convert does) before
+// they are summed, in a temporary of a's length. The mean of nothing (a
+// reduced axis of size 0) is the default NaN.
+func ReduceMean[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	var kept, summed [nestRoom]group
+	r, err := checkReduce("mean", dst, dstShape, a, aShape, axes, kept[:0], summed[:0])
+	if err != nil {
+		return err
+	}
+	meanOf(r, dst, asFloat[F](a))
+	return nil
+}
+
+// meanOf sets dst to the means of the reduction r of a.
+func meanOf[F elem.Float](r reduction, dst, a []F) {
+	runReduce(fold[F]{}, r, dst, a)
+	divideBy(dst, r.count)
+}
+
+// divideBy divides the sums in dst by n >= 0, with the default NaN for
+// 0/0 and NaN sums kept (the hardware's 0/0 differs between CPUs).
+func divideBy[F elem.Float](dst []F, n int) {
+	if n > 0 {
+		elem.DivScalar(dst, dst, F(n))
+		return
+	}
+	for i, s := range dst {
+		switch {
+		case s > 0:
+			dst[i] = F(math.Inf(1))
+		case s == 0:
+			dst[i] = kernel.DefaultNaN[F]()
+		}
+	}
+}
+
+// asFloat returns a as []F: itself when it is one, else converted into a
+// new slice.
+func asFloat[F elem.Float, T elem.Number](a []T) []F {
+	if x, ok := any(a).([]F); ok {
+		return x
+	}
+	x := make([]F, len(a))
+	elem.Convert(x, a)
+	return x
+}
+
+// ReduceVar sets each element of dst to the population variance of the
+// values of a that it reduces (NumPy's var with ddof=0), with ReduceMean's
+// types and shapes: two passes, the mean m first (as ReduceMean), then
+// the sum of the squared deviations (x - m)*(x - m), each rounded to F, in
+// the canonical order, divided by the count. It allocates the means.
+func ReduceVar[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	return reduceVar("variance", dst, dstShape, a, aShape, 0, axes, false)
+}
+
+// ReduceVarDdof is ReduceVar divided by count - ddof rather than count
+// (NumPy's ddof; 1 gives the unbiased sample variance). A divisor of 0 or
+// less gives +Inf, or the default NaN for a sum of 0, as NumPy does.
+func ReduceVarDdof[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aShape Shape, ddof int, axes ...int) error {
+	return reduceVar("variance", dst, dstShape, a, aShape, ddof, axes, false)
+}
+
+// ReduceStd is the square root of ReduceVar, correctly rounded: the
+// population standard deviation.
+func ReduceStd[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+	return reduceVar("standard deviation", dst, dstShape, a, aShape, 0, axes, true)
+}
+
+// ReduceStdDdof is the square root of ReduceVarDdof.
+func ReduceStdDdof[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aShape Shape, ddof int, axes ...int) error {
+	return reduceVar("standard deviation", dst, dstShape, a, aShape, ddof, axes, true)
+}
+
+func reduceVar[T elem.Number, F elem.Float](what string, dst []F, dstShape Shape, a []T, aShape Shape, ddof int, axes []int, std bool) error {
+	var kept, summed [nestRoom]group
+	r, err := checkReduce(what, dst, dstShape, a, aShape, axes, kept[:0], summed[:0])
+	if err != nil || r.empty {
+		return err
+	}
+	x := asFloat[F](a)
+	mean := make([]F, len(dst))
+	meanOf(r, mean, x)
+	runReduce(fold[F]{each: &transform[F]{shift: mean}}, r, dst, x)
+	divideBy(dst, max(r.count-ddof, 0))
+	if std {
+		elem.Sqrt(dst, dst)
+	}
+	return nil
+}
+
+// ReduceArgMax sets each element of dst to the index along axis of the
+// greatest of the values of a that it reduces, as elem.ArgMax: the first
+// index of the greatest value (+0 above -0), or the first index of a NaN
+// if there is one. dstShape is aShape with the axis removed or kept as 1.
+// An axis of size 0 is an error wrapping ErrEmpty, unless dst is empty.
+func ReduceArgMax[T elem.Number](dst []int, dstShape Shape, a []T, aShape Shape, axis int) error {
+	return reduceArg("argmax", true, dst, dstShape, a, aShape, axis)
+}
+
+// ReduceArgMin is ReduceArgMax for the least value (-0 below +0).
+func ReduceArgMin[T elem.Number](dst []int, dstShape Shape, a []T, aShape Shape, axis int) error {
+	return reduceArg("argmin", false, dst, dstShape, a, aShape, axis)
+}
+
+func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Shape, a []T, aShape Shape, axis int) error {
+	var kept, summed [nestRoom]group
+	axes := [1]int{axis}
+	r, err := checkReduce(what, dst, dstShape, a, aShape, axes[:], kept[:0], summed[:0])
+	if err != nil || r.empty {
+		return err
+	}
+	if err := checkNotEmpty(what, r, aShape, axes[:]); err != nil {
+		return err
+	}
+	if len(r.summed) == 0 { // an axis of size 1
+		clear(dst)
+		return nil
+	}
+	along := r.summed[0]
+	if r.innerSummed {
+		o := 0
+		offsets(r.kept, func(base int) {
+			dst[o] = argOf(a[base:][:along.size], greatest)
+			o++
+		})
+		return nil
+	}
+	inner, outer := r.kept[len(r.kept)-1], r.kept[:len(r.kept)-1]
+	var room [columnTile]T
+	o := 0
+	offsets(outer, func(base int) {
+		for c0 := 0; c0 < inner.size; c0 += columnTile {
+			w := min(columnTile, inner.size-c0)
+			best, idx := room[:w], dst[o+c0:][:w]
+			copy(best, a[base+c0:][:w])
+			clear(idx)
+			for i := 1; i < along.size; i++ {
+				improve(best, idx, a[base+c0+i*along.stride:][:w], i, greatest)
+			}
+		}
+		o += inner.size
+	})
+	return nil
+}
+
+// smallArg is the run length up to which argOf runs its own loop rather
+// than elem's calls, whose set-up costs more than such a run.
+const smallArg = 32
+
+// argOf is elem.ArgMax(run), or elem.ArgMin(run) when greatest is false.
+func argOf[T elem.Number](run []T, greatest bool) int {
+	if len(run) > smallArg {
+		if greatest {
+			return elem.ArgMax(run)
+		}
+		return elem.ArgMin(run)
+	}
+	at, b := 0, run[0]
+	for i, x := range run {
+		if beats(x, b, greatest) {
+			at, b = i, x
+		}
+	}
+	return at
+}
+
+// improve takes row i into the running best values and their indexes.
+func improve[T elem.Number](best []T, idx []int, row []T, i int, greatest bool) {
+	best, idx = best[:len(row)], idx[:len(row)]
+	for c, x := range row {
+		if beats(x, best[c], greatest) {
+			best[c], idx[c] = x, i
+		}
+	}
+}
+
+// beats reports whether x, coming after b, takes its place: it is greater
+// (or less), a NaN after a number, or +0 after -0 (-0 after +0).
+func beats[T elem.Number](x, b T, greatest bool) bool {
+	if greatest && x > b || !greatest && x < b {
+		return true
+	}
+	if b != b {
+		return false
+	}
+	if x != x {
+		return true
+	}
+	if x == 0 && b == 0 {
+		return math.Signbit(float64(b)) == greatest && math.Signbit(float64(x)) != greatest
+	}
+	return false
+}

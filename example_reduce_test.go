@@ -51,3 +51,31 @@ func ExampleArgMax() {
 	// 1 7
 	// 2 1
 }
+
+func ExampleNorm2() {
+	// Squaring 1e200 overflows float64; Norm2 does not.
+	fmt.Println(elem.Norm2([]float64{1e200, 1e200, 3e200}))
+	fmt.Println(elem.Norm1([]float32{3, -4}), elem.Norm2([]float32{3, -4}), elem.NormInf([]float32{3, -4}))
+	fmt.Println(elem.Distance([]float64{1, 2}, []float64{4, 6}, 2))
+	// Output:
+	// 3.3166247903554e+200
+	// 7 5 4
+	// 5
+}
+
+func ExampleCount() {
+	x := []float32{0.2, 0.9, 0.7, 0.1}
+	above := make([]bool, len(x))
+	elem.GtScalar(above, x, 0.5)
+	fmt.Println(elem.Count(above), elem.Any(above), elem.All(above))
+	// Output:
+	// 2 true false
+}
+
+func ExampleCumSum() {
+	x := []float64{1, 2, 3, 4}
+	elem.CumSum(x, x) // in place
+	fmt.Println(x)
+	// Output:
+	// [1 3 6 10]
+}

@@ -448,9 +448,13 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 		defer scratch.Put(buf)
 		s.tmp = unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
 	}
+	var start [kernel.Lanes]T
+	for i := range start {
+		start[i] = f.start()
+	}
 	o := 0
 	offsets(kept, func(base int) {
-		s.start(f)
+		s.acc, s.count = start, 0
 		if f.each == nil {
 			offsets(outer, func(off int) { s.add(f, a[base+off:][:run]) })
 		} else {
@@ -495,15 +499,6 @@ type laneState[T elem.Number] struct {
 	acc   [kernel.Lanes]T
 	count int
 	tmp   []T // room for transformed values
-}
-
-// start makes s the state of an output before its first value.
-func (s *laneState[T]) start(f fold[T]) {
-	x := f.start()
-	for i := range s.acc {
-		s.acc[i] = x
-	}
-	s.count = 0
 }
 
 // add folds the next values of the output.

@@ -1,7 +1,9 @@
 package broadcast
 
 import (
+	"bytes"
 	"math"
+	"unsafe"
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/kernel"
@@ -188,6 +190,13 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 	}
 	along := r.summed[0]
 	if r.innerSummed {
+		if len(r.kept) == 1 && along.size <= smallArg { // rows of a few values: no call per row
+			k := r.kept[0]
+			for o := range dst {
+				dst[o] = argSmall(a[o*k.stride:][:along.size], greatest)
+			}
+			return nil
+		}
 		o := 0
 		offsets(r.kept, func(base int) {
 			dst[o] = argOf(a[base:][:along.size], greatest)
@@ -196,21 +205,97 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 		return nil
 	}
 	inner, outer := r.kept[len(r.kept)-1], r.kept[:len(r.kept)-1]
-	var room [columnTile]T
+	var best [columnTile]T
+	var match [columnTile]bool
 	o := 0
 	offsets(outer, func(base int) {
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
-			best, idx := room[:w], dst[o+c0:][:w]
-			copy(best, a[base+c0:][:w])
-			clear(idx)
-			for i := 1; i < along.size; i++ {
-				improve(best, idx, a[base+c0+i*along.stride:][:w], i, greatest)
-			}
+			x := a[base+c0:]
+			argColumns(dst[o+c0:][:w], best[:w], match[:w], x, along, greatest)
 		}
 		o += inner.size
 	})
 	return nil
+}
+
+// argColumns sets idx to the arg of each of the columns of the lines rows
+// (line i of column c at x[i*along.stride+c]). Integer columns take the
+// plain loop. Float columns take their extremes first, as vertical
+// kernels, then look for them row by row: a vertical comparison with the
+// extremes marks the few candidates of a row, and the first candidate of
+// a column with the extreme's bits is its index. A column whose extreme
+// is a NaN (which equals nothing) takes the exact loop.
+func argColumns[T elem.Number](idx []int, best []T, match []bool, x []T, along group, greatest bool) {
+	w := len(idx)
+	row := func(i int) []T { return x[i*along.stride:][:w] }
+	copy(best, row(0))
+	clear(idx)
+	if !isFloat[T]() {
+		for i := 1; i < along.size; i++ {
+			improve(best, idx, row(i), i, greatest)
+		}
+		return
+	}
+	for i := 1; i < along.size; i++ {
+		if greatest {
+			kernel.Max(kernel.VV, 1, w, best, w, best, w, row(i), w, false)
+		} else {
+			kernel.Min(kernel.VV, 1, w, best, w, best, w, row(i), w, false)
+		}
+	}
+	for c := range idx {
+		idx[c] = -1
+	}
+	left := w
+	for i := 0; i < along.size && left > 0; i++ {
+		r := row(i)
+		eqFloats(match, r, best)
+		m := kernel.BoolBytes(match)
+		for c := bytes.IndexByte(m, 1); c >= 0; c = nextTrue(m, c) {
+			if idx[c] < 0 && (r[c] != 0 || math.Signbit(float64(r[c])) == math.Signbit(float64(best[c]))) {
+				idx[c] = i
+				left--
+			}
+		}
+	}
+	for c := range idx {
+		if idx[c] < 0 { // a NaN extreme
+			b := row(0)[c]
+			idx[c] = 0
+			for i := 1; i < along.size; i++ {
+				if v := row(i)[c]; beats(v, b, greatest) {
+					b, idx[c] = v, i
+				}
+			}
+		}
+	}
+}
+
+// nextTrue returns the index of the next 1 in m after c, or -1.
+func nextTrue(m []byte, c int) int {
+	if j := bytes.IndexByte(m[c+1:], 1); j >= 0 {
+		return c + 1 + j
+	}
+	return -1
+}
+
+// eqFloats sets match[c] to x[c] == y[c], for float T.
+func eqFloats[T elem.Number](match []bool, x, y []T) {
+	n := len(match)
+	p, q := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
+	if unsafe.Sizeof(T(0)) == 4 {
+		kernel.Eq(kernel.VV, 1, n, match, n, unsafe.Slice((*float32)(p), n), n, unsafe.Slice((*float32)(q), n), n, false)
+		return
+	}
+	kernel.Eq(kernel.VV, 1, n, match, n, unsafe.Slice((*float64)(p), n), n, unsafe.Slice((*float64)(q), n), n, false)
+}
+
+// isFloat reports whether T is a float type: 1/2 is not 0.
+func isFloat[T elem.Number]() bool {
+	half := T(1)
+	half /= 2
+	return half != 0
 }
 
 // smallArg is the run length up to which argOf runs its own loop rather
@@ -225,9 +310,18 @@ func argOf[T elem.Number](run []T, greatest bool) int {
 		}
 		return elem.ArgMin(run)
 	}
+	return argSmall(run, greatest)
+}
+
+// argSmall is argOf's loop: plain comparisons, with beats' cases (a NaN,
+// zeros of both signs) only where a plain comparison does not decide.
+func argSmall[T elem.Number](run []T, greatest bool) int {
 	at, b := 0, run[0]
-	for i, x := range run {
-		if beats(x, b, greatest) {
+	for i := 1; i < len(run); i++ {
+		x := run[i]
+		if greatest && x > b || !greatest && x < b {
+			at, b = i, x
+		} else if (x != x || x == 0) && beats(x, b, greatest) {
 			at, b = i, x
 		}
 	}

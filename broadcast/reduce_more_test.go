@@ -138,30 +138,41 @@ func refExtreme[T elem.Number](v []T, greatest bool) T {
 }
 
 // moreCases are the cases of the reductions other than ReduceSum, which
-// share its machinery: with -short, every third of the short ones.
+// share its machinery: with -short (the native suite and the emulators),
+// every other of reduceCases and every sixth of the short ones.
 func moreCases(rng *rand.Rand) []reduceCase {
-	short := shortReduceCases(rng)
-	if testing.Short() {
-		for i := range short {
-			if 3*i < len(short) {
-				short[i] = short[3*i]
-			}
-		}
-		short = short[:(len(short)+2)/3]
+	all, short := reduceCases(rng), shortReduceCases(rng)
+	if !testing.Short() {
+		return append(all, short...)
 	}
-	return append(reduceCases(rng), short...)
+	return append(every(all, 2), every(short, 6)...)
 }
 
-// thinPools keeps, with -short and over 5000 values or under -race, only the pools of
-// random data with specials and of a few NaNs among finite values.
+// every returns every k-th element of xs.
+func every[E any](xs []E, k int) []E {
+	var out []E
+	for i := 0; i < len(xs); i += k {
+		out = append(out, xs[i])
+	}
+	return out
+}
+
+// thinPools keeps, with -short or under -race, only the pools of random
+// data with specials, of a few NaNs among finite values and (up to 2000
+// values) of finite values and of signed zeros.
 func thinPools[T elem.Number](pools []testkit.Pool[T], n int) []testkit.Pool[T] {
-	if !raceBuild && (!testing.Short() || n <= 5000) {
+	if !raceBuild && !testing.Short() {
 		return pools
 	}
 	var out []testkit.Pool[T]
 	for _, p := range pools {
-		if p.Name == "random" || p.Name == "nan" {
+		switch p.Name {
+		case "random", "nan":
 			out = append(out, p)
+		case "finite", "zeros", "ties":
+			if n <= 2000 && !raceBuild {
+				out = append(out, p)
+			}
 		}
 	}
 	return out

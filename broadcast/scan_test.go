@@ -29,7 +29,11 @@ func TestScans(t *testing.T) {
 func scanChecks[T elem.Number](pools func(*rand.Rand, int) []testkit.Pool[T]) []func(*testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
 	var checks []func(*testing.T)
-	for _, c := range append(reduceCases(rng), reduceCase{S(1024, 33), nil}) {
+	cases := reduceCases(rng)
+	if testing.Short() {
+		cases = every(cases, 2)
+	}
+	for _, c := range append(cases, reduceCase{S(1024, 33), nil}) {
 		n, _ := c.shape.Size()
 		if testing.Short() && n > 100000 {
 			continue

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 
@@ -46,6 +47,7 @@ func reduceRows(cfg config) []reduceRow {
 		rows = append(rows, reduceRow{name: fmt.Sprintf("ReduceSum axis=%d/float32/%dx%d", axis, side, side), elems: side * side,
 			setup: func() (func(), func(), map[string]func()) { return axisCalls(axis, side) }})
 	}
+	rows = append(rows, axisRows()...)
 	rows = append(rows, reduceRow{name: fmt.Sprintf("Add/float32/n=%d (contiguous, same input)", side*side), elems: side * side,
 		setup: func() (func(), func(), map[string]func()) {
 			x, y, dst := placed[float32](side * side)
@@ -154,6 +156,195 @@ func reduceCalls64(name string, n int) (func(), func(), map[string]func()) {
 		"ArgMax": {"gonum": func() { sink += float64(floats.MaxIdx(x)) }, "vek": func() { sink += float64(vek.ArgMax(x)) }},
 	}
 	return call, loop, peers[name]
+}
+
+// axisShapes are the float32 layouts the axis reductions run on: a square
+// matrix over each axis and xyz points over their short axis.
+var axisShapes = []struct {
+	shape broadcast.Shape
+	axis  int
+}{{broadcast.Shape{1024, 1024}, 0}, {broadcast.Shape{1024, 1024}, 1}, {broadcast.Shape{1048576, 3}, 1}}
+
+// axisRows are the rows of the other axis reductions (Max, Mean, ArgMax,
+// Var, Std on axisShapes), of Softmax over the last axis of (1024, 1024)
+// and (32, 1000), and of CumSum over axis 0 of (1024, 1024), each beside
+// the plain loops a user would write (math.Exp for the softmax).
+func axisRows() []reduceRow {
+	var rows []reduceRow
+	add := func(name string, shape broadcast.Shape, axis int, call func(a []float32, l axisLayout) func(), loop func(a []float32, l axisLayout) func()) {
+		n := shape[0] * shape[1]
+		l := axisLayout{shape: shape, axis: axis, outer: 1, along: shape[axis], inner: 1}
+		if axis == 0 {
+			l.inner = shape[1]
+		} else {
+			l.outer = shape[0]
+		}
+		rows = append(rows, reduceRow{name: fmt.Sprintf("%s axis=%d/float32/%dx%d", name, axis, shape[0], shape[1]), elems: n,
+			setup: func() (func(), func(), map[string]func()) {
+				a, _, _ := placed[float32](n)
+				for i := range a {
+					a[i] = a[i]/16 - 3
+				}
+				return call(a, l), loop(a, l), nil
+			}})
+	}
+	for _, c := range axisShapes {
+		add("ReduceMax", c.shape, c.axis, func(a []float32, l axisLayout) func() {
+			dst := make([]float32, l.outer*l.inner)
+			return func() { must(broadcast.ReduceMax(dst, l.reduced(), a, l.shape, l.axis)) }
+		}, func(a []float32, l axisLayout) func() { return l.foldLoop(a, func(m, x float32) float32 { return max(m, x) }, nil) })
+		add("ReduceMean", c.shape, c.axis, func(a []float32, l axisLayout) func() {
+			dst := make([]float32, l.outer*l.inner)
+			return func() { must(broadcast.ReduceMean(dst, l.reduced(), a, l.shape, l.axis)) }
+		}, func(a []float32, l axisLayout) func() {
+			return l.foldLoop(a, func(s, x float32) float32 { return s + x }, func(s float32) float32 { return s / float32(l.along) })
+		})
+		add("ReduceArgMax", c.shape, c.axis, func(a []float32, l axisLayout) func() {
+			dst := make([]int, l.outer*l.inner)
+			return func() { must(broadcast.ReduceArgMax(dst, l.reduced(), a, l.shape, l.axis)) }
+		}, func(a []float32, l axisLayout) func() { return l.argLoop(a) })
+		for _, std := range []bool{false, true} {
+			name := map[bool]string{false: "ReduceVar", true: "ReduceStd"}[std]
+			add(name, c.shape, c.axis, func(a []float32, l axisLayout) func() {
+				dst := make([]float32, l.outer*l.inner)
+				if std {
+					return func() { must(broadcast.ReduceStd(dst, l.reduced(), a, l.shape, l.axis)) }
+				}
+				return func() { must(broadcast.ReduceVar(dst, l.reduced(), a, l.shape, l.axis)) }
+			}, func(a []float32, l axisLayout) func() { return l.varLoop(a, std) })
+		}
+	}
+	for _, shape := range []broadcast.Shape{{1024, 1024}, {32, 1000}} {
+		add("Softmax", shape, 1, func(a []float32, l axisLayout) func() {
+			dst := make([]float32, len(a))
+			return func() { must(broadcast.Softmax(dst, a, l.shape, 1)) }
+		}, func(a []float32, l axisLayout) func() {
+			dst := make([]float32, len(a))
+			return func() {
+				for r := range l.outer {
+					row, out := a[r*l.along:][:l.along], dst[r*l.along:][:l.along]
+					m := row[0]
+					for _, x := range row {
+						m = max(m, x)
+					}
+					var s float32
+					for i, x := range row {
+						out[i] = float32(math.Exp(float64(x - m)))
+						s += out[i]
+					}
+					for i := range out {
+						out[i] /= s
+					}
+				}
+			}
+		})
+	}
+	add("CumSum", broadcast.Shape{1024, 1024}, 0, func(a []float32, l axisLayout) func() {
+		dst := make([]float32, len(a))
+		return func() { must(broadcast.CumSum(dst, a, l.shape, 0)) }
+	}, func(a []float32, l axisLayout) func() {
+		dst := make([]float32, len(a))
+		return func() {
+			copy(dst[:l.inner], a[:l.inner])
+			for r := 1; r < l.along; r++ {
+				prev, row, out := dst[(r-1)*l.inner:][:l.inner], a[r*l.inner:][:l.inner], dst[r*l.inner:][:l.inner]
+				for c, x := range row {
+					out[c] = prev[c] + x
+				}
+			}
+		}
+	})
+	return rows
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// axisLayout is a 2-D shape reduced over one axis: outer lines of along
+// values inner apart.
+type axisLayout struct {
+	shape               broadcast.Shape
+	axis                int
+	outer, along, inner int
+}
+
+func (l axisLayout) reduced() broadcast.Shape { return broadcast.Shape{l.outer * l.inner} }
+
+// foldLoop is the plain loop of a fold f along the axis, then done on
+// each result (when not nil): row by row over the matrix in memory order.
+func (l axisLayout) foldLoop(a []float32, f func(acc, x float32) float32, done func(float32) float32) func() {
+	out := make([]float32, l.outer*l.inner)
+	return func() {
+		for o := range l.outer {
+			res := out[o*l.inner:][:l.inner]
+			copy(res, a[o*l.along*l.inner:][:l.inner])
+			for i := 1; i < l.along; i++ {
+				for c, x := range a[(o*l.along+i)*l.inner:][:l.inner] {
+					res[c] = f(res[c], x)
+				}
+			}
+			if done != nil {
+				for c := range res {
+					res[c] = done(res[c])
+				}
+			}
+		}
+	}
+}
+
+// argLoop is the plain loop of ArgMax along the axis.
+func (l axisLayout) argLoop(a []float32) func() {
+	best, idx := make([]float32, l.outer*l.inner), make([]int, l.outer*l.inner)
+	return func() {
+		for o := range l.outer {
+			b, k := best[o*l.inner:][:l.inner], idx[o*l.inner:][:l.inner]
+			copy(b, a[o*l.along*l.inner:][:l.inner])
+			clear(k)
+			for i := 1; i < l.along; i++ {
+				for c, x := range a[(o*l.along+i)*l.inner:][:l.inner] {
+					if x > b[c] {
+						b[c], k[c] = x, i
+					}
+				}
+			}
+		}
+	}
+}
+
+// varLoop is the plain two-pass loop of the variance (or standard
+// deviation) along the axis.
+func (l axisLayout) varLoop(a []float32, std bool) func() {
+	m, v := make([]float32, l.outer*l.inner), make([]float32, l.outer*l.inner)
+	return func() {
+		for o := range l.outer {
+			mo, vo := m[o*l.inner:][:l.inner], v[o*l.inner:][:l.inner]
+			clear(mo)
+			for i := range l.along {
+				for c, x := range a[(o*l.along+i)*l.inner:][:l.inner] {
+					mo[c] += x
+				}
+			}
+			for c := range mo {
+				mo[c] /= float32(l.along)
+			}
+			clear(vo)
+			for i := range l.along {
+				for c, x := range a[(o*l.along+i)*l.inner:][:l.inner] {
+					d := x - mo[c]
+					vo[c] += d * d
+				}
+			}
+			for c := range vo {
+				vo[c] /= float32(l.along)
+				if std {
+					vo[c] = float32(math.Sqrt(float64(vo[c])))
+				}
+			}
+		}
+	}
 }
 
 // axisCalls returns broadcast.ReduceSum over axis of a side x side float32

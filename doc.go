@@ -9,7 +9,9 @@
 //     Select (NumPy's where), comparisons into []bool (Eq ... Ge);
 //   - Convert between any two element types;
 //   - reductions on floats and integers (Sum, Dot, SumSq, MinOf, MaxOf, ArgMin, ArgMax)
-//     with one summation order, the same bits on every CPU.
+//     with one summation order, the same bits on every CPU;
+//   - scans (CumSum, CumProd, the plain loop's bits), norms (Norm1, Norm2
+//     without overflow, NormInf, Distance) and masks (Count, Any, All).
 //
 // Each op has an op-valued form (Apply, ApplyUnary, Compare, ApplyTernary,
 // ApplyBitwise, ApplyShift). The arithmetic, unary, ternary, comparison and
@@ -86,7 +88,10 @@
 // the least and greatest value, ArgMin and ArgMax its first index.
 //
 // broadcast.ReduceSum sums over axes with the same order for each output
-// element.
+// element, and so do its siblings (ReduceProd, ReduceMax, ReduceMin,
+// ReduceMean, ReduceVar, ReduceStd, ReduceArgMax, ReduceArgMin,
+// ReduceCount), the softmax family (Softmax, LogSoftmax, LogSumExp) and
+// the scans along an axis (CumSum, CumProd).
 //
 // # Contract
 //

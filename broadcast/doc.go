@@ -32,6 +32,17 @@
 // follow the same contract (sentinels, every shape named, nothing written).
 // Their element types are the floats, as elem's calls of those families.
 //
+// # Reductions, softmax and scans
+//
+// [ReduceSum], [ReduceProd], [ReduceMax], [ReduceMin], [ReduceMean],
+// [ReduceVar], [ReduceStd], [ReduceArgMax], [ReduceArgMin], [ReduceCount],
+// [ReduceAny], [ReduceAll] and [LogSumExp] reduce contiguous data over
+// axes with NumPy's shapes (keepdims or not, negative axes, no axes = all);
+// each output combines its values in elem's canonical order, so the bits
+// are the same on every CPU. [Softmax] and [LogSoftmax] run along one axis
+// with the maximum subtracted; [CumSum] and [CumProd] scan along one axis
+// with the plain loop's bits.
+//
 // # Rules
 //
 //   - [None]: no broadcasting; the shapes must be equal, rank included.

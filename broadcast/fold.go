@@ -130,14 +130,15 @@ func (f fold[T]) nanOf(x T) T {
 }
 
 // gather sets row[r] to the value a[bases[r]+off], combined with
-// a[bases[r]+with] unless with is -1; the values are transformed first
-// when the fold has a transform, with shift the outputs' shifts.
-func (f fold[T]) gather(row, tmp, a []T, bases []int, off, with int, shift []T) {
+// a[bases[r]+with] when two is set (offsets may be negative in a view);
+// the values are transformed first when the fold has a transform, with
+// shift the outputs' shifts.
+func (f fold[T]) gather(row, tmp, a []T, bases []int, off, with int, two bool, shift []T) {
 	bases = bases[:len(row)]
 	if f.each != nil {
 		gatherOne(row, a, bases, off)
 		f.each.rows(1, len(row), row, 0, row, 0, shift)
-		if with >= 0 {
+		if two {
 			tmp = tmp[:len(row)]
 			gatherOne(tmp, a, bases, with)
 			f.each.rows(1, len(row), tmp, 0, tmp, 0, shift)
@@ -145,7 +146,7 @@ func (f fold[T]) gather(row, tmp, a []T, bases []int, off, with int, shift []T) 
 		}
 		return
 	}
-	if with < 0 {
+	if !two {
 		gatherOne(row, a, bases, off)
 		return
 	}

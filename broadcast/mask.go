@@ -58,19 +58,19 @@ func countTrue(r reduction, dst []int, mask []bool) {
 	case r.innerSummed:
 		run, outer := r.summed[len(r.summed)-1].size, r.summed[:len(r.summed)-1]
 		o := 0
-		offsets(r.kept, func(base int) {
+		offsets(r.kept, 0, func(base int) {
 			n := 0
-			offsets(outer, func(off int) { n += kernel.CountTrue(mask[base+off:][:run]) })
+			offsets(outer, 0, func(off int) { n += kernel.CountTrue(mask[base+off:][:run]) })
 			dst[o] = n
 			o++
 		})
 	default:
 		inner, outer := r.kept[len(r.kept)-1], r.kept[:len(r.kept)-1]
 		o := 0
-		offsets(outer, func(base int) {
+		offsets(outer, 0, func(base int) {
 			out := dst[o:][:inner.size]
 			clear(out)
-			offsets(r.summed, func(off int) {
+			offsets(r.summed, 0, func(off int) {
 				for c, x := range kernel.BoolBytes(mask[base+off:][:inner.size]) {
 					out[c] += int(x)
 				}

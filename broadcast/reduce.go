@@ -54,6 +54,7 @@ type reduction struct {
 	innerSummed  bool // a's innermost axis (of size above 1) is summed
 	count        int  // values per output element
 	empty        bool // no output element at all
+	origin       int  // the offset in a of its element at index 0
 }
 
 // group is one axis of the nest: consecutive axes of a that are all kept
@@ -66,7 +67,7 @@ type group struct {
 // nest, appending its groups to kept and summed; what names the reduction
 // in errors.
 func checkReduce[T, U any](what string, dst []U, dstShape Shape, a []T, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
-	r, err := planReduce(what, dstShape, aShape, axes, kept, summed)
+	r, err := planReduce(what, dstShape, aShape, nil, axes, kept, summed)
 	if err != nil {
 		return r, err
 	}
@@ -83,8 +84,10 @@ func checkReduce[T, U any](what string, dst []U, dstShape Shape, a []T, aShape S
 }
 
 // planReduce checks the shapes and axes and builds the nest, appending
-// its groups to kept and summed.
-func planReduce(what string, dstShape, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
+// its groups to kept and summed: for contiguous data when strides is nil,
+// else for a view's strides (consecutive axes of a kind merge only where
+// the outer one's stride is the inner one's extent).
+func planReduce(what string, dstShape, aShape Shape, strides, axes []int, kept, summed []group) (reduction, error) {
 	if err := aShape.validate("a"); err != nil {
 		return reduction{}, err
 	}
@@ -126,11 +129,14 @@ func planReduce(what string, dstShape, aShape Shape, axes []int, kept, summed []
 		if d == 1 {
 			continue
 		}
+		if strides != nil {
+			stride = strides[i]
+		}
 		merge := last >= 0 && reduced[last] == reduced[i]
 		if reduced[i] {
-			summed = nestAxis(summed, d, stride, merge)
+			summed = nestAxis(summed, d, stride, merge && extends(summed, stride, strides))
 		} else {
-			kept = nestAxis(kept, d, stride, merge)
+			kept = nestAxis(kept, d, stride, merge && extends(kept, stride, strides))
 		}
 		if last < 0 {
 			r.innerSummed = reduced[i]
@@ -142,6 +148,14 @@ func planReduce(what string, dstShape, aShape Shape, axes []int, kept, summed []
 	slices.Reverse(summed)
 	r.kept, r.summed = kept, summed
 	return r, nil
+}
+
+// extends reports whether an axis of the given stride, just outside the
+// last group of gs, continues it: always for contiguous data (strides
+// nil), else where the stride is the group's extent.
+func extends(gs []group, stride int, strides []int) bool {
+	g := gs[len(gs)-1]
+	return strides == nil || g.size*g.stride == stride
 }
 
 // nestAxis adds an axis of size d to the groups gs: as a group of its
@@ -212,20 +226,27 @@ func sharesMemory[T, U any](x []T, y []U) bool {
 // kernel one by one when the innermost axis is summed, else as vertical
 // operations on rows.
 func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
+	// Runs of an output's values, or rows of values of consecutive
+	// outputs, are contiguous: the kernels take them as they are. A view
+	// with neither is gathered.
+	summedRuns := len(r.summed) > 0 && r.summed[len(r.summed)-1].stride == 1
+	keptRows := len(r.kept) > 0 && r.kept[len(r.kept)-1].stride == 1
 	switch {
 	case r.empty:
 	case r.count == 0:
 		for i := range dst {
 			dst[i] = f.ofNothing()
 		}
-	case r.count <= kernel.Lanes && !r.innerSummed && len(r.kept) > 0 && r.kept[len(r.kept)-1].size >= shortColumns:
-		shortColumnSums(f, dst, a, r.kept, r.summed)
+	case r.count <= kernel.Lanes && !summedRuns && keptRows && r.kept[len(r.kept)-1].size >= shortColumns:
+		shortColumnSums(f, dst, a, r.kept, r.summed, r.origin)
 	case r.count <= kernel.Lanes:
-		shortSums(f, dst, a, r.kept, r.summed)
-	case r.innerSummed:
-		rowSums(f, dst, a, r.kept, r.summed)
+		shortSums(f, dst, a, r.kept, r.summed, r.origin)
+	case summedRuns:
+		rowSums(f, dst, a, r.kept, r.summed, r.origin)
+	case keptRows && r.summed[len(r.summed)-1].stride > 0:
+		columnSums(f, dst, a, r.kept, r.summed, r.origin)
 	default:
-		columnSums(f, dst, a, r.kept, r.summed)
+		gatherSums(f, dst, a, r.kept, r.summed, r.origin)
 	}
 }
 
@@ -234,15 +255,15 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 const shortColumns = 32
 
 // offsets calls f with the offset of every index of the nest of gs, in
-// row-major order.
-func offsets(gs []group, f func(off int)) {
+// row-major order, from start (the offset of index 0).
+func offsets(gs []group, start int, f func(off int)) {
 	var room [nestRoom]int
 	idx := room[:]
 	if len(gs) > len(room) {
 		idx = make([]int, len(gs))
 	}
 	idx = idx[:len(gs)]
-	off := 0
+	off := start
 	for {
 		f(off)
 		i := len(gs) - 1
@@ -265,7 +286,7 @@ func offsets(gs []group, f func(off int)) {
 // most Lanes) from its first, in index order, and returns their count.
 func valueOffsets(summed []group, values *[kernel.Lanes]int) int {
 	n := 0
-	offsets(summed, func(off int) {
+	offsets(summed, 0, func(off int) {
 		values[n] = off
 		n++
 	})
@@ -329,7 +350,7 @@ const shortBlock = 256
 // outputs at a time: treeRows over rows holding value i of every output
 // in the block, gathered from a. A reduction of few values so costs a few
 // operations rather than kernel calls of its own.
-func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
+func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	s := shortBlockSums[T]{f: f, a: a, out: dst}
 	s.count = valueOffsets(summed, &s.values)
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
@@ -340,7 +361,7 @@ func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	if len(kept) > 0 {
 		inner, outer = kept[len(kept)-1], kept[:len(kept)-1]
 	}
-	offsets(outer, func(base int) {
+	offsets(outer, origin, func(base int) {
 		for c := 0; c < inner.size; {
 			next := s.bases[s.n:][:min(inner.size-c, shortBlock-s.n)]
 			for j := range next {
@@ -374,10 +395,11 @@ func (s *shortBlockSums[T]) flush() {
 	results := s.out[:n]
 	shift := s.f.shifts(s.o, n)
 	treeRows(s.f, results, s.acc, shortBlock, len(values), func(row []T, i, with int) {
-		if with >= 0 {
-			with = values[with]
+		if with < 0 {
+			s.f.gather(row, s.tmp, s.a, bases, values[i], 0, false, shift)
+			return
 		}
-		s.f.gather(row, s.tmp, s.a, bases, values[i], with, shift)
+		s.f.gather(row, s.tmp, s.a, bases, values[i], values[with], true, shift)
 	})
 	for i := kernel.FindNaN(results); i < n; i += 1 + kernel.FindNaN(results[i+1:]) {
 		results[i] = shortNaN(s.f, s.a, bases[i], values)
@@ -388,7 +410,7 @@ func (s *shortBlockSums[T]) flush() {
 // shortColumnSums computes outputs of at most Lanes values each whose
 // innermost axis is kept: for each kept outer index and tile of columns,
 // treeRows over the rows of a that hold the values.
-func shortColumnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
+func shortColumnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	cols, outer := kept[len(kept)-1].size, kept[:len(kept)-1]
 	var room [kernel.Lanes]int
 	values := room[:valueOffsets(summed, &room)]
@@ -397,7 +419,7 @@ func shortColumnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group)
 	acc := unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*columnTile+columnTile)
 	acc, tmp := acc[:kernel.Lanes/2*columnTile], acc[kernel.Lanes/2*columnTile:]
 	o := 0
-	offsets(outer, func(base int) {
+	offsets(outer, origin, func(base int) {
 		for c0 := 0; c0 < cols; c0 += columnTile {
 			results := dst[o+c0 : o+min(c0+columnTile, cols)]
 			w, at := len(results), base+c0
@@ -440,7 +462,7 @@ func shortNaN[T elem.Number](f fold[T], a []T, at int, values []int) T {
 // rowSums computes outputs whose values end in contiguous runs (the
 // innermost axis is summed): each output folds its runs, in order, into
 // one set of accumulators.
-func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
+func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	run, outer := summed[len(summed)-1].size, summed[:len(summed)-1]
 	var s laneState[T]
 	if f.each != nil {
@@ -453,13 +475,13 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 		start[i] = f.start()
 	}
 	o := 0
-	offsets(kept, func(base int) {
+	offsets(kept, origin, func(base int) {
 		s.acc, s.count = start, 0
 		if f.each == nil {
-			offsets(outer, func(off int) { s.add(f, a[base+off:][:run]) })
+			offsets(outer, 0, func(off int) { s.add(f, a[base+off:][:run]) })
 		} else {
 			shift := f.each.shift[o]
-			offsets(outer, func(off int) {
+			offsets(outer, 0, func(off int) {
 				x := a[base+off:][:run]
 				for len(x) > 0 {
 					piece := s.tmp[:min(len(x), len(s.tmp))]
@@ -472,7 +494,7 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 		dst[o] = f.tree(s.acc[:])
 		if x := dst[o]; x != x {
 			dst[o] = firstNaN(f, func(visit func([]T)) {
-				offsets(outer, func(off int) { visit(a[base+off:][:run]) })
+				offsets(outer, 0, func(off int) { visit(a[base+off:][:run]) })
 			})
 		}
 		o++
@@ -518,6 +540,50 @@ func (s *laneState[T]) add(f fold[T], run []T) {
 	copy(s.acc[:p], r[k-p:])
 }
 
+// gatherSums computes outputs of a view whose values are contiguous in
+// neither direction: each output's values are gathered, a buffer at a
+// time, and folded as rowSums folds runs.
+func gatherSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	vals := unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
+	var start [kernel.Lanes]T
+	for i := range start {
+		start[i] = f.start()
+	}
+	var s laneState[T]
+	o := 0
+	offsets(kept, origin, func(base int) {
+		s.acc, s.count = start, 0
+		n := 0
+		flush := func() {
+			if f.each != nil {
+				f.each.run(vals[:n], vals[:n], f.each.shift[o])
+			}
+			s.add(f, vals[:n])
+			n = 0
+		}
+		offsets(summed, base, func(at int) {
+			vals[n] = a[at]
+			if n++; n == len(vals) {
+				flush()
+			}
+		})
+		flush()
+		dst[o] = f.tree(s.acc[:])
+		if x := dst[o]; x != x {
+			nan, found := kernel.DefaultNaN[T](), false
+			offsets(summed, base, func(at int) {
+				if x := a[at]; x != x && !found {
+					nan, found = f.nanOf(x), true
+				}
+			})
+			dst[o] = nan
+		}
+		o++
+	})
+}
+
 // columnTile is the number of columns a column reduction runs at once: its
 // accumulator rows then take 128 KiB (float32) or 256 KiB (float64), which
 // stay in L2.
@@ -531,7 +597,7 @@ var scratch = sync.Pool{New: func() any { return new([columnTile * kernel.Lanes]
 // is folded into accumulator row i mod lanes (i its index among the summed
 // rows, in order), as 2-D vertical operations over consecutive rows, then
 // the canonical tree runs over the accumulator rows, on their halves.
-func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
+func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	cols := kept[len(kept)-1].size
 	outer := kept[:len(kept)-1]
 	inner := summed[len(summed)-1]
@@ -539,6 +605,9 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	lanes := kernel.Lanes
+	if (f.op == foldMax || f.op == foldMin) && f.each == nil {
+		lanes = 1 // no order to keep: one accumulator row, which stays in L1
+	}
 	rows := unsafe.Slice((*T)(unsafe.Pointer(buf)), lanes*columnTile)
 	var tmp []T
 	if f.each != nil {
@@ -548,7 +617,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 	}
 	start := f.start()
 	o := 0
-	offsets(outer, func(base int) {
+	offsets(outer, origin, func(base int) {
 		for c0 := 0; c0 < cols; c0 += columnTile {
 			w := min(columnTile, cols-c0)
 			acc := rows[:lanes*w]
@@ -557,7 +626,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 			}
 			shift := f.shifts(o+c0, w)
 			i := 0
-			offsets(above, func(off int) {
+			offsets(above, 0, func(off int) {
 				at := base + off + c0
 				for left := inner.size; left > 0; {
 					p := i % lanes
@@ -591,7 +660,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group) {
 // first NaN in row order, or the default NaN.
 func columnNaN[T elem.Number](f fold[T], a []T, at int, above []group, inner group) T {
 	nan, found := kernel.DefaultNaN[T](), false
-	offsets(above, func(off int) {
+	offsets(above, 0, func(off int) {
 		for r := 0; r < inner.size && !found; r++ {
 			if x := a[at+off+r*inner.stride]; x != x {
 				nan, found = f.nanOf(x), true

@@ -149,15 +149,20 @@ func reduceVar[T elem.Number, F elem.Float](what string, dst []F, dstShape Shape
 	if err != nil || r.empty {
 		return err
 	}
-	x := asFloat[F](a)
+	varianceOf(r, dst, asFloat[F](a), ddof, std)
+	return nil
+}
+
+// varianceOf sets dst to the variances (or standard deviations) of the
+// reduction r of a.
+func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
 	mean := make([]F, len(dst))
-	meanOf(r, mean, x)
-	runReduce(fold[F]{each: &transform[F]{shift: mean}}, r, dst, x)
+	meanOf(r, mean, a)
+	runReduce(fold[F]{each: &transform[F]{shift: mean}}, r, dst, a)
 	divideBy(dst, max(r.count-ddof, 0))
 	if std {
 		elem.Sqrt(dst, dst)
 	}
-	return nil
 }
 
 // ReduceArgMax sets each element of dst to the index along axis of the
@@ -198,7 +203,7 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 			return nil
 		}
 		o := 0
-		offsets(r.kept, func(base int) {
+		offsets(r.kept, 0, func(base int) {
 			dst[o] = argOf(a[base:][:along.size], greatest)
 			o++
 		})
@@ -208,7 +213,7 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 	var best [columnTile]T
 	var match [columnTile]bool
 	o := 0
-	offsets(outer, func(base int) {
+	offsets(outer, 0, func(base int) {
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
 			x := a[base+c0:]

@@ -139,13 +139,20 @@ func refExtreme[T elem.Number](v []T, greatest bool) T {
 
 // moreCases are the cases of the reductions other than ReduceSum, which
 // share its machinery: with -short (the native suite and the emulators),
-// every other of reduceCases and every sixth of the short ones.
+// every fourth of reduceCases and every twelfth of the short ones, up to
+// 20000 values.
 func moreCases(rng *rand.Rand) []reduceCase {
 	all, short := reduceCases(rng), shortReduceCases(rng)
 	if !testing.Short() {
 		return append(all, short...)
 	}
-	return append(every(all, 2), every(short, 6)...)
+	var small []reduceCase
+	for _, c := range append(every(all, 4), every(short, 12)...) {
+		if n, _ := c.shape.Size(); n <= 20000 {
+			small = append(small, c)
+		}
+	}
+	return small
 }
 
 // every returns every k-th element of xs.
@@ -158,8 +165,8 @@ func every[E any](xs []E, k int) []E {
 }
 
 // thinPools keeps, with -short or under -race, only the pools of random
-// data with specials, of a few NaNs among finite values and (up to 2000
-// values) of finite values and of signed zeros.
+// data with specials, of a few NaNs among finite values and (up to 500
+// values) of finite values, signed zeros and integer ties.
 func thinPools[T elem.Number](pools []testkit.Pool[T], n int) []testkit.Pool[T] {
 	if !raceBuild && !testing.Short() {
 		return pools
@@ -170,7 +177,7 @@ func thinPools[T elem.Number](pools []testkit.Pool[T], n int) []testkit.Pool[T] 
 		case "random", "nan":
 			out = append(out, p)
 		case "finite", "zeros", "ties":
-			if n <= 2000 && !raceBuild {
+			if n <= 500 && !raceBuild {
 				out = append(out, p)
 			}
 		}

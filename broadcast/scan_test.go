@@ -31,11 +31,11 @@ func scanChecks[T elem.Number](pools func(*rand.Rand, int) []testkit.Pool[T]) []
 	var checks []func(*testing.T)
 	cases := reduceCases(rng)
 	if testing.Short() {
-		cases = every(cases, 2)
+		cases = every(cases, 4)
 	}
 	for _, c := range append(cases, reduceCase{S(1024, 33), nil}) {
 		n, _ := c.shape.Size()
-		if testing.Short() && n > 100000 {
+		if testing.Short() && n > 20000 {
 			continue
 		}
 		for _, pool := range thinPools(pools(rng, n), n) {

@@ -35,11 +35,17 @@ func LogSumExp[T elem.Float](dst []T, dstShape Shape, a []T, aShape Shape, axes 
 	if err != nil || r.empty {
 		return err
 	}
+	logSumExpOf(r, dst, a)
+	return nil
+}
+
+// logSumExpOf sets dst to the log-sum-exps of the reduction r of a.
+func logSumExpOf[T elem.Float](r reduction, dst, a []T) {
 	if r.count == 0 {
 		for i := range dst {
 			dst[i] = T(math.Inf(-1))
 		}
-		return nil
+		return
 	}
 	m := make([]T, len(dst))
 	sumExp(r, dst, m, a)
@@ -50,7 +56,6 @@ func LogSumExp[T elem.Float](dst []T, dstShape Shape, a []T, aShape Shape, axes 
 			dst[i] = kernel.Quiet(x)
 		}
 	}
-	return nil
 }
 
 // sumExp sets m to the maxima of the reduction r of a and s to the sums
@@ -93,7 +98,7 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 	reduced := shape.Clone()
 	reduced[ax] = 1
 	var kept, summed [nestRoom]group
-	r, err := planReduce(what, reduced, shape, []int{ax}, kept[:0], summed[:0])
+	r, err := planReduce(what, reduced, shape, nil, []int{ax}, kept[:0], summed[:0])
 	if err != nil {
 		return err
 	}

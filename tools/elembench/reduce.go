@@ -192,7 +192,9 @@ func axisRows() []reduceRow {
 		add("ReduceMax", c.shape, c.axis, func(a []float32, l axisLayout) func() {
 			dst := make([]float32, l.outer*l.inner)
 			return func() { must(broadcast.ReduceMax(dst, l.reduced(), a, l.shape, l.axis)) }
-		}, func(a []float32, l axisLayout) func() { return l.foldLoop(a, func(m, x float32) float32 { return max(m, x) }, nil) })
+		}, func(a []float32, l axisLayout) func() {
+			return l.foldLoop(a, func(m, x float32) float32 { return max(m, x) }, nil)
+		})
 		add("ReduceMean", c.shape, c.axis, func(a []float32, l axisLayout) func() {
 			dst := make([]float32, l.outer*l.inner)
 			return func() { must(broadcast.ReduceMean(dst, l.reduced(), a, l.shape, l.axis)) }

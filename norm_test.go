@@ -125,7 +125,7 @@ func TestNormValues(t *testing.T) {
 	require.Equal(t, 5.0, elem.Norm2([]float64{-3, 4}))
 	require.Equal(t, float32(7), elem.Norm1([]float32{-3, 4}))
 	require.Equal(t, 4.0, elem.NormInf([]float64{-3, 4, -0}))
-	for _, a := range [][]float64{{}, {0}, {-0.0, 0}} {
+	for _, a := range [][]float64{{}, {0}, {math.Copysign(0, -1), 0}} {
 		require.Zero(t, elem.Norm1(a))
 		require.Zero(t, elem.Norm2(a))
 		require.Zero(t, elem.NormInf(a))

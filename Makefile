@@ -63,7 +63,7 @@ bench:
 # Every fuzz target for FUZZTIME each, a duration or a count of inputs such
 # as 100000x (CI uses a count: see .ci/suite): package:target.
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./internal/kernel:FuzzKernels ./broadcast:FuzzRun ./broadcast:FuzzRules ./broadcast:FuzzViews ./expr:FuzzExpr
+FUZZ_TARGETS := ./internal/kernel:FuzzKernels ./broadcast:FuzzRun ./broadcast:FuzzRules ./broadcast:FuzzViews ./broadcast:FuzzReduce ./expr:FuzzExpr
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t##*:}; echo "== $$name ($$pkg, $(FUZZTIME))"; \

@@ -495,3 +495,43 @@ func TestReduceCount(t *testing.T) {
 		}
 	}
 }
+
+// TestReductionsAllocateNothing checks the reductions without a
+// temporary of their own on short inner axes and on rows and columns: a
+// call allocates nothing.
+func TestReductionsAllocateNothing(t *testing.T) {
+	if raceBuild {
+		t.Skip("under -race the kernels' range reports move accumulators to the heap")
+	}
+	a := make([]float32, 6000)
+	dst, idx := make([]float32, 2000), make([]int, 2000)
+	for _, c := range []struct {
+		name          string
+		aShape, shape Shape
+		axis          int
+	}{
+		{"rows of 3", S(2000, 3), S(2000), 1},
+		{"rows of 16", S(375, 16), S(375), 1},
+		{"rows of 100", S(60, 100), S(60), 1},
+		{"columns of 2000", S(2000, 3), S(3), 0},
+		{"columns of 40", S(40, 150), S(150), 0},
+	} {
+		n, _ := c.shape.Size()
+		size, _ := c.aShape.Size()
+		calls := map[string]func() error{
+			"max":    func() error { return ReduceMax(dst[:n], c.shape, a[:size], c.aShape, c.axis) },
+			"min":    func() error { return ReduceMin(dst[:n], c.shape, a[:size], c.aShape, c.axis) },
+			"prod":   func() error { return ReduceProd(dst[:n], c.shape, a[:size], c.aShape, c.axis) },
+			"mean":   func() error { return ReduceMean(dst[:n], c.shape, a[:size], c.aShape, c.axis) },
+			"argmax": func() error { return ReduceArgMax(idx[:n], c.shape, a[:size], c.aShape, c.axis) },
+			"cumsum": func() error { return CumSum(a[:size], a[:size], c.aShape, c.axis) },
+		}
+		if c.axis == 1 && c.aShape[1] >= cachedRows {
+			calls["softmax"] = func() error { return Softmax(a[:size], a[:size], c.aShape, 1) }
+		}
+		for name, call := range calls {
+			require.NoError(t, call(), name+" "+c.name)
+			require.Zero(t, testing.AllocsPerRun(5, func() { _ = call() }), name+" "+c.name)
+		}
+	}
+}

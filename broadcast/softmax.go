@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/kernel"
@@ -69,9 +70,10 @@ func sumExp[T elem.Float](r reduction, s, m, a []T) {
 // each value's exp(x - m) divided by S over the values that share its
 // other indexes (see above), numerically safe for any finite values. dst
 // has a's shape and may be a itself, but no other slice that shares
-// memory with it. A negative axis counts from the end. Along the
-// innermost axis each row is one pass of exp over it in cache; other axes
-// take the maxima and sums first (allocating them), then one pass.
+// memory with it. A negative axis counts from the end. Rows of 64 values
+// or more along the innermost axis run one at a time while in cache, with
+// no allocation; other layouts take the maxima and sums first (allocating
+// them), then one pass of kernels over whole rows.
 func Softmax[T elem.Float](dst, a []T, shape Shape, axis int) error {
 	return softmax("softmax", dst, a, shape, axis, false)
 }
@@ -148,7 +150,9 @@ const cachedRows = 64
 // row's maximum, then exp(x - m) into dst, its sum in the canonical
 // order, and the division, while the row is in cache.
 func softmaxRows[T elem.Float](dst, a []T, n int) {
-	var one [1]T
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	one := unsafe.Slice((*T)(unsafe.Pointer(buf)), 1) // where the kernels read m and S: a local would escape
 	for at := 0; at < len(a); at += n {
 		d, x := dst[at:][:n], a[at:][:n]
 		m := elem.MaxOf(x)
@@ -160,10 +164,10 @@ func softmaxRows[T elem.Float](dst, a []T, n int) {
 			continue
 		}
 		one[0] = m
-		kernel.Sub(kernel.VS, 1, n, d, n, x, n, one[:], 0, false)
+		kernel.Sub(kernel.VS, 1, n, d, n, x, n, one, 0, false)
 		kernel.Exp(kernel.V, 1, n, d, n, d, n, false)
 		one[0] = elem.Sum(d)
-		kernel.Div(kernel.VS, 1, n, d, n, d, n, one[:], 0, false)
+		kernel.Div(kernel.VS, 1, n, d, n, d, n, one, 0, false)
 	}
 }
 

@@ -37,21 +37,30 @@ type transform[T elem.Number] struct {
 	one   [1]T // the shift of run's output, where a kernel reads it
 }
 
-// start is the value of the accumulators before the first value: the
-// operation's identity, which leaves every value's bits as they are (-0
-// for a sum, 1 for a product, -Inf or +Inf, or an integer type's least or
-// greatest value, for max and min).
-func (f fold[T]) start() T {
-	var st [kernel.Lanes]T
+// startLanes is the accumulators before the first value: the operation's
+// identity, which leaves every value's bits as they are (-0 for a sum, 1
+// for a product, -Inf or +Inf, or an integer type's least or greatest
+// value, for max and min).
+func (f fold[T]) startLanes() (st [kernel.Lanes]T) {
 	switch f.op {
 	case foldProd:
-		return 1
+		for i := range st {
+			st[i] = 1
+		}
 	case foldMax:
-		return kernel.MaxStart(&st)[0]
+		kernel.MaxStart(&st)
 	case foldMin:
-		return kernel.MinStart(&st)[0]
+		kernel.MinStart(&st)
+	default:
+		kernel.SumStart(&st)
 	}
-	return kernel.SumStart(&st)[0]
+	return st
+}
+
+// start is one accumulator of startLanes.
+func (f fold[T]) start() T {
+	st := f.startLanes()
+	return st[0]
 }
 
 // rows sets the m rows of n elements of dst to the operation on the rows of
@@ -200,14 +209,13 @@ func (t *transform[T]) g(m, n int, d []T, ldd int) {
 		return
 	}
 	// Only the float types have an exp transform; the element type may be
-	// one defined on them, so the data is seen as its own float type.
-	p := unsafe.Pointer(unsafe.SliceData(d))
+	// one defined on them.
 	if unsafe.Sizeof(T(0)) == 4 {
-		x := unsafe.Slice((*float32)(p), len(d))
+		x := kernel.FloatsOf[float32](d)
 		kernel.Exp(kernel.V, m, n, x, ldd, x, ldd, false)
 		return
 	}
-	x := unsafe.Slice((*float64)(p), len(d))
+	x := kernel.FloatsOf[float64](d)
 	kernel.Exp(kernel.V, m, n, x, ldd, x, ldd, false)
 }
 

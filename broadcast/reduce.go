@@ -470,10 +470,7 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin 
 		defer scratch.Put(buf)
 		s.tmp = unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
 	}
-	var start [kernel.Lanes]T
-	for i := range start {
-		start[i] = f.start()
-	}
+	start := f.startLanes()
 	o := 0
 	offsets(kept, origin, func(base int) {
 		s.acc, s.count = start, 0
@@ -547,10 +544,7 @@ func gatherSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	vals := unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
-	var start [kernel.Lanes]T
-	for i := range start {
-		start[i] = f.start()
-	}
+	start := f.startLanes()
 	var s laneState[T]
 	o := 0
 	offsets(kept, origin, func(base int) {
@@ -572,13 +566,9 @@ func gatherSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 		flush()
 		dst[o] = f.tree(s.acc[:])
 		if x := dst[o]; x != x {
-			nan, found := kernel.DefaultNaN[T](), false
-			offsets(summed, base, func(at int) {
-				if x := a[at]; x != x && !found {
-					nan, found = f.nanOf(x), true
-				}
+			dst[o] = firstNaN(f, func(visit func([]T)) {
+				offsets(summed, base, func(at int) { visit(a[at : at+1]) })
 			})
-			dst[o] = nan
 		}
 		o++
 	})

@@ -236,7 +236,7 @@ func argColumns[T elem.Number](idx []int, best []T, match []bool, x []T, along g
 	row := func(i int) []T { return x[i*along.stride:][:w] }
 	copy(best, row(0))
 	clear(idx)
-	if !isFloat[T]() {
+	if !kernel.IsFloat[T]() {
 		for i := 1; i < along.size; i++ {
 			improve(best, idx, row(i), i, greatest)
 		}
@@ -288,19 +288,11 @@ func nextTrue(m []byte, c int) int {
 // eqFloats sets match[c] to x[c] == y[c], for float T.
 func eqFloats[T elem.Number](match []bool, x, y []T) {
 	n := len(match)
-	p, q := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
 	if unsafe.Sizeof(T(0)) == 4 {
-		kernel.Eq(kernel.VV, 1, n, match, n, unsafe.Slice((*float32)(p), n), n, unsafe.Slice((*float32)(q), n), n, false)
+		kernel.Eq(kernel.VV, 1, n, match, n, kernel.FloatsOf[float32](x), n, kernel.FloatsOf[float32](y), n, false)
 		return
 	}
-	kernel.Eq(kernel.VV, 1, n, match, n, unsafe.Slice((*float64)(p), n), n, unsafe.Slice((*float64)(q), n), n, false)
-}
-
-// isFloat reports whether T is a float type: 1/2 is not 0.
-func isFloat[T elem.Number]() bool {
-	half := T(1)
-	half /= 2
-	return half != 0
+	kernel.Eq(kernel.VV, 1, n, match, n, kernel.FloatsOf[float64](x), n, kernel.FloatsOf[float64](y), n, false)
 }
 
 // smallArg is the run length up to which argOf runs its own loop rather

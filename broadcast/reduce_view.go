@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
 )
 
 // Reduction names one of the reductions that ReduceView runs on a view.
@@ -83,17 +84,16 @@ func ReduceView[T elem.Number](op Reduction, dst []T, dstShape Shape, a View[T],
 		runReduce(f, r, dst, a.Data)
 		return nil
 	}
-	if !isFloat[T]() {
+	if !kernel.IsFloat[T]() {
 		return newError(errs(ErrOp), "the %s of a view is defined on float data, not %T", op, T(0))
 	}
 	if r.empty {
 		return nil
 	}
-	p, q := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(a.Data))
 	if unsafe.Sizeof(T(0)) == 4 {
-		floatReduction(op, r, unsafe.Slice((*float32)(p), len(dst)), unsafe.Slice((*float32)(q), len(a.Data)))
+		floatReduction(op, r, kernel.FloatsOf[float32](dst), kernel.FloatsOf[float32](a.Data))
 	} else {
-		floatReduction(op, r, unsafe.Slice((*float64)(p), len(dst)), unsafe.Slice((*float64)(q), len(a.Data)))
+		floatReduction(op, r, kernel.FloatsOf[float64](dst), kernel.FloatsOf[float64](a.Data))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -69,7 +70,7 @@ func TestReduceView(t *testing.T) {
 func viewChecks[T elem.Number](pool func(*rand.Rand, int) []testkit.Pool[T]) []func(*testing.T) {
 	rng := rand.New(rand.NewPCG(39, 40))
 	ops := []Reduction{ReductionSum, ReductionProd, ReductionMax, ReductionMin}
-	if isFloat[T]() {
+	if kernel.IsFloat[T]() {
 		ops = append(ops, ReductionMean, ReductionVar, ReductionStd, ReductionLogSumExp)
 	}
 	cases := reduceCases(rng)

@@ -1,7 +1,10 @@
 package broadcast
 
 import (
+	"unsafe"
+
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/alias"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -24,7 +27,7 @@ func CumProd[T elem.Number](dst, a []T, shape Shape, axis int) error {
 }
 
 func scan[T elem.Number](what string, dst, a []T, shape Shape, axis int, prod bool) error {
-	along, inner, err := checkAlong(what, dst, a, shape, axis)
+	_, along, inner, err := checkAlong(what, dst, a, shape, axis)
 	if err != nil || len(a) == 0 {
 		return err
 	}
@@ -54,27 +57,29 @@ func scan[T elem.Number](what string, dst, a []T, shape Shape, axis int, prod bo
 
 // checkAlong checks the arguments of an operation along an axis whose
 // result has a's shape (dst may be a itself, nothing else that overlaps
-// it), and returns the axis' size and the number of elements after it.
-func checkAlong[T elem.Number](what string, dst, a []T, shape Shape, axis int) (along, inner int, err error) {
+// it), and returns the axis (from 0), its size and the number of elements
+// after it.
+func checkAlong[T elem.Number](what string, dst, a []T, shape Shape, axis int) (ax, along, inner int, err error) {
 	if err := shape.checkLen("a", len(a)); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if err := shape.checkLen("dst", len(dst)); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	ax := axis
+	ax = axis
 	if ax < 0 {
 		ax += len(shape)
 	}
 	if ax < 0 || ax >= len(shape) {
-		return 0, 0, newError(errs(ErrAxis), "axis %d is out of range for the %s of a of shape %v (rank %d)", axis, what, shape.Clone(), len(shape))
+		return 0, 0, 0, newError(errs(ErrAxis), "axis %d is out of range for the %s of a of shape %v (rank %d)", axis, what, shape.Clone(), len(shape))
 	}
-	if sharesMemory(dst, a) && &dst[0] != &a[0] {
-		return 0, 0, newError(errs(ErrOverlap), "dst partly overlaps a (shape %v); the %s may only be written over a itself", shape.Clone(), what)
+	size := uintptr(len(a)) * unsafe.Sizeof(T(0))
+	if !alias.SameOrDisjoint(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(a))), size) {
+		return 0, 0, 0, newError(errs(ErrOverlap), "dst partly overlaps a (shape %v); the %s may only be written over a itself", shape.Clone(), what)
 	}
 	inner = 1
 	for _, d := range shape[ax+1:] {
 		inner *= d
 	}
-	return shape[ax], inner, nil
+	return ax, shape[ax], inner, nil
 }

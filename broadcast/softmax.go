@@ -85,13 +85,9 @@ func LogSoftmax[T elem.Float](dst, a []T, shape Shape, axis int) error {
 }
 
 func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log bool) error {
-	along, inner, err := checkAlong(what, dst, a, shape, axis)
+	ax, along, inner, err := checkAlong(what, dst, a, shape, axis)
 	if err != nil || len(a) == 0 {
 		return err
-	}
-	ax := axis
-	if ax < 0 {
-		ax += len(shape)
 	}
 	if inner == 1 && !log && along >= cachedRows {
 		softmaxRows(dst, a, along)

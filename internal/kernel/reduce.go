@@ -42,6 +42,17 @@ func MaxStart[T Number](st *[Lanes]T) []T {
 // instantiation.
 func isFloat[T Number]() bool { return typeOf[T]() <= tFloat64 }
 
+// IsFloat reports whether T is a floating-point type, for the packages
+// above the kernels.
+func IsFloat[T Number]() bool { return isFloat[T]() }
+
+// FloatsOf returns x's memory as a slice of F, for a float type T of F's
+// size (a type defined on F): the kernels that only the float types have
+// take it.
+func FloatsOf[F float32 | float64, T Number](x []T) []F {
+	return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+}
+
 // largest is the greatest value of the integer type T: all ones for an
 // unsigned type, all ones but the sign bit for a signed one.
 func largest[T Number]() T {

@@ -179,6 +179,26 @@ func (f fold[T]) gather(row, tmp, a []T, bases []int, off, with int, two bool, s
 	}
 }
 
+// load sets row to the values of x (transformed when the fold has a
+// transform, with shift the outputs' shifts), combined with those of y
+// when y is not nil; tmp has room for a row.
+func (f fold[T]) load(row, tmp, x, y []T, shift []T) {
+	w := len(row)
+	if f.each != nil {
+		f.each.rows(1, w, row, w, x, w, shift)
+		if y != nil {
+			f.each.rows(1, w, tmp, w, y, w, shift)
+			f.rows(1, w, row, w, row, w, tmp, w)
+		}
+		return
+	}
+	if y == nil {
+		copy(row, x)
+		return
+	}
+	f.rows(1, w, row, w, x, w, y, w)
+}
+
 // gatherOne sets row[r] to a[bases[r]+off].
 func gatherOne[T elem.Number](row, a []T, bases []int, off int) {
 	bases = bases[:len(row)]

@@ -348,27 +348,36 @@ const shortBlock = 256
 
 // shortSums computes outputs of at most Lanes values each, a block of
 // outputs at a time: treeRows over rows holding value i of every output
-// in the block, gathered from a. A reduction of few values so costs a few
-// operations rather than kernel calls of its own.
+// in the block. When an output's values are contiguous (xyz points) the
+// rows are the block's columns, split by the narrow transposition kernel;
+// otherwise they are gathered value by value. A reduction of few values so
+// costs a few operations rather than kernel calls of its own.
 func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	s := shortBlockSums[T]{f: f, a: a, out: dst}
 	s.count = valueOffsets(summed, &s.values)
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
-	s.acc = unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*shortBlock+shortBlock)
-	s.acc, s.tmp = s.acc[:kernel.Lanes/2*shortBlock], s.acc[kernel.Lanes/2*shortBlock:]
+	all := unsafe.Slice((*T)(unsafe.Pointer(buf)), (kernel.Lanes/2+1+kernel.Lanes)*shortBlock)
+	s.acc, s.tmp = all[:kernel.Lanes/2*shortBlock], all[kernel.Lanes/2*shortBlock:][:shortBlock]
 	inner, outer := group{size: 1}, kept
 	if len(kept) > 0 {
 		inner, outer = kept[len(kept)-1], kept[:len(kept)-1]
 	}
+	if len(summed) == 1 && summed[0].stride == 1 {
+		s.columns = all[(kernel.Lanes/2+1)*shortBlock:]
+	}
 	offsets(outer, origin, func(base int) {
 		for c := 0; c < inner.size; {
-			next := s.bases[s.n:][:min(inner.size-c, shortBlock-s.n)]
-			for j := range next {
-				next[j] = base + (c+j)*inner.stride
+			m := min(inner.size-c, shortBlock-s.n)
+			if s.columns != nil {
+				kernel.Transpose[T](unsafe.Pointer(&s.columns[s.n]), shortBlock, unsafe.Pointer(&a[base+c*inner.stride]), inner.stride, m, s.count)
+			} else {
+				for j := range m {
+					s.bases[s.n+j] = base + (c+j)*inner.stride
+				}
 			}
-			s.n += len(next)
-			c += len(next)
+			s.n += m
+			c += m
 			if s.n == shortBlock {
 				s.flush()
 			}
@@ -381,6 +390,7 @@ func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origi
 type shortBlockSums[T elem.Number] struct {
 	f           fold[T]
 	a, acc, tmp []T
+	columns     []T               // value i of output j at i*shortBlock+j, when contiguous values are split
 	out         []T               // the outputs from the block's first on
 	o           int               // the index of the block's first output
 	values      [kernel.Lanes]int // each value's offset from its output's first
@@ -395,14 +405,23 @@ func (s *shortBlockSums[T]) flush() {
 	results := s.out[:n]
 	shift := s.f.shifts(s.o, n)
 	treeRows(s.f, results, s.acc, shortBlock, len(values), func(row []T, i, with int) {
-		if with < 0 {
+		switch {
+		case s.columns != nil && with < 0:
+			s.f.load(row, s.tmp, s.columns[i*shortBlock:], nil, shift)
+		case s.columns != nil:
+			s.f.load(row, s.tmp, s.columns[i*shortBlock:], s.columns[with*shortBlock:], shift)
+		case with < 0:
 			s.f.gather(row, s.tmp, s.a, bases, values[i], 0, false, shift)
-			return
+		default:
+			s.f.gather(row, s.tmp, s.a, bases, values[i], values[with], true, shift)
 		}
-		s.f.gather(row, s.tmp, s.a, bases, values[i], values[with], true, shift)
 	})
 	for i := kernel.FindNaN(results); i < n; i += 1 + kernel.FindNaN(results[i+1:]) {
-		results[i] = shortNaN(s.f, s.a, bases[i], values)
+		if s.columns != nil {
+			results[i] = columnNaN(s.f, s.columns, i, nil, group{size: s.count, stride: shortBlock})
+		} else {
+			results[i] = shortNaN(s.f, s.a, bases[i], values)
+		}
 	}
 	s.n, s.out, s.o = 0, s.out[n:], s.o+n
 }
@@ -425,20 +444,11 @@ func shortColumnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group,
 			w, at := len(results), base+c0
 			shift := f.shifts(o+c0, w)
 			treeRows(f, results, acc, w, len(values), func(row []T, i, with int) {
-				x := a[at+values[i]:][:w]
-				if f.each != nil {
-					f.each.rows(1, w, row, w, x, w, shift)
-					if with >= 0 {
-						f.each.rows(1, w, tmp, w, a[at+values[with]:], w, shift)
-						f.rows(1, w, row, w, row, w, tmp, w)
-					}
-					return
+				var y []T
+				if with >= 0 {
+					y = a[at+values[with]:]
 				}
-				if with < 0 {
-					copy(row, x)
-					return
-				}
-				f.rows(1, w, row, w, x, w, a[at+values[with]:], w)
+				f.load(row, tmp, a[at+values[i]:], y, shift)
 			})
 			for c := kernel.FindNaN(results); c < w; c += 1 + kernel.FindNaN(results[c+1:]) {
 				results[c] = shortNaN(f, a, at+c, values)

@@ -195,6 +195,10 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 	}
 	along := r.summed[0]
 	if r.innerSummed {
+		if len(r.kept) == 1 && along.size <= kernel.Lanes && kernel.IsFloat[T]() {
+			argRows(dst, a, r.kept[0], along.size, greatest)
+			return nil
+		}
 		if len(r.kept) == 1 && along.size <= smallArg { // rows of a few values: no call per row
 			k := r.kept[0]
 			for o := range dst {
@@ -212,16 +216,38 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 	inner, outer := r.kept[len(r.kept)-1], r.kept[:len(r.kept)-1]
 	var best [columnTile]T
 	var match [columnTile]bool
+	var room [columnTile]float64
 	o := 0
 	offsets(outer, 0, func(base int) {
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
 			x := a[base+c0:]
-			argColumns(dst[o+c0:][:w], best[:w], match[:w], x, along, greatest)
+			argColumns(dst[o+c0:][:w], best[:w], room[:], match[:w], x, along, greatest)
 		}
 		o += inner.size
 	})
 	return nil
+}
+
+// argRows sets dst to the arg of each of the rows of n <= Lanes values
+// that start at a[o*rows.stride]: blocks of rows split into their columns
+// by the transposition kernel, then argColumns over the columns.
+func argRows[T elem.Number](dst []int, a []T, rows group, n int, greatest bool) {
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	columns := unsafe.Slice((*T)(unsafe.Pointer(buf)), n*columnTile)
+	var room [columnTile]float64
+	var pos []float64 // argColumns' positions, for few values
+	if n <= fewArg {
+		pos = room[:]
+	}
+	var best [columnTile]T
+	var match [columnTile]bool
+	for o := 0; o < rows.size; o += columnTile {
+		w := min(columnTile, rows.size-o)
+		kernel.Transpose[T](unsafe.Pointer(&columns[0]), w, unsafe.Pointer(&a[o*rows.stride]), rows.stride, w, n)
+		argColumns(dst[o:][:w], best[:w], pos, match[:w], columns, group{size: n, stride: w}, greatest)
+	}
 }
 
 // argColumns sets idx to the arg of each of the columns of the lines rows
@@ -231,50 +257,96 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 // extremes marks the few candidates of a row, and the first candidate of
 // a column with the extreme's bits is its index. A column whose extreme
 // is a NaN (which equals nothing) takes the exact loop.
-func argColumns[T elem.Number](idx []int, best []T, match []bool, x []T, along group, greatest bool) {
+func argColumns[T elem.Number](idx []int, best []T, pos []float64, match []bool, x []T, along group, greatest bool) {
 	w := len(idx)
 	row := func(i int) []T { return x[i*along.stride:][:w] }
-	copy(best, row(0))
-	clear(idx)
 	if !kernel.IsFloat[T]() {
+		copy(best, row(0))
+		clear(idx)
 		for i := 1; i < along.size; i++ {
 			improve(best, idx, row(i), i, greatest)
 		}
 		return
 	}
+	if along.size == 1 {
+		copy(best, row(0))
+	}
 	for i := 1; i < along.size; i++ {
-		if greatest {
-			kernel.Max(kernel.VV, 1, w, best, w, best, w, row(i), w, false)
+		from := best
+		if i == 1 {
+			from = row(0)
+		}
+		if greatest { // direct calls: through a func value, best would escape
+			kernel.Max(kernel.VV, 1, w, best, w, from, w, row(i), w, false)
 		} else {
-			kernel.Min(kernel.VV, 1, w, best, w, best, w, row(i), w, false)
+			kernel.Min(kernel.VV, 1, w, best, w, from, w, row(i), w, false)
 		}
 	}
-	for c := range idx {
-		idx[c] = -1
-	}
-	left := w
-	for i := 0; i < along.size && left > 0; i++ {
-		r := row(i)
-		eqFloats(match, r, best)
-		m := kernel.BoolBytes(match)
-		for c := bytes.IndexByte(m, 1); c >= 0; c = nextTrue(m, c) {
-			if idx[c] < 0 && (r[c] != 0 || math.Signbit(float64(r[c])) == math.Signbit(float64(best[c]))) {
-				idx[c] = i
-				left--
+	exact := func(c int) {
+		b := row(0)[c]
+		idx[c] = 0
+		for i := 1; i < along.size; i++ {
+			if v := row(i)[c]; beats(v, b, greatest) {
+				b, idx[c] = v, i
 			}
 		}
 	}
-	for c := range idx {
-		if idx[c] < 0 { // a NaN extreme
-			b := row(0)[c]
-			idx[c] = 0
-			for i := 1; i < along.size; i++ {
-				if v := row(i)[c]; beats(v, b, greatest) {
-					b, idx[c] = v, i
+	if along.size <= fewArg && pos != nil {
+		// Every row has candidates: mark them all, last row first, so
+		// that the first match stays, as float64 positions (exact, and
+		// converted by a kernel); a zero extreme (which equals the other
+		// zero) and a NaN one (which equals nothing) take the exact loop.
+		pos = pos[:w]
+		at, none := [1]float64{}, [1]float64{-1}
+		for i := along.size - 1; i >= 0; i-- {
+			eqFloats(match, row(i), best)
+			at[0] = float64(i)
+			if i == along.size-1 {
+				kernel.Select(kernel.VSS, 1, w, pos, 0, match, 0, at[:], 0, none[:], 0, false)
+			} else {
+				kernel.Select(kernel.VSV, 1, w, pos, 0, match, 0, at[:], 0, pos, 0, false)
+			}
+		}
+		kernel.Convert(1, w, unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(idx))), w), 0, pos, 0, false)
+		zeroFloats(match, best)
+		m := kernel.BoolBytes(match)
+		for c := bytes.IndexByte(m, 1); c >= 0; c = nextTrue(m, c) {
+			exact(c)
+		}
+	} else {
+		for c := range idx {
+			idx[c] = -1
+		}
+		left := w
+		for i := 0; i < along.size && left > 0; i++ {
+			r := row(i)
+			eqFloats(match, r, best)
+			m := kernel.BoolBytes(match)
+			for c := bytes.IndexByte(m, 1); c >= 0; c = nextTrue(m, c) {
+				if idx[c] < 0 && (r[c] != 0 || math.Signbit(float64(r[c])) == math.Signbit(float64(best[c]))) {
+					idx[c] = i
+					left--
 				}
 			}
 		}
 	}
+	for c := kernel.FindNaN(best); c < w; c += 1 + kernel.FindNaN(best[c+1:]) {
+		exact(c)
+	}
+}
+
+// fewArg is the number of lines up to which argColumns marks every
+// candidate rather than looking for the few there are.
+const fewArg = 8
+
+// zeroFloats sets match[c] to whether x[c] is ±0, for float T.
+func zeroFloats[T elem.Number](match []bool, x []T) {
+	n := len(match)
+	if unsafe.Sizeof(T(0)) == 4 {
+		kernel.Eq(kernel.VS, 1, n, match, 0, kernel.FloatsOf[float32](x), 0, []float32{0}, 0, false)
+		return
+	}
+	kernel.Eq(kernel.VS, 1, n, match, 0, kernel.FloatsOf[float64](x), 0, []float64{0}, 0, false)
 }
 
 // nextTrue returns the index of the next 1 in m after c, or -1.

@@ -36,6 +36,16 @@ func generateTransposeAMD64(dir string) error {
 		emitTranspose(c, t.size, t.side)
 		needs[t.name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
 	}
+	for _, n := range x86Narrows {
+		name := narrowName(n.size, n.cols)
+		c.Function(name)
+		c.Pragma("noescape")
+		c.Doc(fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*%d+c] for r < rows (a multiple of %d), c < %d with AVX2, %d-byte elements: a contiguous block of %d-element rows split into its columns.", name, n.cols, 32/n.size, n.cols, n.size, n.cols))
+		c.Attributes(attr.NOSPLIT)
+		c.SignatureExpr("func(dst *byte, ldd int, src *byte, rows int)")
+		emitNarrow(c, name, n.size, n.cols)
+		needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+	}
 	return writeAvo(c, dir, "transpose", needs)
 }
 
@@ -150,4 +160,178 @@ func transpose4x4(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
 		c.VPERM2F128(U8(0x31), t[k+2], t[k], out[k+2])
 	}
 	return out
+}
+
+// x86Narrows are the narrow transpositions: a block of rows too narrow for
+// a square (xyz points, RGB pixels, the parts of complex numbers) split
+// into its columns, a register of rows at a time, where an element loop
+// moves one element per load and store.
+var x86Narrows = []struct{ size, cols int }{{4, 2}, {4, 3}, {4, 4}, {8, 2}, {8, 3}}
+
+// narrowPart is the part of a narrow column in one source register: the
+// rows it holds and the lane of each.
+type narrowPart struct {
+	reg        int
+	rows, lane []int
+}
+
+// narrowName is the name of the narrow transposition of cols columns of
+// size-byte elements.
+func narrowName(size, cols int) string { return fmt.Sprintf("narrow%dx%dAVX2", size, cols) }
+
+// emitNarrow writes a narrow transposition: side rows (one register of
+// each column) per step from cols registers of src. Column c's elements
+// sit at lanes (r*cols+c) mod side of register (r*cols+c) / side; where
+// those lanes differ between registers (cols odd, side a power of two) one
+// blend gathers them and one permutation puts them in row order, elsewhere
+// each register's elements are permuted into place first and then blended.
+func emitNarrow(c *build.Context, name string, size, cols int) {
+	side := 32 / size
+	idx := c.StaticGlobal(name + "idx")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	datum := 0
+	// perm returns the permutation that moves lane from[r] to lane r (rows
+	// with from[r] < 0 take lane 0): a register of indexes in memory for
+	// 4-byte elements, an immediate for 8-byte ones.
+	perm := func(from []int) Op {
+		if size == 8 {
+			var imm uint8
+			for r, l := range from {
+				imm |= uint8(max(l, 0)) << (2 * r)
+			}
+			return U8(imm)
+		}
+		m := idx.Offset(datum)
+		for _, l := range from {
+			c.AddDatum(datum, U32(uint32(max(l, 0))))
+			datum += 4
+		}
+		return m
+	}
+	permute := func(from []int, v reg.VecVirtual) reg.VecVirtual {
+		out := c.YMM()
+		p := perm(from)
+		if size == 8 {
+			c.VPERMPD(p, v, out)
+			return out
+		}
+		i := c.YMM()
+		c.VMOVDQU(p, i)
+		c.VPERMPS(v, i, out)
+		return out
+	}
+	// blend returns base with the lanes in mask taken from v.
+	blend := func(mask uint8, v, base reg.VecVirtual) reg.VecVirtual {
+		out := c.YMM()
+		if size == 8 {
+			c.VBLENDPD(U8(mask), v, base, out)
+		} else {
+			c.VBLENDPS(U8(mask), v, base, out)
+		}
+		return out
+	}
+	plan := make([][]narrowPart, cols)
+	for col := range cols {
+		for r := range side {
+			p := r*cols + col
+			j := p / side
+			ps := plan[col]
+			if len(ps) == 0 || ps[len(ps)-1].reg != j {
+				ps = append(ps, narrowPart{reg: j})
+			}
+			ps[len(ps)-1].rows = append(ps[len(ps)-1].rows, r)
+			ps[len(ps)-1].lane = append(ps[len(ps)-1].lane, p%side)
+			plan[col] = ps
+		}
+	}
+	dst := c.Load(c.Param("dst"), c.GP64())
+	ldd := c.Load(c.Param("ldd"), c.GP64())
+	src := c.Load(c.Param("src"), c.GP64())
+	rows := c.Load(c.Param("rows"), c.GP64())
+	c.SHLQ(U8(log2(size)), ldd)
+	c.TESTQ(rows, rows)
+	c.JZ(LabelRef(name + "done"))
+	c.Label(name + "loop")
+	v := make([]reg.VecVirtual, cols)
+	for j := range v {
+		v[j] = c.YMM()
+		c.VMOVUPS(Mem{Base: src, Disp: 32 * j}, v[j])
+	}
+	out := c.GP64()
+	c.MOVQ(dst, out)
+	for col, ps := range plan {
+		var o reg.VecVirtual
+		if distinctLanes(ps, side) {
+			from := make([]int, side) // the blended register's lane of each row
+			for k, p := range ps {
+				var mask uint8
+				for i, l := range p.lane {
+					mask |= 1 << l
+					from[p.rows[i]] = l
+				}
+				if k == 0 {
+					o = v[p.reg]
+					continue
+				}
+				o = blend(mask, v[p.reg], o)
+			}
+			if !identity(from) {
+				o = permute(from, o)
+			}
+		} else {
+			for k, p := range ps {
+				from := make([]int, side)
+				var mask uint8
+				for r := range from {
+					from[r] = -1
+				}
+				for i, l := range p.lane {
+					from[p.rows[i]] = l
+					mask |= 1 << p.rows[i]
+				}
+				moved := permute(from, v[p.reg])
+				if k == 0 {
+					o = moved
+					continue
+				}
+				o = blend(mask, moved, o)
+			}
+		}
+		c.VMOVUPS(o, Mem{Base: out})
+		if col < cols-1 {
+			c.ADDQ(ldd, out)
+		}
+	}
+	c.ADDQ(U32(uint32(32*cols)), src)
+	c.ADDQ(U32(32), dst)
+	c.SUBQ(U32(uint32(side)), rows)
+	c.JNZ(LabelRef(name + "loop"))
+	c.VZEROUPPER()
+	c.Label(name + "done")
+	c.RET()
+}
+
+// distinctLanes reports whether no two parts of a narrow column share a
+// lane, so that blending the registers gathers the column.
+func distinctLanes(ps []narrowPart, side int) bool {
+	seen := make([]bool, side)
+	for _, p := range ps {
+		for _, l := range p.lane {
+			if seen[l] {
+				return false
+			}
+			seen[l] = true
+		}
+	}
+	return true
+}
+
+// identity reports whether a permutation leaves every lane where it is.
+func identity(from []int) bool {
+	for r, l := range from {
+		if l != r {
+			return false
+		}
+	}
+	return true
 }

@@ -250,6 +250,52 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	}
 }
 
+// chunkValues is the number of input values a reduction of several passes
+// (mean then variance, max then sum of exps) runs at once: the later passes
+// find them in cache (32 KiB of float32, 64 KiB of float64).
+const chunkValues = 8192
+
+// inChunks calls f with sub-reductions of r that together make r, each
+// over about chunkValues input values (at least one output, and tiles of
+// columns as wide as columnSums takes them) and computing
+// outputs lo to hi of r's, in order: ranges of the outermost kept group
+// whose index covers few enough values, for each index of the groups
+// above it.
+func inChunks(r reduction, f func(sub reduction, lo, hi int)) {
+	outputs := 1
+	for _, g := range r.kept {
+		outputs *= g.size
+	}
+	if len(r.kept) == 0 || r.count == 0 || outputs*r.count <= chunkValues {
+		f(r, 0, outputs)
+		return
+	}
+	k, per := 0, outputs // per: the outputs of one index of groups[:k]
+	for ; k < len(r.kept)-1 && per/r.kept[k].size*r.count > chunkValues; k++ {
+		per /= r.kept[k].size
+	}
+	per /= r.kept[k].size // now the outputs of one index of kept[k]
+	step := max(1, chunkValues/(per*r.count))
+	if g := r.kept[k]; k == len(r.kept)-1 && g.stride == 1 && len(r.summed) > 0 && r.summed[len(r.summed)-1].stride != 1 {
+		// Columns summed over rows: the kernels want whole rows of a
+		// tile (see columnSums) more than the cache does.
+		step = max(step, min(g.size, columnTile))
+	}
+	var room [nestRoom]group
+	sub := r
+	sub.kept = append(room[:0], r.kept[k:]...)
+	lo := 0
+	offsets(r.kept[:k], r.origin, func(base int) {
+		g := r.kept[k]
+		for i := 0; i < g.size; i += step {
+			n := min(step, g.size-i)
+			sub.kept[0].size, sub.origin = n, base+i*g.stride
+			f(sub, lo, lo+n*per)
+			lo += n * per
+		}
+	})
+}
+
 // shortColumns is the row length from which sums of few values over rows
 // of a run as adds of those rows rather than of gathered values.
 const shortColumns = 32

@@ -156,14 +156,42 @@ func reduceVar[T elem.Number, F elem.Float](what string, dst []F, dstShape Shape
 // varianceOf sets dst to the variances (or standard deviations) of the
 // reduction r of a.
 func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
-	mean := make([]F, len(dst))
-	meanOf(r, mean, a)
-	runReduce(fold[F]{each: &transform[F]{shift: mean}}, r, dst, a)
-	divideBy(dst, max(r.count-ddof, 0))
-	if std {
-		elem.Sqrt(dst, dst)
-	}
+	room := newChunkRoom[F](chunkValues)
+	defer room.free()
+	inChunks(r, func(sub reduction, lo, hi int) {
+		d, mean := dst[lo:hi], room.get(0, hi-lo)
+		meanOf(sub, mean, a)
+		runReduce(fold[F]{each: &transform[F]{shift: mean}}, sub, d, a)
+		divideBy(d, max(r.count-ddof, 0))
+		if std {
+			elem.Sqrt(d, d)
+		}
+	})
 }
+
+// chunkRoom holds the rows of a chunk of outputs (of inChunks): pooled
+// room for rows of n values, and rows of more allocated.
+type chunkRoom[T elem.Number] struct {
+	buf *[columnTile * kernel.Lanes]float64
+	n   int
+}
+
+// chunkRoom returns room for rows of n values.
+func newChunkRoom[T elem.Number](n int) chunkRoom[T] {
+	return chunkRoom[T]{buf: scratch.Get().(*[columnTile * kernel.Lanes]float64), n: n}
+}
+
+// get returns row i, of m values.
+func (c chunkRoom[T]) get(i, m int) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	if m > c.n || (i+1)*c.n*size > len(c.buf)*8 {
+		return make([]T, m)
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(c.buf)), (i+1)*c.n)[i*c.n:][:m]
+}
+
+// free returns the room to the pool.
+func (c chunkRoom[T]) free() { scratch.Put(c.buf) }
 
 // ReduceArgMax sets each element of dst to the index along axis of the
 // greatest of the values of a that it reduces, as elem.ArgMax: the first

@@ -75,6 +75,7 @@ func reduceCases(rng *rand.Rand) []reduceCase {
 		{S(), nil}, {S(5), nil}, {S(1, 1), []int{0}}, {S(3, 1, 4), []int{1}}, {S(3, 0, 4), []int{1}}, {S(3, 0, 4), []int{0}},
 		{S(2, 3, 4, 5), []int{1, 3}}, {S(2, 3, 4, 5), []int{0, 2}}, {S(2, 3, 4, 5), []int{-1, -4}}, {S(2, 3, 4, 5), nil},
 		{S(7, 1030), []int{0}}, {S(70, 1030), []int{0}}, {S(3, 33, 2100), []int{1}}, {S(1030, 3), []int{0}},
+		{S(2, 3, 9000), []int{2}}, // outputs of more values than a chunk (see inChunks)
 	}
 	for _, n := range []int{1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 300} {
 		cs = append(cs, reduceCase{S(37, n), []int{1}}, reduceCase{S(n, 37), []int{0}}, reduceCase{S(n, 5, 9), []int{0, 2}})

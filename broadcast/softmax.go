@@ -48,15 +48,18 @@ func logSumExpOf[T elem.Float](r reduction, dst, a []T) {
 		}
 		return
 	}
-	m := make([]T, len(dst))
-	sumExp(r, dst, m, a)
-	elem.Log(dst, dst)
-	elem.Add(dst, dst, m)
-	for i, x := range m {
-		if x-x != 0 {
-			dst[i] = kernel.Quiet(x)
+	room := newChunkRoom[T](chunkValues)
+	defer room.free()
+	inChunks(r, func(sub reduction, lo, hi int) {
+		d, m := dst[lo:hi], room.get(0, hi-lo)
+		sumExp(sub, d, m, a)
+		elem.Log(d, d)
+		elem.Add(d, d, m)
+		// S, so d, is a NaN exactly where m is not finite (see softmax).
+		for i := kernel.FindNaN(d); i < len(d); i += 1 + kernel.FindNaN(d[i+1:]) {
+			d[i] = kernel.Quiet(m[i])
 		}
-	}
+	})
 }
 
 // sumExp sets m to the maxima of the reduction r of a and s to the sums
@@ -100,41 +103,86 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 	if err != nil {
 		return err
 	}
-	n := len(a) / along
-	s, m := make([]T, n), make([]T, n)
-	sumExp(r, s, m, a)
-	if log {
-		elem.Log(s, s)
-	}
-	if inner == 1 { // rows of along values, each with its own m and S
-		kernel.Sub(kernel.VS, n, along, dst, along, a, along, m, 1, false)
-		if log {
-			kernel.Sub(kernel.VS, n, along, dst, along, dst, along, s, 1, false)
-		} else {
-			kernel.Exp(kernel.V, 1, len(dst), dst, 0, dst, 0, false)
-			kernel.Div(kernel.VS, n, along, dst, along, dst, along, s, 1, false)
+	room := newChunkRoom[T](chunkValues)
+	defer room.free()
+	inChunks(r, func(sub reduction, lo, hi int) {
+		m, s := room.get(0, hi-lo), room.get(1, hi-lo)
+		c := chunkValuesOf[T]{along: along, inner: inner, lo: lo, hi: hi, rep: room.get(2, (hi-lo)*along)}
+		runReduce(fold[T]{op: foldMax}, sub, m, a)
+		if log { // (x - m) - log S
+			runReduce(fold[T]{each: &transform[T]{shift: m, exp: true}}, sub, s, a)
+			elem.Log(s, s)
+			c.apply(kernel.Sub[T], dst, a, m)
+			c.apply(kernel.Sub[T], dst, dst, s)
+		} else { // exp(x - m) / S, each exp once: S sums them in dst
+			c.apply(kernel.Sub[T], dst, a, m)
+			c.exp(dst)
+			runReduce(fold[T]{}, sub, s, dst)
+			c.apply(kernel.Div[T], dst, dst, s)
 		}
-	}
-	block := along * inner
-	for o := 0; o < n/inner && inner > 1; o++ {
-		d, x, mo, so := dst[o*block:][:block], a[o*block:][:block], m[o*inner:][:inner], s[o*inner:][:inner]
-		kernel.Sub(kernel.VV, along, inner, d, inner, x, inner, mo, 0, false)
-		if log {
-			kernel.Sub(kernel.VV, along, inner, d, inner, d, inner, so, 0, false)
-			continue
-		}
-		kernel.Exp(kernel.V, along, inner, d, inner, d, inner, false)
-		kernel.Div(kernel.VV, along, inner, d, inner, d, inner, so, 0, false)
-	}
-	for i, x := range m {
-		if x-x != 0 {
-			o, c := i/inner, i%inner
+		// S is a NaN exactly where m is not finite: exp(x - m) is NaN
+		// for some x then, and S >= 1 otherwise.
+		for i := kernel.FindNaN(s); i < len(s); i += 1 + kernel.FindNaN(s[i+1:]) {
+			o, col := (lo+i)/inner, (lo+i)%inner
 			for j := range along {
-				dst[o*block+j*inner+c] = nanResult(x)
+				dst[(o*along+j)*inner+col] = nanResult(m[i])
 			}
 		}
-	}
+	})
 	return nil
+}
+
+// chunkValuesOf is the values of outputs lo to hi of a softmax along an
+// axis of along values, over inner values after it: rows of along values
+// when inner is 1, else columns of blocks of along rows of inner columns.
+type chunkValuesOf[T elem.Float] struct {
+	along, inner, lo, hi int
+	rep                  []T // room for the values of the chunk
+}
+
+// apply sets each value of the chunk in dst to op(x, v) with v the
+// value of its output in v (v[0] is output lo's): over whole rows with v
+// repeated along them (by the transposition kernel) when rows are short,
+// with v as the kernels' scalar operand, row by row, when they are long,
+// and with v as a vector over each block's columns.
+func (c chunkValuesOf[T]) apply(op func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool), dst, x, v []T) {
+	n := c.hi - c.lo
+	if c.inner == 1 {
+		d, x := dst[c.lo*c.along:c.hi*c.along], x[c.lo*c.along:c.hi*c.along]
+		if c.along >= cachedRows {
+			op(kernel.VS, n, c.along, d, c.along, x, c.along, v, 1, false)
+			return
+		}
+		rep := c.rep[:len(x)]
+		kernel.Transpose[T](unsafe.Pointer(&rep[0]), c.along, unsafe.Pointer(&v[0]), 0, c.along, n)
+		op(kernel.VV, 1, len(x), d, 0, x, 0, rep, 0, false)
+		return
+	}
+	c.blocks(func(at, w, i int) {
+		op(kernel.VV, c.along, w, dst[at:], c.inner, x[at:], c.inner, v[i:][:w], 0, false)
+	})
+}
+
+// exp sets each value of the chunk in dst to its exp.
+func (c chunkValuesOf[T]) exp(dst []T) {
+	if c.inner == 1 {
+		d := dst[c.lo*c.along : c.hi*c.along]
+		kernel.Exp(kernel.V, 1, len(d), d, 0, d, 0, false)
+		return
+	}
+	c.blocks(func(at, w, _ int) {
+		kernel.Exp(kernel.V, c.along, w, dst[at:], c.inner, dst[at:], c.inner, false)
+	})
+}
+
+// blocks calls f for each block the chunk's outputs (inner > 1) take
+// columns of: the offset of its first value in the chunk, the number of
+// columns, and the index of its first output from lo.
+func (c chunkValuesOf[T]) blocks(f func(at, w, i int)) {
+	for o := c.lo / c.inner; o*c.inner < c.hi; o++ {
+		c0, c1 := max(c.lo-o*c.inner, 0), min(c.hi-o*c.inner, c.inner)
+		f(o*c.along*c.inner+c0, c1-c0, o*c.inner+c0-c.lo)
+	}
 }
 
 // cachedRows is the row length from which Softmax along the innermost

@@ -64,7 +64,8 @@ func softmaxChecks[T elem.Float](pools func(*rand.Rand, int) []testkit.Pool[T]) 
 		cases = every(cases, 4)
 	}
 	cases = append(cases, reduceCase{S(32, 1000), []int{1}}, reduceCase{S(3, 2000), []int{1}},
-		reduceCase{S(40, 3, 33), []int{1}}, reduceCase{S(5, 31, 2), []int{0, 2}}, reduceCase{S(257, 17), []int{1}})
+		reduceCase{S(40, 3, 33), []int{1}}, reduceCase{S(5, 31, 2), []int{0, 2}}, reduceCase{S(257, 17), []int{1}},
+		reduceCase{S(5000, 3), []int{1}}, reduceCase{S(4100, 2), []int{1}}) // several chunks of short rows
 	for _, c := range cases {
 		n, _ := c.shape.Size()
 		if testing.Short() && n > 20000 {

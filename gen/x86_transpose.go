@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -37,14 +38,20 @@ func generateTransposeAMD64(dir string) error {
 		needs[t.name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
 	}
 	for _, n := range x86Narrows {
-		name := narrowName(n.size, n.cols)
-		c.Function(name)
-		c.Pragma("noescape")
-		c.Doc(fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*%d+c] for r < rows (a multiple of %d), c < %d with AVX2, %d-byte elements: a contiguous block of %d-element rows split into its columns.", name, n.cols, 32/n.size, n.cols, n.size, n.cols))
-		c.Attributes(attr.NOSPLIT)
-		c.SignatureExpr("func(dst *byte, ldd int, src *byte, rows int)")
-		emitNarrow(c, name, n.size, n.cols)
-		needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+		for _, split := range []bool{true, false} {
+			name := narrowName(n.size, n.cols, split)
+			c.Function(name)
+			c.Pragma("noescape")
+			if split {
+				c.Doc(fmt.Sprintf("%s sets dst[c*ld+r] = src[r*%d+c] for r < n (a multiple of %d), c < %d with AVX2, %d-byte elements: a contiguous block of %d-element rows split into its columns.", name, n.cols, 32/n.size, n.cols, n.size, n.cols))
+			} else {
+				c.Doc(fmt.Sprintf("%s sets dst[r*%d+c] = src[c*ld+r] for r < n (a multiple of %d), c < %d with AVX2, %d-byte elements: %d rows interleaved into a contiguous block of %d-element rows.", name, n.cols, 32/n.size, n.cols, n.size, n.cols, n.cols))
+			}
+			c.Attributes(attr.NOSPLIT)
+			c.SignatureExpr("func(dst *byte, src *byte, ld int, n int)")
+			emitNarrow(c, name, n.size, n.cols, split)
+			needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+		}
 	}
 	return writeAvo(c, dir, "transpose", needs)
 }
@@ -164,172 +171,203 @@ func transpose4x4(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
 
 // x86Narrows are the narrow transpositions: a block of rows too narrow for
 // a square (xyz points, RGB pixels, the parts of complex numbers) split
-// into its columns, a register of rows at a time, where an element loop
-// moves one element per load and store.
+// into its columns, or columns interleaved into such rows, a register of
+// rows at a time, where an element loop moves one element per load and
+// store.
 var x86Narrows = []struct{ size, cols int }{{4, 2}, {4, 3}, {4, 4}, {8, 2}, {8, 3}}
 
-// narrowPart is the part of a narrow column in one source register: the
-// rows it holds and the lane of each.
-type narrowPart struct {
-	reg        int
-	rows, lane []int
+// narrowName is the name of the narrow transposition of cols columns of
+// size-byte elements: the split, or the interleave.
+func narrowName(size, cols int, split bool) string {
+	if split {
+		return fmt.Sprintf("split%dx%dAVX2", size, cols)
+	}
+	return fmt.Sprintf("interleave%dx%dAVX2", size, cols)
 }
 
-// narrowName is the name of the narrow transposition of cols columns of
-// size-byte elements.
-func narrowName(size, cols int) string { return fmt.Sprintf("narrow%dx%dAVX2", size, cols) }
+// lane is where a lane of a register comes from: lane of input register reg.
+type lane struct{ reg, lane int }
 
-// emitNarrow writes a narrow transposition: side rows (one register of
-// each column) per step from cols registers of src. Column c's elements
-// sit at lanes (r*cols+c) mod side of register (r*cols+c) / side; where
-// those lanes differ between registers (cols odd, side a power of two) one
-// blend gathers them and one permutation puts them in row order, elsewhere
-// each register's elements are permuted into place first and then blended.
-func emitNarrow(c *build.Context, name string, size, cols int) {
+// emitNarrow writes a narrow transposition of cols columns: side rows per
+// step, one register of each column and cols registers of the contiguous
+// rows. Element (r, c) is at lane (r*cols+c) mod side of contiguous
+// register (r*cols+c) / side, and at lane r of column register c.
+func emitNarrow(c *build.Context, name string, size, cols int, split bool) {
 	side := 32 / size
-	idx := c.StaticGlobal(name + "idx")
+	g := &laneGatherer{c: c, size: size, idx: c.StaticGlobal(name + "idx")}
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	datum := 0
-	// perm returns the permutation that moves lane from[r] to lane r (rows
-	// with from[r] < 0 take lane 0): a register of indexes in memory for
-	// 4-byte elements, an immediate for 8-byte ones.
-	perm := func(from []int) Op {
-		if size == 8 {
-			var imm uint8
-			for r, l := range from {
-				imm |= uint8(max(l, 0)) << (2 * r)
-			}
-			return U8(imm)
-		}
-		m := idx.Offset(datum)
-		for _, l := range from {
-			c.AddDatum(datum, U32(uint32(max(l, 0))))
-			datum += 4
-		}
-		return m
-	}
-	permute := func(from []int, v reg.VecVirtual) reg.VecVirtual {
-		out := c.YMM()
-		p := perm(from)
-		if size == 8 {
-			c.VPERMPD(p, v, out)
-			return out
-		}
-		i := c.YMM()
-		c.VMOVDQU(p, i)
-		c.VPERMPS(v, i, out)
-		return out
-	}
-	// blend returns base with the lanes in mask taken from v.
-	blend := func(mask uint8, v, base reg.VecVirtual) reg.VecVirtual {
-		out := c.YMM()
-		if size == 8 {
-			c.VBLENDPD(U8(mask), v, base, out)
-		} else {
-			c.VBLENDPS(U8(mask), v, base, out)
-		}
-		return out
-	}
-	plan := make([][]narrowPart, cols)
-	for col := range cols {
-		for r := range side {
-			p := r*cols + col
-			j := p / side
-			ps := plan[col]
-			if len(ps) == 0 || ps[len(ps)-1].reg != j {
-				ps = append(ps, narrowPart{reg: j})
-			}
-			ps[len(ps)-1].rows = append(ps[len(ps)-1].rows, r)
-			ps[len(ps)-1].lane = append(ps[len(ps)-1].lane, p%side)
-			plan[col] = ps
-		}
-	}
 	dst := c.Load(c.Param("dst"), c.GP64())
-	ldd := c.Load(c.Param("ldd"), c.GP64())
 	src := c.Load(c.Param("src"), c.GP64())
-	rows := c.Load(c.Param("rows"), c.GP64())
-	c.SHLQ(U8(log2(size)), ldd)
-	c.TESTQ(rows, rows)
+	ld := c.Load(c.Param("ld"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	c.SHLQ(U8(log2(size)), ld)
+	c.TESTQ(n, n)
 	c.JZ(LabelRef(name + "done"))
 	c.Label(name + "loop")
-	v := make([]reg.VecVirtual, cols)
-	for j := range v {
-		v[j] = c.YMM()
-		c.VMOVUPS(Mem{Base: src, Disp: 32 * j}, v[j])
-	}
-	out := c.GP64()
-	c.MOVQ(dst, out)
-	for col, ps := range plan {
-		var o reg.VecVirtual
-		if distinctLanes(ps, side) {
-			from := make([]int, side) // the blended register's lane of each row
-			for k, p := range ps {
-				var mask uint8
-				for i, l := range p.lane {
-					mask |= 1 << l
-					from[p.rows[i]] = l
-				}
-				if k == 0 {
-					o = v[p.reg]
-					continue
-				}
-				o = blend(mask, v[p.reg], o)
+	in := make([]reg.VecVirtual, cols)
+	p := c.GP64()
+	c.MOVQ(src, p)
+	for j := range in {
+		in[j] = c.YMM()
+		if split {
+			c.VMOVUPS(Mem{Base: src, Disp: 32 * j}, in[j])
+		} else {
+			c.VMOVUPS(Mem{Base: p}, in[j])
+			if j < cols-1 {
+				c.ADDQ(ld, p)
 			}
-			if !identity(from) {
-				o = permute(from, o)
+		}
+	}
+	c.MOVQ(dst, p)
+	for j := range cols {
+		from := make([]lane, side)
+		for l := range from {
+			if split { // column j, row l
+				at := l*cols + j
+				from[l] = lane{at / side, at % side}
+			} else { // contiguous register j
+				at := j*side + l
+				from[l] = lane{at % cols, at / cols}
+			}
+		}
+		o := g.gather(in, from)
+		if split {
+			c.VMOVUPS(o, Mem{Base: p})
+			if j < cols-1 {
+				c.ADDQ(ld, p)
 			}
 		} else {
-			for k, p := range ps {
-				from := make([]int, side)
-				var mask uint8
-				for r := range from {
-					from[r] = -1
-				}
-				for i, l := range p.lane {
-					from[p.rows[i]] = l
-					mask |= 1 << p.rows[i]
-				}
-				moved := permute(from, v[p.reg])
-				if k == 0 {
-					o = moved
-					continue
-				}
-				o = blend(mask, moved, o)
-			}
-		}
-		c.VMOVUPS(o, Mem{Base: out})
-		if col < cols-1 {
-			c.ADDQ(ldd, out)
+			c.VMOVUPS(o, Mem{Base: dst, Disp: 32 * j})
 		}
 	}
-	c.ADDQ(U32(uint32(32*cols)), src)
-	c.ADDQ(U32(32), dst)
-	c.SUBQ(U32(uint32(side)), rows)
+	if split {
+		c.ADDQ(U32(uint32(32*cols)), src)
+		c.ADDQ(U32(32), dst)
+	} else {
+		c.ADDQ(U32(32), src)
+		c.ADDQ(U32(uint32(32*cols)), dst)
+	}
+	c.SUBQ(U32(uint32(side)), n)
 	c.JNZ(LabelRef(name + "loop"))
 	c.VZEROUPPER()
 	c.Label(name + "done")
 	c.RET()
 }
 
-// distinctLanes reports whether no two parts of a narrow column share a
-// lane, so that blending the registers gathers the column.
-func distinctLanes(ps []narrowPart, side int) bool {
-	seen := make([]bool, side)
-	for _, p := range ps {
-		for _, l := range p.lane {
-			if seen[l] {
-				return false
-			}
-			seen[l] = true
+// laneGatherer emits register permutations and blends of one kernel, its
+// permutation indexes in the kernel's table idx.
+type laneGatherer struct {
+	c     *build.Context
+	size  int // element bytes
+	idx   Mem
+	datum int
+}
+
+// gather returns a register whose lane l is from[l] of the registers in.
+// Where no lane of one register is wanted from two of them, one blend
+// collects the lanes and one permutation puts them in place; otherwise
+// each register's lanes are permuted into place and then blended.
+func (g *laneGatherer) gather(in []reg.VecVirtual, from []lane) reg.VecVirtual {
+	side := len(from)
+	owner := make([]int, side) // the register each lane is wanted from, or -1
+	for i := range owner {
+		owner[i] = -1
+	}
+	shared := false
+	for _, f := range from {
+		if owner[f.lane] >= 0 && owner[f.lane] != f.reg {
+			shared = true
+		}
+		owner[f.lane] = f.reg
+	}
+	var regs []int // the registers used, in order of first use
+	for _, f := range from {
+		if !slices.Contains(regs, f.reg) {
+			regs = append(regs, f.reg)
 		}
 	}
-	return true
+	if !shared {
+		o := in[regs[0]]
+		for _, r := range regs[1:] {
+			var mask uint8
+			for l, w := range owner {
+				if w == r {
+					mask |= 1 << l
+				}
+			}
+			o = g.blend(mask, in[r], o)
+		}
+		lanes := make([]int, side)
+		for l, f := range from {
+			lanes[l] = f.lane
+		}
+		if identity(lanes) {
+			return o
+		}
+		return g.permute(lanes, o)
+	}
+	var o reg.VecVirtual
+	for k, r := range regs {
+		lanes := make([]int, side)
+		var mask uint8
+		for l, f := range from {
+			if f.reg == r {
+				lanes[l] = f.lane
+				mask |= 1 << l
+			}
+		}
+		moved := in[r]
+		if !identity(lanes) {
+			moved = g.permute(lanes, in[r])
+		}
+		if k == 0 {
+			o = moved
+			continue
+		}
+		o = g.blend(mask, moved, o)
+	}
+	return o
+}
+
+// permute returns v with lane l set to its lane from[l]: VPERMPD with an
+// immediate for 8-byte elements, VPERMPS with indexes from the table for
+// 4-byte ones.
+func (g *laneGatherer) permute(from []int, v reg.VecVirtual) reg.VecVirtual {
+	c, out := g.c, g.c.YMM()
+	if g.size == 8 {
+		var imm uint8
+		for l, f := range from {
+			imm |= uint8(f) << (2 * l)
+		}
+		c.VPERMPD(U8(imm), v, out)
+		return out
+	}
+	m := g.idx.Offset(g.datum)
+	for _, f := range from {
+		c.AddDatum(g.datum, U32(uint32(f)))
+		g.datum += 4
+	}
+	i := c.YMM()
+	c.VMOVDQU(m, i)
+	c.VPERMPS(v, i, out)
+	return out
+}
+
+// blend returns base with the lanes in mask taken from v.
+func (g *laneGatherer) blend(mask uint8, v, base reg.VecVirtual) reg.VecVirtual {
+	out := g.c.YMM()
+	if g.size == 8 {
+		g.c.VBLENDPD(U8(mask), v, base, out)
+	} else {
+		g.c.VBLENDPS(U8(mask), v, base, out)
+	}
+	return out
 }
 
 // identity reports whether a permutation leaves every lane where it is.
 func identity(from []int) bool {
-	for r, l := range from {
-		if l != r {
+	for l, f := range from {
+		if f != l {
 			return false
 		}
 	}

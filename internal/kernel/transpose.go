@@ -8,21 +8,24 @@ import "unsafe"
 // row-major tile. The trusted entry, which checks nothing: the caller has
 // proven every element inside its array. Squares of a vector's side move
 // as registers where the implementation in use has a kernel for T's size;
-// the edges, and other sizes, move an element at a time; so do blocks of
-// 2-4 contiguous columns (narrow: xyz points, RGB pixels), a register of
-// rows at a time. No pointer is
+// the edges, and other sizes, move an element at a time; blocks of 2-4
+// contiguous columns (xyz points, RGB pixels) split into their columns, or
+// 2-4 rows interleaved into such a block, a register of rows at a time. No pointer is
 // formed but to an element of the block (the unsafe.Pointer rules forbid
 // one past an array even undereferenced): dst and src are those of element
 // (0, 0), and the edges start at elements of the block.
 func Transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
-	if rr := transposeNarrow[T](dst, ldd, src, lds, rows, cols); rr > 0 {
-		if rr < rows {
-			transposeGeneric[T](unsafe.Add(dst, rr*int(unsafe.Sizeof(T(0)))), ldd, unsafe.Add(src, rr*lds*int(unsafe.Sizeof(T(0)))), lds, rows-rr, cols)
+	size := int(unsafe.Sizeof(T(0)))
+	if rr, cc := transposeNarrow[T](dst, ldd, src, lds, rows, cols); rr > 0 || cc > 0 {
+		if rr > 0 && rr < rows { // the rows below
+			transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
+		}
+		if cc > 0 && cc < cols { // the columns right
+			transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rows, cols-cc)
 		}
 		return
 	}
 	rr, cc := transposeSquares[T](dst, ldd, src, lds, rows, cols)
-	size := int(unsafe.Sizeof(T(0)))
 	if cc < cols && rr > 0 { // the columns right of the squares, beside them
 		transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rr, cols-cc)
 	}

@@ -14,27 +14,52 @@ func transpose4AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 //go:noescape
 func transpose8AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 
-// narrow4x2AVX2 sets dst[c*ldd+r] = src[r*2+c] for r < rows (a multiple of 8), c < 2 with AVX2, 4-byte elements: a contiguous block of 2-element rows split into its columns.
+// split4x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 8), c < 2 with AVX2, 4-byte elements: a contiguous block of 2-element rows split into its columns.
 //
 //go:noescape
-func narrow4x2AVX2(dst *byte, ldd int, src *byte, rows int)
+func split4x2AVX2(dst *byte, src *byte, ld int, n int)
 
-// narrow4x3AVX2 sets dst[c*ldd+r] = src[r*3+c] for r < rows (a multiple of 8), c < 3 with AVX2, 4-byte elements: a contiguous block of 3-element rows split into its columns.
+// interleave4x2AVX2 sets dst[r*2+c] = src[c*ld+r] for r < n (a multiple of 8), c < 2 with AVX2, 4-byte elements: 2 rows interleaved into a contiguous block of 2-element rows.
 //
 //go:noescape
-func narrow4x3AVX2(dst *byte, ldd int, src *byte, rows int)
+func interleave4x2AVX2(dst *byte, src *byte, ld int, n int)
 
-// narrow4x4AVX2 sets dst[c*ldd+r] = src[r*4+c] for r < rows (a multiple of 8), c < 4 with AVX2, 4-byte elements: a contiguous block of 4-element rows split into its columns.
+// split4x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 8), c < 3 with AVX2, 4-byte elements: a contiguous block of 3-element rows split into its columns.
 //
 //go:noescape
-func narrow4x4AVX2(dst *byte, ldd int, src *byte, rows int)
+func split4x3AVX2(dst *byte, src *byte, ld int, n int)
 
-// narrow8x2AVX2 sets dst[c*ldd+r] = src[r*2+c] for r < rows (a multiple of 4), c < 2 with AVX2, 8-byte elements: a contiguous block of 2-element rows split into its columns.
+// interleave4x3AVX2 sets dst[r*3+c] = src[c*ld+r] for r < n (a multiple of 8), c < 3 with AVX2, 4-byte elements: 3 rows interleaved into a contiguous block of 3-element rows.
 //
 //go:noescape
-func narrow8x2AVX2(dst *byte, ldd int, src *byte, rows int)
+func interleave4x3AVX2(dst *byte, src *byte, ld int, n int)
 
-// narrow8x3AVX2 sets dst[c*ldd+r] = src[r*3+c] for r < rows (a multiple of 4), c < 3 with AVX2, 8-byte elements: a contiguous block of 3-element rows split into its columns.
+// split4x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 8), c < 4 with AVX2, 4-byte elements: a contiguous block of 4-element rows split into its columns.
 //
 //go:noescape
-func narrow8x3AVX2(dst *byte, ldd int, src *byte, rows int)
+func split4x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave4x4AVX2 sets dst[r*4+c] = src[c*ld+r] for r < n (a multiple of 8), c < 4 with AVX2, 4-byte elements: 4 rows interleaved into a contiguous block of 4-element rows.
+//
+//go:noescape
+func interleave4x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// split8x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 4), c < 2 with AVX2, 8-byte elements: a contiguous block of 2-element rows split into its columns.
+//
+//go:noescape
+func split8x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave8x2AVX2 sets dst[r*2+c] = src[c*ld+r] for r < n (a multiple of 4), c < 2 with AVX2, 8-byte elements: 2 rows interleaved into a contiguous block of 2-element rows.
+//
+//go:noescape
+func interleave8x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// split8x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 4), c < 3 with AVX2, 8-byte elements: a contiguous block of 3-element rows split into its columns.
+//
+//go:noescape
+func split8x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave8x3AVX2 sets dst[r*3+c] = src[c*ld+r] for r < n (a multiple of 4), c < 3 with AVX2, 8-byte elements: 3 rows interleaved into a contiguous block of 3-element rows.
+//
+//go:noescape
+func interleave8x3AVX2(dst *byte, src *byte, ld int, n int)

@@ -162,424 +162,922 @@ square8:
 done8:
 	RET
 
-// func narrow4x2AVX2(dst *byte, ldd int, src *byte, rows int)
+// func split4x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
-TEXT ·narrow4x2AVX2(SB), NOSPLIT, $0-32
+TEXT ·split4x2AVX2(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), AX
-	MOVQ  ldd+8(FP), CX
-	MOVQ  src+16(FP), DX
-	MOVQ  rows+24(FP), BX
-	SHLQ  $0x02, CX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
 	TESTQ BX, BX
-	JZ    narrow4x2AVX2done
+	JZ    split4x2AVX2done
 
-narrow4x2AVX2loop:
-	VMOVUPS  (DX), Y0
-	VMOVUPS  32(DX), Y1
+split4x2AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (CX), Y0
+	VMOVUPS  32(CX), Y1
 	MOVQ     AX, SI
-	VMOVDQU  narrow4x2AVX2idx<>+0(SB), Y2
+	VMOVDQU  split4x2AVX2idx<>+0(SB), Y2
 	VPERMPS  Y0, Y2, Y2
-	VMOVDQU  narrow4x2AVX2idx<>+32(SB), Y3
+	VMOVDQU  split4x2AVX2idx<>+32(SB), Y3
 	VPERMPS  Y1, Y3, Y3
 	VBLENDPS $0xf0, Y3, Y2, Y2
 	VMOVUPS  Y2, (SI)
-	ADDQ     CX, SI
-	VMOVDQU  narrow4x2AVX2idx<>+64(SB), Y2
+	ADDQ     DX, SI
+	VMOVDQU  split4x2AVX2idx<>+64(SB), Y2
 	VPERMPS  Y0, Y2, Y0
-	VMOVDQU  narrow4x2AVX2idx<>+96(SB), Y2
+	VMOVDQU  split4x2AVX2idx<>+96(SB), Y2
 	VPERMPS  Y1, Y2, Y1
 	VBLENDPS $0xf0, Y1, Y0, Y0
 	VMOVUPS  Y0, (SI)
-	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000008, BX
-	JNZ      narrow4x2AVX2loop
+	JNZ      split4x2AVX2loop
 	VZEROUPPER
 
-narrow4x2AVX2done:
+split4x2AVX2done:
 	RET
 
-DATA narrow4x2AVX2idx<>+0(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+4(SB)/4, $0x00000002
-DATA narrow4x2AVX2idx<>+8(SB)/4, $0x00000004
-DATA narrow4x2AVX2idx<>+12(SB)/4, $0x00000006
-DATA narrow4x2AVX2idx<>+16(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+20(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+24(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+28(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+32(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+36(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+40(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+44(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+48(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+52(SB)/4, $0x00000002
-DATA narrow4x2AVX2idx<>+56(SB)/4, $0x00000004
-DATA narrow4x2AVX2idx<>+60(SB)/4, $0x00000006
-DATA narrow4x2AVX2idx<>+64(SB)/4, $0x00000001
-DATA narrow4x2AVX2idx<>+68(SB)/4, $0x00000003
-DATA narrow4x2AVX2idx<>+72(SB)/4, $0x00000005
-DATA narrow4x2AVX2idx<>+76(SB)/4, $0x00000007
-DATA narrow4x2AVX2idx<>+80(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+84(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+88(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+92(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+96(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+100(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+104(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+108(SB)/4, $0x00000000
-DATA narrow4x2AVX2idx<>+112(SB)/4, $0x00000001
-DATA narrow4x2AVX2idx<>+116(SB)/4, $0x00000003
-DATA narrow4x2AVX2idx<>+120(SB)/4, $0x00000005
-DATA narrow4x2AVX2idx<>+124(SB)/4, $0x00000007
-GLOBL narrow4x2AVX2idx<>(SB), RODATA|NOPTR, $128
+DATA split4x2AVX2idx<>+0(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+4(SB)/4, $0x00000002
+DATA split4x2AVX2idx<>+8(SB)/4, $0x00000004
+DATA split4x2AVX2idx<>+12(SB)/4, $0x00000006
+DATA split4x2AVX2idx<>+16(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+20(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+24(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+28(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+32(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+36(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+40(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+44(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+48(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+52(SB)/4, $0x00000002
+DATA split4x2AVX2idx<>+56(SB)/4, $0x00000004
+DATA split4x2AVX2idx<>+60(SB)/4, $0x00000006
+DATA split4x2AVX2idx<>+64(SB)/4, $0x00000001
+DATA split4x2AVX2idx<>+68(SB)/4, $0x00000003
+DATA split4x2AVX2idx<>+72(SB)/4, $0x00000005
+DATA split4x2AVX2idx<>+76(SB)/4, $0x00000007
+DATA split4x2AVX2idx<>+80(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+84(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+88(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+92(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+96(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+100(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+104(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+108(SB)/4, $0x00000000
+DATA split4x2AVX2idx<>+112(SB)/4, $0x00000001
+DATA split4x2AVX2idx<>+116(SB)/4, $0x00000003
+DATA split4x2AVX2idx<>+120(SB)/4, $0x00000005
+DATA split4x2AVX2idx<>+124(SB)/4, $0x00000007
+GLOBL split4x2AVX2idx<>(SB), RODATA|NOPTR, $128
 
-// func narrow4x3AVX2(dst *byte, ldd int, src *byte, rows int)
+// func interleave4x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
-TEXT ·narrow4x3AVX2(SB), NOSPLIT, $0-32
+TEXT ·interleave4x2AVX2(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), AX
-	MOVQ  ldd+8(FP), CX
-	MOVQ  src+16(FP), DX
-	MOVQ  rows+24(FP), BX
-	SHLQ  $0x02, CX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
 	TESTQ BX, BX
-	JZ    narrow4x3AVX2done
+	JZ    interleave4x2AVX2done
 
-narrow4x3AVX2loop:
-	VMOVUPS  (DX), Y0
-	VMOVUPS  32(DX), Y1
-	VMOVUPS  64(DX), Y2
+interleave4x2AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (SI), Y0
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y1
+	MOVQ     AX, SI
+	VMOVDQU  interleave4x2AVX2idx<>+0(SB), Y2
+	VPERMPS  Y0, Y2, Y2
+	VMOVDQU  interleave4x2AVX2idx<>+32(SB), Y3
+	VPERMPS  Y1, Y3, Y3
+	VBLENDPS $0xaa, Y3, Y2, Y2
+	VMOVUPS  Y2, (AX)
+	VMOVDQU  interleave4x2AVX2idx<>+64(SB), Y2
+	VPERMPS  Y0, Y2, Y0
+	VMOVDQU  interleave4x2AVX2idx<>+96(SB), Y2
+	VPERMPS  Y1, Y2, Y1
+	VBLENDPS $0xaa, Y1, Y0, Y0
+	VMOVUPS  Y0, 32(AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000008, BX
+	JNZ      interleave4x2AVX2loop
+	VZEROUPPER
+
+interleave4x2AVX2done:
+	RET
+
+DATA interleave4x2AVX2idx<>+0(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+4(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+8(SB)/4, $0x00000001
+DATA interleave4x2AVX2idx<>+12(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+16(SB)/4, $0x00000002
+DATA interleave4x2AVX2idx<>+20(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+24(SB)/4, $0x00000003
+DATA interleave4x2AVX2idx<>+28(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+32(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+36(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+40(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+44(SB)/4, $0x00000001
+DATA interleave4x2AVX2idx<>+48(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+52(SB)/4, $0x00000002
+DATA interleave4x2AVX2idx<>+56(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+60(SB)/4, $0x00000003
+DATA interleave4x2AVX2idx<>+64(SB)/4, $0x00000004
+DATA interleave4x2AVX2idx<>+68(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+72(SB)/4, $0x00000005
+DATA interleave4x2AVX2idx<>+76(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+80(SB)/4, $0x00000006
+DATA interleave4x2AVX2idx<>+84(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+88(SB)/4, $0x00000007
+DATA interleave4x2AVX2idx<>+92(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+96(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+100(SB)/4, $0x00000004
+DATA interleave4x2AVX2idx<>+104(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+108(SB)/4, $0x00000005
+DATA interleave4x2AVX2idx<>+112(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+116(SB)/4, $0x00000006
+DATA interleave4x2AVX2idx<>+120(SB)/4, $0x00000000
+DATA interleave4x2AVX2idx<>+124(SB)/4, $0x00000007
+GLOBL interleave4x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func split4x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split4x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
+	TESTQ BX, BX
+	JZ    split4x3AVX2done
+
+split4x3AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (CX), Y0
+	VMOVUPS  32(CX), Y1
+	VMOVUPS  64(CX), Y2
 	MOVQ     AX, SI
 	VBLENDPS $0x92, Y1, Y0, Y3
 	VBLENDPS $0x24, Y2, Y3, Y3
-	VMOVDQU  narrow4x3AVX2idx<>+0(SB), Y4
+	VMOVDQU  split4x3AVX2idx<>+0(SB), Y4
 	VPERMPS  Y3, Y4, Y3
 	VMOVUPS  Y3, (SI)
-	ADDQ     CX, SI
+	ADDQ     DX, SI
 	VBLENDPS $0x24, Y1, Y0, Y3
 	VBLENDPS $0x49, Y2, Y3, Y3
-	VMOVDQU  narrow4x3AVX2idx<>+32(SB), Y4
+	VMOVDQU  split4x3AVX2idx<>+32(SB), Y4
 	VPERMPS  Y3, Y4, Y3
 	VMOVUPS  Y3, (SI)
-	ADDQ     CX, SI
+	ADDQ     DX, SI
 	VBLENDPS $0x49, Y1, Y0, Y0
 	VBLENDPS $0x92, Y2, Y0, Y0
-	VMOVDQU  narrow4x3AVX2idx<>+64(SB), Y1
+	VMOVDQU  split4x3AVX2idx<>+64(SB), Y1
 	VPERMPS  Y0, Y1, Y0
 	VMOVUPS  Y0, (SI)
-	ADDQ     $0x00000060, DX
+	ADDQ     $0x00000060, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000008, BX
-	JNZ      narrow4x3AVX2loop
+	JNZ      split4x3AVX2loop
 	VZEROUPPER
 
-narrow4x3AVX2done:
+split4x3AVX2done:
 	RET
 
-DATA narrow4x3AVX2idx<>+0(SB)/4, $0x00000000
-DATA narrow4x3AVX2idx<>+4(SB)/4, $0x00000003
-DATA narrow4x3AVX2idx<>+8(SB)/4, $0x00000006
-DATA narrow4x3AVX2idx<>+12(SB)/4, $0x00000001
-DATA narrow4x3AVX2idx<>+16(SB)/4, $0x00000004
-DATA narrow4x3AVX2idx<>+20(SB)/4, $0x00000007
-DATA narrow4x3AVX2idx<>+24(SB)/4, $0x00000002
-DATA narrow4x3AVX2idx<>+28(SB)/4, $0x00000005
-DATA narrow4x3AVX2idx<>+32(SB)/4, $0x00000001
-DATA narrow4x3AVX2idx<>+36(SB)/4, $0x00000004
-DATA narrow4x3AVX2idx<>+40(SB)/4, $0x00000007
-DATA narrow4x3AVX2idx<>+44(SB)/4, $0x00000002
-DATA narrow4x3AVX2idx<>+48(SB)/4, $0x00000005
-DATA narrow4x3AVX2idx<>+52(SB)/4, $0x00000000
-DATA narrow4x3AVX2idx<>+56(SB)/4, $0x00000003
-DATA narrow4x3AVX2idx<>+60(SB)/4, $0x00000006
-DATA narrow4x3AVX2idx<>+64(SB)/4, $0x00000002
-DATA narrow4x3AVX2idx<>+68(SB)/4, $0x00000005
-DATA narrow4x3AVX2idx<>+72(SB)/4, $0x00000000
-DATA narrow4x3AVX2idx<>+76(SB)/4, $0x00000003
-DATA narrow4x3AVX2idx<>+80(SB)/4, $0x00000006
-DATA narrow4x3AVX2idx<>+84(SB)/4, $0x00000001
-DATA narrow4x3AVX2idx<>+88(SB)/4, $0x00000004
-DATA narrow4x3AVX2idx<>+92(SB)/4, $0x00000007
-GLOBL narrow4x3AVX2idx<>(SB), RODATA|NOPTR, $96
+DATA split4x3AVX2idx<>+0(SB)/4, $0x00000000
+DATA split4x3AVX2idx<>+4(SB)/4, $0x00000003
+DATA split4x3AVX2idx<>+8(SB)/4, $0x00000006
+DATA split4x3AVX2idx<>+12(SB)/4, $0x00000001
+DATA split4x3AVX2idx<>+16(SB)/4, $0x00000004
+DATA split4x3AVX2idx<>+20(SB)/4, $0x00000007
+DATA split4x3AVX2idx<>+24(SB)/4, $0x00000002
+DATA split4x3AVX2idx<>+28(SB)/4, $0x00000005
+DATA split4x3AVX2idx<>+32(SB)/4, $0x00000001
+DATA split4x3AVX2idx<>+36(SB)/4, $0x00000004
+DATA split4x3AVX2idx<>+40(SB)/4, $0x00000007
+DATA split4x3AVX2idx<>+44(SB)/4, $0x00000002
+DATA split4x3AVX2idx<>+48(SB)/4, $0x00000005
+DATA split4x3AVX2idx<>+52(SB)/4, $0x00000000
+DATA split4x3AVX2idx<>+56(SB)/4, $0x00000003
+DATA split4x3AVX2idx<>+60(SB)/4, $0x00000006
+DATA split4x3AVX2idx<>+64(SB)/4, $0x00000002
+DATA split4x3AVX2idx<>+68(SB)/4, $0x00000005
+DATA split4x3AVX2idx<>+72(SB)/4, $0x00000000
+DATA split4x3AVX2idx<>+76(SB)/4, $0x00000003
+DATA split4x3AVX2idx<>+80(SB)/4, $0x00000006
+DATA split4x3AVX2idx<>+84(SB)/4, $0x00000001
+DATA split4x3AVX2idx<>+88(SB)/4, $0x00000004
+DATA split4x3AVX2idx<>+92(SB)/4, $0x00000007
+GLOBL split4x3AVX2idx<>(SB), RODATA|NOPTR, $96
 
-// func narrow4x4AVX2(dst *byte, ldd int, src *byte, rows int)
+// func interleave4x3AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
-TEXT ·narrow4x4AVX2(SB), NOSPLIT, $0-32
+TEXT ·interleave4x3AVX2(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), AX
-	MOVQ  ldd+8(FP), CX
-	MOVQ  src+16(FP), DX
-	MOVQ  rows+24(FP), BX
-	SHLQ  $0x02, CX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
 	TESTQ BX, BX
-	JZ    narrow4x4AVX2done
+	JZ    interleave4x3AVX2done
 
-narrow4x4AVX2loop:
-	VMOVUPS  (DX), Y0
-	VMOVUPS  32(DX), Y1
-	VMOVUPS  64(DX), Y2
-	VMOVUPS  96(DX), Y3
+interleave4x3AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (SI), Y0
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y1
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y2
 	MOVQ     AX, SI
-	VMOVDQU  narrow4x4AVX2idx<>+0(SB), Y4
+	VMOVDQU  interleave4x3AVX2idx<>+0(SB), Y3
+	VPERMPS  Y0, Y3, Y3
+	VMOVDQU  interleave4x3AVX2idx<>+32(SB), Y4
+	VPERMPS  Y1, Y4, Y4
+	VBLENDPS $0x92, Y4, Y3, Y3
+	VMOVDQU  interleave4x3AVX2idx<>+64(SB), Y4
+	VPERMPS  Y2, Y4, Y4
+	VBLENDPS $0x24, Y4, Y3, Y3
+	VMOVUPS  Y3, (AX)
+	VMOVDQU  interleave4x3AVX2idx<>+96(SB), Y3
+	VPERMPS  Y2, Y3, Y3
+	VMOVDQU  interleave4x3AVX2idx<>+128(SB), Y4
 	VPERMPS  Y0, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+32(SB), Y5
+	VBLENDPS $0x92, Y4, Y3, Y3
+	VMOVDQU  interleave4x3AVX2idx<>+160(SB), Y4
+	VPERMPS  Y1, Y4, Y4
+	VBLENDPS $0x24, Y4, Y3, Y3
+	VMOVUPS  Y3, 32(AX)
+	VMOVDQU  interleave4x3AVX2idx<>+192(SB), Y3
+	VPERMPS  Y1, Y3, Y1
+	VMOVDQU  interleave4x3AVX2idx<>+224(SB), Y3
+	VPERMPS  Y2, Y3, Y2
+	VBLENDPS $0x92, Y2, Y1, Y1
+	VMOVDQU  interleave4x3AVX2idx<>+256(SB), Y2
+	VPERMPS  Y0, Y2, Y0
+	VBLENDPS $0x24, Y0, Y1, Y0
+	VMOVUPS  Y0, 64(AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000060, AX
+	SUBQ     $0x00000008, BX
+	JNZ      interleave4x3AVX2loop
+	VZEROUPPER
+
+interleave4x3AVX2done:
+	RET
+
+DATA interleave4x3AVX2idx<>+0(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+4(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+8(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+12(SB)/4, $0x00000001
+DATA interleave4x3AVX2idx<>+16(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+20(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+24(SB)/4, $0x00000002
+DATA interleave4x3AVX2idx<>+28(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+32(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+36(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+40(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+44(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+48(SB)/4, $0x00000001
+DATA interleave4x3AVX2idx<>+52(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+56(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+60(SB)/4, $0x00000002
+DATA interleave4x3AVX2idx<>+64(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+68(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+72(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+76(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+80(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+84(SB)/4, $0x00000001
+DATA interleave4x3AVX2idx<>+88(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+92(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+96(SB)/4, $0x00000002
+DATA interleave4x3AVX2idx<>+100(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+104(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+108(SB)/4, $0x00000003
+DATA interleave4x3AVX2idx<>+112(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+116(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+120(SB)/4, $0x00000004
+DATA interleave4x3AVX2idx<>+124(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+128(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+132(SB)/4, $0x00000003
+DATA interleave4x3AVX2idx<>+136(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+140(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+144(SB)/4, $0x00000004
+DATA interleave4x3AVX2idx<>+148(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+152(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+156(SB)/4, $0x00000005
+DATA interleave4x3AVX2idx<>+160(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+164(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+168(SB)/4, $0x00000003
+DATA interleave4x3AVX2idx<>+172(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+176(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+180(SB)/4, $0x00000004
+DATA interleave4x3AVX2idx<>+184(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+188(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+192(SB)/4, $0x00000005
+DATA interleave4x3AVX2idx<>+196(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+200(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+204(SB)/4, $0x00000006
+DATA interleave4x3AVX2idx<>+208(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+212(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+216(SB)/4, $0x00000007
+DATA interleave4x3AVX2idx<>+220(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+224(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+228(SB)/4, $0x00000005
+DATA interleave4x3AVX2idx<>+232(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+236(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+240(SB)/4, $0x00000006
+DATA interleave4x3AVX2idx<>+244(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+248(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+252(SB)/4, $0x00000007
+DATA interleave4x3AVX2idx<>+256(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+260(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+264(SB)/4, $0x00000006
+DATA interleave4x3AVX2idx<>+268(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+272(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+276(SB)/4, $0x00000007
+DATA interleave4x3AVX2idx<>+280(SB)/4, $0x00000000
+DATA interleave4x3AVX2idx<>+284(SB)/4, $0x00000000
+GLOBL interleave4x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split4x4AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split4x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
+	TESTQ BX, BX
+	JZ    split4x4AVX2done
+
+split4x4AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (CX), Y0
+	VMOVUPS  32(CX), Y1
+	VMOVUPS  64(CX), Y2
+	VMOVUPS  96(CX), Y3
+	MOVQ     AX, SI
+	VMOVDQU  split4x4AVX2idx<>+0(SB), Y4
+	VPERMPS  Y0, Y4, Y4
+	VMOVDQU  split4x4AVX2idx<>+32(SB), Y5
 	VPERMPS  Y1, Y5, Y5
 	VBLENDPS $0x0c, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+64(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+64(SB), Y5
 	VPERMPS  Y2, Y5, Y5
 	VBLENDPS $0x30, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+96(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+96(SB), Y5
 	VPERMPS  Y3, Y5, Y5
 	VBLENDPS $0xc0, Y5, Y4, Y4
 	VMOVUPS  Y4, (SI)
-	ADDQ     CX, SI
-	VMOVDQU  narrow4x4AVX2idx<>+128(SB), Y4
+	ADDQ     DX, SI
+	VMOVDQU  split4x4AVX2idx<>+128(SB), Y4
 	VPERMPS  Y0, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+160(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+160(SB), Y5
 	VPERMPS  Y1, Y5, Y5
 	VBLENDPS $0x0c, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+192(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+192(SB), Y5
 	VPERMPS  Y2, Y5, Y5
 	VBLENDPS $0x30, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+224(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+224(SB), Y5
 	VPERMPS  Y3, Y5, Y5
 	VBLENDPS $0xc0, Y5, Y4, Y4
 	VMOVUPS  Y4, (SI)
-	ADDQ     CX, SI
-	VMOVDQU  narrow4x4AVX2idx<>+256(SB), Y4
+	ADDQ     DX, SI
+	VMOVDQU  split4x4AVX2idx<>+256(SB), Y4
 	VPERMPS  Y0, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+288(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+288(SB), Y5
 	VPERMPS  Y1, Y5, Y5
 	VBLENDPS $0x0c, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+320(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+320(SB), Y5
 	VPERMPS  Y2, Y5, Y5
 	VBLENDPS $0x30, Y5, Y4, Y4
-	VMOVDQU  narrow4x4AVX2idx<>+352(SB), Y5
+	VMOVDQU  split4x4AVX2idx<>+352(SB), Y5
 	VPERMPS  Y3, Y5, Y5
 	VBLENDPS $0xc0, Y5, Y4, Y4
 	VMOVUPS  Y4, (SI)
-	ADDQ     CX, SI
-	VMOVDQU  narrow4x4AVX2idx<>+384(SB), Y4
+	ADDQ     DX, SI
+	VMOVDQU  split4x4AVX2idx<>+384(SB), Y4
 	VPERMPS  Y0, Y4, Y0
-	VMOVDQU  narrow4x4AVX2idx<>+416(SB), Y4
+	VMOVDQU  split4x4AVX2idx<>+416(SB), Y4
 	VPERMPS  Y1, Y4, Y1
 	VBLENDPS $0x0c, Y1, Y0, Y0
-	VMOVDQU  narrow4x4AVX2idx<>+448(SB), Y1
+	VMOVDQU  split4x4AVX2idx<>+448(SB), Y1
 	VPERMPS  Y2, Y1, Y1
 	VBLENDPS $0x30, Y1, Y0, Y0
-	VMOVDQU  narrow4x4AVX2idx<>+480(SB), Y1
+	VMOVDQU  split4x4AVX2idx<>+480(SB), Y1
 	VPERMPS  Y3, Y1, Y1
 	VBLENDPS $0xc0, Y1, Y0, Y0
 	VMOVUPS  Y0, (SI)
-	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000008, BX
-	JNZ      narrow4x4AVX2loop
+	JNZ      split4x4AVX2loop
 	VZEROUPPER
 
-narrow4x4AVX2done:
+split4x4AVX2done:
 	RET
 
-DATA narrow4x4AVX2idx<>+0(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+4(SB)/4, $0x00000004
-DATA narrow4x4AVX2idx<>+8(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+12(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+16(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+20(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+24(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+28(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+32(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+36(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+40(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+44(SB)/4, $0x00000004
-DATA narrow4x4AVX2idx<>+48(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+52(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+56(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+60(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+64(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+68(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+72(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+76(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+80(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+84(SB)/4, $0x00000004
-DATA narrow4x4AVX2idx<>+88(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+92(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+96(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+100(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+104(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+108(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+112(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+116(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+120(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+124(SB)/4, $0x00000004
-DATA narrow4x4AVX2idx<>+128(SB)/4, $0x00000001
-DATA narrow4x4AVX2idx<>+132(SB)/4, $0x00000005
-DATA narrow4x4AVX2idx<>+136(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+140(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+144(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+148(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+152(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+156(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+160(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+164(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+168(SB)/4, $0x00000001
-DATA narrow4x4AVX2idx<>+172(SB)/4, $0x00000005
-DATA narrow4x4AVX2idx<>+176(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+180(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+184(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+188(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+192(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+196(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+200(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+204(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+208(SB)/4, $0x00000001
-DATA narrow4x4AVX2idx<>+212(SB)/4, $0x00000005
-DATA narrow4x4AVX2idx<>+216(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+220(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+224(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+228(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+232(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+236(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+240(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+244(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+248(SB)/4, $0x00000001
-DATA narrow4x4AVX2idx<>+252(SB)/4, $0x00000005
-DATA narrow4x4AVX2idx<>+256(SB)/4, $0x00000002
-DATA narrow4x4AVX2idx<>+260(SB)/4, $0x00000006
-DATA narrow4x4AVX2idx<>+264(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+268(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+272(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+276(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+280(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+284(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+288(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+292(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+296(SB)/4, $0x00000002
-DATA narrow4x4AVX2idx<>+300(SB)/4, $0x00000006
-DATA narrow4x4AVX2idx<>+304(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+308(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+312(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+316(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+320(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+324(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+328(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+332(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+336(SB)/4, $0x00000002
-DATA narrow4x4AVX2idx<>+340(SB)/4, $0x00000006
-DATA narrow4x4AVX2idx<>+344(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+348(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+352(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+356(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+360(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+364(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+368(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+372(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+376(SB)/4, $0x00000002
-DATA narrow4x4AVX2idx<>+380(SB)/4, $0x00000006
-DATA narrow4x4AVX2idx<>+384(SB)/4, $0x00000003
-DATA narrow4x4AVX2idx<>+388(SB)/4, $0x00000007
-DATA narrow4x4AVX2idx<>+392(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+396(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+400(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+404(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+408(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+412(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+416(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+420(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+424(SB)/4, $0x00000003
-DATA narrow4x4AVX2idx<>+428(SB)/4, $0x00000007
-DATA narrow4x4AVX2idx<>+432(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+436(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+440(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+444(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+448(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+452(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+456(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+460(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+464(SB)/4, $0x00000003
-DATA narrow4x4AVX2idx<>+468(SB)/4, $0x00000007
-DATA narrow4x4AVX2idx<>+472(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+476(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+480(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+484(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+488(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+492(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+496(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+500(SB)/4, $0x00000000
-DATA narrow4x4AVX2idx<>+504(SB)/4, $0x00000003
-DATA narrow4x4AVX2idx<>+508(SB)/4, $0x00000007
-GLOBL narrow4x4AVX2idx<>(SB), RODATA|NOPTR, $512
+DATA split4x4AVX2idx<>+0(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+4(SB)/4, $0x00000004
+DATA split4x4AVX2idx<>+8(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+12(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+16(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+20(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+24(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+28(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+32(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+36(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+40(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+44(SB)/4, $0x00000004
+DATA split4x4AVX2idx<>+48(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+52(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+56(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+60(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+64(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+68(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+72(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+76(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+80(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+84(SB)/4, $0x00000004
+DATA split4x4AVX2idx<>+88(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+92(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+96(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+100(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+104(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+108(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+112(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+116(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+120(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+124(SB)/4, $0x00000004
+DATA split4x4AVX2idx<>+128(SB)/4, $0x00000001
+DATA split4x4AVX2idx<>+132(SB)/4, $0x00000005
+DATA split4x4AVX2idx<>+136(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+140(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+144(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+148(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+152(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+156(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+160(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+164(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+168(SB)/4, $0x00000001
+DATA split4x4AVX2idx<>+172(SB)/4, $0x00000005
+DATA split4x4AVX2idx<>+176(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+180(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+184(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+188(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+192(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+196(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+200(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+204(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+208(SB)/4, $0x00000001
+DATA split4x4AVX2idx<>+212(SB)/4, $0x00000005
+DATA split4x4AVX2idx<>+216(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+220(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+224(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+228(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+232(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+236(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+240(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+244(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+248(SB)/4, $0x00000001
+DATA split4x4AVX2idx<>+252(SB)/4, $0x00000005
+DATA split4x4AVX2idx<>+256(SB)/4, $0x00000002
+DATA split4x4AVX2idx<>+260(SB)/4, $0x00000006
+DATA split4x4AVX2idx<>+264(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+268(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+272(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+276(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+280(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+284(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+288(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+292(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+296(SB)/4, $0x00000002
+DATA split4x4AVX2idx<>+300(SB)/4, $0x00000006
+DATA split4x4AVX2idx<>+304(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+308(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+312(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+316(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+320(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+324(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+328(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+332(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+336(SB)/4, $0x00000002
+DATA split4x4AVX2idx<>+340(SB)/4, $0x00000006
+DATA split4x4AVX2idx<>+344(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+348(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+352(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+356(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+360(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+364(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+368(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+372(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+376(SB)/4, $0x00000002
+DATA split4x4AVX2idx<>+380(SB)/4, $0x00000006
+DATA split4x4AVX2idx<>+384(SB)/4, $0x00000003
+DATA split4x4AVX2idx<>+388(SB)/4, $0x00000007
+DATA split4x4AVX2idx<>+392(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+396(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+400(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+404(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+408(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+412(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+416(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+420(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+424(SB)/4, $0x00000003
+DATA split4x4AVX2idx<>+428(SB)/4, $0x00000007
+DATA split4x4AVX2idx<>+432(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+436(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+440(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+444(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+448(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+452(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+456(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+460(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+464(SB)/4, $0x00000003
+DATA split4x4AVX2idx<>+468(SB)/4, $0x00000007
+DATA split4x4AVX2idx<>+472(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+476(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+480(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+484(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+488(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+492(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+496(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+500(SB)/4, $0x00000000
+DATA split4x4AVX2idx<>+504(SB)/4, $0x00000003
+DATA split4x4AVX2idx<>+508(SB)/4, $0x00000007
+GLOBL split4x4AVX2idx<>(SB), RODATA|NOPTR, $512
 
-// func narrow8x2AVX2(dst *byte, ldd int, src *byte, rows int)
+// func interleave4x4AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
-TEXT ·narrow8x2AVX2(SB), NOSPLIT, $0-32
+TEXT ·interleave4x4AVX2(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), AX
-	MOVQ  ldd+8(FP), CX
-	MOVQ  src+16(FP), DX
-	MOVQ  rows+24(FP), BX
-	SHLQ  $0x03, CX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x02, DX
 	TESTQ BX, BX
-	JZ    narrow8x2AVX2done
+	JZ    interleave4x4AVX2done
 
-narrow8x2AVX2loop:
-	VMOVUPS  (DX), Y0
-	VMOVUPS  32(DX), Y1
+interleave4x4AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (SI), Y0
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y1
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y2
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y3
+	MOVQ     AX, SI
+	VMOVDQU  interleave4x4AVX2idx<>+0(SB), Y4
+	VPERMPS  Y0, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+32(SB), Y5
+	VPERMPS  Y1, Y5, Y5
+	VBLENDPS $0x22, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+64(SB), Y5
+	VPERMPS  Y2, Y5, Y5
+	VBLENDPS $0x44, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+96(SB), Y5
+	VPERMPS  Y3, Y5, Y5
+	VBLENDPS $0x88, Y5, Y4, Y4
+	VMOVUPS  Y4, (AX)
+	VMOVDQU  interleave4x4AVX2idx<>+128(SB), Y4
+	VPERMPS  Y0, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+160(SB), Y5
+	VPERMPS  Y1, Y5, Y5
+	VBLENDPS $0x22, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+192(SB), Y5
+	VPERMPS  Y2, Y5, Y5
+	VBLENDPS $0x44, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+224(SB), Y5
+	VPERMPS  Y3, Y5, Y5
+	VBLENDPS $0x88, Y5, Y4, Y4
+	VMOVUPS  Y4, 32(AX)
+	VMOVDQU  interleave4x4AVX2idx<>+256(SB), Y4
+	VPERMPS  Y0, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+288(SB), Y5
+	VPERMPS  Y1, Y5, Y5
+	VBLENDPS $0x22, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+320(SB), Y5
+	VPERMPS  Y2, Y5, Y5
+	VBLENDPS $0x44, Y5, Y4, Y4
+	VMOVDQU  interleave4x4AVX2idx<>+352(SB), Y5
+	VPERMPS  Y3, Y5, Y5
+	VBLENDPS $0x88, Y5, Y4, Y4
+	VMOVUPS  Y4, 64(AX)
+	VMOVDQU  interleave4x4AVX2idx<>+384(SB), Y4
+	VPERMPS  Y0, Y4, Y0
+	VMOVDQU  interleave4x4AVX2idx<>+416(SB), Y4
+	VPERMPS  Y1, Y4, Y1
+	VBLENDPS $0x22, Y1, Y0, Y0
+	VMOVDQU  interleave4x4AVX2idx<>+448(SB), Y1
+	VPERMPS  Y2, Y1, Y1
+	VBLENDPS $0x44, Y1, Y0, Y0
+	VMOVDQU  interleave4x4AVX2idx<>+480(SB), Y1
+	VPERMPS  Y3, Y1, Y1
+	VBLENDPS $0x88, Y1, Y0, Y0
+	VMOVUPS  Y0, 96(AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000080, AX
+	SUBQ     $0x00000008, BX
+	JNZ      interleave4x4AVX2loop
+	VZEROUPPER
+
+interleave4x4AVX2done:
+	RET
+
+DATA interleave4x4AVX2idx<>+0(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+4(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+8(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+12(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+16(SB)/4, $0x00000001
+DATA interleave4x4AVX2idx<>+20(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+24(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+28(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+32(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+36(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+40(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+44(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+48(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+52(SB)/4, $0x00000001
+DATA interleave4x4AVX2idx<>+56(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+60(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+64(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+68(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+72(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+76(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+80(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+84(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+88(SB)/4, $0x00000001
+DATA interleave4x4AVX2idx<>+92(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+96(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+100(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+104(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+108(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+112(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+116(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+120(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+124(SB)/4, $0x00000001
+DATA interleave4x4AVX2idx<>+128(SB)/4, $0x00000002
+DATA interleave4x4AVX2idx<>+132(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+136(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+140(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+144(SB)/4, $0x00000003
+DATA interleave4x4AVX2idx<>+148(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+152(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+156(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+160(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+164(SB)/4, $0x00000002
+DATA interleave4x4AVX2idx<>+168(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+172(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+176(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+180(SB)/4, $0x00000003
+DATA interleave4x4AVX2idx<>+184(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+188(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+192(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+196(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+200(SB)/4, $0x00000002
+DATA interleave4x4AVX2idx<>+204(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+208(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+212(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+216(SB)/4, $0x00000003
+DATA interleave4x4AVX2idx<>+220(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+224(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+228(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+232(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+236(SB)/4, $0x00000002
+DATA interleave4x4AVX2idx<>+240(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+244(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+248(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+252(SB)/4, $0x00000003
+DATA interleave4x4AVX2idx<>+256(SB)/4, $0x00000004
+DATA interleave4x4AVX2idx<>+260(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+264(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+268(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+272(SB)/4, $0x00000005
+DATA interleave4x4AVX2idx<>+276(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+280(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+284(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+288(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+292(SB)/4, $0x00000004
+DATA interleave4x4AVX2idx<>+296(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+300(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+304(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+308(SB)/4, $0x00000005
+DATA interleave4x4AVX2idx<>+312(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+316(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+320(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+324(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+328(SB)/4, $0x00000004
+DATA interleave4x4AVX2idx<>+332(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+336(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+340(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+344(SB)/4, $0x00000005
+DATA interleave4x4AVX2idx<>+348(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+352(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+356(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+360(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+364(SB)/4, $0x00000004
+DATA interleave4x4AVX2idx<>+368(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+372(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+376(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+380(SB)/4, $0x00000005
+DATA interleave4x4AVX2idx<>+384(SB)/4, $0x00000006
+DATA interleave4x4AVX2idx<>+388(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+392(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+396(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+400(SB)/4, $0x00000007
+DATA interleave4x4AVX2idx<>+404(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+408(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+412(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+416(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+420(SB)/4, $0x00000006
+DATA interleave4x4AVX2idx<>+424(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+428(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+432(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+436(SB)/4, $0x00000007
+DATA interleave4x4AVX2idx<>+440(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+444(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+448(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+452(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+456(SB)/4, $0x00000006
+DATA interleave4x4AVX2idx<>+460(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+464(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+468(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+472(SB)/4, $0x00000007
+DATA interleave4x4AVX2idx<>+476(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+480(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+484(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+488(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+492(SB)/4, $0x00000006
+DATA interleave4x4AVX2idx<>+496(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+500(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+504(SB)/4, $0x00000000
+DATA interleave4x4AVX2idx<>+508(SB)/4, $0x00000007
+GLOBL interleave4x4AVX2idx<>(SB), RODATA|NOPTR, $512
+
+// func split8x2AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split8x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x03, DX
+	TESTQ BX, BX
+	JZ    split8x2AVX2done
+
+split8x2AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (CX), Y0
+	VMOVUPS  32(CX), Y1
 	MOVQ     AX, SI
 	VPERMPD  $0x08, Y0, Y2
 	VPERMPD  $0x80, Y1, Y3
 	VBLENDPD $0x0c, Y3, Y2, Y2
 	VMOVUPS  Y2, (SI)
-	ADDQ     CX, SI
+	ADDQ     DX, SI
 	VPERMPD  $0x0d, Y0, Y0
 	VPERMPD  $0xd0, Y1, Y1
 	VBLENDPD $0x0c, Y1, Y0, Y0
 	VMOVUPS  Y0, (SI)
-	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000004, BX
-	JNZ      narrow8x2AVX2loop
+	JNZ      split8x2AVX2loop
 	VZEROUPPER
 
-narrow8x2AVX2done:
+split8x2AVX2done:
 	RET
 
-GLOBL narrow8x2AVX2idx<>(SB), RODATA|NOPTR, $0
+GLOBL split8x2AVX2idx<>(SB), RODATA|NOPTR, $0
 
-// func narrow8x3AVX2(dst *byte, ldd int, src *byte, rows int)
+// func interleave8x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
-TEXT ·narrow8x3AVX2(SB), NOSPLIT, $0-32
+TEXT ·interleave8x2AVX2(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), AX
-	MOVQ  ldd+8(FP), CX
-	MOVQ  src+16(FP), DX
-	MOVQ  rows+24(FP), BX
-	SHLQ  $0x03, CX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x03, DX
 	TESTQ BX, BX
-	JZ    narrow8x3AVX2done
+	JZ    interleave8x2AVX2done
 
-narrow8x3AVX2loop:
-	VMOVUPS  (DX), Y0
-	VMOVUPS  32(DX), Y1
-	VMOVUPS  64(DX), Y2
+interleave8x2AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (SI), Y0
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y1
+	MOVQ     AX, SI
+	VPERMPD  $0x10, Y0, Y2
+	VPERMPD  $0x40, Y1, Y3
+	VBLENDPD $0x0a, Y3, Y2, Y2
+	VMOVUPS  Y2, (AX)
+	VPERMPD  $0x32, Y0, Y0
+	VPERMPD  $0xc8, Y1, Y1
+	VBLENDPD $0x0a, Y1, Y0, Y0
+	VMOVUPS  Y0, 32(AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000004, BX
+	JNZ      interleave8x2AVX2loop
+	VZEROUPPER
+
+interleave8x2AVX2done:
+	RET
+
+GLOBL interleave8x2AVX2idx<>(SB), RODATA|NOPTR, $0
+
+// func split8x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split8x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x03, DX
+	TESTQ BX, BX
+	JZ    split8x3AVX2done
+
+split8x3AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (CX), Y0
+	VMOVUPS  32(CX), Y1
+	VMOVUPS  64(CX), Y2
 	MOVQ     AX, SI
 	VBLENDPD $0x04, Y1, Y0, Y3
 	VBLENDPD $0x02, Y2, Y3, Y3
 	VPERMPD  $0x6c, Y3, Y3
 	VMOVUPS  Y3, (SI)
-	ADDQ     CX, SI
+	ADDQ     DX, SI
 	VBLENDPD $0x09, Y1, Y0, Y3
 	VBLENDPD $0x04, Y2, Y3, Y3
 	VPERMPD  $0xb1, Y3, Y3
 	VMOVUPS  Y3, (SI)
-	ADDQ     CX, SI
+	ADDQ     DX, SI
 	VBLENDPD $0x02, Y1, Y0, Y0
 	VBLENDPD $0x09, Y2, Y0, Y0
 	VPERMPD  $0xc6, Y0, Y0
 	VMOVUPS  Y0, (SI)
-	ADDQ     $0x00000060, DX
+	ADDQ     $0x00000060, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000004, BX
-	JNZ      narrow8x3AVX2loop
+	JNZ      split8x3AVX2loop
 	VZEROUPPER
 
-narrow8x3AVX2done:
+split8x3AVX2done:
 	RET
 
-GLOBL narrow8x3AVX2idx<>(SB), RODATA|NOPTR, $0
+GLOBL split8x3AVX2idx<>(SB), RODATA|NOPTR, $0
+
+// func interleave8x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave8x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x03, DX
+	TESTQ BX, BX
+	JZ    interleave8x3AVX2done
+
+interleave8x3AVX2loop:
+	MOVQ     CX, SI
+	VMOVUPS  (SI), Y0
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y1
+	ADDQ     DX, SI
+	VMOVUPS  (SI), Y2
+	MOVQ     AX, SI
+	VPERMPD  $0x40, Y0, Y3
+	VPERMPD  $0x00, Y1, Y4
+	VBLENDPD $0x02, Y4, Y3, Y3
+	VPERMPD  $0x00, Y2, Y4
+	VBLENDPD $0x04, Y4, Y3, Y3
+	VMOVUPS  Y3, (AX)
+	VPERMPD  $0x81, Y1, Y3
+	VPERMPD  $0x04, Y2, Y4
+	VBLENDPD $0x02, Y4, Y3, Y3
+	VPERMPD  $0x20, Y0, Y4
+	VBLENDPD $0x04, Y4, Y3, Y3
+	VMOVUPS  Y3, 32(AX)
+	VPERMPD  $0xc2, Y2, Y2
+	VPERMPD  $0x0c, Y0, Y0
+	VBLENDPD $0x02, Y0, Y2, Y0
+	VPERMPD  $0x30, Y1, Y1
+	VBLENDPD $0x04, Y1, Y0, Y0
+	VMOVUPS  Y0, 64(AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000060, AX
+	SUBQ     $0x00000004, BX
+	JNZ      interleave8x3AVX2loop
+	VZEROUPPER
+
+interleave8x3AVX2done:
+	RET
+
+GLOBL interleave8x3AVX2idx<>(SB), RODATA|NOPTR, $0

@@ -33,33 +33,66 @@ func transposeSquares[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer,
 	return 0, 0
 }
 
-// transposeNarrow runs the narrow transposition kernel for T's size and
-// cols on the largest whole number of registers of rows, when src's rows
-// are contiguous (lds == cols), and returns the rows it moved: none when
-// the implementation in use is Generic or there is no kernel.
-func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) int {
-	if Current() == Generic || !cpu.X86.HasAVX2 || lds != cols {
-		return 0
+// transposeNarrow runs a narrow transposition kernel for T's size on the
+// largest whole number of registers of rows (of columns when
+// interleaving), and returns the rows (columns) it moved, split when src
+// is a contiguous block of 2-4 columns (lds == cols), interleave when dst
+// is one (ldd == rows): none when the implementation in use is Generic or
+// there is no kernel.
+func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) (split, interleave int) {
+	if Current() == Generic || !cpu.X86.HasAVX2 {
+		return 0, 0
 	}
 	side := 32 / int(unsafe.Sizeof(T(0)))
-	rr := rows &^ (side - 1)
-	if rr == 0 {
-		return 0
-	}
 	d, s := (*byte)(dst), (*byte)(src)
-	switch side<<4 | cols { // direct calls: a func value would make dst and src escape
-	case 8<<4 | 2:
-		narrow4x2AVX2(d, ldd, s, rr)
-	case 8<<4 | 3:
-		narrow4x3AVX2(d, ldd, s, rr)
-	case 8<<4 | 4:
-		narrow4x4AVX2(d, ldd, s, rr)
-	case 4<<4 | 2:
-		narrow8x2AVX2(d, ldd, s, rr)
-	case 4<<4 | 3:
-		narrow8x3AVX2(d, ldd, s, rr)
-	default:
-		return 0
+	if lds == cols {
+		if n := rows &^ (side - 1); n > 0 && narrowSplit(side, cols, d, s, ldd, n) {
+			return n, 0
+		}
 	}
-	return rr
+	if ldd == rows {
+		if n := cols &^ (side - 1); n > 0 && narrowInterleave(side, rows, d, s, lds, n) {
+			return 0, n
+		}
+	}
+	return 0, 0
+}
+
+// narrowSplit runs the split kernel of k columns of side-lane elements, if
+// there is one (direct calls: a func value would make dst and src escape).
+func narrowSplit(side, k int, dst, src *byte, ld, n int) bool {
+	switch [2]int{side, k} {
+	case [2]int{8, 2}:
+		split4x2AVX2(dst, src, ld, n)
+	case [2]int{8, 3}:
+		split4x3AVX2(dst, src, ld, n)
+	case [2]int{8, 4}:
+		split4x4AVX2(dst, src, ld, n)
+	case [2]int{4, 2}:
+		split8x2AVX2(dst, src, ld, n)
+	case [2]int{4, 3}:
+		split8x3AVX2(dst, src, ld, n)
+	default:
+		return false
+	}
+	return true
+}
+
+// narrowInterleave is narrowSplit's inverse.
+func narrowInterleave(side, k int, dst, src *byte, ld, n int) bool {
+	switch [2]int{side, k} {
+	case [2]int{8, 2}:
+		interleave4x2AVX2(dst, src, ld, n)
+	case [2]int{8, 3}:
+		interleave4x3AVX2(dst, src, ld, n)
+	case [2]int{8, 4}:
+		interleave4x4AVX2(dst, src, ld, n)
+	case [2]int{4, 2}:
+		interleave8x2AVX2(dst, src, ld, n)
+	case [2]int{4, 3}:
+		interleave8x3AVX2(dst, src, ld, n)
+	default:
+		return false
+	}
+	return true
 }

@@ -526,6 +526,14 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin 
 		defer scratch.Put(buf)
 		s.tmp = unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
 	}
+	var b laneBlock[T]
+	b.init(fold[T]{op: f.op}, dst)
+	defer b.free()
+	nan := func(base int) T { // the NaN result of the output at base
+		return firstNaN(f, func(visit func([]T)) {
+			offsets(outer, 0, func(off int) { visit(a[base+off:][:run]) })
+		})
+	}
 	start := f.startLanes()
 	o := 0
 	offsets(kept, origin, func(base int) {
@@ -544,15 +552,72 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin 
 				}
 			})
 		}
-		dst[o] = f.tree(s.acc[:])
-		if x := dst[o]; x != x {
-			dst[o] = firstNaN(f, func(visit func([]T)) {
-				offsets(outer, 0, func(off int) { visit(a[base+off:][:run]) })
-			})
+		if b.add(&s.acc, base) {
+			b.flush(nan)
 		}
 		o++
 	})
+	b.flush(nan)
 }
+
+// laneBlockRows is the number of outputs whose accumulators a laneBlock
+// holds.
+const laneBlockRows = 256
+
+// laneBlock combines the Lanes accumulators of each of a block of outputs
+// by the canonical tree as vertical operations over the block (treeRows
+// over the accumulators transposed), where the tree of one output's
+// accumulators costs as much as a kernel call over a thousand values.
+type laneBlock[T elem.Number] struct {
+	f                  fold[T] // the fold, without a transform
+	buf                *[columnTile * kernel.Lanes]float64
+	lanes, columns, at []T // accumulators by output, by lane; the tree's rows
+	bases              [laneBlockRows]int
+	n                  int // outputs in the block
+	out                []T // the outputs from the block's first on
+}
+
+// init starts the first block of the outputs dst of fold f.
+func (b *laneBlock[T]) init(f fold[T], dst []T) {
+	const n = laneBlockRows * kernel.Lanes
+	b.f, b.out, b.buf = f, dst, scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	all := unsafe.Slice((*T)(unsafe.Pointer(b.buf)), 2*n+n/2)
+	b.lanes, b.columns, b.at = all[:n], all[n:2*n], all[2*n:]
+}
+
+// add takes the accumulators of the next output, whose values start at
+// base, and reports whether the block is full.
+func (b *laneBlock[T]) add(acc *[kernel.Lanes]T, base int) bool {
+	copy(b.lanes[b.n*kernel.Lanes:], acc[:])
+	b.bases[b.n] = base
+	b.n++
+	return b.n == laneBlockRows
+}
+
+// flush writes the outputs of the block, a NaN one as nan(its base) makes
+// it, and starts the next block.
+func (b *laneBlock[T]) flush(nan func(base int) T) {
+	n := b.n
+	if n == 0 {
+		return
+	}
+	results := b.out[:n]
+	kernel.Transpose[T](unsafe.Pointer(&b.columns[0]), laneBlockRows, unsafe.Pointer(&b.lanes[0]), kernel.Lanes, n, kernel.Lanes)
+	treeRows(b.f, results, b.at, laneBlockRows, kernel.Lanes, func(row []T, i, with int) {
+		var y []T
+		if with >= 0 {
+			y = b.columns[with*laneBlockRows:]
+		}
+		b.f.load(row, nil, b.columns[i*laneBlockRows:], y, nil)
+	})
+	for i := kernel.FindNaN(results); i < n; i += 1 + kernel.FindNaN(results[i+1:]) {
+		results[i] = nan(b.bases[i])
+	}
+	b.n, b.out = 0, b.out[n:]
+}
+
+// free returns the block's room to the pool.
+func (b *laneBlock[T]) free() { scratch.Put(b.buf) }
 
 // firstNaN returns the NaN result of an output whose runs of values visit
 // gives in index order: made from the first NaN among them, or the

@@ -8,10 +8,15 @@ import "github.com/simdkit/elem/internal/kernel"
 // same on every CPU: the float is truncated toward zero, NaN gives 0, and a
 // value below or above D's range gives D's minimum or maximum. dst may be
 // exactly src (same memory) when both types have the same size; any other
-// overlap panics, as do different lengths.
+// overlap panics, as do different lengths. Float16 and BFloat16 convert
+// as the values they hold (not as uint16): see their rules.
 func Convert[D, S Number](dst []D, src []S) {
 	if !fitsAny(dst, src) {
 		mustFit("Convert", in("dst", dst), in("src", src))
+	}
+	if to, from := halfOf[D](), halfOf[S](); to != notHalf || from != notHalf {
+		convertHalf(dst, src, to, from)
+		return
 	}
 	if len(dst) <= smallN && (isFloat[D]() || !isFloat[S]()) { // see smallN
 		// Go's conversion, the kernels' reference, except from floats to

@@ -46,6 +46,7 @@ func main() {
 		func() error { return generateCPUID(cpuinfoDir) },
 		func() error { return generateFence(kernelDir) },
 		func() error { return generateTransposeAMD64(kernelDir) },
+		func() error { return generateHalfAMD64(kernelDir) },
 		func() error { return generateFuseAMD64(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })

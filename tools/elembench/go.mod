@@ -6,6 +6,7 @@ require (
 	github.com/simdkit/elem v0.0.0
 	github.com/stretchr/testify v1.12.1
 	github.com/viterin/vek v0.4.3
+	github.com/x448/float16 v0.8.4
 	golang.org/x/sys v0.49.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// x86HalfLevels are the vector widths of the half-precision conversion
+// kernels: AVX2 (with F16C for float16) and AVX-512.
+var x86HalfLevels = []struct {
+	name     string
+	bytes    int // vector register bytes
+	features []string
+}{
+	{"AVX2", 32, []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2", "cpu.X86.HasF16C"}},
+	{"AVX512", 64, []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2", "cpu.X86.HasF16C", "cpu.X86.HasAVX512F", "cpu.X86.HasAVX512BW", "cpu.X86.HasAVX512VL"}},
+}
+
+// generateHalfAMD64 writes internal/kernel's half-precision conversion
+// kernels: f16From32<level>(dst *uint16, src *float32, n int) and the
+// other three, for n a multiple of their step, float16 by the F16C
+// instructions (round to nearest even: immediate 0), bfloat16 by integer
+// rounding (VCVTNEPS2BF16 flushes subnormals).
+func generateHalfAMD64(dir string) error {
+	c := build.NewContext()
+	c.ConstraintExpr("!purego")
+	needs := map[string][]string{}
+	for _, l := range x86HalfLevels {
+		for _, k := range []struct {
+			name, doc string
+			narrow    bool
+			emit      func(h *x86Half, dst, src reg.Register)
+		}{
+			{"f16From32", "float32 to float16", true, (*x86Half).f16From32},
+			{"f16To32", "float16 to float32", false, (*x86Half).f16To32},
+			{"bf16From32", "float32 to bfloat16", true, (*x86Half).bf16From32},
+			{"bf16To32", "bfloat16 to float32", false, (*x86Half).bf16To32},
+		} {
+			name := k.name + l.name
+			h := &x86Half{c: c, lanes: l.bytes / 4, wide: l.bytes == 64}
+			c.Function(name)
+			c.Pragma("noescape")
+			c.Doc(fmt.Sprintf("%s converts n values (a multiple of %d) from %s.", name, 2*h.lanes, k.doc))
+			c.Attributes(attr.NOSPLIT)
+			if k.narrow {
+				c.SignatureExpr("func(dst *uint16, src *float32, n int)")
+			} else {
+				c.SignatureExpr("func(dst *float32, src *uint16, n int)")
+			}
+			h.loop(name, k.narrow, k.emit)
+			needs[name] = l.features
+		}
+	}
+	return writeAvo(c, dir, "half", needs)
+}
+
+// x86Half is one half-precision conversion kernel being written.
+type x86Half struct {
+	c     *build.Context
+	lanes int  // float32 lanes per register
+	wide  bool // AVX-512
+	k     struct{ one, round, abs, inf, quiet reg.VecVirtual }
+}
+
+// vec returns a new register of the kernel's width.
+func (h *x86Half) vec() reg.VecVirtual {
+	if h.wide {
+		return h.c.ZMM()
+	}
+	return h.c.YMM()
+}
+
+// loop writes the kernel's loop over n values, two registers of float32 a
+// step; body writes one step at dst and src.
+func (h *x86Half) loop(name string, narrow bool, body func(h *x86Half, dst, src reg.Register)) {
+	c := h.c
+	dst := c.Load(c.Param("dst"), c.GP64())
+	src := c.Load(c.Param("src"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	if strings.HasPrefix(name, "bf16From32") {
+		h.constants()
+	}
+	c.TESTQ(n, n)
+	c.JZ(LabelRef(name + "done"))
+	c.Label(name + "loop")
+	body(h, dst, src)
+	step := 2 * h.lanes
+	dstSize, srcSize := 4, 2
+	if narrow {
+		dstSize, srcSize = 2, 4
+	}
+	c.ADDQ(U32(uint32(step*dstSize)), dst)
+	c.ADDQ(U32(uint32(step*srcSize)), src)
+	c.SUBQ(U32(uint32(step)), n)
+	c.JNZ(LabelRef(name + "loop"))
+	c.VZEROUPPER()
+	c.Label(name + "done")
+	c.RET()
+}
+
+// constants broadcasts the constants of the bfloat16 rounding.
+func (h *x86Half) constants() {
+	for _, k := range []struct {
+		r *reg.VecVirtual
+		v uint32
+	}{{&h.k.one, 1}, {&h.k.round, 0x7fff}, {&h.k.abs, 0x7fffffff}, {&h.k.inf, 0x7f800000}, {&h.k.quiet, 0x40}} {
+		g := h.c.GP32()
+		h.c.MOVL(U32(k.v), g)
+		x := h.c.XMM()
+		h.c.MOVD(g, x)
+		*k.r = h.vec()
+		h.c.VPBROADCASTD(x, *k.r)
+	}
+}
+
+// store writes v to m.
+func (h *x86Half) store(v reg.VecVirtual, m Mem) {
+	if h.wide {
+		h.c.VMOVDQU32(v, m)
+		return
+	}
+	h.c.VMOVDQU(v, m)
+}
+
+func (h *x86Half) f16From32(dst, src reg.Register) {
+	for i := range 2 {
+		v := h.vec()
+		h.c.VMOVUPS(Mem{Base: src, Disp: 4 * h.lanes * i}, v)
+		h.c.VCVTPS2PH(U8(0), v, Mem{Base: dst, Disp: 2 * h.lanes * i})
+	}
+}
+
+func (h *x86Half) f16To32(dst, src reg.Register) {
+	for i := range 2 {
+		v := h.vec()
+		h.c.VCVTPH2PS(Mem{Base: src, Disp: 2 * h.lanes * i}, v)
+		h.c.VMOVUPS(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+	}
+}
+
+func (h *x86Half) bf16To32(dst, src reg.Register) {
+	for i := range 2 {
+		v := h.vec()
+		h.c.VPMOVZXWD(Mem{Base: src, Disp: 2 * h.lanes * i}, v)
+		h.c.VPSLLD(U8(16), v, v)
+		h.store(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+	}
+}
+
+// bf16From32 rounds each float32's bits b to its top half, to nearest
+// even: (b + 0x7fff + bit 16 of b) >> 16, which carries into the exponent
+// as rounding should and overflows to ±Inf; a NaN (|b| above Inf's bits)
+// keeps its top half with the quiet bit set.
+func (h *x86Half) bf16From32(dst, src reg.Register) {
+	c := h.c
+	var rounded [2]reg.VecVirtual
+	for i := range 2 {
+		b, top, r, a, nan := h.vec(), h.vec(), h.vec(), h.vec(), h.vec()
+		h.load(Mem{Base: src, Disp: 4 * h.lanes * i}, b)
+		c.VPSRLD(U8(16), b, top)
+		h.and(h.k.one, top, r)
+		c.VPADDD(b, r, r)
+		c.VPADDD(h.k.round, r, r)
+		c.VPSRLD(U8(16), r, r)
+		h.and(h.k.abs, b, a)
+		h.or(h.k.quiet, top, nan)
+		if h.wide { // a mask register, a masked blend, a narrowing store
+			k := c.K()
+			c.VPCMPGTD(h.k.inf, a, k)
+			c.VPBLENDMD(nan, r, k, r)
+			c.VPMOVDW(r, Mem{Base: dst, Disp: 2 * h.lanes * i})
+			continue
+		}
+		m := h.vec()
+		c.VPCMPGTD(h.k.inf, a, m)
+		c.VPBLENDVB(m, nan, r, r)
+		rounded[i] = r
+	}
+	if !h.wide {
+		p := h.vec()
+		c.VPACKUSDW(rounded[1], rounded[0], p)
+		c.VPERMQ(U8(0xd8), p, p)
+		c.VMOVDQU(p, Mem{Base: dst})
+	}
+}
+
+// and sets z to x & y.
+func (h *x86Half) and(x, y, z reg.VecVirtual) {
+	if h.wide {
+		h.c.VPANDD(x, y, z)
+		return
+	}
+	h.c.VPAND(x, y, z)
+}
+
+// or sets z to x | y.
+func (h *x86Half) or(x, y, z reg.VecVirtual) {
+	if h.wide {
+		h.c.VPORD(x, y, z)
+		return
+	}
+	h.c.VPOR(x, y, z)
+}
+
+// load reads m into v.
+func (h *x86Half) load(m Mem, v reg.VecVirtual) {
+	if h.wide {
+		h.c.VMOVDQU32(m, v)
+		return
+	}
+	h.c.VMOVDQU(m, v)
+}

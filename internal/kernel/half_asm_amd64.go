@@ -1,0 +1,64 @@
+//go:build !purego
+
+package kernel
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// narrowHalfKernel runs NarrowHalf's kernel on the whole steps of dst and
+// returns the number of values it converted (none under Generic).
+func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
+	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain)
+}
+
+// widenHalfKernel is narrowHalfKernel for WidenHalf.
+func widenHalfKernel(dst []float32, src []uint16, brain bool) int {
+	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain)
+}
+
+// halfKernel converts the whole steps of n values from src to dst (a
+// narrowing from float32, or a widening to it) with the kernel of the
+// implementation in use, and returns how many it converted. The calls are
+// direct: through a func value dst and src would escape.
+func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain bool) int {
+	if !cpu.X86.HasF16C {
+		return 0
+	}
+	var step int
+	impl := implFor(classMemory, 6*n, false)
+	switch impl {
+	case AVX2:
+		step = 16
+	case AVX512:
+		step = 32
+	default:
+		return 0
+	}
+	n &^= step - 1
+	if n == 0 {
+		return 0
+	}
+	d16, s32, d32, s16 := (*uint16)(dst), (*float32)(src), (*float32)(dst), (*uint16)(src)
+	switch {
+	case impl == AVX2 && narrow && brain:
+		bf16From32AVX2(d16, s32, n)
+	case impl == AVX2 && narrow:
+		f16From32AVX2(d16, s32, n)
+	case impl == AVX2 && brain:
+		bf16To32AVX2(d32, s16, n)
+	case impl == AVX2:
+		f16To32AVX2(d32, s16, n)
+	case narrow && brain:
+		bf16From32AVX512(d16, s32, n)
+	case narrow:
+		f16From32AVX512(d16, s32, n)
+	case brain:
+		bf16To32AVX512(d32, s16, n)
+	default:
+		f16To32AVX512(d32, s16, n)
+	}
+	return n
+}

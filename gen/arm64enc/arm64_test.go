@@ -287,10 +287,25 @@ func umlalForms() []form {
 	return fs
 }
 
+// halfForms lists the half-precision conversions, low and high halves.
+func halfForms() []form {
+	var fs []form
+	for op := FCvtL; op <= ShrN16; op++ {
+		for _, high := range []bool{false, true} {
+			fs = append(fs, regForms(fmt.Sprintf("%s_%v", op.name(), high), 9, 0,
+				func(d, n, _ VReg) string { return HalfGNU(op, high, d, n) },
+				func(d, n, _ VReg) (uint32, error) { return EncodeHalf(op, high, d, n) },
+				func(p *Program, d, n, _ VReg) { p.Half(op, high, d, n) })...)
+		}
+	}
+	return fs
+}
+
 // wordForms are the forms printed as WORD directives.
 func wordForms() []form {
 	fs := append(vectorForms(), unaryForms()...)
 	fs = append(fs, intForms()...)
+	fs = append(fs, halfForms()...)
 	return append(fs, umlalForms()...)
 }
 
@@ -378,6 +393,10 @@ func TestEncodeKnown(t *testing.T) {
 		want uint32
 	}{
 		{"fadd v2.4s, v0.4s, v1.4s", encoded(EncodeFPVector(FAdd, S4, V2, V0, V1)), 0x4e21d402},
+		{"fcvtl v1.4s, v2.4h", encoded(EncodeHalf(FCvtL, false, V1, V2)), 0x0e217841},
+		{"fcvtn2 v3.8h, v4.4s", encoded(EncodeHalf(FCvtN, true, V3, V4)), 0x4e216883},
+		{"shll v5.4s, v6.4h, #16", encoded(EncodeHalf(ShLL16, false, V5, V6)), 0x2e6138c5},
+		{"shrn v7.4h, v8.4s, #16", encoded(EncodeHalf(ShrN16, false, V7, V8)), 0x0f108507},
 		{"fadd v21.2d, v10.2d, v21.2d", encoded(EncodeFPVector(FAdd, D2, V21, V10, V21)), 0x4e75d555},
 		{"fmin v7.2d, v30.2d, v19.2d", encoded(EncodeFPVector(FMin, D2, V7, V30, V19)), 0x4ef3f7c7},
 		{"fmul v0.2s, v0.2s, v0.2s", encoded(EncodeFPVector(FMul, S2, V0, V0, V0)), 0x2e20dc00},

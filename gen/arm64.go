@@ -236,16 +236,9 @@ func (k *neonKernel) newOperand(typ string, vector bool) neonOperand {
 // generateARM64 writes the kernels of family f into dir/<family>_arm64.s
 // and their stubs into dir/<family>_arm64.go.
 func generateARM64(dir string, f *registry.Family) error {
-	p := arm64enc.NewProgram()
-	p.Raw(arm64Header)
-	p.Blank()
-	p.Raw("//go:build !purego")
-	p.Blank()
-	p.Include("textflag.h")
+	p, stubs := newARM64File()
 	neonMathTables(p, f)
 
-	var stubs bytes.Buffer
-	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
 	for _, isa := range registry.ISAsOf("arm64") {
 		for _, t := range registry.Types {
 			for _, o := range registry.OpsOf(f) {
@@ -263,7 +256,7 @@ func generateARM64(dir string, f *registry.Family) error {
 					name := registry.KernelName(o, kd, t, isa)
 					sig := strings.Replace(registry.Signature(f, t), "func(", "func "+name+"(", 1)
 					doc := fmt.Sprintf("%s computes dst[r*ldd+j] = %s for r < m, j < n with %s.", name, kindExpr(o, kd), isa.Name)
-					fmt.Fprintf(&stubs, "\n// %s\n//\n//go:noescape\n%s\n", doc, sig)
+					fmt.Fprintf(stubs, "\n// %s\n//\n//go:noescape\n%s\n", doc, sig)
 					p.Blank()
 					p.Comment("%s", sig)
 					q, _ := arm64enc.ArrangementOf(t.Size(), 16)
@@ -275,18 +268,7 @@ func generateARM64(dir string, f *registry.Family) error {
 			}
 		}
 	}
-	src, err := p.Bytes()
-	if err != nil {
-		return fmt.Errorf("%s_arm64.s: %w", f.Name, err)
-	}
-	goSrc, err := format.Source(stubs.Bytes())
-	if err != nil {
-		return fmt.Errorf("%s_arm64.go: %w", f.Name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, f.Name+"_arm64.s"), src, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, f.Name+"_arm64.go"), goSrc, 0o644)
+	return writeARM64File(dir, f.Name, p, stubs)
 }
 
 // generate emits one kernel: argument loads, the early exit for an empty
@@ -603,4 +585,35 @@ func neonEmitterFor(o registry.Op, t registry.Type) (neonEmitter, bool, error) {
 		return em, false, fmt.Errorf("op %s has no entry in %s (give it one, or neonEmitter{none: true})", o.Name, which)
 	}
 	return em, !em.none, nil
+}
+
+// newARM64File starts an arm64 assembly file of kernels and the Go file of
+// their stubs, both with our header, for the !purego build.
+func newARM64File() (*arm64enc.Program, *bytes.Buffer) {
+	p := arm64enc.NewProgram()
+	p.Raw(arm64Header)
+	p.Blank()
+	p.Raw("//go:build !purego")
+	p.Blank()
+	p.Include("textflag.h")
+	stubs := new(bytes.Buffer)
+	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
+	return p, stubs
+}
+
+// writeARM64File writes p as dir/base_arm64.s and stubs, formatted, as
+// dir/base_arm64.go.
+func writeARM64File(dir, base string, p *arm64enc.Program, stubs *bytes.Buffer) error {
+	src, err := p.Bytes()
+	if err != nil {
+		return fmt.Errorf("%s_arm64.s: %w", base, err)
+	}
+	goSrc, err := format.Source(stubs.Bytes())
+	if err != nil {
+		return fmt.Errorf("%s_arm64.go: %w", base, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, base+"_arm64.s"), src, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, base+"_arm64.go"), goSrc, 0o644)
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
-	"os"
-	"path/filepath"
 
 	"github.com/simdkit/elem/gen/arm64enc"
 )
@@ -17,12 +13,7 @@ import (
 // kept), bfloat16 by integer rounding narrowed with SHRN and widened with
 // SHLL.
 func generateHalfARM64(dir string) error {
-	p := arm64enc.NewProgram()
-	p.Raw(arm64Header)
-	p.Blank()
-	p.Raw("//go:build !purego")
-	p.Blank()
-	p.Include("textflag.h")
+	p, stubs := newARM64File()
 	p.Blank()
 	// The bfloat16 rounding's constants, four lanes each: 1, 0x7fff, the
 	// magnitude mask, +Inf's bits and the quiet bit.
@@ -31,8 +22,6 @@ func generateHalfARM64(dir string) error {
 		consts = append(consts, v, v, v, v)
 	}
 	p.StaticData("bf16consts", 4, consts)
-	var stubs bytes.Buffer
-	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
 	for _, k := range []struct {
 		name, doc string
 		narrow    bool
@@ -62,7 +51,7 @@ func generateHalfARM64(dir string) error {
 		if k.narrow {
 			sig = "func(dst *uint16, src *float32, n int)"
 		}
-		fmt.Fprintf(&stubs, "\n// %s converts n values (a multiple of 8) from %s.\n//\n//go:noescape\nfunc %s%s\n", k.name, k.doc, k.name, sig[len("func"):])
+		fmt.Fprintf(stubs, "\n// %s converts n values (a multiple of 8) from %s.\n//\n//go:noescape\nfunc %s%s\n", k.name, k.doc, k.name, sig[len("func"):])
 		p.Blank()
 		p.Comment("%s", sig)
 		p.Text(k.name, "NOSPLIT", 0, 24)
@@ -82,18 +71,7 @@ func generateHalfARM64(dir string) error {
 		p.Label("done")
 		p.RET()
 	}
-	src, err := p.Bytes()
-	if err != nil {
-		return fmt.Errorf("half_arm64.s: %w", err)
-	}
-	goSrc, err := format.Source(stubs.Bytes())
-	if err != nil {
-		return fmt.Errorf("half_arm64.go: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "half_arm64.s"), src, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "half_arm64.go"), goSrc, 0o644)
+	return writeARM64File(dir, "half", p, stubs)
 }
 
 // The half kernels' registers.

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/simdkit/elem/gen/arm64enc"
@@ -140,14 +136,7 @@ var neonFull = map[int]arm64enc.Arrangement{8: arm64enc.B16, 16: arm64enc.H8, 32
 // generateReduceARM64 writes the NEON reduction kernels into
 // dir/reduce_arm64.s and their stubs into dir/reduce_arm64.go.
 func generateReduceARM64(dir string) error {
-	p := arm64enc.NewProgram()
-	p.Raw(arm64Header)
-	p.Blank()
-	p.Raw("//go:build !purego")
-	p.Blank()
-	p.Include("textflag.h")
-	var stubs bytes.Buffer
-	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
+	p, stubs := newARM64File()
 	for _, isa := range registry.ISAsOf("arm64") {
 		for _, t := range registry.ReduceTypes {
 			for _, r := range registry.Reductions {
@@ -160,7 +149,7 @@ func generateReduceARM64(dir string) error {
 				}
 				name := registry.ReduceKernelName(r, t, isa)
 				sig := strings.Replace(registry.ReduceSignature(r, t), "func(", "func "+name+"(", 1)
-				fmt.Fprintf(&stubs, "\n// %s %s with %s.\n//\n//go:noescape\n%s\n", name, r.Doc, isa.Name, sig)
+				fmt.Fprintf(stubs, "\n// %s %s with %s.\n//\n//go:noescape\n%s\n", name, r.Doc, isa.Name, sig)
 				p.Blank()
 				p.Comment("%s", sig)
 				k := &neonReduce{p: p, r: r, rd: rd, t: t, name: name, q: neonFull[t.Bits], sz: arm64enc.Single}
@@ -171,18 +160,7 @@ func generateReduceARM64(dir string) error {
 			}
 		}
 	}
-	src, err := p.Bytes()
-	if err != nil {
-		return fmt.Errorf("reduce_arm64.s: %w", err)
-	}
-	goSrc, err := format.Source(stubs.Bytes())
-	if err != nil {
-		return fmt.Errorf("reduce_arm64.go: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "reduce_arm64.s"), src, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "reduce_arm64.go"), goSrc, 0o644)
+	return writeARM64File(dir, "reduce", p, stubs)
 }
 
 // generate emits the kernel.

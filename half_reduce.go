@@ -49,10 +49,10 @@ func DotHalfFloat32[H Half](a []H, b []float32) float32 {
 }
 
 // dotHalf is Sum (b and f nil) or Dot of a widened with b widened or with
-// f, through Sum's and Dot's own calls on one piece when that is all, and
-// otherwise their lane kernels piece by piece (the lanes carry on across
-// pieces, which are whole multiples of Lanes) and their result rules over
-// the values a piece at a time.
+// f: Sum's and Dot's own calls for a few values, otherwise their lanes,
+// by the fused kernel and their lane kernels on widened pieces (the lanes
+// carry on across pieces, which are whole multiples of Lanes), and their
+// result rules over the values a piece at a time.
 func dotHalf[H Half](a, b []H, f []float32) float32 {
 	var x, y [halfPiece]float32
 	second := func(off, n int) []float32 { // the piece of the second operand
@@ -65,15 +65,22 @@ func dotHalf[H Half](a, b []H, f []float32) float32 {
 		}
 		return nil
 	}
-	if len(a) <= halfPiece {
+	if len(a) <= smallReduce { // Sum's and Dot's own short order
 		widen(x[:len(a)], a)
 		if s := second(0, len(a)); s != nil {
 			return Dot(x[:len(a)], s)
 		}
 		return Sum(x[:len(a)])
 	}
-	var acc [kernel.Lanes]float32
-	for off := 0; off < len(a); off += halfPiece {
+	var acc [kernel.Lanes]float32 // +0, as Sum's and Dot's
+	var hb []uint16
+	if b != nil {
+		hb = halves(b)
+	}
+	// The fused kernel takes whole rounds of the lanes, the lane kernels
+	// the rest (from lane 0 again, so the lanes carry on).
+	done := kernel.HalfDot(acc[:], halves(a), hb, f, halfOf[H]() == bfloat16Kind)
+	for off := done; off < len(a); off += halfPiece {
 		n := min(halfPiece, len(a)-off)
 		widen(x[:n], a[off:off+n])
 		if s := second(off, n); s != nil {

@@ -180,11 +180,20 @@ func TestHalfReductions(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(73, 74))
 		for _, n := range []int{0, 1, 16, 17, 100, 1024, 1025, 2048, 3000} {
-			for _, p := range testkit.Pools[float32](rng, n) {
-				other := testkit.Pools[float32](rng, n)[0].Data
-				checkHalfReductions(t, fmt.Sprintf("%s/%d", p.Name, n), p.Data, other, elem.Float16FromFloat32)
-				checkHalfReductions(t, fmt.Sprintf("%s/%d", p.Name, n), p.Data, other, elem.BFloat16FromFloat32)
+			// The second operand finite (most sums of specials are NaNs,
+			// which say little about the lanes), then with specials too.
+			finite := make([]float32, n)
+			for i := range finite {
+				finite[i] = float32(rng.NormFloat64())
 			}
+			for _, p := range testkit.Pools[float32](rng, n) {
+				for _, other := range [][]float32{finite, testkit.Pools[float32](rng, n)[0].Data} {
+					checkHalfReductions(t, fmt.Sprintf("%s/%d", p.Name, n), p.Data, other, elem.Float16FromFloat32)
+					checkHalfReductions(t, fmt.Sprintf("%s/%d", p.Name, n), p.Data, other, elem.BFloat16FromFloat32)
+				}
+			}
+			checkHalfReductions(t, fmt.Sprintf("finite/%d", n), finite, finite, elem.Float16FromFloat32)
+			checkHalfReductions(t, fmt.Sprintf("finite/%d", n), finite, finite, elem.BFloat16FromFloat32)
 		}
 		// Every term -0, and one +0 among them, past one piece.
 		neg := make([]float32, 2000)

@@ -56,7 +56,104 @@ func generateHalfAMD64(dir string) error {
 			needs[name] = l.features
 		}
 	}
+	for _, l := range x86HalfLevels {
+		for _, brain := range []bool{false, true} {
+			for _, with := range []string{"", "Half", "Float32"} {
+				name := halfDotName(brain, with, l.name)
+				h := &x86Half{c: c, lanes: l.bytes / 4, wide: l.bytes == 64}
+				c.Function(name)
+				c.Pragma("noescape")
+				c.Attributes(attr.NOSPLIT)
+				switch with {
+				case "":
+					c.Doc(name + " adds a[i] into acc[i mod 32], n a multiple of 32: Sum's lanes over half values.")
+					c.SignatureExpr("func(acc *float32, a *uint16, n int)")
+				case "Half":
+					c.Doc(name + " adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values.")
+					c.SignatureExpr("func(acc *float32, a, b *uint16, n int)")
+				default:
+					c.Doc(name + " adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values a and float32 values b.")
+					c.SignatureExpr("func(acc *float32, a *uint16, b *float32, n int)")
+				}
+				h.dot(name, brain, with)
+				needs[name] = l.features
+			}
+		}
+	}
 	return writeAvo(c, dir, "half", needs)
+}
+
+// halfDotName is the name of a fused half-precision sum ("" with) or dot
+// product (with "Half" or "Float32" values) kernel.
+func halfDotName(brain bool, with, level string) string {
+	f := "f16"
+	if brain {
+		f = "bf16"
+	}
+	if with == "" {
+		return f + "Sum" + level
+	}
+	return f + "Dot" + with + level
+}
+
+// dot writes a fused sum or dot product: Lanes accumulators in registers,
+// each value widened in registers as it is loaded and added (after its
+// product, rounded, with the other operand) into its lane, in the order of
+// Sum's and Dot's lane kernels.
+func (h *x86Half) dot(name string, brain bool, with string) {
+	c := h.c
+	accPtr := c.Load(c.Param("acc"), c.GP64())
+	a := c.Load(c.Param("a"), c.GP64())
+	var b reg.Register
+	if with != "" {
+		b = c.Load(c.Param("b"), c.GP64())
+	}
+	n := c.Load(c.Param("n"), c.GP64())
+	regs := 32 / h.lanes
+	acc := make([]reg.VecVirtual, regs)
+	for k := range acc {
+		acc[k] = h.vec()
+		c.VMOVUPS(Mem{Base: accPtr, Disp: 4 * h.lanes * k}, acc[k])
+	}
+	widen := func(base reg.Register, k int) reg.VecVirtual {
+		v := h.vec()
+		m := Mem{Base: base, Disp: 2 * h.lanes * k}
+		if brain {
+			c.VPMOVZXWD(m, v)
+			c.VPSLLD(U8(16), v, v)
+		} else {
+			c.VCVTPH2PS(m, v)
+		}
+		return v
+	}
+	c.TESTQ(n, n)
+	c.JZ(LabelRef(name + "done"))
+	c.Label(name + "loop")
+	for k := range acc {
+		x := widen(a, k)
+		switch with {
+		case "Half":
+			c.VMULPS(widen(b, k), x, x)
+		case "Float32":
+			c.VMULPS(Mem{Base: b, Disp: 4 * h.lanes * k}, x, x)
+		}
+		c.VADDPS(x, acc[k], acc[k])
+	}
+	c.ADDQ(U32(64), a)
+	switch with {
+	case "Half":
+		c.ADDQ(U32(64), b)
+	case "Float32":
+		c.ADDQ(U32(128), b)
+	}
+	c.SUBQ(U32(32), n)
+	c.JNZ(LabelRef(name + "loop"))
+	c.Label(name + "done")
+	for k := range acc {
+		c.VMOVUPS(acc[k], Mem{Base: accPtr, Disp: 4 * h.lanes * k})
+	}
+	c.VZEROUPPER()
+	c.RET()
 }
 
 // x86Half is one half-precision conversion kernel being written.

@@ -62,3 +62,54 @@ func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain bool) int {
 	}
 	return n
 }
+
+// HalfDot adds the values of a (float16, or bfloat16 when brain is set),
+// or their products with b (half values of a's format) or with f
+// (float32), into Lanes accumulators as Sum's and Dot's lane kernels do,
+// fused with the widening, over the largest multiple of Lanes values; it
+// returns the number of values taken (none where no kernel runs).
+func HalfDot(acc []float32, a, b []uint16, f []float32, brain bool) int {
+	n := len(a) &^ (Lanes - 1)
+	if n == 0 || !cpu.X86.HasF16C {
+		return 0
+	}
+	impl := implFor(classMemory, 4*n, false)
+	if impl != AVX2 && impl != AVX512 {
+		return 0
+	}
+	if raceEnabled {
+		raceRead(a[:n])
+		raceRead(b[:min(n, len(b))])
+		raceRead(f[:min(n, len(f))])
+		raceWrite(acc[:Lanes])
+	}
+	p, x := &acc[:Lanes][0], &a[0]
+	wide := impl == AVX512
+	switch {
+	case b != nil && brain && wide:
+		bf16DotHalfAVX512(p, x, &b[:n][0], n)
+	case b != nil && brain:
+		bf16DotHalfAVX2(p, x, &b[:n][0], n)
+	case b != nil && wide:
+		f16DotHalfAVX512(p, x, &b[:n][0], n)
+	case b != nil:
+		f16DotHalfAVX2(p, x, &b[:n][0], n)
+	case f != nil && brain && wide:
+		bf16DotFloat32AVX512(p, x, &f[:n][0], n)
+	case f != nil && brain:
+		bf16DotFloat32AVX2(p, x, &f[:n][0], n)
+	case f != nil && wide:
+		f16DotFloat32AVX512(p, x, &f[:n][0], n)
+	case f != nil:
+		f16DotFloat32AVX2(p, x, &f[:n][0], n)
+	case brain && wide:
+		bf16SumAVX512(p, x, n)
+	case brain:
+		bf16SumAVX2(p, x, n)
+	case wide:
+		f16SumAVX512(p, x, n)
+	default:
+		f16SumAVX2(p, x, n)
+	}
+	return n
+}

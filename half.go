@@ -112,9 +112,9 @@ func convertHalf[D, S Number](dst []D, src []S, to, from halfKind) {
 	case to == from:
 		copy(unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)), src)
 	case to == notHalf && isFloat32[D]():
-		kernel.WidenHalf(floats32(dst), halves(src), from == bfloat16Kind)
+		kernel.WidenHalf(kernel.FloatsOf[float32](dst), halves(src), from == bfloat16Kind)
 	case from == notHalf && isFloat32[S]():
-		kernel.NarrowHalf(halves(dst), floats32(src), to == bfloat16Kind)
+		kernel.NarrowHalf(halves(dst), kernel.FloatsOf[float32](src), to == bfloat16Kind)
 	case from == notHalf && !exactInFloat32[S]():
 		narrowOnce(halves(dst), src, to == bfloat16Kind)
 	default: // through float32, a piece at a time
@@ -169,9 +169,4 @@ func narrowOnce[S Number](dst []uint16, src []S, brain bool) {
 // halves returns x's memory as []uint16, for a half type T.
 func halves[T Number](x []T) []uint16 {
 	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
-}
-
-// floats32 returns x's memory as []float32, for a float32 type T.
-func floats32[T Number](x []T) []float32 {
-	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 }

@@ -16,20 +16,14 @@ import "unsafe"
 // (0, 0), and the edges start at elements of the block.
 func Transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
 	size := int(unsafe.Sizeof(T(0)))
-	if rr, cc := transposeNarrow[T](dst, ldd, src, lds, rows, cols); rr > 0 || cc > 0 {
-		if rr > 0 && rr < rows { // the rows below
-			transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
-		}
-		if cc > 0 && cc < cols { // the columns right
-			transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rows, cols-cc)
-		}
-		return
+	rr, cc := transposeNarrow[T](dst, ldd, src, lds, rows, cols)
+	if rr == 0 || cc == 0 {
+		rr, cc = transposeSquares[T](dst, ldd, src, lds, rows, cols)
 	}
-	rr, cc := transposeSquares[T](dst, ldd, src, lds, rows, cols)
-	if cc < cols && rr > 0 { // the columns right of the squares, beside them
+	if cc < cols && rr > 0 { // the columns right of the block moved, beside it
 		transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rr, cols-cc)
 	}
-	if rr < rows && cols > 0 { // the rows below the squares, every column
+	if rr < rows && cols > 0 { // the rows below it, every column
 		transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
 	}
 }

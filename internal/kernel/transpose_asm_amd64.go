@@ -35,11 +35,11 @@ func transposeSquares[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer,
 
 // transposeNarrow runs a narrow transposition kernel for T's size on the
 // largest whole number of registers of rows (of columns when
-// interleaving), and returns the rows (columns) it moved, split when src
-// is a contiguous block of 2-4 columns (lds == cols), interleave when dst
-// is one (ldd == rows): none when the implementation in use is Generic or
-// there is no kernel.
-func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) (split, interleave int) {
+// interleaving), and returns the rows and columns of the block it moved
+// from the top left: split when src is a contiguous block of 2-4 columns
+// (lds == cols), interleave when dst is one (ldd == rows); none when the
+// implementation in use is Generic or there is no kernel.
+func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) (rr, cc int) {
 	if Current() == Generic || !cpu.X86.HasAVX2 {
 		return 0, 0
 	}
@@ -47,12 +47,12 @@ func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, 
 	d, s := (*byte)(dst), (*byte)(src)
 	if lds == cols {
 		if n := rows &^ (side - 1); n > 0 && narrowSplit(side, cols, d, s, ldd, n) {
-			return n, 0
+			return n, cols
 		}
 	}
 	if ldd == rows {
 		if n := cols &^ (side - 1); n > 0 && narrowInterleave(side, rows, d, s, lds, n) {
-			return 0, n
+			return rows, n
 		}
 	}
 	return 0, 0

@@ -11,6 +11,6 @@ func transposeSquares[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, i
 }
 
 // transposeNarrow has no kernel to run here either.
-func transposeNarrow[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, int) (split, interleave int) {
+func transposeNarrow[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, int) (rr, cc int) {
 	return 0, 0
 }

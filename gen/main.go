@@ -48,6 +48,7 @@ func main() {
 		func() error { return generateFence(kernelDir) },
 		func() error { return generateTransposeAMD64(kernelDir) },
 		func() error { return generateHalfAMD64(kernelDir) },
+		func() error { return generateComplexAMD64(kernelDir) },
 		func() error { return generateFuseAMD64(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })

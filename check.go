@@ -8,22 +8,24 @@ import (
 )
 
 // sliceSpan describes s for package alias.
-func sliceSpan[T Number](s []T) alias.Span {
-	return alias.Span{Start: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Elem: int(unsafe.Sizeof(T(0))),
+func sliceSpan[T any](s []T) alias.Span {
+	var zero T
+	return alias.Span{Start: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Elem: int(unsafe.Sizeof(zero)),
 		Size: []int{len(s)}, Stride: []int{1}}
 }
 
 // overlapsPartly reports whether dst and x share memory without being the
 // same slice (same start, same length), which is the one overlap allowed.
-func overlapsPartly[T Number](dst, x []T) bool { return alias.Conflict(sliceSpan(dst), sliceSpan(x)) }
+func overlapsPartly[T any](dst, x []T) bool { return alias.Conflict(sliceSpan(dst), sliceSpan(x)) }
 
 // fits reports, cheaply enough to inline, that x has dst's length and is
 // either dst itself or disjoint from it: the contract of the slice calls,
 // checked on their fast path. Anything else takes the path that panics with
 // a message.
-func fits[T Number](dst, x []T) bool {
+func fits[T any](dst, x []T) bool {
+	var zero T
 	return len(x) == len(dst) && alias.SameOrDisjoint(uintptr(unsafe.Pointer(unsafe.SliceData(dst))),
-		uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(dst))*unsafe.Sizeof(T(0)))
+		uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(dst))*unsafe.Sizeof(zero))
 }
 
 // checkVV panics, naming the problem, unless a and b have dst's length and
@@ -45,7 +47,7 @@ func checkV[T Number](op Op, dst, a []T) {
 // run panic(misuseVV(...)) only when fits has found a problem: a panic in
 // the call itself, which the compiler knows does not return, keeps their
 // fast path free of the spills a call that may return needs.
-func misuseVV[T Number](op Op, dst, a, b []T) string {
+func misuseVV[T any](op Op, dst, a, b []T) string {
 	switch {
 	case len(a) != len(dst) || len(b) != len(dst):
 		return lengthsDiffer(op, len(dst), len(a), len(b))
@@ -56,7 +58,7 @@ func misuseVV[T Number](op Op, dst, a, b []T) string {
 }
 
 // misuseV is misuseVV for the calls with one slice operand and a scalar.
-func misuseV[T Number](op Op, dst, a []T) string {
+func misuseV[T any](op Op, dst, a []T) string {
 	switch {
 	case len(a) != len(dst):
 		return lengthsDiffer(op, len(dst), len(a), -1)

@@ -22,7 +22,10 @@ const (
 )
 
 // smallOf is the number of elements of T in bytes bytes.
-func smallOf[T Number](bytes int) int { return bytes / int(unsafe.Sizeof(T(0))) }
+func smallOf[T any](bytes int) int {
+	var zero T
+	return bytes / int(unsafe.Sizeof(zero))
+}
 
 // ScalarApply sets dst[i] = s op a[i]. s stays the first operand: s + a[i]
 // and a[i] + s differ when both are NaN, and so can min and max on some CPUs.

@@ -52,9 +52,14 @@ func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2, OpPow} }
 
 // Add sets dst[i] = a[i] + b[i].
-func Add[T Number](dst []T, a, b []T) {
+// On complex values (see Complex): the parts' sums.
+func Add[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpAdd, dst, a, b))
+	}
+	if isComplex[T]() {
+		complexAdd(dst, a, b)
+		return
 	}
 	if len(dst) <= smallN {
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -63,6 +68,24 @@ func Add[T Number](dst []T, a, b []T) {
 		}
 		return
 	}
+	switch arithOf[T]() {
+	case aFloat32:
+		addKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
+	case aFloat64:
+		addKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
+	case aInt8:
+		addKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
+	case aInt16:
+		addKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
+	case aInt32:
+		addKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
+	case aInt64:
+		addKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	}
+}
+
+// addKernel runs Add's kernel on slices of a real type.
+func addKernel[T Number](dst, a, b []T) {
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Add(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -86,9 +109,14 @@ func AddScalar[T Number](dst []T, a []T, s T) {
 }
 
 // Sub sets dst[i] = a[i] - b[i].
-func Sub[T Number](dst []T, a, b []T) {
+// On complex values (see Complex): the parts' differences.
+func Sub[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpSub, dst, a, b))
+	}
+	if isComplex[T]() {
+		complexSub(dst, a, b)
+		return
 	}
 	if len(dst) <= smallN {
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -97,6 +125,24 @@ func Sub[T Number](dst []T, a, b []T) {
 		}
 		return
 	}
+	switch arithOf[T]() {
+	case aFloat32:
+		subKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
+	case aFloat64:
+		subKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
+	case aInt8:
+		subKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
+	case aInt16:
+		subKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
+	case aInt32:
+		subKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
+	case aInt64:
+		subKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	}
+}
+
+// subKernel runs Sub's kernel on slices of a real type.
+func subKernel[T Number](dst, a, b []T) {
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Sub(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -137,9 +183,14 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 }
 
 // Mul sets dst[i] = a[i] * b[i].
-func Mul[T Number](dst []T, a, b []T) {
+// On complex values (see Complex): (ar·br − ai·bi, ar·bi + ai·br), every product rounded.
+func Mul[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpMul, dst, a, b))
+	}
+	if isComplex[T]() {
+		complexMul(dst, a, b)
+		return
 	}
 	if len(dst) <= smallN {
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -148,6 +199,24 @@ func Mul[T Number](dst []T, a, b []T) {
 		}
 		return
 	}
+	switch arithOf[T]() {
+	case aFloat32:
+		mulKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
+	case aFloat64:
+		mulKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
+	case aInt8:
+		mulKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
+	case aInt16:
+		mulKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
+	case aInt32:
+		mulKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
+	case aInt64:
+		mulKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	}
+}
+
+// mulKernel runs Mul's kernel on slices of a real type.
+func mulKernel[T Number](dst, a, b []T) {
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Mul(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -171,9 +240,14 @@ func MulScalar[T Number](dst []T, a []T, s T) {
 }
 
 // Div sets dst[i] = a[i] / b[i].
-func Div[T Float](dst []T, a, b []T) {
+// On complex values (see Complex): Go's runtime algorithm, every operation rounded.
+func Div[T Float | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpDiv, dst, a, b))
+	}
+	if isComplex[T]() {
+		complexDiv(dst, a, b)
+		return
 	}
 	if len(dst) <= smallOf[T](smallComputeBytes) {
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -182,6 +256,16 @@ func Div[T Float](dst []T, a, b []T) {
 		}
 		return
 	}
+	switch arithOf[T]() {
+	case aFloat32:
+		divKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
+	case aFloat64:
+		divKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
+	}
+}
+
+// divKernel runs Div's kernel on slices of a real type.
+func divKernel[T Float](dst, a, b []T) {
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Div(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)

@@ -11,7 +11,27 @@ import (
 // and implementation. On an integer type the sum wraps around in T: exactly
 // the bits of the plain loop s += a[i] (wrap-around addition is
 // associative, so no order changes them). The sum of no elements is +0.
-func Sum[T Number](a []T) T {
+// On complex values it is the canonical order of complex sums: see Dot.
+func Sum[T Number | Complex](a []T) T {
+	if isComplex[T]() {
+		return complexSum(a, nil, false)
+	}
+	switch arithOf[T]() {
+	case aFloat32:
+		return as[T](sumReal(recast[float32](a)))
+	case aFloat64:
+		return as[T](sumReal(recast[float64](a)))
+	case aInt8:
+		return as[T](sumReal(recast[int8](a)))
+	case aInt16:
+		return as[T](sumReal(recast[int16](a)))
+	case aInt32:
+		return as[T](sumReal(recast[int32](a)))
+	}
+	return as[T](sumReal(recast[int64](a)))
+}
+
+func sumReal[T Number](a []T) T {
 	if len(a) == 0 {
 		return 0
 	}
@@ -28,10 +48,36 @@ func Sum[T Number](a []T) T {
 // products and sum wrap around in T: the bits of the plain loop
 // s += a[i]*b[i]. It panics if the lengths differ. The dot product of empty
 // slices is +0.
-func Dot[T Number](a, b []T) T {
+//
+// On complex values it is the sum of Mul's products a[i]*b[i] (no
+// conjugate: see DotConj) in the canonical order of complex sums: Sum's 32
+// accumulators over the parts (value i's real part into accumulator 2i
+// mod 32, its imaginary part into the next) and Sum's tree without its
+// last step, which would add the two parts: acc[j] += acc[j+h] for h =
+// 16, 8, 4, 2, then (acc[0], acc[1]). A NaN part is the quiet NaN.
+func Dot[T Number | Complex](a, b []T) T {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("elem: Dot: slice lengths differ: len(a) = %d, len(b) = %d", len(a), len(b)))
 	}
+	if isComplex[T]() {
+		return complexSum(a, b, false)
+	}
+	switch arithOf[T]() {
+	case aFloat32:
+		return as[T](dotReal(recast[float32](a), recast[float32](b)))
+	case aFloat64:
+		return as[T](dotReal(recast[float64](a), recast[float64](b)))
+	case aInt8:
+		return as[T](dotReal(recast[int8](a), recast[int8](b)))
+	case aInt16:
+		return as[T](dotReal(recast[int16](a), recast[int16](b)))
+	case aInt32:
+		return as[T](dotReal(recast[int32](a), recast[int32](b)))
+	}
+	return as[T](dotReal(recast[int64](a), recast[int64](b)))
+}
+
+func dotReal[T Number](a, b []T) T {
 	if len(a) == 0 {
 		return 0
 	}

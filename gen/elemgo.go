@@ -299,12 +299,63 @@ func writeBinaryCalls(g *goFile, o registry.Op) {
 			continue
 		}
 		g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", names[f], o.ExprOf(registry.Float64, form.x, form.y), opDoc(o)))
+		if form.kind == "VV" && complexOps[o.Named] {
+			writeComplexCall(g, o, form.check)
+			continue
+		}
 		g.p("func %s[T %s](dst []T, %s) {", names[f], registry.Constraint(o.Types), form.params)
 		g.p(form.check, o.Const())
 		writeBinaryBody(g, o, f)
 		g.p("}")
 		g.p("")
 	}
+}
+
+// complexOps are the binary ops whose vv call takes complex values too.
+var complexOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true}
+
+// writeComplexCall writes the vv call of an op of complexOps: complex
+// values go to the op's complex function (complexAdd, ... in elem's
+// complex.go), the others to the real call's body in a function of their
+// own, by a switch on the type (folded to one case in every instantiation)
+// that hands it the slices as the Number type T is defined on: T's
+// constraint takes the complex types too, which the kernels do not.
+func writeComplexCall(g *goFile, o registry.Op, check string) {
+	g.p("// On complex values (see Complex): %s.", map[string]string{
+		"Add": "the parts' sums", "Sub": "the parts' differences",
+		"Mul": "(ar·br − ai·bi, ar·bi + ai·br), every product rounded", "Div": "Go's runtime algorithm, every operation rounded"}[o.Named])
+	g.p("func %s[T %s | Complex](dst []T, a, b []T) {", o.Named, registry.Constraint(o.Types))
+	g.p(check, o.Const())
+	g.p("if isComplex[T]() {")
+	g.p("complex%s(dst, a, b)", o.Named)
+	g.p("return")
+	g.p("}")
+	if !o.Math {
+		g.p("if %s {", smallLimit(o, "len(dst)"))
+		g.p("a, b = a[:len(dst)], b[:len(dst)]")
+		g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, "a[i]", "b[i]"))
+		g.p("return")
+		g.p("}")
+	}
+	kern := lowerFirst(o.Named) + "Kernel"
+	g.p("switch arithOf[T]() {")
+	for _, t := range o.Types {
+		if !t.Float && !t.Signed {
+			continue // the signed kernels' bits: see arith
+		}
+		g.p("case a%s:", strings.ToUpper(t.GoName[:1])+t.GoName[1:])
+		g.p("%s(recast[%s](dst), recast[%s](a), recast[%s](b))", kern, t.GoName, t.GoName, t.GoName)
+	}
+	g.p("}")
+	g.p("}")
+	g.p("")
+	g.doc(fmt.Sprintf("%s runs %s's kernel on slices of a real type.", kern, o.Named))
+	g.p("func %s[T %s](dst, a, b []T) {", kern, registry.Constraint(o.Types))
+	g.p("stream := kernel.StreamFlat[T](len(dst), 3)")
+	g.p("kernel.%s(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)", entryName(o))
+	g.p("kernel.FenceAfter(stream)")
+	g.p("}")
+	g.p("")
 }
 
 // opValuedDocs document the op-valued binary calls, one per form.

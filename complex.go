@@ -1,0 +1,370 @@
+package elem
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// Complex is the element type of the complex calls: complex64 and
+// complex128 and types defined on them, stored as Go stores them (the
+// real part, then the imaginary part). Add, Sub, Mul, Div, Sum and Dot
+// take them beside the real types; Conj, MulConj, Scale, ScaleReal,
+// Magnitude, Phase, Real, Imag, FromParts, DotConj and ConvertComplex are
+// theirs.
+//
+// Their bits are defined and the same on every CPU:
+//   - Add and Sub work on the parts: the real calls' bits.
+//   - Mul is (ar·br − ai·bi, ar·bi + ai·br) with every product rounded,
+//     never fused. complex64 is multiplied in float64, as Go's compiler
+//     does it: each product of float32 parts is exact there, so the plain
+//     loop's bits are these, fused or not. complex128 products round in
+//     float64 each, which the plain loop does not promise: Go's compiler
+//     fuses them on arm64 and on amd64 from GOAMD64=v3 (golang/go#36971).
+//   - Div is Go's runtime algorithm (Smith's, then C99's corrections for
+//     infinities and zeros where both parts come out NaN), in float64 for
+//     both types, every operation rounded on its own.
+//   - A NaN part of a product, quotient or sum is the quiet NaN of positive
+//     sign and no payload (0x7fc00000, 0x7ff8000000000000): which of two
+//     NaNs an operation returns differs between CPUs, and Go's compiler
+//     swaps the operands of a commutative operation as it likes, so no
+//     payload rule would give the same bits everywhere.
+type Complex interface {
+	~complex64 | ~complex128
+}
+
+// arith is an element type of the arithmetic calls, as arithOf tells it.
+type arith uint8
+
+const (
+	aFloat32 arith = iota
+	aFloat64
+	aInt8 // and uint8: addition, subtraction and multiplication in two's complement do not depend on the sign
+	aInt16
+	aInt32
+	aInt64
+	aComplex64
+	aComplex128
+)
+
+// arithOf returns the kind of T, from its size and arithmetic on
+// constants only, cheap enough to inline so that the compiler folds it in
+// every instantiation (a program that adds float32 values links no other
+// type's kernels): 127^4 + 1 rounds to 127^4 in float32 parts (it needs 28
+// bits) and not in float64 or in integers of 32 bits or more, and 127^8 + 1
+// rounds to 127^8 in float64 (57 bits) and not in 64-bit integers.
+func arithOf[T Number | Complex]() arith {
+	var one, m T = 1, 127
+	m4 := m * m
+	m4 *= m4
+	m8 := m4 * m4
+	single, double := m4+one == m4, m8+one == m8
+	switch unsafe.Sizeof(one) {
+	case 1:
+		return aInt8
+	case 2:
+		return aInt16
+	case 4:
+		if single {
+			return aFloat32
+		}
+		return aInt32
+	case 8:
+		if single {
+			return aComplex64
+		}
+		if double {
+			return aFloat64
+		}
+		return aInt64
+	}
+	return aComplex128
+}
+
+// isComplex reports whether T is a complex type.
+// (arithOf's test, written out: through arithOf it would not inline.)
+func isComplex[T Number | Complex]() bool {
+	var one, m T = 1, 127
+	m4 := m * m
+	m4 *= m4
+	return unsafe.Sizeof(one) == 16 || unsafe.Sizeof(one) == 8 && m4+one == m4
+}
+
+// recast returns x's memory as a slice of N (its bytes in whole Ns).
+func recast[N, T any](x []T) []N {
+	var t T
+	var n N
+	if unsafe.Sizeof(t) == unsafe.Sizeof(n) { // the same header, no checks
+		return *(*[]N)(unsafe.Pointer(&x))
+	}
+	return unsafe.Slice((*N)(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(x))*unsafe.Sizeof(t)/unsafe.Sizeof(n))
+}
+
+// as returns x's bits as a T of x's size.
+func as[T, X any](x X) T {
+	var t T
+	if unsafe.Sizeof(t) != unsafe.Sizeof(x) { // folds away
+		panic("elem: as: sizes differ")
+	}
+	return *(*T)(unsafe.Pointer(&x))
+}
+
+// complexAdd is Add on complex values: Add on their parts.
+func complexAdd[T Number | Complex](dst, a, b []T) {
+	if arithOf[T]() == aComplex64 {
+		Add(recast[float32](dst), recast[float32](a), recast[float32](b))
+		return
+	}
+	Add(recast[float64](dst), recast[float64](a), recast[float64](b))
+}
+
+// complexSub is Sub on complex values: Sub on their parts.
+func complexSub[T Number | Complex](dst, a, b []T) {
+	if arithOf[T]() == aComplex64 {
+		Sub(recast[float32](dst), recast[float32](a), recast[float32](b))
+		return
+	}
+	Sub(recast[float64](dst), recast[float64](a), recast[float64](b))
+}
+
+// complexMul is Mul on complex values.
+func complexMul[T Number | Complex](dst, a, b []T) { mulComplex(dst, a, b, false) }
+
+// mulComplex sets dst[i] = a[i]*b[i], or a[i]*conj(b[i]) when conj is set.
+func mulComplex[T Number | Complex](dst, a, b []T, conj bool) {
+	if arithOf[T]() == aComplex64 {
+		kernel.MulComplex64(recast[complex64](dst), recast[complex64](a), recast[complex64](b), conj)
+		return
+	}
+	kernel.MulComplex128(recast[complex128](dst), recast[complex128](a), recast[complex128](b), conj)
+}
+
+// complexDiv is Div on complex values.
+func complexDiv[T Number | Complex](dst, a, b []T) {
+	if arithOf[T]() == aComplex64 {
+		d, x, y := recast[complex64](dst), recast[complex64](a), recast[complex64](b)
+		x, y = x[:len(d)], y[:len(d)]
+		for i := range d {
+			d[i] = kernel.DivC64(x[i], y[i])
+		}
+		return
+	}
+	d, x, y := recast[complex128](dst), recast[complex128](a), recast[complex128](b)
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = kernel.DivC128(x[i], y[i])
+	}
+}
+
+// MulConj sets dst[i] = a[i] * conj(b[i]): Mul with b's imaginary parts
+// negated (their sign bits flipped), without the negated copy.
+func MulConj[C Complex](dst, a, b []C) {
+	if !fits(dst, a) || !fits(dst, b) {
+		mustFit("MulConj", in("dst", dst), in("a", a), in("b", b))
+	}
+	mulComplex(dst, a, b, true)
+}
+
+// Conj sets dst[i] = conj(a[i]): the imaginary part's sign bit flipped
+// (a NaN's too), the real part as it is.
+func Conj[C Complex](dst, a []C) {
+	if !fits(dst, a) {
+		mustFit("Conj", in("dst", dst), in("a", a))
+	}
+	if arithOf[C]() == aComplex64 {
+		conjParts(recast[float32](dst), recast[float32](a))
+		return
+	}
+	conjParts(recast[float64](dst), recast[float64](a))
+}
+
+func conjParts[F float32 | float64](dst, a []F) {
+	a = a[:len(dst)]
+	for i := 0; i+1 < len(dst); i += 2 {
+		dst[i], dst[i+1] = a[i], -a[i+1]
+	}
+}
+
+// scalePiece is the values of a complex scalar repeated for Scale, and of
+// the pieces of the calls that split or gather parts on the stack.
+const scalePiece = 256
+
+// Scale sets dst[i] = a[i] * s, Mul's product by the complex scalar s.
+func Scale[C Complex](dst, a []C, s C) {
+	if !fits(dst, a) {
+		mustFit("Scale", in("dst", dst), in("a", a))
+	}
+	var tile [scalePiece]C
+	for i := range tile[:min(len(tile), len(dst))] {
+		tile[i] = s
+	}
+	for lo := 0; lo < len(dst); lo += scalePiece {
+		hi := min(lo+scalePiece, len(dst))
+		mulComplex(dst[lo:hi], a[lo:hi], tile[:hi-lo], false)
+	}
+}
+
+// ScaleReal sets dst[i] = (real(a[i])*s, imag(a[i])*s): each part scaled
+// by the real s, rounded to the part type (s itself first rounds to
+// float32 for complex64). It is not Mul by complex(s, 0), whose cross
+// terms turn an infinite part into NaNs (Inf·0).
+func ScaleReal[C Complex](dst, a []C, s float64) {
+	if !fits(dst, a) {
+		mustFit("ScaleReal", in("dst", dst), in("a", a))
+	}
+	if arithOf[C]() == aComplex64 {
+		MulScalar(recast[float32](dst), recast[float32](a), float32(s))
+		return
+	}
+	MulScalar(recast[float64](dst), recast[float64](a), s)
+}
+
+// partsOf panics unless F is the part type of C (float32 for complex64,
+// float64 for complex128), naming the call.
+func partsOf[F Float, C Complex](call string) {
+	var f F
+	var c C
+	if unsafe.Sizeof(c) != 2*unsafe.Sizeof(f) {
+		panic(fmt.Sprintf("elem: %s: %T values have parts of %d bytes, not %T", call, c, unsafe.Sizeof(c)/2, f))
+	}
+}
+
+// Magnitude sets dst[i] = |a[i]|, the hypotenuse of its parts as Hypot
+// gives it: within 1 ulp, without overflow or underflow in between, +Inf
+// if a part is infinite. dst has the part type of a's values (float32 for
+// complex64); another panics.
+func Magnitude[F Float, C Complex](dst []F, a []C) {
+	parts("Magnitude", dst, a, func(d, re, im []F) { Hypot(d, re, im) })
+}
+
+// Phase sets dst[i] to the angle of a[i], Atan2(imag, real) as Atan2
+// gives it: in [-Pi, Pi], within 1 ulp, Go's signed zeros and infinities.
+// dst has the part type of a's values; another panics.
+func Phase[F Float, C Complex](dst []F, a []C) {
+	parts("Phase", dst, a, func(d, re, im []F) { Atan2(d, im, re) })
+}
+
+// Real sets dst[i] = real(a[i]).
+func Real[F Float, C Complex](dst []F, a []C) {
+	parts("Real", dst, a, func(d, re, _ []F) { copy(d, re) })
+}
+
+// Imag sets dst[i] = imag(a[i]).
+func Imag[F Float, C Complex](dst []F, a []C) {
+	parts("Imag", dst, a, func(d, _, im []F) { copy(d, im) })
+}
+
+// parts checks a call from a's values to dst's parts, then runs f on
+// pieces of dst with a's real and imaginary parts split into buffers on
+// the stack (by the transposition kernels: a piece of values is a block of
+// two columns).
+func parts[F Float, C Complex](call string, dst []F, a []C, f func(d, re, im []F)) {
+	partsOf[F, C](call)
+	if !fitsAny(dst, a) {
+		mustFit(call, in("dst", dst), in("a", a))
+	}
+	var buf [2 * scalePiece]F
+	p := recast[F](a)
+	for lo := 0; lo < len(dst); lo += scalePiece {
+		n := min(scalePiece, len(dst)-lo)
+		kernel.Transpose[F](unsafe.Pointer(&buf[0]), scalePiece, unsafe.Pointer(&p[2*lo]), 2, n, 2)
+		f(dst[lo:lo+n], buf[:n], buf[scalePiece:scalePiece+n])
+	}
+}
+
+// FromParts sets dst[i] = complex(re[i], im[i]). re and im have the part
+// type of dst's values; another panics.
+func FromParts[C Complex, F Float](dst []C, re, im []F) {
+	partsOf[F, C]("FromParts")
+	if !fitsAny(dst, re) || !fitsAny(dst, im) {
+		mustFit("FromParts", in("dst", dst), in("re", re), in("im", im))
+	}
+	var buf [2 * scalePiece]F
+	p := recast[F](dst)
+	for lo := 0; lo < len(dst); lo += scalePiece {
+		n := min(scalePiece, len(dst)-lo)
+		copy(buf[:n], re[lo:lo+n])
+		copy(buf[scalePiece:scalePiece+n], im[lo:lo+n])
+		kernel.Transpose[F](unsafe.Pointer(&p[2*lo]), 2, unsafe.Pointer(&buf[0]), scalePiece, 2, n)
+	}
+}
+
+// ConvertComplex sets dst[i] = D(src[i]): each part converted as Convert
+// converts floats (complex64 to complex128 exact, the other way rounded to
+// nearest even, NaN payloads kept as the conversion keeps them): Go's
+// conversion's bits.
+func ConvertComplex[D, S Complex](dst []D, src []S) {
+	if !fitsAny(dst, src) {
+		mustFit("ConvertComplex", in("dst", dst), in("src", src))
+	}
+	switch d, s := arithOf[D]() == aComplex64, arithOf[S]() == aComplex64; {
+	case d && s:
+		Convert(recast[float32](dst), recast[float32](src))
+	case d:
+		Convert(recast[float32](dst), recast[float64](src))
+	case s:
+		Convert(recast[float64](dst), recast[float32](src))
+	default:
+		Convert(recast[float64](dst), recast[float64](src))
+	}
+}
+
+// complexSum returns the sum of a's values, or of the products a[i]*b[i]
+// (a[i]*conj(b[i]) when conj is set) as Mul gives them, in the canonical
+// order of complex sums: Sum's 32 accumulators over the parts (value i's
+// real part into accumulator 2i mod 32, its imaginary part into the next)
+// and Sum's tree without its last step, which would add the two parts:
+// acc[j] += acc[j+h] for h = 16, 8, 4, 2, then (acc[0], acc[1]). A NaN
+// part is the quiet NaN; the sum of nothing is 0.
+func complexSum[T Number | Complex](a, b []T, conj bool) T {
+	if arithOf[T]() == aComplex64 {
+		return as[T](complexSumOf[float32](recast[complex64](a), recast[complex64](b), conj))
+	}
+	return as[T](complexSumOf[float64](recast[complex128](a), recast[complex128](b), conj))
+}
+
+func complexSumOf[F float32 | float64, C complex64 | complex128](a, b []C, conj bool) C {
+	if len(a) == 0 {
+		return 0
+	}
+	var acc [kernel.Lanes]F
+	var zero F
+	for j := range acc {
+		acc[j] = -zero
+	}
+	if b == nil {
+		kernel.Sum(acc[:], recast[F](a))
+	} else {
+		var prod [scalePiece]C // a whole number of the accumulators' rounds
+		for lo := 0; lo < len(a); lo += scalePiece {
+			n := min(scalePiece, len(a)-lo)
+			mulComplex(prod[:n], a[lo:lo+n], b[lo:lo+n], conj)
+			kernel.Sum(acc[:], recast[F](prod[:n]))
+		}
+	}
+	for h := kernel.Lanes / 2; h >= 2; h /= 2 {
+		for j := range h {
+			acc[j] += acc[j+h]
+		}
+	}
+	sum := [2]F{acc[0], acc[1]}
+	for k, x := range sum {
+		if x != x {
+			sum[k] = F(math.Float64frombits(0x7ff8000000000000))
+		}
+	}
+	return as[C](sum)
+}
+
+// DotConj returns the sum of a[i]*conj(b[i]) (MulConj's products) in the
+// canonical order of complex sums (see Dot): the inner product of a and b
+// that is linear in a; conj(DotConj(a, b)) is BLAS's dotc of a and b,
+// which conjugates its first argument. It panics if the lengths differ.
+func DotConj[C Complex](a, b []C) C {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("elem: DotConj: slice lengths differ: len(a) = %d, len(b) = %d", len(a), len(b)))
+	}
+	return complexSum(a, b, true)
+}

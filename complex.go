@@ -231,11 +231,24 @@ func partsOf[F Float, C Complex](call string) {
 	}
 }
 
-// Magnitude sets dst[i] = |a[i]|, the hypotenuse of its parts as Hypot
-// gives it: within 1 ulp, without overflow or underflow in between, +Inf
-// if a part is infinite. dst has the part type of a's values (float32 for
-// complex64); another panics.
+// Magnitude sets dst[i] = |a[i]|, within 1 ulp, without overflow or
+// underflow in between: +Inf if a part is infinite (even with a NaN one),
+// else NaN if a part is NaN. complex128 values take Hypot (its bits);
+// complex64 values s = re² + im² in float64 (exact squares, one
+// rounding), then the float32 square root of s rounded to float32 where
+// that is a float32 normal, else the float64 root of s rounded to float32:
+// every step a correctly rounded operation, so the same bits everywhere,
+// at the cost of float32 square roots. dst has the part type of a's values
+// (float32 for complex64); another panics.
 func Magnitude[F Float, C Complex](dst []F, a []C) {
+	if arithOf[C]() == aComplex64 {
+		partsOf[F, C]("Magnitude")
+		if !fitsAny(dst, a) {
+			mustFit("Magnitude", in("dst", dst), in("a", a))
+		}
+		kernel.MagnitudeComplex64(recast[float32](dst), recast[complex64](a))
+		return
+	}
 	parts("Magnitude", dst, a, func(d, re, im []F) { Hypot(d, re, im) })
 }
 
@@ -337,9 +350,10 @@ func complexSumOf[F float32 | float64, C complex64 | complex128](a, b []C, conj 
 	if b == nil {
 		kernel.Sum(acc[:], recast[F](a))
 	} else {
-		var prod [scalePiece]C // a whole number of the accumulators' rounds
-		for lo := 0; lo < len(a); lo += scalePiece {
-			n := min(scalePiece, len(a)-lo)
+		done := kernel.DotComplex(acc[:], a, b[:len(a)], conj)
+		var prod [kernel.Lanes / 2]C // less than a round of the accumulators
+		for lo := done; lo < len(a); lo += len(prod) {
+			n := min(len(prod), len(a)-lo)
 			mulComplex(prod[:n], a[lo:lo+n], b[lo:lo+n], conj)
 			kernel.Sum(acc[:], recast[F](prod[:n]))
 		}

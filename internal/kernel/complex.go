@@ -2,14 +2,12 @@ package kernel
 
 import "math"
 
-// The complex products. Go's compiler multiplies complex64 values in
-// float64 (each product of two float32 parts is exact there, the sum and
-// difference round once in float64, then once to float32), so a fused
-// multiply-add cannot change a complex64 product: the plain loop is
-// reproducible and these are its bits. complex128 products are rounded
-// each before the sum, never fused (Go's compiler fuses them on arm64 and
-// on amd64 from GOAMD64=v3): the explicit conversions forbid the fusion.
-
+// The complex products are (ar·br − ai·bi, ar·bi + ai·br) with every
+// product rounded to the part type, never fused: the explicit conversions
+// forbid the fusion that Go's compiler applies to such expressions on
+// arm64 and on amd64 from GOAMD64=v3. (Go's own complex64 product is
+// taken in float64 and rounded to float32 at the end, other bits than
+// these, which are NumPy's and C's.)
 //
 // A NaN part of a product or quotient is the quiet NaN of positive sign
 // and no payload (0x7fc00000, 0x7ff8000000000000): which of two NaN
@@ -18,22 +16,30 @@ import "math"
 // code inlined at two places can give two NaNs), so no payload rule would
 // give the same bits everywhere.
 
-// MulC64 returns a*b with the bits of Go's a*b for complex64, NaN parts
-// made the quiet NaN.
+// MulC64 returns a*b, every product rounded to float32, NaN parts made the
+// quiet NaN.
 func MulC64(a, b complex64) complex64 {
-	ar, ai, br, bi := float64(real(a)), float64(imag(a)), float64(real(b)), float64(imag(b))
-	return complex(float32(quiet(ar*br-ai*bi)), float32(quiet(ar*bi+ai*br)))
+	ar, ai, br, bi := real(a), imag(a), real(b), imag(b)
+	return complex(plainNaN32(float32(ar*br)-float32(ai*bi)), plainNaN32(float32(ar*bi)+float32(ai*br)))
 }
 
-// MulC128 returns a*b: (ar·br − ai·bi, ar·bi + ai·br), every product
-// rounded, NaN parts made the quiet NaN.
+// MulC128 returns a*b, every product rounded, NaN parts made the quiet
+// NaN.
 func MulC128(a, b complex128) complex128 {
 	ar, ai, br, bi := real(a), imag(a), real(b), imag(b)
-	return complex(quiet(float64(ar*br)-float64(ai*bi)), quiet(float64(ar*bi)+float64(ai*br)))
+	return complex(plainNaN(float64(ar*br)-float64(ai*bi)), plainNaN(float64(ar*bi)+float64(ai*br)))
 }
 
-// quiet returns x, or the quiet NaN for any NaN.
-func quiet(x float64) float64 {
+// plainNaN32 returns x, or the quiet NaN for any NaN.
+func plainNaN32(x float32) float32 {
+	if x != x {
+		return math.Float32frombits(0x7fc00000)
+	}
+	return x
+}
+
+// plainNaN returns x, or the quiet NaN for any NaN.
+func plainNaN(x float64) float64 {
 	if x != x {
 		return math.Float64frombits(0x7ff8000000000000)
 	}
@@ -81,7 +87,7 @@ func DivC128(n, m complex128) complex128 {
 			f = 0 * (float64(b*c) - float64(a*d))
 		}
 	}
-	return complex(quiet(e), quiet(f))
+	return complex(plainNaN(e), plainNaN(f))
 }
 
 // DivC64 returns a/b as Go divides complex64 values: in complex128, by
@@ -122,5 +128,46 @@ func MulComplex128(dst, a, b []complex128, conj bool) {
 			y = conj128(y)
 		}
 		dst[i] = MulC128(a[i], y)
+	}
+}
+
+// MagC64 returns |z| for a complex64 z, within 1 ulp: s = re² + im² in
+// float64 (the squares exact, one rounding), then the float32 square root
+// of s rounded to float32 where that is a float32 normal (2^-126 <= s <=
+// 2^127: the two roundings stay below one ulp together), else s's float64
+// square root rounded to float32 (overflow and underflow impossible in
+// between); +Inf if a part is infinite, else the quiet NaN if one is NaN.
+// The same bits on every CPU: every step is a correctly rounded IEEE
+// operation.
+func MagC64(z complex64) float32 {
+	re, im := float64(real(z)), float64(imag(z))
+	if math.IsInf(re, 0) || math.IsInf(im, 0) {
+		return float32(math.Inf(1))
+	}
+	s := re*re + im*im // the squares are exact: fused or not, one rounding
+	if s >= 0x1p-126 && s <= 0x1p127 {
+		return float32(math.Sqrt(float64(float32(s)))) // float32's correctly rounded root
+	}
+	return plainNaN32(float32(math.Sqrt(s)))
+}
+
+// MagnitudeComplex64 sets dst[i] = MagC64(a[i]) for i < len(dst): the
+// kernel over whole groups, MagC64 over a group with a NaN (where the
+// kernel stops) and over the tail.
+func MagnitudeComplex64(dst []float32, a []complex64) {
+	a = a[:len(dst)]
+	i := 0
+	for {
+		done, group := magnitudeKernel(dst[i:], a[i:])
+		i += done
+		if group == 0 || len(dst)-i < group { // no kernel, or the tail
+			break
+		}
+		for end := i + group; i < end; i++ {
+			dst[i] = MagC64(a[i])
+		}
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = MagC64(a[i])
 	}
 }

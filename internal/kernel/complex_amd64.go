@@ -4,42 +4,92 @@
 
 package kernel
 
-// mulC64AVX2 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 4.
+// mulC64AVX2 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 8.
 //
 //go:noescape
 func mulC64AVX2(dst *complex64, a *complex64, b *complex64, n int)
 
-// mulConjC64AVX2 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 4.
+// dotC64AVX2 adds the parts of a[i]*b[i] into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotC64AVX2(acc *float32, a *complex64, b *complex64, n int)
+
+// mulConjC64AVX2 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 8.
 //
 //go:noescape
 func mulConjC64AVX2(dst *complex64, a *complex64, b *complex64, n int)
+
+// dotConjC64AVX2 adds the parts of a[i]*conj(b[i]) into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotConjC64AVX2(acc *float32, a *complex64, b *complex64, n int)
 
 // mulC128AVX2 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 4.
 //
 //go:noescape
 func mulC128AVX2(dst *complex128, a *complex128, b *complex128, n int)
 
+// dotC128AVX2 adds the parts of a[i]*b[i] into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotC128AVX2(acc *float64, a *complex128, b *complex128, n int)
+
 // mulConjC128AVX2 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 4.
 //
 //go:noescape
 func mulConjC128AVX2(dst *complex128, a *complex128, b *complex128, n int)
 
-// mulC64AVX512 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 8.
+// dotConjC128AVX2 adds the parts of a[i]*conj(b[i]) into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotConjC128AVX2(acc *float64, a *complex128, b *complex128, n int)
+
+// mulC64AVX512 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 16.
 //
 //go:noescape
 func mulC64AVX512(dst *complex64, a *complex64, b *complex64, n int)
 
-// mulConjC64AVX512 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 8.
+// dotC64AVX512 adds the parts of a[i]*b[i] into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotC64AVX512(acc *float32, a *complex64, b *complex64, n int)
+
+// mulConjC64AVX512 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 16.
 //
 //go:noescape
 func mulConjC64AVX512(dst *complex64, a *complex64, b *complex64, n int)
+
+// dotConjC64AVX512 adds the parts of a[i]*conj(b[i]) into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotConjC64AVX512(acc *float32, a *complex64, b *complex64, n int)
 
 // mulC128AVX512 sets dst[i] = a[i]*b[i] for i < n, n a multiple of 8.
 //
 //go:noescape
 func mulC128AVX512(dst *complex128, a *complex128, b *complex128, n int)
 
+// dotC128AVX512 adds the parts of a[i]*b[i] into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotC128AVX512(acc *float64, a *complex128, b *complex128, n int)
+
 // mulConjC128AVX512 sets dst[i] = a[i]*conj(b[i]) for i < n, n a multiple of 8.
 //
 //go:noescape
 func mulConjC128AVX512(dst *complex128, a *complex128, b *complex128, n int)
+
+// dotConjC128AVX512 adds the parts of a[i]*conj(b[i]) into acc[j] for part j mod 32, n a multiple of 16: Sum's lanes over the products.
+//
+//go:noescape
+func dotConjC128AVX512(acc *float64, a *complex128, b *complex128, n int)
+
+// magC64AVX2 sets dst[i] = |a[i]| for i < n until a NaN, n a multiple of its group, and returns how many it set (see magnitude).
+//
+//go:noescape
+func magC64AVX2(dst *float32, a *complex64, n int) int
+
+// magC64AVX512 sets dst[i] = |a[i]| for i < n until a NaN, n a multiple of its group, and returns how many it set (see magnitude).
+//
+//go:noescape
+func magC64AVX512(dst *float32, a *complex64, n int) int

@@ -343,7 +343,7 @@ func (x *x86Complex) magnitude(name string) {
 		c.VPERMI2PD(q[1], q[0], im)
 		c.VADDPD(im, re, s)
 		in, in2, nan := c.K(), c.K(), c.K()
-		c.VCMPPD(U8(0x1d), lo, s, in) // s >= 2^-126
+		c.VCMPPD(U8(0x1d), lo, s, in)      // s >= 2^-126
 		c.VCMPPD(U8(0x12), hi, s, in, in2) // and s <= 2^127
 		c.KMOVW(in2, mask)
 		inRange = in2

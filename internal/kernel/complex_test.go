@@ -63,7 +63,7 @@ func TestMulComplex(t *testing.T) {
 						}
 						require.Equal(t, bits64(kernel.MulC64(a64[i], y64)), bits64(d64[i]), "complex64 n=%d off=%d i=%d conj=%v: %v * %v", n, off, i, conj, a64[i], y64)
 						require.Equal(t, bits128(kernel.MulC128(a128[i], y128)), bits128(d128[i]), "complex128 n=%d off=%d i=%d conj=%v: %v * %v", n, off, i, conj, a128[i], y128)
-						
+
 					}
 				}
 			}

@@ -43,6 +43,7 @@ func main() {
 		func() error { return generateReduceAMD64(kernelDir) },
 		func() error { return generateReduceARM64(kernelDir) },
 		func() error { return generateHalfARM64(kernelDir) },
+		func() error { return generateComplexARM64(kernelDir) },
 		func() error { return writeReduceGo(kernelDir) },
 		func() error { return generateCPUID(cpuinfoDir) },
 		func() error { return generateFence(kernelDir) },

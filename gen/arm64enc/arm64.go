@@ -664,6 +664,7 @@ const (
 	Zip1  VecOp = iota + 1 // d = n[0], m[0], n[1], m[1], ...: the low halves interleaved
 	Zip2                   // the high halves of n and m interleaved
 	Uzp1                   // d = the even-numbered lanes of n, then those of m
+	Uzp2                   // d = the odd-numbered lanes of n, then those of m
 	Cmtst                  // each lane of d all ones where n & m is not zero, else zero
 	Bsl                    // bitwise select by d: d = n where d is one, m where it is zero
 	Bit                    // insert the bits of n into d where m is one
@@ -691,6 +692,7 @@ var vecOpInfo = [...]struct {
 	Zip1:  {"VZIP1", allArrangements},
 	Zip2:  {"VZIP2", allArrangements},
 	Uzp1:  {"VUZP1", allArrangements},
+	Uzp2:  {"VUZP2", allArrangements},
 	Cmtst: {"VCMTST", allArrangements},
 	Bsl:   {"VBSL", byteArrangements},
 	Bit:   {"VBIT", byteArrangements},

@@ -100,6 +100,8 @@ var goForms = []form{
 	{"VUZP1_H8", func(p *Program) { p.Vec(Uzp1, H8, V12, V12, V13) }, "\tVUZP1\tV13.H8, V12.H8, V12.H8", "uzp1 v12.8h, v12.8h, v13.8h"},
 	{"VUZP1_S4", func(p *Program) { p.Vec(Uzp1, S4, V13, V14, V15) }, "\tVUZP1\tV15.S4, V14.S4, V13.S4", "uzp1 v13.4s, v14.4s, v15.4s"},
 	{"VUZP1_B16", func(p *Program) { p.Vec(Uzp1, B16, V0, V30, V31) }, "\tVUZP1\tV31.B16, V30.B16, V0.B16", "uzp1 v0.16b, v30.16b, v31.16b"},
+	{"VUZP2_S4", func(p *Program) { p.Vec(Uzp2, S4, V13, V14, V15) }, "\tVUZP2\tV15.S4, V14.S4, V13.S4", "uzp2 v13.4s, v14.4s, v15.4s"},
+	{"VUZP2_D2", func(p *Program) { p.Vec(Uzp2, D2, V1, V2, V3) }, "\tVUZP2\tV3.D2, V2.D2, V1.D2", "uzp2 v1.2d, v2.2d, v3.2d"},
 	{"VCMTST_B16", func(p *Program) { p.Vec(Cmtst, B16, V0, V0, V0) }, "\tVCMTST\tV0.B16, V0.B16, V0.B16", "cmtst v0.16b, v0.16b, v0.16b"},
 	{"VCMTST_S4", func(p *Program) { p.Vec(Cmtst, S4, V1, V2, V3) }, "\tVCMTST\tV3.S4, V2.S4, V1.S4", "cmtst v1.4s, v2.4s, v3.4s"},
 	{"VBSL_B16", func(p *Program) { p.Vec(Bsl, B16, V0, V4, V8) }, "\tVBSL\tV8.B16, V4.B16, V0.B16", "bsl v0.16b, v4.16b, v8.16b"},

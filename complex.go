@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -35,98 +36,22 @@ type Complex interface {
 	~complex64 | ~complex128
 }
 
-// arith is an element type of the arithmetic calls, as arithOf tells it.
-type arith uint8
-
-const (
-	aFloat32 arith = iota
-	aFloat64
-	aInt8 // and uint8: addition, subtraction and multiplication in two's complement do not depend on the sign
-	aInt16
-	aInt32
-	aInt64
-	aComplex64
-	aComplex128
-)
-
-// arithOf returns the kind of T, from its size and arithmetic on
-// constants only, cheap enough to inline so that the compiler folds it in
-// every instantiation (a program that adds float32 values links no other
-// type's kernels): 127^4 + 1 rounds to 127^4 in float32 parts (it needs 28
-// bits) and not in float64 or in integers of 32 bits or more, and 127^8 + 1
-// rounds to 127^8 in float64 (57 bits) and not in 64-bit integers.
-func arithOf[T Number | Complex]() arith {
-	var one, m T = 1, 127
-	m4 := m * m
-	m4 *= m4
-	m8 := m4 * m4
-	single, double := m4+one == m4, m8+one == m8
-	switch unsafe.Sizeof(one) {
-	case 1:
-		return aInt8
-	case 2:
-		return aInt16
-	case 4:
-		if single {
-			return aFloat32
-		}
-		return aInt32
-	case 8:
-		if single {
-			return aComplex64
-		}
-		if double {
-			return aFloat64
-		}
-		return aInt64
-	}
-	return aComplex128
-}
-
-// isComplex reports whether T is a complex type.
-// (arithOf's test, written out: through arithOf it would not inline.)
-func isComplex[T Number | Complex]() bool {
-	var one, m T = 1, 127
-	m4 := m * m
-	m4 *= m4
-	return unsafe.Sizeof(one) == 16 || unsafe.Sizeof(one) == 8 && m4+one == m4
-}
-
-// recast returns x's memory as a slice of N (its bytes in whole Ns).
-func recast[N, T any](x []T) []N {
-	var t T
-	var n N
-	if unsafe.Sizeof(t) == unsafe.Sizeof(n) { // the same header, no checks
-		return *(*[]N)(unsafe.Pointer(&x))
-	}
-	return unsafe.Slice((*N)(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(x))*unsafe.Sizeof(t)/unsafe.Sizeof(n))
-}
-
-// as returns x's bits as a T of x's size.
-func as[T, X any](x X) T {
-	var t T
-	if unsafe.Sizeof(t) != unsafe.Sizeof(x) { // folds away
-		panic("elem: as: sizes differ")
-	}
-	return *(*T)(unsafe.Pointer(&x))
-}
-
 // complexAdd is Add on complex values: Add on their parts.
 func complexAdd[T Number | Complex](dst, a, b []T) {
-	if arithOf[T]() == aComplex64 {
-		Add(recast[float32](dst), recast[float32](a), recast[float32](b))
+	if elemtype.KindOf[T]() == elemtype.Complex64 {
+		Add(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
 		return
 	}
-	Add(recast[float64](dst), recast[float64](a), recast[float64](b))
+	Add(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
 }
 
 // complexSub is Sub on complex values: Sub on their parts.
 func complexSub[T Number | Complex](dst, a, b []T) {
-	if arithOf[T]() == aComplex64 {
-		Sub(recast[float32](dst), recast[float32](a), recast[float32](b))
+	if elemtype.KindOf[T]() == elemtype.Complex64 {
+		Sub(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
 		return
 	}
-	Sub(recast[float64](dst), recast[float64](a), recast[float64](b))
+	Sub(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
 }
 
 // complexMul is Mul on complex values.
@@ -134,24 +59,24 @@ func complexMul[T Number | Complex](dst, a, b []T) { mulComplex(dst, a, b, false
 
 // mulComplex sets dst[i] = a[i]*b[i], or a[i]*conj(b[i]) when conj is set.
 func mulComplex[T Number | Complex](dst, a, b []T, conj bool) {
-	if arithOf[T]() == aComplex64 {
-		kernel.MulComplex64(recast[complex64](dst), recast[complex64](a), recast[complex64](b), conj)
+	if elemtype.KindOf[T]() == elemtype.Complex64 {
+		kernel.MulComplex64(elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b), conj)
 		return
 	}
-	kernel.MulComplex128(recast[complex128](dst), recast[complex128](a), recast[complex128](b), conj)
+	kernel.MulComplex128(elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b), conj)
 }
 
 // complexDiv is Div on complex values.
 func complexDiv[T Number | Complex](dst, a, b []T) {
-	if arithOf[T]() == aComplex64 {
-		d, x, y := recast[complex64](dst), recast[complex64](a), recast[complex64](b)
+	if elemtype.KindOf[T]() == elemtype.Complex64 {
+		d, x, y := elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b)
 		x, y = x[:len(d)], y[:len(d)]
 		for i := range d {
 			d[i] = kernel.DivC64(x[i], y[i])
 		}
 		return
 	}
-	d, x, y := recast[complex128](dst), recast[complex128](a), recast[complex128](b)
+	d, x, y := elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b)
 	x, y = x[:len(d)], y[:len(d)]
 	for i := range d {
 		d[i] = kernel.DivC128(x[i], y[i])
@@ -173,11 +98,11 @@ func Conj[C Complex](dst, a []C) {
 	if !fits(dst, a) {
 		mustFit("Conj", in("dst", dst), in("a", a))
 	}
-	if arithOf[C]() == aComplex64 {
-		conjParts(recast[float32](dst), recast[float32](a))
+	if elemtype.KindOf[C]() == elemtype.Complex64 {
+		conjParts(elemtype.Recast[float32](dst), elemtype.Recast[float32](a))
 		return
 	}
-	conjParts(recast[float64](dst), recast[float64](a))
+	conjParts(elemtype.Recast[float64](dst), elemtype.Recast[float64](a))
 }
 
 func conjParts[F float32 | float64](dst, a []F) {
@@ -214,11 +139,11 @@ func ScaleReal[C Complex](dst, a []C, s float64) {
 	if !fits(dst, a) {
 		mustFit("ScaleReal", in("dst", dst), in("a", a))
 	}
-	if arithOf[C]() == aComplex64 {
-		MulScalar(recast[float32](dst), recast[float32](a), float32(s))
+	if elemtype.KindOf[C]() == elemtype.Complex64 {
+		MulScalar(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), float32(s))
 		return
 	}
-	MulScalar(recast[float64](dst), recast[float64](a), s)
+	MulScalar(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), s)
 }
 
 // partsOf panics unless F is the part type of C (float32 for complex64,
@@ -241,12 +166,12 @@ func partsOf[F Float, C Complex](call string) {
 // at the cost of float32 square roots. dst has the part type of a's values
 // (float32 for complex64); another panics.
 func Magnitude[F Float, C Complex](dst []F, a []C) {
-	if arithOf[C]() == aComplex64 {
+	if elemtype.KindOf[C]() == elemtype.Complex64 {
 		partsOf[F, C]("Magnitude")
 		if !fitsAny(dst, a) {
 			mustFit("Magnitude", in("dst", dst), in("a", a))
 		}
-		kernel.MagnitudeComplex64(recast[float32](dst), recast[complex64](a))
+		kernel.MagnitudeComplex64(elemtype.Recast[float32](dst), elemtype.Recast[complex64](a))
 		return
 	}
 	parts("Magnitude", dst, a, func(d, re, im []F) { Hypot(d, re, im) })
@@ -279,7 +204,7 @@ func parts[F Float, C Complex](call string, dst []F, a []C, f func(d, re, im []F
 		mustFit(call, in("dst", dst), in("a", a))
 	}
 	var buf [2 * scalePiece]F
-	p := recast[F](a)
+	p := elemtype.Recast[F](a)
 	for lo := 0; lo < len(dst); lo += scalePiece {
 		n := min(scalePiece, len(dst)-lo)
 		kernel.Transpose[F](unsafe.Pointer(&buf[0]), scalePiece, unsafe.Pointer(&p[2*lo]), 2, n, 2)
@@ -295,7 +220,7 @@ func FromParts[C Complex, F Float](dst []C, re, im []F) {
 		mustFit("FromParts", in("dst", dst), in("re", re), in("im", im))
 	}
 	var buf [2 * scalePiece]F
-	p := recast[F](dst)
+	p := elemtype.Recast[F](dst)
 	for lo := 0; lo < len(dst); lo += scalePiece {
 		n := min(scalePiece, len(dst)-lo)
 		copy(buf[:n], re[lo:lo+n])
@@ -312,15 +237,15 @@ func ConvertComplex[D, S Complex](dst []D, src []S) {
 	if !fitsAny(dst, src) {
 		mustFit("ConvertComplex", in("dst", dst), in("src", src))
 	}
-	switch d, s := arithOf[D]() == aComplex64, arithOf[S]() == aComplex64; {
+	switch d, s := elemtype.KindOf[D]() == elemtype.Complex64, elemtype.KindOf[S]() == elemtype.Complex64; {
 	case d && s:
-		Convert(recast[float32](dst), recast[float32](src))
+		Convert(elemtype.Recast[float32](dst), elemtype.Recast[float32](src))
 	case d:
-		Convert(recast[float32](dst), recast[float64](src))
+		Convert(elemtype.Recast[float32](dst), elemtype.Recast[float64](src))
 	case s:
-		Convert(recast[float64](dst), recast[float32](src))
+		Convert(elemtype.Recast[float64](dst), elemtype.Recast[float32](src))
 	default:
-		Convert(recast[float64](dst), recast[float64](src))
+		Convert(elemtype.Recast[float64](dst), elemtype.Recast[float64](src))
 	}
 }
 
@@ -332,10 +257,10 @@ func ConvertComplex[D, S Complex](dst []D, src []S) {
 // acc[j] += acc[j+h] for h = 16, 8, 4, 2, then (acc[0], acc[1]). A NaN
 // part is the quiet NaN; the sum of nothing is 0.
 func complexSum[T Number | Complex](a, b []T, conj bool) T {
-	if arithOf[T]() == aComplex64 {
-		return as[T](complexSumOf[float32](recast[complex64](a), recast[complex64](b), conj))
+	if elemtype.KindOf[T]() == elemtype.Complex64 {
+		return elemtype.As[T](complexSumOf[float32](elemtype.Recast[complex64](a), elemtype.Recast[complex64](b), conj))
 	}
-	return as[T](complexSumOf[float64](recast[complex128](a), recast[complex128](b), conj))
+	return elemtype.As[T](complexSumOf[float64](elemtype.Recast[complex128](a), elemtype.Recast[complex128](b), conj))
 }
 
 func complexSumOf[F float32 | float64, C complex64 | complex128](a, b []C, conj bool) C {
@@ -348,14 +273,14 @@ func complexSumOf[F float32 | float64, C complex64 | complex128](a, b []C, conj 
 		acc[j] = -zero
 	}
 	if b == nil {
-		kernel.Sum(acc[:], recast[F](a))
+		kernel.Sum(acc[:], elemtype.Recast[F](a))
 	} else {
 		done := kernel.DotComplex(acc[:], a, b[:len(a)], conj)
 		var prod [kernel.Lanes / 2]C // less than a round of the accumulators
 		for lo := done; lo < len(a); lo += len(prod) {
 			n := min(len(prod), len(a)-lo)
 			mulComplex(prod[:n], a[lo:lo+n], b[lo:lo+n], conj)
-			kernel.Sum(acc[:], recast[F](prod[:n]))
+			kernel.Sum(acc[:], elemtype.Recast[F](prod[:n]))
 		}
 	}
 	for h := kernel.Lanes / 2; h >= 2; h /= 2 {
@@ -369,7 +294,7 @@ func complexSumOf[F float32 | float64, C complex64 | complex128](a, b []C, conj 
 			sum[k] = F(math.Float64frombits(0x7ff8000000000000))
 		}
 	}
-	return as[C](sum)
+	return elemtype.As[C](sum)
 }
 
 // DotConj returns the sum of a[i]*conj(b[i]) (MulConj's products) in the

@@ -3,6 +3,7 @@
 package elem
 
 import (
+	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -57,7 +58,7 @@ func Add[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpAdd, dst, a, b))
 	}
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		complexAdd(dst, a, b)
 		return
 	}
@@ -68,19 +69,19 @@ func Add[T Number | Complex](dst []T, a, b []T) {
 		}
 		return
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		addKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
-	case aFloat64:
-		addKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
-	case aInt8:
-		addKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
-	case aInt16:
-		addKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
-	case aInt32:
-		addKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
-	case aInt64:
-		addKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		addKernel(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
+	case elemtype.Float64:
+		addKernel(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
+	case elemtype.Int8:
+		addKernel(elemtype.Recast[int8](dst), elemtype.Recast[int8](a), elemtype.Recast[int8](b))
+	case elemtype.Int16:
+		addKernel(elemtype.Recast[int16](dst), elemtype.Recast[int16](a), elemtype.Recast[int16](b))
+	case elemtype.Int32:
+		addKernel(elemtype.Recast[int32](dst), elemtype.Recast[int32](a), elemtype.Recast[int32](b))
+	case elemtype.Int64:
+		addKernel(elemtype.Recast[int64](dst), elemtype.Recast[int64](a), elemtype.Recast[int64](b))
 	}
 }
 
@@ -114,7 +115,7 @@ func Sub[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpSub, dst, a, b))
 	}
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		complexSub(dst, a, b)
 		return
 	}
@@ -125,19 +126,19 @@ func Sub[T Number | Complex](dst []T, a, b []T) {
 		}
 		return
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		subKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
-	case aFloat64:
-		subKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
-	case aInt8:
-		subKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
-	case aInt16:
-		subKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
-	case aInt32:
-		subKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
-	case aInt64:
-		subKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		subKernel(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
+	case elemtype.Float64:
+		subKernel(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
+	case elemtype.Int8:
+		subKernel(elemtype.Recast[int8](dst), elemtype.Recast[int8](a), elemtype.Recast[int8](b))
+	case elemtype.Int16:
+		subKernel(elemtype.Recast[int16](dst), elemtype.Recast[int16](a), elemtype.Recast[int16](b))
+	case elemtype.Int32:
+		subKernel(elemtype.Recast[int32](dst), elemtype.Recast[int32](a), elemtype.Recast[int32](b))
+	case elemtype.Int64:
+		subKernel(elemtype.Recast[int64](dst), elemtype.Recast[int64](a), elemtype.Recast[int64](b))
 	}
 }
 
@@ -188,7 +189,7 @@ func Mul[T Number | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpMul, dst, a, b))
 	}
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		complexMul(dst, a, b)
 		return
 	}
@@ -199,19 +200,19 @@ func Mul[T Number | Complex](dst []T, a, b []T) {
 		}
 		return
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		mulKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
-	case aFloat64:
-		mulKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
-	case aInt8:
-		mulKernel(recast[int8](dst), recast[int8](a), recast[int8](b))
-	case aInt16:
-		mulKernel(recast[int16](dst), recast[int16](a), recast[int16](b))
-	case aInt32:
-		mulKernel(recast[int32](dst), recast[int32](a), recast[int32](b))
-	case aInt64:
-		mulKernel(recast[int64](dst), recast[int64](a), recast[int64](b))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		mulKernel(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
+	case elemtype.Float64:
+		mulKernel(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
+	case elemtype.Int8:
+		mulKernel(elemtype.Recast[int8](dst), elemtype.Recast[int8](a), elemtype.Recast[int8](b))
+	case elemtype.Int16:
+		mulKernel(elemtype.Recast[int16](dst), elemtype.Recast[int16](a), elemtype.Recast[int16](b))
+	case elemtype.Int32:
+		mulKernel(elemtype.Recast[int32](dst), elemtype.Recast[int32](a), elemtype.Recast[int32](b))
+	case elemtype.Int64:
+		mulKernel(elemtype.Recast[int64](dst), elemtype.Recast[int64](a), elemtype.Recast[int64](b))
 	}
 }
 
@@ -245,7 +246,7 @@ func Div[T Float | Complex](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpDiv, dst, a, b))
 	}
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		complexDiv(dst, a, b)
 		return
 	}
@@ -256,11 +257,11 @@ func Div[T Float | Complex](dst []T, a, b []T) {
 		}
 		return
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		divKernel(recast[float32](dst), recast[float32](a), recast[float32](b))
-	case aFloat64:
-		divKernel(recast[float64](dst), recast[float64](a), recast[float64](b))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		divKernel(elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
+	case elemtype.Float64:
+		divKernel(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
 	}
 }
 

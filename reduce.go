@@ -3,6 +3,7 @@ package elem
 import (
 	"fmt"
 
+	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -13,22 +14,22 @@ import (
 // associative, so no order changes them). The sum of no elements is +0.
 // On complex values it is the canonical order of complex sums: see Dot.
 func Sum[T Number | Complex](a []T) T {
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		return complexSum(a, nil, false)
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		return as[T](sumReal(recast[float32](a)))
-	case aFloat64:
-		return as[T](sumReal(recast[float64](a)))
-	case aInt8:
-		return as[T](sumReal(recast[int8](a)))
-	case aInt16:
-		return as[T](sumReal(recast[int16](a)))
-	case aInt32:
-		return as[T](sumReal(recast[int32](a)))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		return elemtype.As[T](sumReal(elemtype.Recast[float32](a)))
+	case elemtype.Float64:
+		return elemtype.As[T](sumReal(elemtype.Recast[float64](a)))
+	case elemtype.Int8:
+		return elemtype.As[T](sumReal(elemtype.Recast[int8](a)))
+	case elemtype.Int16:
+		return elemtype.As[T](sumReal(elemtype.Recast[int16](a)))
+	case elemtype.Int32:
+		return elemtype.As[T](sumReal(elemtype.Recast[int32](a)))
 	}
-	return as[T](sumReal(recast[int64](a)))
+	return elemtype.As[T](sumReal(elemtype.Recast[int64](a)))
 }
 
 func sumReal[T Number](a []T) T {
@@ -59,22 +60,22 @@ func Dot[T Number | Complex](a, b []T) T {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("elem: Dot: slice lengths differ: len(a) = %d, len(b) = %d", len(a), len(b)))
 	}
-	if isComplex[T]() {
+	if elemtype.IsComplex[T]() {
 		return complexSum(a, b, false)
 	}
-	switch arithOf[T]() {
-	case aFloat32:
-		return as[T](dotReal(recast[float32](a), recast[float32](b)))
-	case aFloat64:
-		return as[T](dotReal(recast[float64](a), recast[float64](b)))
-	case aInt8:
-		return as[T](dotReal(recast[int8](a), recast[int8](b)))
-	case aInt16:
-		return as[T](dotReal(recast[int16](a), recast[int16](b)))
-	case aInt32:
-		return as[T](dotReal(recast[int32](a), recast[int32](b)))
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		return elemtype.As[T](dotReal(elemtype.Recast[float32](a), elemtype.Recast[float32](b)))
+	case elemtype.Float64:
+		return elemtype.As[T](dotReal(elemtype.Recast[float64](a), elemtype.Recast[float64](b)))
+	case elemtype.Int8:
+		return elemtype.As[T](dotReal(elemtype.Recast[int8](a), elemtype.Recast[int8](b)))
+	case elemtype.Int16:
+		return elemtype.As[T](dotReal(elemtype.Recast[int16](a), elemtype.Recast[int16](b)))
+	case elemtype.Int32:
+		return elemtype.As[T](dotReal(elemtype.Recast[int32](a), elemtype.Recast[int32](b)))
 	}
-	return as[T](dotReal(recast[int64](a), recast[int64](b)))
+	return elemtype.As[T](dotReal(elemtype.Recast[int64](a), elemtype.Recast[int64](b)))
 }
 
 func dotReal[T Number](a, b []T) T {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/alias"
+	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -14,7 +15,45 @@ import (
 // other shared memory is an error wrapping [ErrOverlap]. A nil or zero plan,
 // or a bidirectional one (which has no operation), gives an error wrapping
 // [ErrPlan]. Run allocates nothing and may be called from many goroutines.
-func Run[T elem.Number](p *Plan, op elem.Op, dst, a, b []T) error {
+//
+// On complex values (elem.Complex) the ops are Add, Sub, Mul and Div, with
+// elem's bits for them; the others give an error wrapping [ErrOp].
+func Run[T elem.Number | elem.Complex](p *Plan, op elem.Op, dst, a, b []T) error {
+	if elemtype.IsComplex[T]() {
+		if elemtype.KindOf[T]() == elemtype.Complex64 {
+			return runComplex(p, op, elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b))
+		}
+		return runComplex(p, op, elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b))
+	}
+	switch elemtype.KindOf[T]() { // folds: the real call of T's own type
+	case elemtype.Float32:
+		return run(p, op, elemtype.Recast[float32](dst), elemtype.Recast[float32](a), elemtype.Recast[float32](b))
+	case elemtype.Float64:
+		return run(p, op, elemtype.Recast[float64](dst), elemtype.Recast[float64](a), elemtype.Recast[float64](b))
+	case elemtype.Int8:
+		if elemtype.Signed[T]() {
+			return run(p, op, elemtype.Recast[int8](dst), elemtype.Recast[int8](a), elemtype.Recast[int8](b))
+		}
+		return run(p, op, elemtype.Recast[uint8](dst), elemtype.Recast[uint8](a), elemtype.Recast[uint8](b))
+	case elemtype.Int16:
+		if elemtype.Signed[T]() {
+			return run(p, op, elemtype.Recast[int16](dst), elemtype.Recast[int16](a), elemtype.Recast[int16](b))
+		}
+		return run(p, op, elemtype.Recast[uint16](dst), elemtype.Recast[uint16](a), elemtype.Recast[uint16](b))
+	case elemtype.Int32:
+		if elemtype.Signed[T]() {
+			return run(p, op, elemtype.Recast[int32](dst), elemtype.Recast[int32](a), elemtype.Recast[int32](b))
+		}
+		return run(p, op, elemtype.Recast[uint32](dst), elemtype.Recast[uint32](a), elemtype.Recast[uint32](b))
+	}
+	if elemtype.Signed[T]() {
+		return run(p, op, elemtype.Recast[int64](dst), elemtype.Recast[int64](a), elemtype.Recast[int64](b))
+	}
+	return run(p, op, elemtype.Recast[uint64](dst), elemtype.Recast[uint64](a), elemtype.Recast[uint64](b))
+}
+
+// run is Run on a real type.
+func run[T elem.Number](p *Plan, op elem.Op, dst, a, b []T) error {
 	if err := checkRun(p, true, op, dst, a, b); err != nil {
 		return err
 	}
@@ -26,7 +65,7 @@ func Run[T elem.Number](p *Plan, op elem.Op, dst, a, b []T) error {
 // RunInPlace computes a = a op b as planned (PyTorch's a.op_(b)), for a plan
 // from [NewInPlacePlan] or any plan whose output is laid out as a. Its errors
 // are those of [Run] with dst being a.
-func RunInPlace[T elem.Number](p *Plan, op elem.Op, a, b []T) error {
+func RunInPlace[T elem.Number | elem.Complex](p *Plan, op elem.Op, a, b []T) error {
 	return Run(p, op, a, a, b)
 }
 
@@ -45,7 +84,7 @@ func Copy[T elem.Number](p *Plan, dst, in []T) error {
 
 // ApplyRule computes dst = a op b under rule, which gives dst the shape
 // rule.Shape(aShape, bShape). It plans on the stack and allocates nothing.
-func ApplyRule[T elem.Number](rule Rule, op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
+func ApplyRule[T elem.Number | elem.Complex](rule Rule, op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
 	var p Plan
 	if err := p.initRule(rule, aShape, bShape); err != nil {
 		return err
@@ -56,13 +95,13 @@ func ApplyRule[T elem.Number](rule Rule, op elem.Op, dst, a []T, aShape Shape, b
 
 // Apply computes dst = a op b under the NUMPY rule: dst has the shape
 // Numpy(aShape, bShape). It is ApplyRule(RuleNumpy, ...).
-func Apply[T elem.Number](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
+func Apply[T elem.Number | elem.Complex](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
 	return ApplyRule(RuleNumpy, op, dst, a, aShape, b, bShape)
 }
 
 // ApplyInPlace computes a = a op b with PyTorch's in-place rule (a.add_(b)):
 // b broadcasts to a's shape, which must not change.
-func ApplyInPlace[T elem.Number](op elem.Op, a []T, aShape Shape, b []T, bShape Shape) error {
+func ApplyInPlace[T elem.Number | elem.Complex](op elem.Op, a []T, aShape Shape, b []T, bShape Shape) error {
 	var p Plan
 	if err := p.initInPlace(aShape, bShape); err != nil {
 		return err
@@ -73,7 +112,7 @@ func ApplyInPlace[T elem.Number](op elem.Op, a []T, aShape Shape, b []T, bShape 
 
 // ApplyMinibatch computes dst = a op b with primitiv's minibatch rule over
 // batch-major data; dst has the shape Minibatch(aShape, bShape).
-func ApplyMinibatch[T elem.Number](op elem.Op, dst, a []T, aShape BatchShape, b []T, bShape BatchShape) error {
+func ApplyMinibatch[T elem.Number | elem.Complex](op elem.Op, dst, a []T, aShape BatchShape, b []T, bShape BatchShape) error {
 	var p Plan
 	if err := p.initMinibatch(aShape, bShape); err != nil {
 		return err
@@ -111,6 +150,12 @@ func checkRun[T elem.Number](p *Plan, withOp bool, op elem.Op, dst, a, b []T) er
 	if withOp && !elem.DefinedOn[T](op) {
 		return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
 	}
+	return checkOperands(p, dst, a, b)
+}
+
+// checkOperands validates the lengths of a run's operands and their
+// sharing of memory.
+func checkOperands[T any](p *Plan, dst, a, b []T) error {
 	in := [2][]T{a, b}
 	for k := range p.inputs {
 		if len(in[k]) != p.length[k+1] {
@@ -150,9 +195,10 @@ func (p *Plan) usable(withOp bool) error {
 // with x, laid out as input k, without being exactly x. Slices that share no
 // byte, the usual case, take two comparisons; the others go to alias with the
 // operands' exact layouts.
-func conflict[T elem.Number](p *Plan, dst, x []T, k int) bool {
+func conflict[T any](p *Plan, dst, x []T, k int) bool {
 	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	elemSize := unsafe.Sizeof(T(0))
+	var zero T
+	elemSize := unsafe.Sizeof(zero)
 	if d0+uintptr(len(dst))*elemSize <= x0 || x0+uintptr(len(x))*elemSize <= d0 {
 		return false
 	}

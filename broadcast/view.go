@@ -20,7 +20,7 @@ import (
 // negative strides, so that an offset into a larger array is a slice of it
 // (Data: buf[off:]). A gonum mat.Dense sub-matrix m (RawMatrix() r) is
 // View{r.Data, Shape{r.Rows, r.Cols}, []int{r.Stride, 1}}.
-type View[T elem.Number] struct {
+type View[T elem.Number | elem.Complex] struct {
 	Data    []T
 	Shape   Shape
 	Strides []int
@@ -28,7 +28,7 @@ type View[T elem.Number] struct {
 
 // ViewOf is the contiguous row-major (C-order) view of data with shape s.
 // It does not check that data fits s: the call that runs the view does.
-func ViewOf[T elem.Number](data []T, s Shape) View[T] {
+func ViewOf[T elem.Number | elem.Complex](data []T, s Shape) View[T] {
 	return View[T]{Data: data, Shape: s, Strides: contiguous(s)}
 }
 
@@ -261,7 +261,7 @@ func MustNumpy(shapes ...Shape) Shape {
 
 // MustApply is Apply for shapes that are constants in the code: it panics
 // on an error (nothing is written then).
-func MustApply[T elem.Number](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) {
+func MustApply[T elem.Number | elem.Complex](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) {
 	if err := Apply(op, dst, a, aShape, b, bShape); err != nil {
 		panic(err)
 	}
@@ -269,7 +269,7 @@ func MustApply[T elem.Number](op elem.Op, dst, a []T, aShape Shape, b []T, bShap
 
 // MustApplyView is ApplyView for views whose shapes and strides are
 // constants in the code: it panics on an error (nothing is written then).
-func MustApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) {
+func MustApplyView[T elem.Number | elem.Complex](op elem.Op, dst, a, b View[T]) {
 	if err := ApplyView(op, dst, a, b); err != nil {
 		panic(err)
 	}

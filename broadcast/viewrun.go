@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"github.com/simdkit/elem/internal/elemtype"
 	"slices"
 	"sync"
 	"unsafe"
@@ -37,7 +38,49 @@ import (
 // transposed or column view, run through L1-sized tiles: strided operands
 // are gathered into contiguous tiles, the kernel runs on them, and a
 // strided dst is scattered back.
-func ApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
+//
+// On complex values (elem.Complex) the ops are Add, Sub, Mul and Div, with
+// elem's bits for them, row by row; the others give an error wrapping
+// [ErrOp].
+func ApplyView[T elem.Number | elem.Complex](op elem.Op, dst, a, b View[T]) error {
+	switch elemtype.KindOf[T]() { // folds: the call of T's own type
+	case elemtype.Complex64:
+		return applyViewComplex(op, recastView[complex64](dst), recastView[complex64](a), recastView[complex64](b))
+	case elemtype.Complex128:
+		return applyViewComplex(op, recastView[complex128](dst), recastView[complex128](a), recastView[complex128](b))
+	case elemtype.Float32:
+		return applyView(op, recastView[float32](dst), recastView[float32](a), recastView[float32](b))
+	case elemtype.Float64:
+		return applyView(op, recastView[float64](dst), recastView[float64](a), recastView[float64](b))
+	case elemtype.Int8:
+		if elemtype.Signed[T]() {
+			return applyView(op, recastView[int8](dst), recastView[int8](a), recastView[int8](b))
+		}
+		return applyView(op, recastView[uint8](dst), recastView[uint8](a), recastView[uint8](b))
+	case elemtype.Int16:
+		if elemtype.Signed[T]() {
+			return applyView(op, recastView[int16](dst), recastView[int16](a), recastView[int16](b))
+		}
+		return applyView(op, recastView[uint16](dst), recastView[uint16](a), recastView[uint16](b))
+	case elemtype.Int32:
+		if elemtype.Signed[T]() {
+			return applyView(op, recastView[int32](dst), recastView[int32](a), recastView[int32](b))
+		}
+		return applyView(op, recastView[uint32](dst), recastView[uint32](a), recastView[uint32](b))
+	}
+	if elemtype.Signed[T]() {
+		return applyView(op, recastView[int64](dst), recastView[int64](a), recastView[int64](b))
+	}
+	return applyView(op, recastView[uint64](dst), recastView[uint64](a), recastView[uint64](b))
+}
+
+// recastView returns v as a view of N, a type of T's layout.
+func recastView[N, T elem.Number | elem.Complex](v View[T]) View[N] {
+	return View[N]{Data: elemtype.Recast[N](v.Data), Shape: v.Shape, Strides: v.Strides}
+}
+
+// applyView is ApplyView on a real type.
+func applyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
 	if !op.Valid() {
 		return newError(errs(ErrOp), "invalid operation %v", op)
 	}
@@ -45,22 +88,27 @@ func ApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
 		return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
 	}
 	var n viewNest
-	views := [3]View[T]{dst, a, b}
-	if err := layoutViews(&n, views); err != nil {
+	if err := checkViews(&n, [3]View[T]{dst, a, b}); err != nil || n.empty {
 		return err
-	}
-	for k := 1; k < 3; k++ {
-		if viewConflict(&n, views[0].Data, views[k].Data, k) {
-			name := viewNames[k]
-			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
-				dst.Shape.Clone(), slices.Clone(dst.Strides), name, views[k].Shape.Clone(), slices.Clone(views[k].Strides), name)
-		}
-	}
-	if n.empty {
-		return nil
 	}
 	n.simplify()
 	runNest(&n, kernel.Op(op), [3][]T{dst.Data, a.Data, b.Data})
+	return nil
+}
+
+// checkViews lays the views out into n and checks that dst shares no
+// element with an input that it is not exactly.
+func checkViews[T elem.Number | elem.Complex](n *viewNest, views [3]View[T]) error {
+	if err := layoutViews(n, views); err != nil {
+		return err
+	}
+	for k := 1; k < 3; k++ {
+		if viewConflict(n, views[0].Data, views[k].Data, k) {
+			name := viewNames[k]
+			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
+				views[0].Shape.Clone(), slices.Clone(views[0].Strides), name, views[k].Shape.Clone(), slices.Clone(views[k].Strides), name)
+		}
+	}
 	return nil
 }
 
@@ -79,7 +127,7 @@ type viewNest struct {
 
 // layoutViews validates the views and lays them out over the output shape,
 // dst's, which the inputs must broadcast to.
-func layoutViews[T elem.Number](n *viewNest, v [3]View[T]) error {
+func layoutViews[T elem.Number | elem.Complex](n *viewNest, v [3]View[T]) error {
 	for k := range v {
 		o, err := v[k].origin(viewNames[k])
 		if err != nil {
@@ -113,7 +161,7 @@ func layoutViews[T elem.Number](n *viewNest, v [3]View[T]) error {
 }
 
 // shapeMismatch reports views whose shapes do not broadcast to dst's.
-func shapeMismatch[T elem.Number](v [3]View[T]) error {
+func shapeMismatch[T elem.Number | elem.Complex](v [3]View[T]) error {
 	if len(v[0].Shape) > scratchAxes {
 		return newError(errs(ErrRank), "dst has %d dims: views have at most %d", len(v[0].Shape), scratchAxes)
 	}
@@ -128,12 +176,13 @@ func shapeMismatch[T elem.Number](v [3]View[T]) error {
 // viewConflict reports whether dst shares an element with input k without
 // being exactly that view: disjoint data slices settle it in two
 // comparisons, the rest goes to package alias with both views' layouts.
-func viewConflict[T elem.Number](n *viewNest, dst, x []T, k int) bool {
+func viewConflict[T elem.Number | elem.Complex](n *viewNest, dst, x []T, k int) bool {
 	if n.empty {
 		return false
 	}
 	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	size := unsafe.Sizeof(T(0))
+	var zero T
+	size := unsafe.Sizeof(zero)
 	if d0+uintptr(len(dst))*size <= x0 || x0+uintptr(len(x))*size <= d0 {
 		return false
 	}

@@ -27,7 +27,7 @@ var listFuncs = map[*registry.Family]string{registry.Binary: "Ops", registry.Una
 	registry.Ternary: "TernaryOps", registry.Bitwise: "BitOps", registry.Shift: "ShiftOps"}
 
 func writeElemGo(path string) error {
-	g := newGoFile(path, "", "elem", "github.com/simdkit/elem/internal/kernel")
+	g := newGoFile(path, "", "elem", "github.com/simdkit/elem/internal/elemtype", "github.com/simdkit/elem/internal/kernel")
 	for _, f := range registry.Families {
 		if _, ok := familyDocs[f]; ok {
 			writeElemFamily(g, f)
@@ -326,7 +326,7 @@ func writeComplexCall(g *goFile, o registry.Op, check string) {
 		"Mul": "(ar·br − ai·bi, ar·bi + ai·br), every product rounded", "Div": "Go's runtime algorithm, every operation rounded"}[o.Named])
 	g.p("func %s[T %s | Complex](dst []T, a, b []T) {", o.Named, registry.Constraint(o.Types))
 	g.p(check, o.Const())
-	g.p("if isComplex[T]() {")
+	g.p("if elemtype.IsComplex[T]() {")
 	g.p("complex%s(dst, a, b)", o.Named)
 	g.p("return")
 	g.p("}")
@@ -338,13 +338,13 @@ func writeComplexCall(g *goFile, o registry.Op, check string) {
 		g.p("}")
 	}
 	kern := lowerFirst(o.Named) + "Kernel"
-	g.p("switch arithOf[T]() {")
+	g.p("switch elemtype.KindOf[T]() {")
 	for _, t := range o.Types {
 		if !t.Float && !t.Signed {
-			continue // the signed kernels' bits: see arith
+			continue // the signed kernels' bits: see elemtype.Kind
 		}
-		g.p("case a%s:", strings.ToUpper(t.GoName[:1])+t.GoName[1:])
-		g.p("%s(recast[%s](dst), recast[%s](a), recast[%s](b))", kern, t.GoName, t.GoName, t.GoName)
+		g.p("case elemtype.%s:", strings.ToUpper(t.GoName[:1])+t.GoName[1:])
+		g.p("%s(elemtype.Recast[%s](dst), elemtype.Recast[%s](a), elemtype.Recast[%s](b))", kern, t.GoName, t.GoName, t.GoName)
 	}
 	g.p("}")
 	g.p("}")

@@ -41,6 +41,11 @@
 // conversion, and defines what Go leaves to the implementation: a float
 // that does not fit an integer type is truncated and saturated, NaN gives 0.
 //
+// Add, Sub, Mul, Div, Sum and Dot take complex64 and complex128 slices too,
+// with bits defined for every CPU (products rounded and never fused, Go's
+// division algorithm, the canonical order over the parts): see Complex,
+// and Magnitude, Phase, MulConj, DotConj and the other complex calls.
+//
 // # Reductions
 //
 // Sum, Dot and SumSq add in one canonical order, which every implementation,

@@ -373,3 +373,68 @@ func TestComplexMisuse(t *testing.T) {
 	require.Panics(t, func() { elem.DotConj(a, a[:2]) })
 	require.Panics(t, func() { elem.FromParts(a, make([]float32, 4), make([]float32, 5)) })
 }
+
+// TestComplexExp checks Exp on complex values against its definition by
+// elem's float calls value by value (bit for bit, every implementation),
+// against math/cmplx within a few ulp, and math/cmplx's special cases.
+func TestComplexExp(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		checkComplexExp[float32, complex64](t)
+		checkComplexExp[float64, complex128](t)
+	})
+	specials := []complex128{
+		complex(math.Inf(1), 0), complex(math.Inf(1), math.Copysign(0, -1)), complex(math.Inf(-1), math.Inf(1)),
+		complex(math.Inf(-1), math.NaN()), complex(math.Inf(1), math.Inf(-1)), complex(math.Inf(1), math.NaN()),
+		complex(math.NaN(), 0), complex(math.NaN(), math.Copysign(0, -1)), complex(math.Inf(-1), 2), complex(math.Inf(1), 2),
+		complex(0, 0), complex(1, math.Inf(1)), complex(math.NaN(), 1),
+	}
+	got := make([]complex128, len(specials))
+	elem.Exp(got, specials)
+	for i, z := range specials {
+		want := cmplx.Exp(z)
+		for k, p := range [][2]float64{{real(want), real(got[i])}, {imag(want), imag(got[i])}} {
+			if p[0] != p[0] {
+				require.Equal(t, uint64(0x7ff8000000000000), math.Float64bits(p[1]), "exp(%v) part %d", z, k)
+				continue
+			}
+			require.Equal(t, math.Float64bits(p[0]), math.Float64bits(p[1]), "exp(%v) part %d: %v, want %v", z, k, got[i], want)
+		}
+	}
+}
+
+func checkComplexExp[F elem.Float, C elem.Complex](t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range complexLengths {
+		a := make([]C, n)
+		for i := range a {
+			a[i] = C(complex(rng.NormFloat64()*20, rng.NormFloat64()*10))
+			if rng.IntN(30) == 0 {
+				a[i] = C(randomComplex(rng, true))
+			}
+		}
+		got := make([]C, n)
+		elem.Exp(got, a)
+		for i, z := range a {
+			x, y := []F{F(real(complex128(z)))}, []F{F(imag(complex128(z)))}
+			r, c, s := make([]F, 1), make([]F, 1), make([]F, 1)
+			elem.Exp(r, x)
+			elem.Cos(c, y)
+			elem.Sin(s, y)
+			elem.Mul(c, r, c)
+			elem.Mul(s, r, s)
+			g := complex128(got[i])
+			if math.IsInf(float64(x[0]), 0) || math.IsNaN(float64(x[0])) || math.IsNaN(float64(c[0])) || math.IsNaN(float64(s[0])) {
+				continue // the special cases, checked against math/cmplx
+			}
+			require.Equal(t, floatBits(c), floatBits([]F{F(real(g))}), "real(exp(%v))", z)
+			require.Equal(t, floatBits(s), floatBits([]F{F(imag(g))}), "imag(exp(%v))", z)
+			if unsafe.Sizeof(z) == 16 && !math.IsInf(real(g), 0) && !math.IsInf(imag(g), 0) && math.Abs(float64(y[0])) < 1e4 { // math.Sin is tens of ulp off far out
+				w := cmplx.Exp(complex128(z))
+				require.InDelta(t, real(w), real(g), 4*ulp64(real(w))+1e-300, "real(exp(%v))", z)
+				require.InDelta(t, imag(w), imag(g), 4*ulp64(imag(w))+1e-300, "imag(exp(%v))", z)
+			}
+		}
+	}
+}
+
+func ulp64(x float64) float64 { return math.Nextafter(math.Abs(x), math.Inf(1)) - math.Abs(x) }

@@ -812,10 +812,23 @@ func Round[T Float](dst []T, a []T) {
 
 // Exp sets dst[i] = e**a[i].
 // Within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between.
-func Exp[T Float](dst []T, a []T) {
+// On complex values: e^(x+iy) = (e^x·cos y, e^x·sin y) by elem's Exp, Cos and Sin, the products rounded, math/cmplx's special cases (see Complex).
+func Exp[T Float | Complex](dst, a []T) {
 	if !fits(dst, a) {
 		mustFit("Exp", in("dst", dst), in("a", a))
 	}
+	switch elemtype.KindOf[T]() {
+	case elemtype.Float32:
+		expKernel(elemtype.Recast[float32](dst), elemtype.Recast[float32](a))
+	case elemtype.Float64:
+		expKernel(elemtype.Recast[float64](dst), elemtype.Recast[float64](a))
+	default:
+		complexExp(dst, a)
+	}
+}
+
+// expKernel runs Exp's kernel on float slices.
+func expKernel[T Float](dst, a []T) {
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Exp(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
 	kernel.FenceAfter(stream)

@@ -114,8 +114,40 @@ func writeNamedCalls(g *goFile, o registry.Op) {
 		return
 	}
 	for _, form := range o.NamedForms() {
+		if complexOps[form.Name] {
+			writeComplexUnaryCall(g, o, form)
+			continue
+		}
 		writeFormCall(g, o, form)
 	}
+}
+
+// writeComplexUnaryCall writes a unary math call that takes complex values
+// too (Exp): complex values go to its complex function (complexExp in
+// elem's complex.go), float ones to the float call's body in a function of
+// its own, by a switch on the type as in writeComplexCall.
+func writeComplexUnaryCall(g *goFile, o registry.Op, form registry.Form) {
+	g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", form.Name, o.FormulaOf("a[i]"), opDoc(o)))
+	g.p("// On complex values: e^(x+iy) = (e^x·cos y, e^x·sin y) by elem's Exp, Cos and Sin, the products rounded, math/cmplx's special cases (see Complex).")
+	g.p("func %s[T Float | Complex](dst, a []T) {", form.Name)
+	g.p("if !fits(dst, a) { mustFit(%q, in(\"dst\", dst), in(\"a\", a)) }", form.Name)
+	g.p("switch elemtype.KindOf[T]() {")
+	for _, t := range []string{"Float32", "Float64"} {
+		g.p("case elemtype.%s:", t)
+		g.p("%sKernel(elemtype.Recast[%s](dst), elemtype.Recast[%s](a))", lowerFirst(form.Name), strings.ToLower(t), strings.ToLower(t))
+	}
+	g.p("default:")
+	g.p("complex%s(dst, a)", form.Name)
+	g.p("}")
+	g.p("}")
+	g.p("")
+	g.doc(fmt.Sprintf("%sKernel runs %s's kernel on float slices.", lowerFirst(form.Name), form.Name))
+	g.p("func %sKernel[T Float](dst, a []T) {", lowerFirst(form.Name))
+	g.p("stream := kernel.StreamFlat[T](len(dst), 2)")
+	g.p("kernel.%s(kernel.V, 1, len(dst), dst, 0, a, 0, stream)", entryName(o))
+	g.p("kernel.FenceAfter(stream)")
+	g.p("}")
+	g.p("")
 }
 
 // formParam is one input of a named call: its parameter name, and whether
@@ -311,8 +343,9 @@ func writeBinaryCalls(g *goFile, o registry.Op) {
 	}
 }
 
-// complexOps are the binary ops whose vv call takes complex values too.
-var complexOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true}
+// complexOps are the ops whose vv call (or unary call) takes complex
+// values too.
+var complexOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true, "Exp": true}
 
 // writeComplexCall writes the vv call of an op of complexOps: complex
 // values go to the op's complex function (complexAdd, ... in elem's

@@ -117,21 +117,22 @@ func conjParts[F float32 | float64](dst, a []F) {
 	}
 }
 
-// scalePiece is the values of a complex scalar repeated for Scale, and of
-// the pieces of the calls that split or gather parts on the stack.
-const scalePiece = 256
+// complexPiece is the values a complex call takes at a time into buffers
+// on the stack: Scale's repeated scalar, the split or joined parts of
+// Magnitude, Phase, Real, Imag, FromParts and Exp.
+const complexPiece = 256
 
 // Scale sets dst[i] = a[i] * s, Mul's product by the complex scalar s.
 func Scale[C Complex](dst, a []C, s C) {
 	if !fits(dst, a) {
 		mustFit("Scale", in("dst", dst), in("a", a))
 	}
-	var tile [scalePiece]C
+	var tile [complexPiece]C
 	for i := range tile[:min(len(tile), len(dst))] {
 		tile[i] = s
 	}
-	for lo := 0; lo < len(dst); lo += scalePiece {
-		hi := min(lo+scalePiece, len(dst))
+	for lo := 0; lo < len(dst); lo += complexPiece {
+		hi := min(lo+complexPiece, len(dst))
 		mulComplex(dst[lo:hi], a[lo:hi], tile[:hi-lo], false)
 	}
 }
@@ -208,12 +209,12 @@ func parts[F Float, C Complex](call string, dst []F, a []C, f func(d, re, im []F
 	if !fitsAny(dst, a) {
 		mustFit(call, in("dst", dst), in("a", a))
 	}
-	var buf [2 * scalePiece]F
+	var buf [2 * complexPiece]F
 	p := elemtype.Recast[F](a)
-	for lo := 0; lo < len(dst); lo += scalePiece {
-		n := min(scalePiece, len(dst)-lo)
-		kernel.Transpose[F](unsafe.Pointer(&buf[0]), scalePiece, unsafe.Pointer(&p[2*lo]), 2, n, 2)
-		f(dst[lo:lo+n], buf[:n], buf[scalePiece:scalePiece+n])
+	for lo := 0; lo < len(dst); lo += complexPiece {
+		n := min(complexPiece, len(dst)-lo)
+		kernel.Transpose[F](unsafe.Pointer(&buf[0]), complexPiece, unsafe.Pointer(&p[2*lo]), 2, n, 2)
+		f(dst[lo:lo+n], buf[:n], buf[complexPiece:complexPiece+n])
 	}
 }
 
@@ -224,13 +225,13 @@ func FromParts[C Complex, F Float](dst []C, re, im []F) {
 	if !fitsAny(dst, re) || !fitsAny(dst, im) {
 		mustFit("FromParts", in("dst", dst), in("re", re), in("im", im))
 	}
-	var buf [2 * scalePiece]F
+	var buf [2 * complexPiece]F
 	p := elemtype.Recast[F](dst)
-	for lo := 0; lo < len(dst); lo += scalePiece {
-		n := min(scalePiece, len(dst)-lo)
+	for lo := 0; lo < len(dst); lo += complexPiece {
+		n := min(complexPiece, len(dst)-lo)
 		copy(buf[:n], re[lo:lo+n])
-		copy(buf[scalePiece:scalePiece+n], im[lo:lo+n])
-		kernel.Transpose[F](unsafe.Pointer(&p[2*lo]), 2, unsafe.Pointer(&buf[0]), scalePiece, 2, n)
+		copy(buf[complexPiece:complexPiece+n], im[lo:lo+n])
+		kernel.Transpose[F](unsafe.Pointer(&p[2*lo]), 2, unsafe.Pointer(&buf[0]), complexPiece, 2, n)
 	}
 }
 
@@ -332,14 +333,14 @@ func complexExp[T Float | Complex](dst, a []T) {
 // expParts is complexExp on the parts of the values, a piece at a time:
 // split, the kernels on the pieces, the special real parts fixed, joined.
 func expParts[F float32 | float64](dst, a []F) {
-	var split, out [2 * scalePiece]F
-	var r [scalePiece]F
+	var split, out [2 * complexPiece]F
+	var r [complexPiece]F
 	nan := F(math.Float64frombits(0x7ff8000000000000))
-	for lo := 0; lo < len(dst)/2; lo += scalePiece {
-		n := min(scalePiece, len(dst)/2-lo)
-		kernel.Transpose[F](unsafe.Pointer(&split[0]), scalePiece, unsafe.Pointer(&a[2*lo]), 2, n, 2)
-		x, y := split[:n], split[scalePiece:scalePiece+n]
-		re, im := out[:n], out[scalePiece:scalePiece+n]
+	for lo := 0; lo < len(dst)/2; lo += complexPiece {
+		n := min(complexPiece, len(dst)/2-lo)
+		kernel.Transpose[F](unsafe.Pointer(&split[0]), complexPiece, unsafe.Pointer(&a[2*lo]), 2, n, 2)
+		x, y := split[:n], split[complexPiece:complexPiece+n]
+		re, im := out[:n], out[complexPiece:complexPiece+n]
 		Exp(r[:n], x)
 		Cos(re, y)
 		Sin(im, y)
@@ -369,6 +370,6 @@ func expParts[F float32 | float64](dst, a []F) {
 				im[j] = nan
 			}
 		}
-		kernel.Transpose[F](unsafe.Pointer(&dst[2*lo]), 2, unsafe.Pointer(&out[0]), scalePiece, 2, n)
+		kernel.Transpose[F](unsafe.Pointer(&dst[2*lo]), 2, unsafe.Pointer(&out[0]), complexPiece, 2, n)
 	}
 }

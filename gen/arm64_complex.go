@@ -45,7 +45,78 @@ func generateComplexARM64(dir string) error {
 			k.dot()
 		}
 	}
+	p.StaticData("magbounds", 8, []uint64{0x3810000000000000, 0x3810000000000000, 0x47e0000000000000, 0x47e0000000000000})
+	p.StaticData("maginf32", 4, []uint64{0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000})
+	fmt.Fprintf(stubs, "\n// magC64NEON sets dst[i] = |a[i]| for i < n, n a multiple of 4 (see neonMagnitude).\n//\n//go:noescape\nfunc magC64NEON(dst *float32, a *complex64, n int)\n")
+	p.Blank()
+	p.Comment("func(dst *float32, a *complex64, n int)")
+	p.Text("magC64NEON", "NOSPLIT", 0, 24)
+	neonMagnitude(p)
 	return writeARM64File(dir, "complex", p, stubs)
+}
+
+// neonMagnitude writes the complex64 magnitude loop of the amd64 kernel
+// (see magnitude), four values a step, every lane by both roots blended by
+// its range test, and the special values in registers rather than by the
+// caller: +Inf where a part is infinite, else the quiet NaN where s is a
+// NaN.
+func neonMagnitude(p *arm64enc.Program) {
+	const (
+		lo, hi, inf, nan = arm64enc.V20, arm64enc.V21, arm64enc.V22, arm64enc.V31
+	)
+	p.LoadArg("dst", 0, cxDst)
+	p.LoadArg("a", 8, cxA)
+	p.LoadArg("n", 16, cxN)
+	p.MOVDAddr("magbounds", 0, cxTmp)
+	p.VLD1P(cxTmp, arm64enc.D2, lo, hi)
+	p.MOVDAddr("maginf32", 0, cxTmp)
+	p.VLD1(cxTmp, arm64enc.S4, inf)
+	p.MOVDAddr("complexnan32", 0, cxTmp)
+	p.VLD1(cxTmp, arm64enc.S4, nan)
+	p.CBZ(cxN, "done")
+	p.Label("loop")
+	p.VLD1P(cxA, arm64enc.S4, arm64enc.V0, arm64enc.V1)
+	re, im := arm64enc.V2, arm64enc.V3
+	p.Vec(arm64enc.Uzp1, arm64enc.S4, re, arm64enc.V0, arm64enc.V1)
+	p.Vec(arm64enc.Uzp2, arm64enc.S4, im, arm64enc.V0, arm64enc.V1)
+	// s = re² + im² in float64, the low two values and the high two; the
+	// squares are exact, so FMLA rounds as the addition would.
+	var sums, masks [2]arm64enc.VReg
+	for h, high := range []bool{false, true} {
+		r, i, sum, mask := arm64enc.V4+arm64enc.VReg(2*h), arm64enc.V5+arm64enc.VReg(2*h), arm64enc.V16+arm64enc.VReg(h), arm64enc.V18+arm64enc.VReg(h)
+		p.Half(arm64enc.FCvtLD, high, r, re)
+		p.Half(arm64enc.FCvtLD, high, i, im)
+		p.FVector(arm64enc.FMul, arm64enc.D2, sum, r, r)
+		p.Vec(arm64enc.Fmla, arm64enc.D2, sum, i, i)
+		p.FVector(arm64enc.FCmGe, arm64enc.D2, mask, sum, lo)
+		p.FVector(arm64enc.FCmGe, arm64enc.D2, arm64enc.V30, hi, sum)
+		p.Vec(arm64enc.And, arm64enc.B16, mask, mask, arm64enc.V30)
+		sums[h], masks[h] = sum, mask
+	}
+	fast, slow, pick := arm64enc.V25, arm64enc.V26, arm64enc.V27
+	p.Half(arm64enc.FCvtND, false, fast, sums[0])
+	p.Half(arm64enc.FCvtND, true, fast, sums[1])
+	p.VUnary(arm64enc.FSqrt, arm64enc.S4, fast, fast)
+	for h, sum := range sums {
+		p.VUnary(arm64enc.FSqrt, arm64enc.D2, sum, sum)
+		p.Half(arm64enc.FCvtND, h == 1, slow, sum)
+	}
+	// The masks narrowed: the low halves of their 64-bit lanes.
+	p.Vec(arm64enc.Uzp1, arm64enc.S4, pick, masks[0], masks[1])
+	p.Vec(arm64enc.Bsl, arm64enc.B16, pick, fast, slow)
+	p.FVector(arm64enc.FCmEq, arm64enc.S4, arm64enc.V28, pick, pick)
+	p.Vec(arm64enc.Bif, arm64enc.B16, pick, nan, arm64enc.V28)
+	p.VUnary(arm64enc.FAbs, arm64enc.S4, arm64enc.V29, re)
+	p.FVector(arm64enc.FCmEq, arm64enc.S4, arm64enc.V29, arm64enc.V29, inf)
+	p.VUnary(arm64enc.FAbs, arm64enc.S4, arm64enc.V30, im)
+	p.FVector(arm64enc.FCmEq, arm64enc.S4, arm64enc.V30, arm64enc.V30, inf)
+	p.Vec(arm64enc.Orr, arm64enc.B16, arm64enc.V29, arm64enc.V29, arm64enc.V30)
+	p.Vec(arm64enc.Bit, arm64enc.B16, pick, inf, arm64enc.V29)
+	p.VST1P(cxDst, arm64enc.S4, pick)
+	p.SUBSImm(cxN, cxN, 4)
+	p.BCond(arm64enc.NE, "loop")
+	p.Label("done")
+	p.RET()
 }
 
 // neonComplex is one complex kernel being written.

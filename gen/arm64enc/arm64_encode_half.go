@@ -3,8 +3,9 @@ package arm64enc
 import "fmt"
 
 // HalfOp is a conversion between four 32-bit lanes and four 16-bit ones,
-// in the low or (the "2" forms) high half of a register: the
-// half-precision conversions' instructions.
+// or two 64-bit lanes and two 32-bit ones, in the low or (the "2" forms)
+// high half of a register: the half-precision conversions' instructions,
+// and float32's widening to float64 and narrowing back.
 type HalfOp uint8
 
 // The HalfOps.
@@ -13,12 +14,15 @@ const (
 	FCvtN                    // float32 lanes to float16, rounded: fcvtn v.4h, v.4s
 	ShLL16                   // 16-bit lanes to 32-bit ones shifted left by 16: shll v.4s, v.4h, #16
 	ShrN16                   // 32-bit lanes shifted right by 16, narrowed: shrn v.4h, v.4s, #16
+	FCvtLD                   // float32 lanes to float64: fcvtl v.2d, v.2s
+	FCvtND                   // float64 lanes to float32, rounded: fcvtn v.2s, v.2d
 )
 
 // halfOpInfo is each HalfOp's GNU mnemonic, its encoding with Q, Rn and
 // Rd zero, and whether it narrows (16-bit destination lanes):
 //
-//	fcvtl, fcvtn: 0 Q 0 01110 0 0 10000 1011x 10 Rn Rd (sz 0: float16)
+//	fcvtl, fcvtn: 0 Q 0 01110 0 sz 10000 1011x 10 Rn Rd (sz 0: float16 and
+//	              float32, 1: float32 and float64)
 //	shll:         0 Q 1 01110 01  10000 10011 10 Rn Rd (size 01: 16-bit)
 //	shrn:         0 Q 0 011110 0010 000 100001 Rn Rd (immh:immb = 32 - 16)
 var halfOpInfo = [...]struct {
@@ -26,14 +30,17 @@ var halfOpInfo = [...]struct {
 	enc    uint32
 	narrow bool
 	shift  bool
+	double bool // float32 and float64 lanes, not float16 and float32
 }{
-	FCvtL:  {"fcvtl", 0x0e217800, false, false},
-	FCvtN:  {"fcvtn", 0x0e216800, true, false},
-	ShLL16: {"shll", 0x2e613800, false, true},
-	ShrN16: {"shrn", 0x0f108400, true, true},
+	FCvtL:  {"fcvtl", 0x0e217800, false, false, false},
+	FCvtN:  {"fcvtn", 0x0e216800, true, false, false},
+	ShLL16: {"shll", 0x2e613800, false, true, false},
+	ShrN16: {"shrn", 0x0f108400, true, true, false},
+	FCvtLD: {"fcvtl", 0x0e617800, false, false, true},
+	FCvtND: {"fcvtn", 0x0e616800, true, false, true},
 }
 
-func (op HalfOp) check() error { return checkOp(op, FCvtL, ShrN16, "half conversion") }
+func (op HalfOp) check() error { return checkOp(op, FCvtL, FCvtND, "half conversion") }
 
 // EncodeHalf encodes op from register n to d: on the low half of the
 // 16-bit side, or on its high half (fcvtl2, fcvtn2, ...) when high is set
@@ -59,13 +66,19 @@ func HalfGNU(op HalfOp, high bool, d, n VReg) string {
 		return fmt.Sprintf("HalfOp(%d)", uint8(op))
 	}
 	info := halfOpInfo[op]
-	name, half := info.name, "4h"
+	name, half, wide := info.name, "4h", "4s"
 	if high {
 		name, half = name+"2", "8h"
 	}
-	dt, nt := "4s", half
+	if info.double {
+		half, wide = "2s", "2d"
+		if high {
+			half = "4s"
+		}
+	}
+	dt, nt := wide, half
 	if info.narrow {
-		dt, nt = half, "4s"
+		dt, nt = half, wide
 	}
 	s := fmt.Sprintf("%s v%d.%s, v%d.%s", name, d, dt, n, nt)
 	if info.shift {

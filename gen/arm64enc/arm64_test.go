@@ -292,7 +292,7 @@ func umlalForms() []form {
 // halfForms lists the half-precision conversions, low and high halves.
 func halfForms() []form {
 	var fs []form
-	for op := FCvtL; op <= ShrN16; op++ {
+	for op := FCvtL; op <= FCvtND; op++ {
 		for _, high := range []bool{false, true} {
 			fs = append(fs, regForms(fmt.Sprintf("%s_%v", op.name(), high), 9, 0,
 				func(d, n, _ VReg) string { return HalfGNU(op, high, d, n) },
@@ -399,6 +399,8 @@ func TestEncodeKnown(t *testing.T) {
 		{"fcvtn2 v3.8h, v4.4s", encoded(EncodeHalf(FCvtN, true, V3, V4)), 0x4e216883},
 		{"shll v5.4s, v6.4h, #16", encoded(EncodeHalf(ShLL16, false, V5, V6)), 0x2e6138c5},
 		{"shrn v7.4h, v8.4s, #16", encoded(EncodeHalf(ShrN16, false, V7, V8)), 0x0f108507},
+		{"fcvtl v1.2d, v2.2s", encoded(EncodeHalf(FCvtLD, false, V1, V2)), 0x0e617841},
+		{"fcvtn2 v3.4s, v4.2d", encoded(EncodeHalf(FCvtND, true, V3, V4)), 0x4e616883},
 		{"fadd v21.2d, v10.2d, v21.2d", encoded(EncodeFPVector(FAdd, D2, V21, V10, V21)), 0x4e75d555},
 		{"fmin v7.2d, v30.2d, v19.2d", encoded(EncodeFPVector(FMin, D2, V7, V30, V19)), 0x4ef3f7c7},
 		{"fmul v0.2s, v0.2s, v0.2s", encoded(EncodeFPVector(FMul, S2, V0, V0, V0)), 0x2e20dc00},

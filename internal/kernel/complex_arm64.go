@@ -43,3 +43,8 @@ func mulConjC128NEON(dst, a, b *complex128, n int)
 //
 //go:noescape
 func dotConjC128NEON(acc *float64, a, b *complex128, n int)
+
+// magC64NEON sets dst[i] = |a[i]| for i < n, n a multiple of 4 (see neonMagnitude).
+//
+//go:noescape
+func magC64NEON(dst *float32, a *complex64, n int)

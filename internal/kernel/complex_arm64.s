@@ -630,3 +630,66 @@ done:
 	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R4)
 	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R4)
 	RET
+DATA magbounds<>+0(SB)/8, $0x3810000000000000
+DATA magbounds<>+8(SB)/8, $0x3810000000000000
+DATA magbounds<>+16(SB)/8, $0x47e0000000000000
+DATA magbounds<>+24(SB)/8, $0x47e0000000000000
+GLOBL magbounds<>(SB), RODATA|NOPTR, $32
+DATA maginf32<>+0(SB)/4, $0x7f800000
+DATA maginf32<>+4(SB)/4, $0x7f800000
+DATA maginf32<>+8(SB)/4, $0x7f800000
+DATA maginf32<>+12(SB)/4, $0x7f800000
+GLOBL maginf32<>(SB), RODATA|NOPTR, $16
+
+	// func(dst *float32, a *complex64, n int)
+TEXT ·magC64NEON(SB), NOSPLIT, $0-24
+	MOVD	dst+0(FP), R0
+	MOVD	a+8(FP), R1
+	MOVD	n+16(FP), R3
+	MOVD	$magbounds<>+0(SB), R4
+	VLD1.P	32(R4), [V20.D2, V21.D2]
+	MOVD	$maginf32<>+0(SB), R4
+	VLD1	(R4), [V22.S4]
+	MOVD	$complexnan32<>+0(SB), R4
+	VLD1	(R4), [V31.S4]
+	CBZ	R3, done
+loop:
+	VLD1.P	32(R1), [V0.S4, V1.S4]
+	VUZP1	V1.S4, V0.S4, V2.S4
+	VUZP2	V1.S4, V0.S4, V3.S4
+	WORD	$0x0e617844 // fcvtl v4.2d, v2.2s
+	WORD	$0x0e617865 // fcvtl v5.2d, v3.2s
+	WORD	$0x6e64dc90 // fmul v16.2d, v4.2d, v4.2d
+	VFMLA	V5.D2, V5.D2, V16.D2
+	WORD	$0x6e74e612 // fcmge v18.2d, v16.2d, v20.2d
+	WORD	$0x6e70e6be // fcmge v30.2d, v21.2d, v16.2d
+	VAND	V30.B16, V18.B16, V18.B16
+	WORD	$0x4e617846 // fcvtl2 v6.2d, v2.4s
+	WORD	$0x4e617867 // fcvtl2 v7.2d, v3.4s
+	WORD	$0x6e66dcd1 // fmul v17.2d, v6.2d, v6.2d
+	VFMLA	V7.D2, V7.D2, V17.D2
+	WORD	$0x6e74e633 // fcmge v19.2d, v17.2d, v20.2d
+	WORD	$0x6e71e6be // fcmge v30.2d, v21.2d, v17.2d
+	VAND	V30.B16, V19.B16, V19.B16
+	WORD	$0x0e616a19 // fcvtn v25.2s, v16.2d
+	WORD	$0x4e616a39 // fcvtn2 v25.4s, v17.2d
+	WORD	$0x6ea1fb39 // fsqrt v25.4s, v25.4s
+	WORD	$0x6ee1fa10 // fsqrt v16.2d, v16.2d
+	WORD	$0x0e616a1a // fcvtn v26.2s, v16.2d
+	WORD	$0x6ee1fa31 // fsqrt v17.2d, v17.2d
+	WORD	$0x4e616a3a // fcvtn2 v26.4s, v17.2d
+	VUZP1	V19.S4, V18.S4, V27.S4
+	VBSL	V26.B16, V25.B16, V27.B16
+	WORD	$0x4e3be77c // fcmeq v28.4s, v27.4s, v27.4s
+	VBIF	V28.B16, V31.B16, V27.B16
+	WORD	$0x4ea0f85d // fabs v29.4s, v2.4s
+	WORD	$0x4e36e7bd // fcmeq v29.4s, v29.4s, v22.4s
+	WORD	$0x4ea0f87e // fabs v30.4s, v3.4s
+	WORD	$0x4e36e7de // fcmeq v30.4s, v30.4s, v22.4s
+	VORR	V30.B16, V29.B16, V29.B16
+	VBIT	V29.B16, V22.B16, V27.B16
+	VST1.P	[V27.S4], 16(R0)
+	SUBS	$4, R3, R3
+	BNE	loop
+done:
+	RET

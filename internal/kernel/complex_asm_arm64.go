@@ -65,5 +65,21 @@ func DotComplex[F float32 | float64, C complex64 | complex128](acc []F, a, b []C
 	return n
 }
 
-// magnitudeKernel has no NEON kernel yet: MagC64 takes every value.
-func magnitudeKernel([]float32, []complex64) (done, group int) { return 0, 0 }
+// magnitudeKernel runs MagnitudeComplex64's NEON kernel over the whole
+// groups of 4 values of dst (it takes NaNs and infinities itself), and
+// returns how many values it set and the group's length (0 under Generic).
+func magnitudeKernel(dst []float32, a []complex64) (done, group int) {
+	if implFor(classMemory, 12*len(dst), false) != NEON {
+		return 0, 0
+	}
+	n := len(dst) &^ 3
+	if n == 0 {
+		return 0, 4
+	}
+	if raceEnabled {
+		raceWrite(dst[:n])
+		raceRead(a[:n])
+	}
+	magC64NEON(unsafe.SliceData(dst), unsafe.SliceData(a), n)
+	return n, 4
+}

@@ -41,19 +41,32 @@ func generateHalfAMD64(dir string) error {
 			{"bf16From32", "float32 to bfloat16", true, (*x86Half).bf16From32},
 			{"bf16To32", "bfloat16 to float32", false, (*x86Half).bf16To32},
 		} {
-			name := k.name + l.name
-			h := &x86Half{c: c, lanes: l.bytes / 4, wide: l.bytes == 64}
-			c.Function(name)
-			c.Pragma("noescape")
-			c.Doc(fmt.Sprintf("%s converts n values (a multiple of %d) from %s.", name, 2*h.lanes, k.doc))
-			c.Attributes(attr.NOSPLIT)
-			if k.narrow {
-				c.SignatureExpr("func(dst *uint16, src *float32, n int)")
-			} else {
-				c.SignatureExpr("func(dst *float32, src *uint16, n int)")
+			// The widenings also stream: at 16M values they write twice
+			// what they read, and non-temporal stores skip reading the
+			// destination's lines first.
+			for _, nt := range []bool{false, true} {
+				if nt && k.narrow {
+					continue
+				}
+				name := k.name + l.name
+				h := &x86Half{c: c, lanes: l.bytes / 4, wide: l.bytes == 64, nt: nt}
+				doc := fmt.Sprintf("%s converts n values (a multiple of %d) from %s.", name, 2*h.lanes, k.doc)
+				if nt {
+					name += "NT"
+					doc = fmt.Sprintf("%s converts n values (a multiple of %d) from %s, dst aligned to %d bytes, with non-temporal stores left unordered: Fence orders them.", name, 2*h.lanes, k.doc, l.bytes)
+				}
+				c.Function(name)
+				c.Pragma("noescape")
+				c.Doc(doc)
+				c.Attributes(attr.NOSPLIT)
+				if k.narrow {
+					c.SignatureExpr("func(dst *uint16, src *float32, n int)")
+				} else {
+					c.SignatureExpr("func(dst *float32, src *uint16, n int)")
+				}
+				h.loop(name, k.narrow, k.emit)
+				needs[name] = l.features
 			}
-			h.loop(name, k.narrow, k.emit)
-			needs[name] = l.features
 		}
 	}
 	// The fused sums and dot products at the AVX2 width only: on a Xeon
@@ -165,6 +178,7 @@ type x86Half struct {
 	c     *build.Context
 	lanes int  // float32 lanes per register
 	wide  bool // AVX-512
+	nt    bool // float32 stores non-temporal, to an aligned dst
 	k     struct{ one, round, abs, inf, quiet reg.VecVirtual }
 }
 
@@ -240,8 +254,17 @@ func (h *x86Half) f16To32(dst, src reg.Register) {
 	for i := range 2 {
 		v := h.vec()
 		h.c.VCVTPH2PS(Mem{Base: src, Disp: 2 * h.lanes * i}, v)
-		h.c.VMOVUPS(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+		h.storeFloats(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
 	}
+}
+
+// storeFloats writes a register of float32 results to m.
+func (h *x86Half) storeFloats(v reg.VecVirtual, m Mem) {
+	if h.nt {
+		h.c.VMOVNTPS(v, m)
+		return
+	}
+	h.c.VMOVUPS(v, m)
 }
 
 func (h *x86Half) bf16To32(dst, src reg.Register) {
@@ -249,7 +272,11 @@ func (h *x86Half) bf16To32(dst, src reg.Register) {
 		v := h.vec()
 		h.c.VPMOVZXWD(Mem{Base: src, Disp: 2 * h.lanes * i}, v)
 		h.c.VPSLLD(U8(16), v, v)
-		h.store(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+		if h.nt {
+			h.storeFloats(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+		} else {
+			h.store(v, Mem{Base: dst, Disp: 4 * h.lanes * i})
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // The half formats: IEEE binary16 (float16) and bfloat16 (the top half of
@@ -188,15 +189,30 @@ func NarrowHalf(dst []uint16, src []float32, brain bool) {
 }
 
 // WidenHalf sets dst[i] to the float16 (bfloat16 when brain is set)
-// src[i] as a float32, exactly, for i < len(dst).
+// src[i] as a float32, exactly, for i < len(dst). Past the streaming
+// threshold the kernel writes with non-temporal stores (the values before
+// dst's first 64-byte boundary converted on their own) and the call ends
+// with a fence.
 func WidenHalf(dst []float32, src []uint16, brain bool) {
 	src = src[:len(dst)]
 	if raceEnabled {
 		raceWrite(dst)
 		raceRead(src)
 	}
-	done := widenHalfKernel(dst, src, brain)
-	dst, src = dst[done:], src[done:]
+	stream := HasStreaming && streams(streaming, 6*len(dst))
+	head := 0
+	if stream {
+		head = min(len(dst), int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&63)/4)
+	}
+	widenScalar(dst[:head], src[:head], brain)
+	done := head + widenHalfKernel(dst[head:], src[head:], brain, stream)
+	widenScalar(dst[done:], src[done:], brain)
+	FenceAfter(stream)
+}
+
+// widenScalar is WidenHalf value by value.
+func widenScalar(dst []float32, src []uint16, brain bool) {
+	src = src[:len(dst)]
 	if brain {
 		for i, h := range src {
 			dst[i] = BFloat16To32(h)

@@ -50,6 +50,29 @@ f16To32AVX2loop:
 f16To32AVX2done:
 	RET
 
+// func f16To32AVX2NT(dst *float32, src *uint16, n int)
+// Requires: AVX, F16C
+TEXT ·f16To32AVX2NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    f16To32AVX2NTdone
+
+f16To32AVX2NTloop:
+	VCVTPH2PS (CX), Y0
+	VMOVNTPS  Y0, (AX)
+	VCVTPH2PS 16(CX), Y0
+	VMOVNTPS  Y0, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, DX
+	JNZ       f16To32AVX2NTloop
+	VZEROUPPER
+
+f16To32AVX2NTdone:
+	RET
+
 // func bf16From32AVX2(dst *uint16, src *float32, n int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·bf16From32AVX2(SB), NOSPLIT, $0-24
@@ -132,6 +155,31 @@ bf16To32AVX2loop:
 bf16To32AVX2done:
 	RET
 
+// func bf16To32AVX2NT(dst *float32, src *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·bf16To32AVX2NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    bf16To32AVX2NTdone
+
+bf16To32AVX2NTloop:
+	VPMOVZXWD (CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVNTPS  Y0, (AX)
+	VPMOVZXWD 16(CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVNTPS  Y0, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, DX
+	JNZ       bf16To32AVX2NTloop
+	VZEROUPPER
+
+bf16To32AVX2NTdone:
+	RET
+
 // func f16From32AVX512(dst *uint16, src *float32, n int)
 // Requires: AVX, AVX512F
 TEXT ·f16From32AVX512(SB), NOSPLIT, $0-24
@@ -176,6 +224,29 @@ f16To32AVX512loop:
 	VZEROUPPER
 
 f16To32AVX512done:
+	RET
+
+// func f16To32AVX512NT(dst *float32, src *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·f16To32AVX512NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    f16To32AVX512NTdone
+
+f16To32AVX512NTloop:
+	VCVTPH2PS (CX), Z0
+	VMOVNTPS  Z0, (AX)
+	VCVTPH2PS 32(CX), Z0
+	VMOVNTPS  Z0, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JNZ       f16To32AVX512NTloop
+	VZEROUPPER
+
+f16To32AVX512NTdone:
 	RET
 
 // func bf16From32AVX512(dst *uint16, src *float32, n int)
@@ -257,6 +328,31 @@ bf16To32AVX512loop:
 	VZEROUPPER
 
 bf16To32AVX512done:
+	RET
+
+// func bf16To32AVX512NT(dst *float32, src *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·bf16To32AVX512NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    bf16To32AVX512NTdone
+
+bf16To32AVX512NTloop:
+	VPMOVZXWD (CX), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTPS  Z0, (AX)
+	VPMOVZXWD 32(CX), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTPS  Z0, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JNZ       bf16To32AVX512NTloop
+	VZEROUPPER
+
+bf16To32AVX512NTdone:
 	RET
 
 // func f16SumAVX2(acc *float32, a *uint16, n int)

@@ -14,9 +14,46 @@ func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain)
 }
 
-// widenHalfKernel is narrowHalfKernel for WidenHalf.
-func widenHalfKernel(dst []float32, src []uint16, brain bool) int {
+// widenHalfKernel is narrowHalfKernel for WidenHalf, with non-temporal
+// stores when stream is set (dst then aligned to 64 bytes).
+func widenHalfKernel(dst []float32, src []uint16, brain, stream bool) int {
+	if stream {
+		return widenStreaming(dst, src, brain)
+	}
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain)
+}
+
+// widenStreaming runs the streaming widening kernels over the whole steps
+// of dst and returns how many values they converted.
+func widenStreaming(dst []float32, src []uint16, brain bool) int {
+	if !cpu.X86.HasF16C {
+		return 0
+	}
+	impl := implFor(classMemory, 6*len(dst), true)
+	step := 16
+	switch impl {
+	case AVX2:
+	case AVX512:
+		step = 32
+	default:
+		return 0
+	}
+	n := len(dst) &^ (step - 1)
+	if n == 0 {
+		return 0
+	}
+	d, s := unsafe.SliceData(dst), unsafe.SliceData(src)
+	switch {
+	case impl == AVX2 && brain:
+		bf16To32AVX2NT(d, s, n)
+	case impl == AVX2:
+		f16To32AVX2NT(d, s, n)
+	case brain:
+		bf16To32AVX512NT(d, s, n)
+	default:
+		f16To32AVX512NT(d, s, n)
+	}
+	return n
 }
 
 // halfKernel converts the whole steps of n values from src to dst (a

@@ -10,8 +10,9 @@ func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain)
 }
 
-// widenHalfKernel is narrowHalfKernel for WidenHalf.
-func widenHalfKernel(dst []float32, src []uint16, brain bool) int {
+// widenHalfKernel is narrowHalfKernel for WidenHalf (stream is left to
+// the stores' own policy here: NEON has no non-temporal store of its own).
+func widenHalfKernel(dst []float32, src []uint16, brain, _ bool) int {
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain)
 }
 

@@ -7,7 +7,7 @@ package kernel
 func narrowHalfKernel([]uint16, []float32, bool) int { return 0 }
 
 // widenHalfKernel has no kernel to run here either.
-func widenHalfKernel([]float32, []uint16, bool) int { return 0 }
+func widenHalfKernel([]float32, []uint16, bool, bool) int { return 0 }
 
 // HalfDot has no fused kernel here: the caller widens and uses Sum's and
 // Dot's lane kernels.

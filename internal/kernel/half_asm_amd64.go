@@ -11,61 +11,26 @@ import (
 // narrowHalfKernel runs NarrowHalf's kernel on the whole steps of dst and
 // returns the number of values it converted (none under Generic).
 func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
-	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain)
+	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain, false)
 }
 
 // widenHalfKernel is narrowHalfKernel for WidenHalf, with non-temporal
 // stores when stream is set (dst then aligned to 64 bytes).
 func widenHalfKernel(dst []float32, src []uint16, brain, stream bool) int {
-	if stream {
-		return widenStreaming(dst, src, brain)
-	}
-	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain)
-}
-
-// widenStreaming runs the streaming widening kernels over the whole steps
-// of dst and returns how many values they converted.
-func widenStreaming(dst []float32, src []uint16, brain bool) int {
-	if !cpu.X86.HasF16C {
-		return 0
-	}
-	impl := implFor(classMemory, 6*len(dst), true)
-	step := 16
-	switch impl {
-	case AVX2:
-	case AVX512:
-		step = 32
-	default:
-		return 0
-	}
-	n := len(dst) &^ (step - 1)
-	if n == 0 {
-		return 0
-	}
-	d, s := unsafe.SliceData(dst), unsafe.SliceData(src)
-	switch {
-	case impl == AVX2 && brain:
-		bf16To32AVX2NT(d, s, n)
-	case impl == AVX2:
-		f16To32AVX2NT(d, s, n)
-	case brain:
-		bf16To32AVX512NT(d, s, n)
-	default:
-		f16To32AVX512NT(d, s, n)
-	}
-	return n
+	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain, stream)
 }
 
 // halfKernel converts the whole steps of n values from src to dst (a
-// narrowing from float32, or a widening to it) with the kernel of the
-// implementation in use, and returns how many it converted. The calls are
-// direct: through a func value dst and src would escape.
-func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain bool) int {
+// narrowing from float32, or a widening to it, with non-temporal stores
+// when stream is set) with the kernel of the implementation in use, and
+// returns how many it converted. The calls are direct: through a func
+// value dst and src would escape.
+func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain, stream bool) int {
 	if !cpu.X86.HasF16C {
 		return 0
 	}
 	var step int
-	impl := implFor(classMemory, 6*n, false)
+	impl := implFor(classMemory, 6*n, stream)
 	switch impl {
 	case AVX2:
 		step = 16
@@ -84,16 +49,24 @@ func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain bool) int {
 		bf16From32AVX2(d16, s32, n)
 	case impl == AVX2 && narrow:
 		f16From32AVX2(d16, s32, n)
+	case impl == AVX2 && brain && stream:
+		bf16To32AVX2NT(d32, s16, n)
 	case impl == AVX2 && brain:
 		bf16To32AVX2(d32, s16, n)
+	case impl == AVX2 && stream:
+		f16To32AVX2NT(d32, s16, n)
 	case impl == AVX2:
 		f16To32AVX2(d32, s16, n)
 	case narrow && brain:
 		bf16From32AVX512(d16, s32, n)
 	case narrow:
 		f16From32AVX512(d16, s32, n)
+	case brain && stream:
+		bf16To32AVX512NT(d32, s16, n)
 	case brain:
 		bf16To32AVX512(d32, s16, n)
+	case stream:
+		f16To32AVX512NT(d32, s16, n)
 	default:
 		f16To32AVX512(d32, s16, n)
 	}

@@ -175,8 +175,16 @@ func NarrowHalf(dst []uint16, src []float32, brain bool) {
 		raceWrite(dst)
 		raceRead(src)
 	}
-	done := narrowHalfKernel(dst, src, brain)
-	dst, src = dst[done:], src[done:]
+	stream, head := streamHead(dst, 6*len(dst))
+	narrowScalar(dst[:head], src[:head], brain)
+	done := head + narrowHalfKernel(dst[head:], src[head:], brain, stream)
+	narrowScalar(dst[done:], src[done:], brain)
+	FenceAfter(stream)
+}
+
+// narrowScalar is NarrowHalf value by value.
+func narrowScalar(dst []uint16, src []float32, brain bool) {
+	src = src[:len(dst)]
 	if brain {
 		for i, x := range src {
 			dst[i] = BFloat16From32(x)
@@ -186,6 +194,17 @@ func NarrowHalf(dst []uint16, src []float32, brain bool) {
 	for i, x := range src {
 		dst[i] = Float16From32(x)
 	}
+}
+
+// streamHead reports whether a conversion of bytes bytes of traffic
+// streams, and then how many values of dst precede its first 64-byte
+// boundary (the streaming kernels' stores are aligned).
+func streamHead[E uint16 | float32](dst []E, bytes int) (stream bool, head int) {
+	if !HasStreaming || !streams(streaming, bytes) {
+		return false, 0
+	}
+	var e E
+	return true, min(len(dst), int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&63)/int(unsafe.Sizeof(e)))
 }
 
 // WidenHalf sets dst[i] to the float16 (bfloat16 when brain is set)
@@ -199,11 +218,7 @@ func WidenHalf(dst []float32, src []uint16, brain bool) {
 		raceWrite(dst)
 		raceRead(src)
 	}
-	stream := HasStreaming && streams(streaming, 6*len(dst))
-	head := 0
-	if stream {
-		head = min(len(dst), int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&63)/4)
-	}
+	stream, head := streamHead(dst, 6*len(dst))
 	widenScalar(dst[:head], src[:head], brain)
 	done := head + widenHalfKernel(dst[head:], src[head:], brain, stream)
 	widenScalar(dst[done:], src[done:], brain)

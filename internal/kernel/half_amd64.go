@@ -9,6 +9,11 @@ package kernel
 //go:noescape
 func f16From32AVX2(dst *uint16, src *float32, n int)
 
+// f16From32AVX2NT converts n values (a multiple of 16) from float32 to float16, dst aligned to 32 bytes, with non-temporal stores left unordered: Fence orders them.
+//
+//go:noescape
+func f16From32AVX2NT(dst *uint16, src *float32, n int)
+
 // f16To32AVX2 converts n values (a multiple of 16) from float16 to float32.
 //
 //go:noescape
@@ -23,6 +28,11 @@ func f16To32AVX2NT(dst *float32, src *uint16, n int)
 //
 //go:noescape
 func bf16From32AVX2(dst *uint16, src *float32, n int)
+
+// bf16From32AVX2NT converts n values (a multiple of 16) from float32 to bfloat16, dst aligned to 32 bytes, with non-temporal stores left unordered: Fence orders them.
+//
+//go:noescape
+func bf16From32AVX2NT(dst *uint16, src *float32, n int)
 
 // bf16To32AVX2 converts n values (a multiple of 16) from bfloat16 to float32.
 //
@@ -39,6 +49,11 @@ func bf16To32AVX2NT(dst *float32, src *uint16, n int)
 //go:noescape
 func f16From32AVX512(dst *uint16, src *float32, n int)
 
+// f16From32AVX512NT converts n values (a multiple of 32) from float32 to float16, dst aligned to 64 bytes, with non-temporal stores left unordered: Fence orders them.
+//
+//go:noescape
+func f16From32AVX512NT(dst *uint16, src *float32, n int)
+
 // f16To32AVX512 converts n values (a multiple of 32) from float16 to float32.
 //
 //go:noescape
@@ -53,6 +68,11 @@ func f16To32AVX512NT(dst *float32, src *uint16, n int)
 //
 //go:noescape
 func bf16From32AVX512(dst *uint16, src *float32, n int)
+
+// bf16From32AVX512NT converts n values (a multiple of 32) from float32 to bfloat16, dst aligned to 64 bytes, with non-temporal stores left unordered: Fence orders them.
+//
+//go:noescape
+func bf16From32AVX512NT(dst *uint16, src *float32, n int)
 
 // bf16To32AVX512 converts n values (a multiple of 32) from bfloat16 to float32.
 //

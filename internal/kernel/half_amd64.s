@@ -27,6 +27,31 @@ f16From32AVX2loop:
 f16From32AVX2done:
 	RET
 
+// func f16From32AVX2NT(dst *uint16, src *float32, n int)
+// Requires: AVX, F16C
+TEXT ·f16From32AVX2NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    f16From32AVX2NTdone
+
+f16From32AVX2NTloop:
+	VMOVUPS   (CX), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, (AX)
+	VMOVUPS   32(CX), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, 16(AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, DX
+	JNZ       f16From32AVX2NTloop
+	VZEROUPPER
+
+f16From32AVX2NTdone:
+	RET
+
 // func f16To32AVX2(dst *float32, src *uint16, n int)
 // Requires: AVX, F16C
 TEXT ·f16To32AVX2(SB), NOSPLIT, $0-24
@@ -130,6 +155,63 @@ bf16From32AVX2loop:
 bf16From32AVX2done:
 	RET
 
+// func bf16From32AVX2NT(dst *uint16, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·bf16From32AVX2NT(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	MOVD         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00007fff, BX
+	MOVD         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fffffff, BX
+	MOVD         BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7f800000, BX
+	MOVD         BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000040, BX
+	MOVD         BX, X4
+	VPBROADCASTD X4, Y4
+	TESTQ        DX, DX
+	JZ           bf16From32AVX2NTdone
+
+bf16From32AVX2NTloop:
+	VMOVDQU   (CX), Y5
+	VPSRLD    $0x10, Y5, Y6
+	VPAND     Y0, Y6, Y7
+	VPADDD    Y5, Y7, Y7
+	VPADDD    Y1, Y7, Y7
+	VPSRLD    $0x10, Y7, Y7
+	VPAND     Y2, Y5, Y5
+	VPOR      Y4, Y6, Y6
+	VPCMPGTD  Y3, Y5, Y5
+	VPBLENDVB Y5, Y6, Y7, Y7
+	VMOVDQU   32(CX), Y5
+	VPSRLD    $0x10, Y5, Y6
+	VPAND     Y0, Y6, Y8
+	VPADDD    Y5, Y8, Y8
+	VPADDD    Y1, Y8, Y8
+	VPSRLD    $0x10, Y8, Y8
+	VPAND     Y2, Y5, Y5
+	VPOR      Y4, Y6, Y6
+	VPCMPGTD  Y3, Y5, Y5
+	VPBLENDVB Y5, Y6, Y8, Y8
+	VPACKUSDW Y8, Y7, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVNTDQ  Y5, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, DX
+	JNZ       bf16From32AVX2NTloop
+	VZEROUPPER
+
+bf16From32AVX2NTdone:
+	RET
+
 // func bf16To32AVX2(dst *float32, src *uint16, n int)
 // Requires: AVX, AVX2
 TEXT ·bf16To32AVX2(SB), NOSPLIT, $0-24
@@ -201,6 +283,31 @@ f16From32AVX512loop:
 	VZEROUPPER
 
 f16From32AVX512done:
+	RET
+
+// func f16From32AVX512NT(dst *uint16, src *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·f16From32AVX512NT(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ DX, DX
+	JZ    f16From32AVX512NTdone
+
+f16From32AVX512NTloop:
+	VMOVUPS   (CX), Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, (AX)
+	VMOVUPS   64(CX), Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, DX
+	JNZ       f16From32AVX512NTloop
+	VZEROUPPER
+
+f16From32AVX512NTdone:
 	RET
 
 // func f16To32AVX512(dst *float32, src *uint16, n int)
@@ -303,6 +410,64 @@ bf16From32AVX512loop:
 	VZEROUPPER
 
 bf16From32AVX512done:
+	RET
+
+// func bf16From32AVX512NT(dst *uint16, src *float32, n int)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·bf16From32AVX512NT(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	MOVD         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00007fff, BX
+	MOVD         BX, X1
+	VPBROADCASTD X1, Z1
+	MOVL         $0x7fffffff, BX
+	MOVD         BX, X2
+	VPBROADCASTD X2, Z2
+	MOVL         $0x7f800000, BX
+	MOVD         BX, X3
+	VPBROADCASTD X3, Z3
+	MOVL         $0x00000040, BX
+	MOVD         BX, X4
+	VPBROADCASTD X4, Z4
+	TESTQ        DX, DX
+	JZ           bf16From32AVX512NTdone
+
+bf16From32AVX512NTloop:
+	VMOVDQU32 (CX), Z5
+	VPSRLD    $0x10, Z5, Z6
+	VPANDD    Z0, Z6, Z7
+	VPADDD    Z5, Z7, Z7
+	VPADDD    Z1, Z7, Z7
+	VPSRLD    $0x10, Z7, Z7
+	VPANDD    Z2, Z5, Z5
+	VPORD     Z4, Z6, Z6
+	VPCMPGTD  Z3, Z5, K1
+	VPBLENDMD Z6, Z7, K1, Z7
+	VPMOVDW   Z7, Y5
+	VMOVNTDQ  Y5, (AX)
+	VMOVDQU32 64(CX), Z5
+	VPSRLD    $0x10, Z5, Z6
+	VPANDD    Z0, Z6, Z7
+	VPADDD    Z5, Z7, Z7
+	VPADDD    Z1, Z7, Z7
+	VPSRLD    $0x10, Z7, Z7
+	VPANDD    Z2, Z5, Z5
+	VPORD     Z4, Z6, Z6
+	VPCMPGTD  Z3, Z5, K1
+	VPBLENDMD Z6, Z7, K1, Z7
+	VPMOVDW   Z7, Y5
+	VMOVNTDQ  Y5, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, DX
+	JNZ       bf16From32AVX512NTloop
+	VZEROUPPER
+
+bf16From32AVX512NTdone:
 	RET
 
 // func bf16To32AVX512(dst *float32, src *uint16, n int)

@@ -8,10 +8,11 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// narrowHalfKernel runs NarrowHalf's kernel on the whole steps of dst and
-// returns the number of values it converted (none under Generic).
-func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
-	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain, false)
+// narrowHalfKernel runs NarrowHalf's kernel on the whole steps of dst, with
+// non-temporal stores when stream is set (dst then aligned to 64 bytes),
+// and returns the number of values it converted (none under Generic).
+func narrowHalfKernel(dst []uint16, src []float32, brain, stream bool) int {
+	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain, stream)
 }
 
 // widenHalfKernel is narrowHalfKernel for WidenHalf, with non-temporal
@@ -45,8 +46,12 @@ func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain, stream bool) int 
 	}
 	d16, s32, d32, s16 := (*uint16)(dst), (*float32)(src), (*float32)(dst), (*uint16)(src)
 	switch {
+	case impl == AVX2 && narrow && brain && stream:
+		bf16From32AVX2NT(d16, s32, n)
 	case impl == AVX2 && narrow && brain:
 		bf16From32AVX2(d16, s32, n)
+	case impl == AVX2 && narrow && stream:
+		f16From32AVX2NT(d16, s32, n)
 	case impl == AVX2 && narrow:
 		f16From32AVX2(d16, s32, n)
 	case impl == AVX2 && brain && stream:
@@ -57,8 +62,12 @@ func halfKernel(dst, src unsafe.Pointer, n int, narrow, brain, stream bool) int 
 		f16To32AVX2NT(d32, s16, n)
 	case impl == AVX2:
 		f16To32AVX2(d32, s16, n)
+	case narrow && brain && stream:
+		bf16From32AVX512NT(d16, s32, n)
 	case narrow && brain:
 		bf16From32AVX512(d16, s32, n)
+	case narrow && stream:
+		f16From32AVX512NT(d16, s32, n)
 	case narrow:
 		f16From32AVX512(d16, s32, n)
 	case brain && stream:

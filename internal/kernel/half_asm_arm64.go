@@ -6,12 +6,12 @@ import "unsafe"
 
 // narrowHalfKernel runs NarrowHalf's NEON kernel on the whole steps of dst
 // and returns the number of values it converted (none under Generic).
-func narrowHalfKernel(dst []uint16, src []float32, brain bool) int {
+func narrowHalfKernel(dst []uint16, src []float32, brain, _ bool) int {
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), true, brain)
 }
 
-// widenHalfKernel is narrowHalfKernel for WidenHalf (stream is left to
-// the stores' own policy here: NEON has no non-temporal store of its own).
+// widenHalfKernel is narrowHalfKernel for WidenHalf. (Both ignore stream:
+// the NEON kernels have no non-temporal stores.)
 func widenHalfKernel(dst []float32, src []uint16, brain, _ bool) int {
 	return halfKernel(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), len(dst), false, brain)
 }

@@ -4,7 +4,7 @@ package kernel
 
 // narrowHalfKernel has no kernel to run here: NarrowHalf converts every
 // value on its own.
-func narrowHalfKernel([]uint16, []float32, bool) int { return 0 }
+func narrowHalfKernel([]uint16, []float32, bool, bool) int { return 0 }
 
 // widenHalfKernel has no kernel to run here either.
 func widenHalfKernel([]float32, []uint16, bool, bool) int { return 0 }

@@ -65,27 +65,19 @@ func complexMul[T Number | Complex](dst, a, b []T) { mulComplex(dst, a, b, false
 // mulComplex sets dst[i] = a[i]*b[i], or a[i]*conj(b[i]) when conj is set.
 func mulComplex[T Number | Complex](dst, a, b []T, conj bool) {
 	if elemtype.KindOf[T]() == elemtype.Complex64 {
-		kernel.MulComplex64(elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b), conj)
+		kernel.MulComplex(elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b), conj)
 		return
 	}
-	kernel.MulComplex128(elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b), conj)
+	kernel.MulComplex(elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b), conj)
 }
 
 // complexDiv is Div on complex values.
 func complexDiv[T Number | Complex](dst, a, b []T) {
 	if elemtype.KindOf[T]() == elemtype.Complex64 {
-		d, x, y := elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b)
-		x, y = x[:len(d)], y[:len(d)]
-		for i := range d {
-			d[i] = kernel.DivC64(x[i], y[i])
-		}
+		kernel.DivComplex(elemtype.Recast[complex64](dst), elemtype.Recast[complex64](a), elemtype.Recast[complex64](b))
 		return
 	}
-	d, x, y := elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b)
-	x, y = x[:len(d)], y[:len(d)]
-	for i := range d {
-		d[i] = kernel.DivC128(x[i], y[i])
-	}
+	kernel.DivComplex(elemtype.Recast[complex128](dst), elemtype.Recast[complex128](a), elemtype.Recast[complex128](b))
 }
 
 // MulConj sets dst[i] = a[i] * conj(b[i]): Mul with b's imaginary parts
@@ -152,6 +144,15 @@ func ScaleReal[C Complex](dst, a []C, s float64) {
 	MulScalar(elemtype.Recast[float64](dst), elemtype.Recast[float64](a), s)
 }
 
+// checkParts panics, naming the call, unless dst has the part type of a's
+// values and a's length, and shares no memory with a.
+func checkParts[F Float, C Complex](call string, dst []F, a []C) {
+	partsOf[F, C](call)
+	if !fitsAny(dst, a) {
+		mustFit(call, in("dst", dst), in("a", a))
+	}
+}
+
 // partsOf panics unless F is the part type of C (float32 for complex64,
 // float64 for complex128), naming the call.
 func partsOf[F Float, C Complex](call string) {
@@ -173,10 +174,7 @@ func partsOf[F Float, C Complex](call string) {
 // (float32 for complex64); another panics.
 func Magnitude[F Float, C Complex](dst []F, a []C) {
 	if elemtype.KindOf[C]() == elemtype.Complex64 {
-		partsOf[F, C]("Magnitude")
-		if !fitsAny(dst, a) {
-			mustFit("Magnitude", in("dst", dst), in("a", a))
-		}
+		checkParts("Magnitude", dst, a)
 		kernel.MagnitudeComplex64(elemtype.Recast[float32](dst), elemtype.Recast[complex64](a))
 		return
 	}
@@ -205,10 +203,7 @@ func Imag[F Float, C Complex](dst []F, a []C) {
 // the stack (by the transposition kernels: a piece of values is a block of
 // two columns).
 func parts[F Float, C Complex](call string, dst []F, a []C, f func(d, re, im []F)) {
-	partsOf[F, C](call)
-	if !fitsAny(dst, a) {
-		mustFit(call, in("dst", dst), in("a", a))
-	}
+	checkParts(call, dst, a)
 	var buf [2 * complexPiece]F
 	p := elemtype.Recast[F](a)
 	for lo := 0; lo < len(dst); lo += complexPiece {

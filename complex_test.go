@@ -14,23 +14,13 @@ import (
 	"github.com/simdkit/elem/internal/testkit"
 )
 
-// complexPool are parts the complex tests draw from: NaNs with payloads
-// and signs, signed zeros, infinities, subnormals, extremes, and values
-// whose products cancel.
-var complexPool = []float64{
-	math.Float64frombits(0x7ff8000000000005), math.Float64frombits(0xfff8000000000022), math.Float64frombits(0x7ff0000000000011),
-	0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1, -1, 1.5, -2.75, 1e-310, math.MaxFloat64, 1e300, -1e-300,
-	1 + 0x1p-52, 1e38, 3e-39, 1e-45, 1.0000001, 0.1, -0.3,
-}
-
+// randomComplex is testkit's random value, special parts one time in 4
+// when special is set.
 func randomComplex(rng *rand.Rand, special bool) complex128 {
-	part := func() float64 {
-		if special && rng.IntN(4) == 0 {
-			return complexPool[rng.IntN(len(complexPool))]
-		}
-		return (rng.Float64()*2 - 1) * math.Pow(2, float64(rng.IntN(20)-10))
+	if special {
+		return testkit.RandomComplex(rng, 4)
 	}
-	return complex(part(), part())
+	return testkit.RandomComplex(rng, 0)
 }
 
 func complexSlices[C elem.Complex](rng *rand.Rand, n int, special bool) []C {

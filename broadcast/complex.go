@@ -2,12 +2,17 @@ package broadcast
 
 import (
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/nditer"
 )
 
 // complexPiece is the values of a row the complex runs take at a time:
 // rows of a strided or repeated operand are gathered into buffers of it
 // on the stack.
 const complexPiece = 256
+
+// rowBuffers are a complex run's buffers for dst's, a's and b's pieces of
+// a row, one set per run (cleared once, not per row).
+type rowBuffers[C elem.Complex] struct{ d, a, b [complexPiece]C }
 
 // runComplex is Run on complex values: Add, Sub, Mul or Div by elem's
 // calls on each innermost row of the plan's nest, an operand's row taken
@@ -26,34 +31,35 @@ func runComplex[C elem.Complex](p *Plan, op elem.Op, dst, a, b []C) error {
 	return nil
 }
 
-// complexRows walks the plan's nest, outer axes by an odometer, and runs
-// op on each innermost row.
+// complexRows runs op on the plan's nest.
 func complexRows[C elem.Complex](p *Plan, op elem.Op, dst, a, b []C) {
 	if p.length[0] == 0 {
 		return
 	}
 	size, stride := p.axes()
+	complexNest(op, size, stride, [maxOperands]int{}, [3][]C{dst, a, b})
+}
+
+// complexNest runs op on each innermost row of the nest of axes size
+// (outermost first) and strides stride from the offsets base, the outer
+// axes walked by an odometer; a nest of no axes is one element.
+func complexNest[C elem.Complex](op elem.Op, size []int, stride [maxOperands][]int, base [maxOperands]int, x [3][]C) {
+	var buf rowBuffers[C]
 	r := len(size)
-	n := size[r-1]
+	if r == 0 {
+		complexRow(&buf, op, 1, x, base, [3]int{1, 1, 1})
+		return
+	}
 	var idx [maxAxes]int
-	var at [maxOperands]int
+	o := nditer.Odometer{Size: size[:r-1], Base: base, Idx: idx[:r-1]}
+	for k := range o.Stride {
+		o.Stride[k] = stride[k][:r-1]
+	}
+	o.Seek(0)
+	inner := [3]int{stride[0][r-1], stride[1][r-1], stride[2][r-1]}
 	for {
-		complexRow(op, n, [3][]C{dst, a, b}, at, [3]int{stride[0][r-1], stride[1][r-1], stride[2][r-1]})
-		k := r - 2
-		for ; k >= 0; k-- {
-			idx[k]++
-			for j := range at {
-				at[j] += stride[j][k]
-			}
-			if idx[k] < size[k] {
-				break
-			}
-			for j := range at {
-				at[j] -= stride[j][k] * size[k]
-			}
-			idx[k] = 0
-		}
-		if k < 0 {
+		complexRow(&buf, op, size[r-1], x, o.At, inner)
+		if !o.Next() {
 			return
 		}
 	}
@@ -62,17 +68,16 @@ func complexRows[C elem.Complex](p *Plan, op elem.Op, dst, a, b []C) {
 // complexRow runs op on a row of n values of the operands x (dst, a, b),
 // starting at index at[k] of x[k] with stride s[k]: dst[j*sd] = a[j*sa]
 // op b[j*sb].
-func complexRow[C elem.Complex](op elem.Op, n int, x [3][]C, at [maxOperands]int, s [3]int) {
-	var bufD, bufA, bufB [complexPiece]C
+func complexRow[C elem.Complex](buf *rowBuffers[C], op elem.Op, n int, x [3][]C, at [maxOperands]int, s [3]int) {
 	if s[1] == 0 {
-		repeat(bufA[:min(n, complexPiece)], x[1][at[1]])
+		repeat(buf.a[:min(n, complexPiece)], x[1][at[1]])
 	}
 	if s[2] == 0 {
-		repeat(bufB[:min(n, complexPiece)], x[2][at[2]])
+		repeat(buf.b[:min(n, complexPiece)], x[2][at[2]])
 	}
 	for lo := 0; lo < n; lo += complexPiece {
 		m := min(complexPiece, n-lo)
-		a, b, d := rowPiece(x[1], at[1], s[1], lo, m, &bufA), rowPiece(x[2], at[2], s[2], lo, m, &bufB), bufD[:m]
+		a, b, d := rowPiece(x[1], at[1], s[1], lo, m, &buf.a), rowPiece(x[2], at[2], s[2], lo, m, &buf.b), buf.d[:m]
 		if s[0] == 1 {
 			d = x[0][at[0]+lo : at[0]+lo+m]
 		}
@@ -133,33 +138,12 @@ func applyViewComplex[C elem.Complex](op elem.Op, dst, a, b View[C]) error {
 		return err
 	}
 	n.simplify()
-	r := n.rank
-	if r == 0 { // one element
-		complexRow(op, 1, [3][]C{dst.Data, a.Data, b.Data}, n.base, [3]int{1, 1, 1})
-		return nil
+	var stride [maxOperands][]int
+	for k := range stride {
+		stride[k] = n.stride[k][:n.rank]
 	}
-	var idx [scratchAxes]int
-	at := n.base
-	for {
-		complexRow(op, n.size[r-1], [3][]C{dst.Data, a.Data, b.Data}, at, [3]int{n.stride[0][r-1], n.stride[1][r-1], n.stride[2][r-1]})
-		k := r - 2
-		for ; k >= 0; k-- {
-			idx[k]++
-			for j := range at {
-				at[j] += n.stride[j][k]
-			}
-			if idx[k] < n.size[k] {
-				break
-			}
-			for j := range at {
-				at[j] -= n.stride[j][k] * n.size[k]
-			}
-			idx[k] = 0
-		}
-		if k < 0 {
-			return nil
-		}
-	}
+	complexNest(op, n.size[:n.rank], stride, n.base, [3][]C{dst.Data, a.Data, b.Data})
+	return nil
 }
 
 // complexOp returns the error for an op that complex values do not have.

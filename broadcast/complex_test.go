@@ -125,6 +125,10 @@ func TestApplyViewComplex(t *testing.T) {
 	for j := range 4 {
 		require.Equal(t, complex128(1), m[j*300+1])
 	}
+	// Rank 0: one value.
+	one := []complex128{0}
+	require.NoError(t, ApplyView(elem.OpMul, ViewOf(one, S()), ViewOf(row[:1], S()), ViewOf(s, S())))
+	require.Equal(t, mul(row[0], s[0]), one[0])
 	requireErr(t, ApplyView(elem.OpMin, col, col, col), []error{ErrOp}, "min", "complex128")
 	over := View[complex128]{Data: m[1:], Shape: S(4), Strides: []int{301}} // shares its first element with col
 	requireErr(t, ApplyView(elem.OpAdd, over, col, col), []error{ErrOverlap}, "dst")

@@ -166,14 +166,19 @@ func (k neonComplex) product(re, im arm64enc.VReg) {
 	p.FVector(arm64enc.FAdd, k.arr, im, t, u)
 }
 
+// args loads the arguments (first, a, b, n): first is dst or acc.
+func (k neonComplex) args(first string) {
+	k.p.LoadArg(first, 0, cxDst)
+	k.p.LoadArg("a", 8, cxA)
+	k.p.LoadArg("b", 16, cxB)
+	k.p.LoadArg("n", 24, cxN)
+}
+
 // mul writes the product loop: a NaN part becomes the quiet NaN, lanes
 // not equal to themselves replaced by it.
 func (k neonComplex) mul() {
 	p := k.p
-	p.LoadArg("dst", 0, cxDst)
-	p.LoadArg("a", 8, cxA)
-	p.LoadArg("b", 16, cxB)
-	p.LoadArg("n", 24, cxN)
+	k.args("dst")
 	if k.single {
 		p.MOVDAddr("complexnan32", 0, cxTmp)
 	} else {
@@ -202,10 +207,7 @@ func (k neonComplex) mul() {
 // interleaved again and added into the next two.
 func (k neonComplex) dot() {
 	p := k.p
-	p.LoadArg("acc", 0, cxDst)
-	p.LoadArg("a", 8, cxA)
-	p.LoadArg("b", 16, cxB)
-	p.LoadArg("n", 24, cxN)
+	k.args("acc")
 	regs := 8
 	if !k.single {
 		regs = 16

@@ -114,13 +114,10 @@ func (x *x86Complex) mul(name string, conj bool) {
 	a := c.Load(c.Param("a"), c.GP64())
 	b := c.Load(c.Param("b"), c.GP64())
 	n := c.Load(c.Param("n"), c.GP64())
-	signBit, quietNaN := uint64(1<<63), uint64(0x7ff8000000000000)
+	sign := x.conjSign(conj)
+	quietNaN := uint64(0x7ff8000000000000)
 	if x.single {
-		signBit, quietNaN = 1<<31, 0x7fc00000
-	}
-	var sign reg.Register
-	if conj {
-		sign = x.broadcast(signBit)
+		quietNaN = 0x7fc00000
 	}
 	nan := x.broadcast(quietNaN)
 	odd := x.oddLanes()
@@ -166,6 +163,19 @@ func (x *x86Complex) regBytes() int {
 		return 64
 	}
 	return 32
+}
+
+// conjSign returns, for a product by b's conjugate, a register of the
+// part's sign bit in every lane (which product flips on b's imaginary
+// parts), else nil.
+func (x *x86Complex) conjSign(conj bool) reg.Register {
+	if !conj {
+		return nil
+	}
+	if x.single {
+		return x.broadcast(1 << 31)
+	}
+	return x.broadcast(1 << 63)
 }
 
 // oddLanes returns, at the AVX-512 width, a mask of the odd lanes (the
@@ -246,14 +256,7 @@ func (x *x86Complex) dot(name string, conj bool) {
 	a := c.Load(c.Param("a"), c.GP64())
 	b := c.Load(c.Param("b"), c.GP64())
 	n := c.Load(c.Param("n"), c.GP64())
-	var sign reg.Register
-	if conj {
-		bit := uint64(1 << 63)
-		if x.single {
-			bit = 1 << 31
-		}
-		sign = x.broadcast(bit)
-	}
+	sign := x.conjSign(conj)
 	odd := x.oddLanes()
 	regs := 32 * x.partBytes() / x.regBytes()
 	acc := make([]reg.VecVirtual, regs)

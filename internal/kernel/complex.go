@@ -1,6 +1,11 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"unsafe"
+
+	"github.com/simdkit/elem/internal/elemtype"
+)
 
 // The complex products are (ar·br − ai·bi, ar·bi + ai·br) with every
 // product rounded to the part type, never fused: the explicit conversions
@@ -103,32 +108,48 @@ func unit(b bool) float64 {
 	return 0
 }
 
-// MulComplex64 sets dst[i] = a[i]*b[i], or a[i]*conj(b[i]) when conj is
-// set, for i < len(dst) (a and b at least as long): the kernel of the
-// implementation in use over whole steps, MulC64 over the rest.
-func MulComplex64(dst, a, b []complex64, conj bool) {
-	done := mulComplexKernel(dst, a, b, conj)
+// DivComplex sets dst[i] = a[i]/b[i] for i < len(dst) by DivC64 or
+// DivC128, value by value: the algorithm's branches and corrections have
+// no kernel.
+func DivComplex[C complex64 | complex128](dst, a, b []C) {
 	a, b = a[:len(dst)], b[:len(dst)]
-	for i := done; i < len(dst); i++ {
-		y := b[i]
-		if conj {
-			y = conj64(y)
+	var zero C
+	for i := range dst {
+		if unsafe.Sizeof(zero) == 8 {
+			dst[i] = elemtype.As[C](DivC64(elemtype.As[complex64](a[i]), elemtype.As[complex64](b[i])))
+		} else {
+			dst[i] = elemtype.As[C](DivC128(elemtype.As[complex128](a[i]), elemtype.As[complex128](b[i])))
 		}
-		dst[i] = MulC64(a[i], y)
 	}
 }
 
-// MulComplex128 is MulComplex64 for complex128.
-func MulComplex128(dst, a, b []complex128, conj bool) {
+// MulComplex sets dst[i] = a[i]*b[i], or a[i]*conj(b[i]) when conj is
+// set, for i < len(dst) (a and b at least as long): the kernel of the
+// implementation in use over whole steps, MulC64 or MulC128 over the rest.
+func MulComplex[C complex64 | complex128](dst, a, b []C, conj bool) {
 	done := mulComplexKernel(dst, a, b, conj)
 	a, b = a[:len(dst)], b[:len(dst)]
 	for i := done; i < len(dst); i++ {
-		y := b[i]
-		if conj {
-			y = conj128(y)
-		}
-		dst[i] = MulC128(a[i], y)
+		dst[i] = mulScalar(a[i], b[i], conj)
 	}
+}
+
+// mulScalar is MulC64 or MulC128 of x and y (y's conjugate when conj is
+// set).
+func mulScalar[C complex64 | complex128](x, y C, conj bool) C {
+	var zero C
+	if unsafe.Sizeof(zero) == 8 {
+		y64 := elemtype.As[complex64](y)
+		if conj {
+			y64 = conj64(y64)
+		}
+		return elemtype.As[C](MulC64(elemtype.As[complex64](x), y64))
+	}
+	y128 := elemtype.As[complex128](y)
+	if conj {
+		y128 = conj128(y128)
+	}
+	return elemtype.As[C](MulC128(elemtype.As[complex128](x), y128))
 }
 
 // MagC64 returns |z| for a complex64 z, within 1 ulp: s = re² + im² in

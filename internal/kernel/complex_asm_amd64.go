@@ -4,127 +4,84 @@ package kernel
 
 import "unsafe"
 
-// mulComplexKernel runs MulComplex64's or MulComplex128's kernel over the
-// whole steps of dst and returns how many products it wrote (none under
-// Generic). A step is two registers: 8 complex64 or 4 complex128 values at
-// the AVX2 width, twice as many at the AVX-512 one.
-func mulComplexKernel[C complex64 | complex128](dst, a, b []C, conj bool) int {
-	impl := implFor(classMemory, 3*len(dst)*int(unsafe.Sizeof(dst[0])), false)
-	step := 64 / int(unsafe.Sizeof(dst[0]))
+// complexStep is the values of size bytes (8: complex64, 16: complex128)
+// a product kernel of impl takes at a time, two registers, or 0 where impl
+// has none.
+func complexStep(impl Impl, size int) int {
 	switch impl {
 	case AVX2:
+		return 64 / size
 	case AVX512:
-		step *= 2
-	default:
-		return 0
+		return 128 / size
 	}
-	n := len(dst) &^ (step - 1)
-	if n == 0 {
-		return 0
-	}
-	if raceEnabled {
-		raceWrite(dst[:n])
-		raceRead(a[:n])
-		raceRead(b[:n])
-	}
-	pd, pa, pb := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
-	if unsafe.Sizeof(dst[0]) == 8 {
-		d, x, y := (*complex64)(pd), (*complex64)(pa), (*complex64)(pb)
-		switch {
-		case impl == AVX2 && conj:
-			mulConjC64AVX2(d, x, y, n)
-		case impl == AVX2:
-			mulC64AVX2(d, x, y, n)
-		case conj:
-			mulConjC64AVX512(d, x, y, n)
-		default:
-			mulC64AVX512(d, x, y, n)
-		}
-		return n
-	}
-	d, x, y := (*complex128)(pd), (*complex128)(pa), (*complex128)(pb)
-	switch {
-	case impl == AVX2 && conj:
-		mulConjC128AVX2(d, x, y, n)
-	case impl == AVX2:
-		mulC128AVX2(d, x, y, n)
-	case conj:
-		mulConjC128AVX512(d, x, y, n)
-	default:
-		mulC128AVX512(d, x, y, n)
-	}
-	return n
+	return 0
 }
 
-// DotComplex adds the parts of the products a[i]*b[i] (a[i]*conj(b[i])
-// when conj is set), as MulComplex64 and MulComplex128 give them but for
-// NaN payloads, into acc[j] for part j mod Lanes, as Sum adds the parts of
-// the products, over the largest multiple of 16 values (a round of the
-// accumulators), with the implementation in use; it returns how many
-// values it took (none under Generic). F is C's part type.
-func DotComplex[F float32 | float64, C complex64 | complex128](acc []F, a, b []C, conj bool) int {
-	n := len(a) &^ 15
-	impl := implFor(classMemory, 2*n*int(unsafe.Sizeof(a[0])), false)
-	if n == 0 || impl != AVX2 && impl != AVX512 {
-		return 0
-	}
-	if raceEnabled {
-		raceRead(a[:n])
-		raceRead(b[:n])
-		raceWrite(acc)
-	}
-	pa, pb := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
-	if unsafe.Sizeof(a[0]) == 8 {
-		s, x, y := (*float32)(unsafe.Pointer(&acc[0])), (*complex64)(pa), (*complex64)(pb)
-		switch {
-		case impl == AVX2 && conj:
-			dotConjC64AVX2(s, x, y, n)
-		case impl == AVX2:
-			dotC64AVX2(s, x, y, n)
-		case conj:
-			dotConjC64AVX512(s, x, y, n)
-		default:
-			dotC64AVX512(s, x, y, n)
-		}
-		return n
-	}
-	s, x, y := (*float64)(unsafe.Pointer(&acc[0])), (*complex128)(pa), (*complex128)(pb)
-	switch {
-	case impl == AVX2 && conj:
-		dotConjC128AVX2(s, x, y, n)
-	case impl == AVX2:
-		dotC128AVX2(s, x, y, n)
-	case conj:
-		dotConjC128AVX512(s, x, y, n)
-	default:
-		dotC128AVX512(s, x, y, n)
-	}
-	return n
-}
-
-// magnitudeKernel runs MagnitudeComplex64's kernel over the whole groups
-// of dst until a group with a NaN, and returns how many values it set and
-// the group's length (0 under Generic).
-func magnitudeKernel(dst []float32, a []complex64) (done, group int) {
-	impl := implFor(classMemory, 12*len(dst), false)
+// magnitudeGroup is the values impl's magnitude kernel takes at a time, or
+// 0.
+func magnitudeGroup(impl Impl) int {
 	switch impl {
 	case AVX2:
-		group = 4
+		return 4
 	case AVX512:
-		group = 8
+		return 8
+	}
+	return 0
+}
+
+// complexMulKernel runs impl's product kernel on n values (a multiple of
+// its step) of complex64 (single) or complex128. The calls are direct:
+// through a func value the operands would escape.
+func complexMulKernel(impl Impl, d, a, b unsafe.Pointer, n int, single, conj bool) {
+	switch {
+	case single && impl == AVX2 && conj:
+		mulConjC64AVX2((*complex64)(d), (*complex64)(a), (*complex64)(b), n)
+	case single && impl == AVX2:
+		mulC64AVX2((*complex64)(d), (*complex64)(a), (*complex64)(b), n)
+	case single && conj:
+		mulConjC64AVX512((*complex64)(d), (*complex64)(a), (*complex64)(b), n)
+	case single:
+		mulC64AVX512((*complex64)(d), (*complex64)(a), (*complex64)(b), n)
+	case impl == AVX2 && conj:
+		mulConjC128AVX2((*complex128)(d), (*complex128)(a), (*complex128)(b), n)
+	case impl == AVX2:
+		mulC128AVX2((*complex128)(d), (*complex128)(a), (*complex128)(b), n)
+	case conj:
+		mulConjC128AVX512((*complex128)(d), (*complex128)(a), (*complex128)(b), n)
 	default:
-		return 0, 0
+		mulC128AVX512((*complex128)(d), (*complex128)(a), (*complex128)(b), n)
 	}
-	n := len(dst) &^ (group - 1)
-	if n == 0 {
-		return 0, group
+}
+
+// complexDotKernel runs impl's fused dot product kernel on n values (a
+// multiple of 16) into the accumulators at acc.
+func complexDotKernel(impl Impl, acc, a, b unsafe.Pointer, n int, single, conj bool) {
+	switch {
+	case single && impl == AVX2 && conj:
+		dotConjC64AVX2((*float32)(acc), (*complex64)(a), (*complex64)(b), n)
+	case single && impl == AVX2:
+		dotC64AVX2((*float32)(acc), (*complex64)(a), (*complex64)(b), n)
+	case single && conj:
+		dotConjC64AVX512((*float32)(acc), (*complex64)(a), (*complex64)(b), n)
+	case single:
+		dotC64AVX512((*float32)(acc), (*complex64)(a), (*complex64)(b), n)
+	case impl == AVX2 && conj:
+		dotConjC128AVX2((*float64)(acc), (*complex128)(a), (*complex128)(b), n)
+	case impl == AVX2:
+		dotC128AVX2((*float64)(acc), (*complex128)(a), (*complex128)(b), n)
+	case conj:
+		dotConjC128AVX512((*float64)(acc), (*complex128)(a), (*complex128)(b), n)
+	default:
+		dotC128AVX512((*float64)(acc), (*complex128)(a), (*complex128)(b), n)
 	}
-	if raceEnabled {
-		raceWrite(dst[:n])
-		raceRead(a[:n])
-	}
+}
+
+// complexMagnitudeKernel runs impl's magnitude kernel on n values (a
+// multiple of its group) until a group with a NaN, and returns how many
+// values it set.
+func complexMagnitudeKernel(impl Impl, d *float32, a *complex64, n int) int {
 	if impl == AVX2 {
-		return magC64AVX2(unsafe.SliceData(dst), unsafe.SliceData(a), n), group
+		return magC64AVX2(d, a, n)
 	}
-	return magC64AVX512(unsafe.SliceData(dst), unsafe.SliceData(a), n), group
+	return magC64AVX512(d, a, n)
 }

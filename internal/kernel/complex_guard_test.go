@@ -37,12 +37,7 @@ func guardComplex[C complex64 | complex128, F float32 | float64](t *testing.T, n
 		a[i], b[i] = C(complex(float64(i), 1)), C(complex(-0.5, float64(i)))
 	}
 	for _, conj := range []bool{false, true} {
-		switch x := any(d).(type) {
-		case []complex64:
-			kernel.MulComplex64(x, any(a).([]complex64), any(b).([]complex64), conj)
-		case []complex128:
-			kernel.MulComplex128(x, any(a).([]complex128), any(b).([]complex128), conj)
-		}
+		kernel.MulComplex(d, a, b, conj)
 		var acc [kernel.Lanes]F
 		kernel.DotComplex(acc[:], a, b, conj)
 	}

@@ -12,26 +12,8 @@ import (
 	"github.com/simdkit/elem/internal/testkit"
 )
 
-// complexParts are the parts the complex tests combine: NaNs with
-// payloads and both signs, signed zeros, infinities, subnormals, the
-// largest and smallest normals, values whose products overflow or cancel.
-var complexParts = []float64{
-	math.Float64frombits(0x7ff8000000000005), math.Float64frombits(0xfff8000000000022), math.Float64frombits(0x7ff0000000000011),
-	0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1, -1, 1.5, -2.75, 3, 1e-310, -5e-324, math.MaxFloat64,
-	-math.SmallestNonzeroFloat64, 0x1p-1022, 1e300, -1e-300, 1 + 0x1p-52, 1 - 0x1p-53, 1e38, 3e-39, 1e-45, 1.0000001,
-}
-
-// complexValue returns a random value: random parts most of the time, and
-// special parts in every combination.
-func complexValue(rng *rand.Rand) complex128 {
-	part := func() float64 {
-		if rng.IntN(3) == 0 {
-			return complexParts[rng.IntN(len(complexParts))]
-		}
-		return (rng.Float64()*2 - 1) * math.Pow(2, float64(rng.IntN(40)-20))
-	}
-	return complex(part(), part())
-}
+// complexValue is testkit's random value, special parts one time in 3.
+func complexValue(rng *rand.Rand) complex128 { return testkit.RandomComplex(rng, 3) }
 
 // narrowParts rounds a value's parts to float32 (NaN payloads' top bits
 // kept, as a conversion keeps them).
@@ -54,8 +36,8 @@ func TestMulComplex(t *testing.T) {
 					a64[i], b64[i] = narrowParts(a128[i]), narrowParts(b128[i])
 				}
 				for _, conj := range []bool{false, true} {
-					kernel.MulComplex64(d64[off:], a64[off:], b64[off:], conj)
-					kernel.MulComplex128(d128[off:], a128[off:], b128[off:], conj)
+					kernel.MulComplex(d64[off:], a64[off:], b64[off:], conj)
+					kernel.MulComplex(d128[off:], a128[off:], b128[off:], conj)
 					for i := off; i < n+off; i++ {
 						y64, y128 := b64[i], b128[i]
 						if conj {
@@ -135,8 +117,8 @@ func TestDivComplex(t *testing.T) {
 		t.Skip("Go's runtime division may be fused here")
 	}
 	var xs []complex128
-	for _, r := range complexParts {
-		for _, i := range complexParts[:12] {
+	for _, r := range testkit.ComplexParts {
+		for _, i := range testkit.ComplexParts[:12] {
 			xs = append(xs, complex(r, i))
 		}
 	}
@@ -187,8 +169,8 @@ func TestMagC64Accuracy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for k := range 200000 {
 		var z complex64
-		if k < len(complexParts)*len(complexParts) {
-			z = complex(float32(complexParts[k/len(complexParts)]), float32(complexParts[k%len(complexParts)]))
+		if k < len(testkit.ComplexParts)*len(testkit.ComplexParts) {
+			z = complex(float32(testkit.ComplexParts[k/len(testkit.ComplexParts)]), float32(testkit.ComplexParts[k%len(testkit.ComplexParts)]))
 		} else {
 			part := func() float32 {
 				return float32(math.Ldexp(rng.Float64()*2-1, rng.IntN(300)-160))

@@ -10,12 +10,12 @@ import (
 // r < m and j < n each input supplies x[r*ldx+j*incx], a row of n values
 // (inc 1) or one value per row (inc 0); a leading stride of 0 repeats one
 // row. The row loop runs inside the kernel. They panic, writing nothing, on
-// the misuses Apply2D rejects.
+// the misuses Apply2D rejects, and on an op not defined on T.
 
 // ApplyUnary2D computes dst[r*ldd+j] = op(a[r*lda+j*inca]).
-func ApplyUnary2D[T Float](op UnaryOp, m, n int, dst []T, ldd int, a []T, lda, inca int) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+func ApplyUnary2D[T Number](op UnaryOp, m, n int, dst []T, ldd int, a []T, lda, inca int) {
+	if !UnaryDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	must2D("ApplyUnary2D "+op.String(), m, n, arg2D("dst", dst, ldd, 1), arg2D("a", a, lda, inca))
 	if m == 0 || n == 0 {
@@ -36,9 +36,9 @@ func ApplyUnary2D[T Float](op UnaryOp, m, n int, dst []T, ldd int, a []T, lda, i
 }
 
 // Compare2D computes dst[r*ldd+j] = a[r*lda+j*inca] op b[r*ldb+j*incb].
-func Compare2D[T Float](op CompareOp, m, n int, dst []bool, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+func Compare2D[T Number](op CompareOp, m, n int, dst []bool, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+	if !CompareDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	must2D("Compare2D "+op.String(), m, n, arg2D("dst", dst, ldd, 1), arg2D("a", a, lda, inca), arg2D("b", b, ldb, incb))
 	if m == 0 || n == 0 {
@@ -58,9 +58,9 @@ func Compare2D[T Float](op CompareOp, m, n int, dst []bool, ldd int, a []T, lda,
 
 // ApplyTernary2D computes dst[r*ldd+j] = op(a[r*lda+j*inca],
 // b[r*ldb+j*incb], c[r*ldc+j*incc]).
-func ApplyTernary2D[T Float](op TernaryOp, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int, c []T, ldc, incc int) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+func ApplyTernary2D[T Number](op TernaryOp, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int, c []T, ldc, incc int) {
+	if !TernaryDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	must2D("ApplyTernary2D "+op.String(), m, n, arg2D("dst", dst, ldd, 1), arg2D("a", a, lda, inca), arg2D("b", b, ldb, incb), arg2D("c", c, ldc, incc))
 	if m == 0 || n == 0 {
@@ -82,7 +82,7 @@ func ApplyTernary2D[T Float](op TernaryOp, m, n int, dst []T, ldd int, a []T, ld
 
 // Select2D computes dst[r*ldd+j] = a[r*lda+j*inca] where
 // cond[r*ldcond+j*inccond], else b[r*ldb+j*incb].
-func Select2D[T Float](m, n int, dst []T, ldd int, cond []bool, ldcond, inccond int, a []T, lda, inca int, b []T, ldb, incb int) {
+func Select2D[T Number](m, n int, dst []T, ldd int, cond []bool, ldcond, inccond int, a []T, lda, inca int, b []T, ldb, incb int) {
 	must2D("Select2D", m, n, arg2D("dst", dst, ldd, 1), arg2D("cond", cond, ldcond, inccond), arg2D("a", a, lda, inca), arg2D("b", b, ldb, incb))
 	if m == 0 || n == 0 {
 		return
@@ -119,7 +119,7 @@ func fill[E any](row []E) {
 // should be written with non-temporal stores: the traffic counts dst and
 // every input (given as ld, inc pairs) with a row of values per row, and the
 // rows must take them (kernel.StreamBlock).
-func stream2D[T Float](m, n, ldd int, ldinc ...int) bool {
+func stream2D[T Number](m, n, ldd int, ldinc ...int) bool {
 	arrays := 1
 	for i := 0; i < len(ldinc); i += 2 {
 		if ldinc[i+1] == 1 && (m == 1 || ldinc[i] != 0) {

@@ -630,8 +630,8 @@ type UnaryOp uint8
 
 // The unary operations.
 const (
-	OpNeg         UnaryOp = iota // -a: a sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload
-	OpAbs                        // math.Abs(a): the sign bit cleared
+	OpNeg         UnaryOp = iota // -a: Go's unary minus: on floats a sign flip (-0 for 0, a NaN keeps its payload); on integers two's-complement wrap-around, so that the most negative value (math.MinInt8 for int8) is its own negation and an unsigned a gives 2^bits - a
+	OpAbs                        // math.Abs(a): on floats the sign bit cleared; on integers a, or -a where a < 0, with Go's wrap-around: Abs of the most negative value (math.MinInt8 for int8) is that value, as -a is, and the unsigned types are unchanged
 	OpSqrt                       // math.Sqrt(a): correctly rounded in T
 	OpFloor                      // math.Floor(a)
 	OpCeil                       // math.Ceil(a)
@@ -658,14 +658,33 @@ func (op UnaryOp) String() string { return kernel.UnaryOp(op).String() }
 // Valid reports whether op is one of the defined operations.
 func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
 
+// unaryOpOnFloats and unaryOpOnIntegers say which ops are defined on the float and on
+// the integer types: bit op is set for each.
+const (
+	unaryOpOnFloats   = 0b11111111111111111111
+	unaryOpOnIntegers = 0b11
+)
+
+// unaryOpOn returns the bits of the ops defined on T.
+func unaryOpOn[T Number]() uint64 {
+	if isFloat[T]() {
+		return unaryOpOnFloats
+	}
+	return unaryOpOnIntegers
+}
+
+// UnaryDefinedOn reports whether op is a valid UnaryOp defined on the element type T
+// (the calls panic on the others).
+func UnaryDefinedOn[T Number](op UnaryOp) bool { return unaryOpOn[T]()>>op&1 != 0 }
+
 // UnaryOps returns every unary operation in order.
 func UnaryOps() []UnaryOp {
 	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh, OpErf, OpSin, OpCos}
 }
 
 // Neg sets dst[i] = -a[i].
-// A sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload.
-func Neg[T Float](dst []T, a []T) {
+// Go's unary minus: on floats a sign flip (-0 for 0, a NaN keeps its payload); on integers two's-complement wrap-around, so that the most negative value (math.MinInt8 for int8) is its own negation and an unsigned a gives 2^bits - a.
+func Neg[T Number](dst []T, a []T) {
 	if !fits(dst, a) {
 		mustFit("Neg", in("dst", dst), in("a", a))
 	}
@@ -682,8 +701,8 @@ func Neg[T Float](dst []T, a []T) {
 }
 
 // Abs sets dst[i] = math.Abs(a[i]).
-// The sign bit cleared.
-func Abs[T Float](dst []T, a []T) {
+// On floats the sign bit cleared; on integers a, or -a where a < 0, with Go's wrap-around: Abs of the most negative value (math.MinInt8 for int8) is that value, as -a is, and the unsigned types are unchanged.
+func Abs[T Number](dst []T, a []T) {
 	if !fits(dst, a) {
 		mustFit("Abs", in("dst", dst), in("a", a))
 	}
@@ -692,6 +711,12 @@ func Abs[T Float](dst []T, a []T) {
 		if isFloat32[T]() {
 			for i := range dst {
 				dst[i] = T(mathFloat32frombits(mathFloat32bits(float32(a[i])) &^ (1 << 31)))
+			}
+			return
+		}
+		if !isFloat[T]() {
+			for i := range dst {
+				dst[i] = kernel.Pick(a[i] < 0, -a[i], a[i])
 			}
 			return
 		}
@@ -996,12 +1021,12 @@ type CompareOp uint8
 
 // The compare operations.
 const (
-	OpEq CompareOp = iota // a == b: false when either is NaN
-	OpNe                  // a != b: true when either is NaN
-	OpLt                  // a < b: false when either is NaN
-	OpLe                  // a <= b: false when either is NaN
-	OpGt                  // a > b: false when either is NaN
-	OpGe                  // a >= b: false when either is NaN
+	OpEq CompareOp = iota // a == b: false when either is NaN (floats)
+	OpNe                  // a != b: true when either is NaN (floats)
+	OpLt                  // a < b: false when either is NaN (floats); unsigned order for the unsigned types
+	OpLe                  // a <= b: false when either is NaN (floats); unsigned order for the unsigned types
+	OpGt                  // a > b: false when either is NaN (floats); unsigned order for the unsigned types
+	OpGe                  // a >= b: false when either is NaN (floats); unsigned order for the unsigned types
 )
 
 // String returns the lower-case name of op ("eq"), or CompareOp(N) for an invalid op.
@@ -1010,12 +1035,31 @@ func (op CompareOp) String() string { return kernel.CompareOp(op).String() }
 // Valid reports whether op is one of the defined operations.
 func (op CompareOp) Valid() bool { return op < CompareOp(kernel.NumCompareOps) }
 
+// compareOpOnFloats and compareOpOnIntegers say which ops are defined on the float and on
+// the integer types: bit op is set for each.
+const (
+	compareOpOnFloats   = 0b111111
+	compareOpOnIntegers = 0b111111
+)
+
+// compareOpOn returns the bits of the ops defined on T.
+func compareOpOn[T Number]() uint64 {
+	if isFloat[T]() {
+		return compareOpOnFloats
+	}
+	return compareOpOnIntegers
+}
+
+// CompareDefinedOn reports whether op is a valid CompareOp defined on the element type T
+// (the calls panic on the others).
+func CompareDefinedOn[T Number](op CompareOp) bool { return compareOpOn[T]()>>op&1 != 0 }
+
 // CompareOps returns every compare operation in order.
 func CompareOps() []CompareOp { return []CompareOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} }
 
 // Eq sets dst[i] = a[i] == b[i].
-// False when either is NaN.
-func Eq[T Float](dst []bool, a []T, b []T) {
+// False when either is NaN (floats).
+func Eq[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Eq", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1030,8 +1074,8 @@ func Eq[T Float](dst []bool, a []T, b []T) {
 }
 
 // EqScalar sets dst[i] = a[i] == s.
-// False when either is NaN.
-func EqScalar[T Float](dst []bool, a []T, s T) {
+// False when either is NaN (floats).
+func EqScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("EqScalar", in("dst", dst), in("a", a))
 	}
@@ -1046,8 +1090,8 @@ func EqScalar[T Float](dst []bool, a []T, s T) {
 }
 
 // Ne sets dst[i] = a[i] != b[i].
-// True when either is NaN.
-func Ne[T Float](dst []bool, a []T, b []T) {
+// True when either is NaN (floats).
+func Ne[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Ne", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1062,8 +1106,8 @@ func Ne[T Float](dst []bool, a []T, b []T) {
 }
 
 // NeScalar sets dst[i] = a[i] != s.
-// True when either is NaN.
-func NeScalar[T Float](dst []bool, a []T, s T) {
+// True when either is NaN (floats).
+func NeScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("NeScalar", in("dst", dst), in("a", a))
 	}
@@ -1078,8 +1122,8 @@ func NeScalar[T Float](dst []bool, a []T, s T) {
 }
 
 // Lt sets dst[i] = a[i] < b[i].
-// False when either is NaN.
-func Lt[T Float](dst []bool, a []T, b []T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func Lt[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Lt", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1094,8 +1138,8 @@ func Lt[T Float](dst []bool, a []T, b []T) {
 }
 
 // LtScalar sets dst[i] = a[i] < s.
-// False when either is NaN.
-func LtScalar[T Float](dst []bool, a []T, s T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func LtScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("LtScalar", in("dst", dst), in("a", a))
 	}
@@ -1110,8 +1154,8 @@ func LtScalar[T Float](dst []bool, a []T, s T) {
 }
 
 // Le sets dst[i] = a[i] <= b[i].
-// False when either is NaN.
-func Le[T Float](dst []bool, a []T, b []T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func Le[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Le", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1126,8 +1170,8 @@ func Le[T Float](dst []bool, a []T, b []T) {
 }
 
 // LeScalar sets dst[i] = a[i] <= s.
-// False when either is NaN.
-func LeScalar[T Float](dst []bool, a []T, s T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func LeScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("LeScalar", in("dst", dst), in("a", a))
 	}
@@ -1142,8 +1186,8 @@ func LeScalar[T Float](dst []bool, a []T, s T) {
 }
 
 // Gt sets dst[i] = a[i] > b[i].
-// False when either is NaN.
-func Gt[T Float](dst []bool, a []T, b []T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func Gt[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Gt", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1158,8 +1202,8 @@ func Gt[T Float](dst []bool, a []T, b []T) {
 }
 
 // GtScalar sets dst[i] = a[i] > s.
-// False when either is NaN.
-func GtScalar[T Float](dst []bool, a []T, s T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func GtScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("GtScalar", in("dst", dst), in("a", a))
 	}
@@ -1174,8 +1218,8 @@ func GtScalar[T Float](dst []bool, a []T, s T) {
 }
 
 // Ge sets dst[i] = a[i] >= b[i].
-// False when either is NaN.
-func Ge[T Float](dst []bool, a []T, b []T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func Ge[T Number](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Ge", in("dst", dst), in("a", a), in("b", b))
 	}
@@ -1190,8 +1234,8 @@ func Ge[T Float](dst []bool, a []T, b []T) {
 }
 
 // GeScalar sets dst[i] = a[i] >= s.
-// False when either is NaN.
-func GeScalar[T Float](dst []bool, a []T, s T) {
+// False when either is NaN (floats); unsigned order for the unsigned types.
+func GeScalar[T Number](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("GeScalar", in("dst", dst), in("a", a))
 	}
@@ -1218,7 +1262,7 @@ type TernaryOp uint8
 // The ternary operations.
 const (
 	OpFMA   TernaryOp = iota // a*b + c: one rounding, as math.FMA; for float32, the correctly rounded float32 result
-	OpClamp                  // min(max(a, b), c): Go's min and max: NaN if any operand is NaN
+	OpClamp                  // min(max(a, b), c): Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi
 )
 
 // String returns the lower-case name of op ("fma"), or TernaryOp(N) for an invalid op.
@@ -1226,6 +1270,25 @@ func (op TernaryOp) String() string { return kernel.TernaryOp(op).String() }
 
 // Valid reports whether op is one of the defined operations.
 func (op TernaryOp) Valid() bool { return op < TernaryOp(kernel.NumTernaryOps) }
+
+// ternaryOpOnFloats and ternaryOpOnIntegers say which ops are defined on the float and on
+// the integer types: bit op is set for each.
+const (
+	ternaryOpOnFloats   = 0b11
+	ternaryOpOnIntegers = 0b10
+)
+
+// ternaryOpOn returns the bits of the ops defined on T.
+func ternaryOpOn[T Number]() uint64 {
+	if isFloat[T]() {
+		return ternaryOpOnFloats
+	}
+	return ternaryOpOnIntegers
+}
+
+// TernaryDefinedOn reports whether op is a valid TernaryOp defined on the element type T
+// (the calls panic on the others).
+func TernaryDefinedOn[T Number](op TernaryOp) bool { return ternaryOpOn[T]()>>op&1 != 0 }
 
 // TernaryOps returns every ternary operation in order.
 func TernaryOps() []TernaryOp { return []TernaryOp{OpFMA, OpClamp} }
@@ -1303,8 +1366,8 @@ func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
 }
 
 // Clamp sets dst[i] = min(max(a[i], lo), hi).
-// Go's min and max: NaN if any operand is NaN.
-func Clamp[T Float](dst []T, a []T, lo T, hi T) {
+// Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi.
+func Clamp[T Number](dst []T, a []T, lo T, hi T) {
 	if !fits(dst, a) {
 		mustFit("Clamp", in("dst", dst), in("a", a))
 	}
@@ -1332,7 +1395,7 @@ func shortTernaryOp[T Number](op TernaryOp, n int) bool {
 
 // Select sets dst[i] = a[i] if cond[i], else b[i].
 // Numpy's where.
-func Select[T Float](dst []T, cond []bool, a []T, b []T) {
+func Select[T Number](dst []T, cond []bool, a []T, b []T) {
 	if !fitsAny(dst, cond) || !fits(dst, a) || !fits(dst, b) {
 		mustFit("Select", in("dst", dst), in("cond", cond), in("a", a), in("b", b))
 	}
@@ -1350,7 +1413,7 @@ func Select[T Float](dst []T, cond []bool, a []T, b []T) {
 
 // SelectScalar sets dst[i] = a[i] if cond[i], else s.
 // Numpy's where.
-func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
+func SelectScalar[T Number](dst []T, cond []bool, a []T, s T) {
 	if !fitsAny(dst, cond) || !fits(dst, a) {
 		mustFit("SelectScalar", in("dst", dst), in("cond", cond), in("a", a))
 	}
@@ -1368,7 +1431,7 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 
 // ScalarSelect sets dst[i] = s if cond[i], else b[i].
 // Numpy's where.
-func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
+func ScalarSelect[T Number](dst []T, cond []bool, s T, b []T) {
 	if !fitsAny(dst, cond) || !fits(dst, b) {
 		mustFit("ScalarSelect", in("dst", dst), in("cond", cond), in("b", b))
 	}

@@ -489,6 +489,96 @@ func intNamedCalls[T Integer]() []namedCall {
 				kernel.ReferenceBitwise(kernel.SV, kernel.OpAndNot, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
 			},
 		},
+		{name: "Neg", op: "neg", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Neg(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpNeg, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Abs", op: "abs", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Abs(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpAbs, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Eq", op: "eq", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Eq(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpEq, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "EqScalar", op: "eq", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { EqScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpEq, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Ne", op: "ne", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Ne(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpNe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "NeScalar", op: "ne", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { NeScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpNe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Lt", op: "lt", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Lt(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpLt, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "LtScalar", op: "lt", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { LtScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpLt, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Le", op: "le", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Le(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpLe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "LeScalar", op: "le", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { LeScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpLe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Gt", op: "gt", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Gt(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpGt, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "GtScalar", op: "gt", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { GtScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpGt, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Ge", op: "ge", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { Ge(dst.([]bool), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VV, kernel.OpGe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "GeScalar", op: "ge", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "bool",
+			run: func(dst any, in []any) { GeScalar(dst.([]bool), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceCompare(kernel.VS, kernel.OpGe, 1, n, dst.([]bool), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Clamp", op: "clamp", kind: "vss", vector: []bool{true, false, false}, inputs: []string{"T", "T", "T"}, out: "T",
+			run: func(dst any, in []any) { Clamp(dst.([]T), in[0].([]T), in[1].([]T)[0], in[2].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceTernary(kernel.VSS, kernel.OpClamp, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0, in[2].([]T), 0)
+			},
+		},
 		{name: "Shl", op: "shl", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "uint"}, out: "T",
 			run: func(dst any, in []any) { Shl(dst.([]T), in[0].([]T), in[1].([]uint)[0]) },
 			ref: func(n int, dst any, in []any) {
@@ -499,6 +589,24 @@ func intNamedCalls[T Integer]() []namedCall {
 			run: func(dst any, in []any) { Shr(dst.([]T), in[0].([]T), in[1].([]uint)[0]) },
 			ref: func(n int, dst any, in []any) {
 				kernel.ReferenceShift(kernel.VS, kernel.OpShr, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]uint), 0)
+			},
+		},
+		{name: "Select", op: "select", kind: "vvv", vector: []bool{true, true, true}, inputs: []string{"bool", "T", "T"}, out: "T",
+			run: func(dst any, in []any) { Select(dst.([]T), in[0].([]bool), in[1].([]T), in[2].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceSelection(kernel.VVV, kernel.OpSelect, 1, n, dst.([]T), 0, in[0].([]bool), 0, in[1].([]T), 0, in[2].([]T), 0)
+			},
+		},
+		{name: "SelectScalar", op: "select", kind: "vvs", vector: []bool{true, true, false}, inputs: []string{"bool", "T", "T"}, out: "T",
+			run: func(dst any, in []any) { SelectScalar(dst.([]T), in[0].([]bool), in[1].([]T), in[2].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceSelection(kernel.VVS, kernel.OpSelect, 1, n, dst.([]T), 0, in[0].([]bool), 0, in[1].([]T), 0, in[2].([]T), 0)
+			},
+		},
+		{name: "ScalarSelect", op: "select", kind: "vsv", vector: []bool{true, false, true}, inputs: []string{"bool", "T", "T"}, out: "T",
+			run: func(dst any, in []any) { ScalarSelect(dst.([]T), in[0].([]bool), in[1].([]T)[0], in[2].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceSelection(kernel.VSV, kernel.OpSelect, 1, n, dst.([]T), 0, in[0].([]bool), 0, in[1].([]T), 0, in[2].([]T), 0)
 			},
 		},
 	}

@@ -7,10 +7,11 @@ import "github.com/simdkit/elem/internal/kernel"
 // do and run the same kernels; short slices (see smallN) run the generic
 // row loop of the op, one call with no dispatch.
 
-// ApplyUnary sets dst[i] = op(a[i]).
-func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+// ApplyUnary sets dst[i] = op(a[i]). It panics if op is not defined on T
+// (see UnaryDefinedOn: on the integer types, Neg and Abs).
+func ApplyUnary[T Number](op UnaryOp, dst, a []T) {
+	if !UnaryDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
@@ -25,9 +26,9 @@ func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
 }
 
 // Compare sets dst[i] = a[i] op b[i], with Go's comparison operators.
-func Compare[T Float](op CompareOp, dst []bool, a, b []T) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+func Compare[T Number](op CompareOp, dst []bool, a, b []T) {
+	if !CompareDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
@@ -40,9 +41,9 @@ func Compare[T Float](op CompareOp, dst []bool, a, b []T) {
 }
 
 // CompareScalar sets dst[i] = a[i] op s, with Go's comparison operators.
-func CompareScalar[T Float](op CompareOp, dst []bool, a []T, s T) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+func CompareScalar[T Number](op CompareOp, dst []bool, a []T, s T) {
+	if !CompareDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	if !fitsAny(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
@@ -55,10 +56,12 @@ func CompareScalar[T Float](op CompareOp, dst []bool, a []T, s T) {
 }
 
 // ApplyTernary sets dst[i] = op(a[i], b[i], c[i]): OpFMA is a[i]*b[i] +
-// c[i] with one rounding, OpClamp is min(max(a[i], b[i]), c[i]).
-func ApplyTernary[T Float](op TernaryOp, dst, a, b, c []T) {
-	if !op.Valid() {
-		panic("elem: invalid " + op.String())
+// c[i] with one rounding, OpClamp is min(max(a[i], b[i]), c[i]). It panics
+// if op is not defined on T (see TernaryDefinedOn: on the integer types,
+// Clamp).
+func ApplyTernary[T Number](op TernaryOp, dst, a, b, c []T) {
+	if !TernaryDefinedOn[T](op) {
+		panic(notDefinedOn(op, isFloat[T]()))
 	}
 	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b), in("c", c))
@@ -106,4 +109,21 @@ func ApplyShift[T Integer](op ShiftOp, dst, a []T, s uint) {
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Shift(kernel.VS, kernel.ShiftOp(op), 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
 	kernel.FenceAfter(stream)
+}
+
+// notDefinedOn is the panic message of an op-valued call whose op is
+// invalid, or not defined on the float (or integer) types.
+//
+//go:noinline
+func notDefinedOn[O interface {
+	Valid() bool
+	String() string
+}](op O, float bool) string {
+	switch {
+	case !op.Valid():
+		return "elem: invalid " + op.String()
+	case float:
+		return "elem: " + op.String() + " is not defined on float types"
+	}
+	return "elem: " + op.String() + " is not defined on integer types"
 }

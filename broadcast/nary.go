@@ -23,10 +23,12 @@ import (
 // every row, a column for every column, ...). dst holds dstShape's elements
 // in row-major order. dst may be exactly a when aShape has dstShape's
 // elements and no size-1 axis is stretched; any other shared memory is an
-// error wrapping [ErrOverlap]. On error nothing is written.
-func ApplyUnary[T elem.Float](op elem.UnaryOp, dst []T, dstShape Shape, a []T, aShape Shape) error {
-	if !op.Valid() {
-		return newError(errs(ErrOp), "invalid %v", op)
+// error wrapping [ErrOverlap]. An op not defined on T (see
+// elem.UnaryDefinedOn: the integer types have Neg and Abs) is an error
+// wrapping [ErrOp]. On error nothing is written.
+func ApplyUnary[T elem.Number](op elem.UnaryOp, dst []T, dstShape Shape, a []T, aShape Shape) error {
+	if !elem.UnaryDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
 	}
 	x, err := newNary(dstShape, [3]Shape{aShape}, 1, &unaryNames)
 	if err != nil {
@@ -55,10 +57,11 @@ func ApplyUnary[T elem.Float](op elem.UnaryOp, dst []T, dstShape Shape, a []T, a
 // the NUMPY rule (FMA: a*b + c rounded once; Clamp: min(max(a, b), c)). dst
 // holds the output's elements in row-major order. dst may be exactly an
 // input whose shape is the output's; any other shared memory is an error
-// wrapping [ErrOverlap]. On error nothing is written.
-func ApplyTernary[T elem.Float](op elem.TernaryOp, dst, a []T, aShape Shape, b []T, bShape Shape, c []T, cShape Shape) error {
-	if !op.Valid() {
-		return newError(errs(ErrOp), "invalid %v", op)
+// wrapping [ErrOverlap]. An op not defined on T (the integer types have
+// Clamp) is an error wrapping [ErrOp]. On error nothing is written.
+func ApplyTernary[T elem.Number](op elem.TernaryOp, dst, a []T, aShape Shape, b []T, bShape Shape, c []T, cShape Shape) error {
+	if !elem.TernaryDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
 	}
 	var out [scratchAxes]int
 	x, err := numpyNary(out[:], [3]Shape{aShape, bShape, cShape}, &ternaryNames)
@@ -91,7 +94,7 @@ func ApplyTernary[T elem.Float](op elem.TernaryOp, dst, a []T, aShape Shape, b [
 // row-major order. dst may be exactly a or b when its shape is the
 // output's; any other shared memory is an error wrapping [ErrOverlap]. On
 // error nothing is written.
-func Select[T elem.Float](dst []T, cond []bool, condShape Shape, a []T, aShape Shape, b []T, bShape Shape) error {
+func Select[T elem.Number](dst []T, cond []bool, condShape Shape, a []T, aShape Shape, b []T, bShape Shape) error {
 	var out [scratchAxes]int
 	x, err := numpyNary(out[:], [3]Shape{condShape, aShape, bShape}, &selectNames)
 	if err != nil {
@@ -116,6 +119,15 @@ func Select[T elem.Float](dst []T, cond []bool, condShape Shape, a []T, aShape S
 		}
 	})
 	return nil
+}
+
+// opNotDefined is the error of an op that is invalid or not defined on the
+// type of zero.
+func opNotDefined(op interface{ Valid() bool }, zero any) error {
+	if !op.Valid() {
+		return newError(errs(ErrOp), "invalid %v", op)
+	}
+	return newError(errs(ErrOp), "%v is not defined on %T", op, zero)
 }
 
 // The inputs' names in the N-ary calls' messages.
@@ -239,7 +251,7 @@ func spanOf[E any](s []E) span {
 // checkNary validates the data lengths and dst's overlap with every input:
 // dst may be exactly an input laid out as the output, and share nothing
 // with the others.
-func checkNary[T elem.Float](x *nary, dst []T, ins ...span) error {
+func checkNary[T elem.Number](x *nary, dst []T, ins ...span) error {
 	if len(dst) != x.length[0] {
 		return newError(errs(ErrDataLength), "dst has %d elements; the output %v of %s needs %d", len(dst), x.out.Clone(), x.describe(), x.length[0])
 	}
@@ -294,7 +306,7 @@ func (x *nary) run(block func(off [nditer.Operands]int, m, n int)) {
 }
 
 // fill sets every element of row to its first.
-func fill[T elem.Float](row []T) {
+func fill[T elem.Number](row []T) {
 	for j := 1; j < len(row); j++ {
 		row[j] = row[0]
 	}

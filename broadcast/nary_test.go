@@ -80,10 +80,14 @@ func TestApplyTernaryAndSelect(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testNary[float32])
 		t.Run("float64", testNary[float64])
+		t.Run("int8", testNary[int8])
+		t.Run("uint16", testNary[uint16])
+		t.Run("int32", testNary[int32])
+		t.Run("uint64", testNary[uint64])
 	})
 }
 
-func testNary[T elem.Float](t *testing.T) {
+func testNary[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, c := range callCases(rng, 3) {
 		out, err := Numpy(c.inputs...)
@@ -92,10 +96,14 @@ func testNary[T elem.Float](t *testing.T) {
 		data := make([][]T, 3)
 		for k, in := range c.inputs {
 			n, _ := in.Size()
-			data[k] = testkit.RandomData[T](rng, n)
+			data[k] = testkit.RandomNumbers[T](rng, n)
 		}
 		n, _ := c.out.Size()
 		for _, op := range elem.TernaryOps() {
+			if !elem.TernaryDefinedOn[T](op) {
+				require.ErrorIs(t, ApplyTernary(op, make([]T, n), data[0], c.inputs[0], data[1], c.inputs[1], data[2], c.inputs[2]), ErrOp)
+				continue
+			}
 			what := fmt.Sprintf("%v %v", op, c)
 			want := make([]T, n)
 			naryRef(t, c, func(o int, at []int) {
@@ -127,16 +135,24 @@ func TestApplyUnary(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testApplyUnary[float32])
 		t.Run("float64", testApplyUnary[float64])
+		t.Run("int8", testApplyUnary[int8])
+		t.Run("uint16", testApplyUnary[uint16])
+		t.Run("int32", testApplyUnary[int32])
+		t.Run("int64", testApplyUnary[int64])
 	})
 }
 
-func testApplyUnary[T elem.Float](t *testing.T) {
+func testApplyUnary[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, c := range callCases(rng, 1) {
 		an, _ := c.inputs[0].Size()
-		a := testkit.RandomData[T](rng, an)
+		a := testkit.RandomNumbers[T](rng, an)
 		n, _ := c.out.Size()
 		for _, op := range elem.UnaryOps() {
+			if !elem.UnaryDefinedOn[T](op) {
+				require.ErrorIs(t, ApplyUnary(op, make([]T, n), c.out, a, c.inputs[0]), ErrOp)
+				continue
+			}
 			what := fmt.Sprintf("%v %v", op, c)
 			want := make([]T, n)
 			naryRef(t, c, func(o int, at []int) { elem.ApplyUnary(op, want[o:o+1], a[at[0]:][:1]) })

@@ -474,10 +474,12 @@ func (k *neonKernel) load(o neonOperand, pc neonPiece) {
 func (k *neonKernel) store(pc neonPiece, res arm64enc.VReg) {
 	if k.out.boolean {
 		k.narrow(res, pc.elems)
-		if k.em.complement {
-			k.p.VUnary(arm64enc.Not, arm64enc.B16, res, res)
+		for _, r := range regs(res, regsFor(pc.elems, 1)) { // narrow lanes fill more than one
+			if k.em.complement {
+				k.p.VUnary(arm64enc.Not, arm64enc.B16, r, r)
+			}
+			k.p.VUSHR(arm64enc.B16, r, r, 7)
 		}
-		k.p.VUSHR(arm64enc.B16, res, res, 7)
 	}
 	k.move(k.out, res, pc, true)
 }
@@ -516,13 +518,15 @@ func moveForm[F any](store, post bool, load, loadP, st, stP F) F {
 	return load
 }
 
-// widen turns elems bytes at the low end of v into lane masks of T's width
+// widen turns elems bytes from the low end of v on into lane masks of T's width
 // in v, v+1, ...: each byte tested against zero, then every lane doubled
 // in width, level by level, by interleaving a register with itself. The
 // registers are written from the last down, so that no source is
 // overwritten before it is read.
 func (k *neonKernel) widen(v arm64enc.VReg, elems int) {
-	k.p.Vec(arm64enc.Cmtst, arm64enc.B16, v, v, v)
+	for _, r := range regs(v, regsFor(elems, 1)) {
+		k.p.Vec(arm64enc.Cmtst, arm64enc.B16, r, r, r)
+	}
 	for size := 1; size < k.t.Size(); size *= 2 {
 		arr, _ := arm64enc.ArrangementOf(size, 16)
 		for j := regsFor(elems, 2*size) - 1; j >= 0; j-- {

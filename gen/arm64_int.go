@@ -22,7 +22,57 @@ var neonIntEmitters = map[string]neonEmitter{
 
 	"shl": neonShift(false),
 	"shr": neonShift(true),
+
+	"eq": neonIntCompare(arm64enc.CmEq, false, false),
+	"ne": neonIntCompare(arm64enc.CmEq, false, true),
+	"lt": neonIntCompare(arm64enc.CmGt, true, false),
+	"le": neonIntCompare(arm64enc.CmGt, false, true), // not a > b
+	"gt": neonIntCompare(arm64enc.CmGt, false, false),
+	"ge": neonIntCompare(arm64enc.CmGt, true, true), // not b > a
+
+	"neg":    neonUnary(arm64enc.Neg),
+	"abs":    neonIntAbs,
+	"clamp":  neonIntClamp,
+	"select": neonSelect,
 }
+
+// neonIntCompare is the emitter of an integer comparison: gt on (a, b), or
+// on (b, a) when swap is set, or its complement when complement is set (the
+// store flips the narrowed bytes). gt is CMGT for the signed types and CMHI
+// for the unsigned ones; CMEQ is either.
+func neonIntCompare(gt arm64enc.IntOp, swap, complement bool) neonEmitter {
+	em := neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
+		op := gt
+		if op == arm64enc.CmGt && !k.t.Signed {
+			op = arm64enc.CmHi
+		}
+		if swap {
+			n, m = m, n
+		}
+		k.p.IntVector(op, arr, d, n, m)
+	})
+	em.complement = complement
+	return em
+}
+
+// neonIntAbs is ABS, which wraps as Go's -a does (the most negative value
+// stays); an unsigned value is its own absolute value.
+var neonIntAbs = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
+	if !k.t.Signed {
+		return in[0].reg
+	}
+	k.p.VUnary(arm64enc.Abs, arr, out, in[0].reg)
+	return out
+}}
+
+// neonIntClamp is min(max(a, lo), hi) by Go's integer min and max (see
+// neonMinMax), through a scratch register of the result's own.
+var neonIntClamp = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
+	maxOf, minOf := neonMinMax(true).compute, neonMinMax(false).compute
+	t := vTemp + (out - vOut)
+	maxOf(k, arr, t, []neonValue{in[0], in[1]})
+	return minOf(k, arr, out, []neonValue{{reg: t}, in[2]})
+}}
 
 // neonVec emits the Go assembler's vector instruction op on T's lanes.
 func neonVec(op arm64enc.VecOp) func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {

@@ -98,8 +98,9 @@ func writeElemFamily(g *goFile, f *registry.Family) {
 		g.p("return %sOnIntegers", lowerFirst(typ))
 		g.p("}")
 		g.p("")
-		g.p("// DefinedOn reports whether op is a valid %s defined on the element type T\n// (the calls panic on the others).", typ)
-		g.p("func DefinedOn[T Number](op %s) bool { return %sOn[T]()>>op&1 != 0 }", typ, lowerFirst(typ))
+		name := strings.TrimSuffix(typ, "Op") + "DefinedOn" // DefinedOn for Op, UnaryDefinedOn, ...
+		g.p("// %s reports whether op is a valid %s defined on the element type T\n// (the calls panic on the others).", name, typ)
+		g.p("func %s[T Number](op %s) bool { return %sOn[T]()>>op&1 != 0 }", name, typ, lowerFirst(typ))
 		g.p("")
 	}
 	g.p("// %s returns every %s operation in order.", listFuncs[f], f.Name)
@@ -272,14 +273,7 @@ func writeSmallLoop(g *goFile, o registry.Op, ps []formParam, elems []string) {
 	// math.X becomes elem's wrapper mathX (see elem's scalarmath.go), and
 	// the kernels' Pick is package kernel's.
 	local := strings.NewReplacer("math.", "math", "Pick(", "kernel.Pick(")
-	e64, e32 := local.Replace(o.ExprOf(registry.Float64, elems...)), local.Replace(o.ExprOf(registry.Float32, elems...))
-	if e32 != e64 {
-		g.p("if isFloat32[T]() {")
-		g.p("for i := range dst { dst[i] = %s }", e32)
-		g.p("return")
-		g.p("}")
-	}
-	g.p("for i := range dst { dst[i] = %s }", e64)
+	writeTypedLoops(g, o, "i", "dst", func(t registry.Type) string { return local.Replace(o.ExprOf(t, elems...)) })
 	g.p("return")
 	g.p("}")
 }

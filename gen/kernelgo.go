@@ -130,16 +130,28 @@ func rowBody(g *goFile, o registry.Op, k registry.Kind) {
 		}
 		g.p("%s = %s", strings.Join(reslice, ", "), strings.Join(rhs, ", "))
 	}
-	e64, e32 := o.ExprOf(registry.Float64, rowElems(f, k)...), o.ExprOf(registry.Float32, rowElems(f, k)...)
-	if e64 == e32 {
-		g.p("for j := range d { d[j] = %s }", e64)
-		return
+	writeTypedLoops(g, o, "j", "d", func(t registry.Type) string { return o.ExprOf(t, rowElems(f, k)...) })
+}
+
+// writeTypedLoops writes the loop dst[i] = op's expression over index i of
+// slice dst, with the expression of each kind of T where they differ
+// (float32, the integers, and float64's for the rest), each behind a test
+// of T that the compiler folds.
+func writeTypedLoops(g *goFile, o registry.Op, i, dst string, expr func(registry.Type) string) {
+	e64 := expr(registry.Float64)
+	loop := func(e string) { g.p("for %s := range %s { %s[%s] = %s }", i, dst, dst, i, e) }
+	for _, c := range []struct {
+		t    registry.Type
+		test string
+	}{{registry.Float32, "isFloat32[T]()"}, {registry.Int64, "!isFloat[T]()"}} {
+		if e := expr(c.t); e != e64 && o.Supports(c.t) {
+			g.p("if %s {", c.test)
+			loop(e)
+			g.p("return")
+			g.p("}")
+		}
 	}
-	g.p("if isFloat32[T]() {")
-	g.p("for j := range d { d[j] = %s }", e32)
-	g.p("return")
-	g.p("}")
-	g.p("for j := range d { d[j] = %s }", e64)
+	loop(e64)
 }
 
 // entryName is the exported per-op entry of internal/kernel: "Add", "FMA".

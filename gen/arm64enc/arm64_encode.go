@@ -472,6 +472,8 @@ type UnaryOp uint8
 // into a lane of twice the width: its arrangement is that of n, and d's
 // lanes, in a register of the same size, are twice as wide and half as many
 // (uaddlp v1.2d, v2.4s; not from 2S, whose 1D this package does not name).
+// Abs and Neg are the integer |n| and -n with two's-complement wrap-around
+// (the most negative value is its own absolute value and negation).
 const (
 	FNeg   UnaryOp = iota + 1 // -n
 	FAbs                      // |n|
@@ -483,10 +485,12 @@ const (
 	FRintA                    // n rounded to nearest, ties away from zero
 	Not                       // ^n
 	UAddLP                    // n[2i] + n[2i+1], widened
+	Abs                       // |n|, integer
+	Neg                       // -n, integer
 )
 
 // lastUnaryOp is the last UnaryOp, for range checks.
-const lastUnaryOp = UAddLP
+const lastUnaryOp = Neg
 
 // unaryOpInfo is the "two-register miscellaneous" encoding of a UnaryOp:
 // the U bit (29), the opcode (16:12) and the arrangements it takes. The
@@ -512,6 +516,8 @@ var unaryOpInfo = [...]struct {
 	FRintA: {"frinta", 1, 0, 0b11000, floatArrangements, true, false},
 	Not:    {"mvn", 1, 0, 0b00101, byteArrangements, false, false}, // NOT, printed as its alias MVN
 	UAddLP: {"uaddlp", 1, 0, 0b00010, []Arrangement{B8, B16, H4, H8, S4}, false, true},
+	Abs:    {"abs", 0, 0, 0b01011, allArrangements, false, false},
+	Neg:    {"neg", 1, 0, 0b01011, allArrangements, false, false},
 }
 
 func (op UnaryOp) check() error { return checkOp(op, FNeg, lastUnaryOp, "unary operation") }

@@ -421,6 +421,11 @@ func TestEncodeKnown(t *testing.T) {
 		{"mvn v1.8b, v2.8b", encoded(EncodeUnary(Not, B8, V1, V2)), 0x2e205841},
 		{"uaddlp v1.2d, v2.4s", encoded(EncodeUnary(UAddLP, S4, V1, V2)), 0x6ea02841},
 		{"uaddlp v1.4h, v2.8b", encoded(EncodeUnary(UAddLP, B8, V1, V2)), 0x2e202841},
+		{"abs v1.4s, v2.4s", encoded(EncodeUnary(Abs, S4, V1, V2)), 0x4ea0b841},
+		{"abs v3.16b, v4.16b", encoded(EncodeUnary(Abs, B16, V3, V4)), 0x4e20b883},
+		{"abs v1.2d, v2.2d", encoded(EncodeUnary(Abs, D2, V1, V2)), 0x4ee0b841},
+		{"neg v1.2d, v2.2d", encoded(EncodeUnary(Neg, D2, V1, V2)), 0x6ee0b841},
+		{"neg v5.8h, v6.8h", encoded(EncodeUnary(Neg, H8, V5, V6)), 0x6e60b8c5},
 
 		{"mul v0.4s, v1.4s, v2.4s", encoded(EncodeIntVector(Mul, S4, V0, V1, V2)), 0x4ea29c20},
 		{"mul v1.16b, v2.16b, v3.16b", encoded(EncodeIntVector(Mul, B16, V1, V2, V3)), 0x4e239c41},

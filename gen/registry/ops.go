@@ -136,6 +136,9 @@ type Op struct {
 	// Expr32, if set, replaces Expr for float32-based types, whose
 	// expression often goes through float64 (float32(math.Sqrt(float64(x)))).
 	Expr32 string
+	// IntExpr, if set, replaces Expr for the integer types, where the
+	// float expression would not give Go's integer result (Abs).
+	IntExpr string
 	// Formula is the operation as docs write it, when Expr is not that:
 	// "math.Abs({a})" for "{T}(math.Abs(float64({a})))".
 	Formula string
@@ -185,13 +188,15 @@ var Ops = []Op{
 	{Name: "xor", Family: Bitwise, Types: Ints, Expr: "{a} ^ {b}", Named: "Xor", SignBlind: true},
 	{Name: "andnot", Family: Bitwise, Types: Ints, Expr: "{a} &^ {b}", Named: "AndNot", ScalarFirst: true, SignBlind: true},
 
-	{Name: "neg", Family: Unary, Types: Floats, Expr: "-{a}", Named: "Neg",
-		Doc: "a sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload"},
+	{Name: "neg", Family: Unary, Types: Numbers, Expr: "-{a}", Named: "Neg", SignBlind: true,
+		Doc: "Go's unary minus: on floats a sign flip (-0 for 0, a NaN keeps its payload); on integers two's-complement wrap-around, so that the most negative value (math.MinInt8 for int8) is its own negation and an unsigned a gives 2^bits - a"},
 	// math.Abs clears the sign bit; through float64, a float32 signalling
 	// NaN would come back quiet, so float32 clears its own sign bit.
-	{Name: "abs", Formula: "math.Abs({a})", Family: Unary, Types: Floats, Expr: "{T}(math.Abs(float64({a})))",
-		Expr32: "{T}(math.Float32frombits(math.Float32bits(float32({a})) &^ (1 << 31)))", Named: "Abs",
-		Doc: "the sign bit cleared"},
+	// On integers |a| is -a where a < 0, which wraps as Go's -a does: the
+	// most negative value is its own absolute value.
+	{Name: "abs", Formula: "math.Abs({a})", Family: Unary, Types: Numbers, Expr: "{T}(math.Abs(float64({a})))",
+		Expr32: "{T}(math.Float32frombits(math.Float32bits(float32({a})) &^ (1 << 31)))", IntExpr: "Pick({a} < 0, -{a}, {a})", Named: "Abs",
+		Doc: "on floats the sign bit cleared; on integers a, or -a where a < 0, with Go's wrap-around: Abs of the most negative value (math.MinInt8 for int8) is that value, as -a is, and the unsigned types are unchanged"},
 	// float32(math.Sqrt(float64(x))) is the correctly rounded float32 square
 	// root: a double's 53 bits are more than twice float32's 24 plus two.
 	{Name: "sqrt", Formula: "math.Sqrt({a})", Family: Unary, Types: Floats, Expr: "{T}(math.Sqrt(float64({a})))", Named: "Sqrt", Compute: true,
@@ -216,19 +221,19 @@ var Ops = []Op{
 	mathOp("sin", "Sin", "sin({a})", "within 1 ulp for every finite a, however large (an exact reduction by pi/2); NaN for ±Inf"),
 	mathOp("cos", "Cos", "cos({a})", "within 1 ulp for every finite a, however large; NaN for ±Inf"),
 
-	{Name: "eq", Family: Compare, Types: Floats, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN"},
-	{Name: "ne", Family: Compare, Types: Floats, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN"},
-	{Name: "lt", Family: Compare, Types: Floats, Expr: "{a} < {b}", Named: "Lt", Doc: "false when either is NaN"},
-	{Name: "le", Family: Compare, Types: Floats, Expr: "{a} <= {b}", Named: "Le", Doc: "false when either is NaN"},
-	{Name: "gt", Family: Compare, Types: Floats, Expr: "{a} > {b}", Named: "Gt", Doc: "false when either is NaN"},
-	{Name: "ge", Family: Compare, Types: Floats, Expr: "{a} >= {b}", Named: "Ge", Doc: "false when either is NaN"},
+	{Name: "eq", Family: Compare, Types: Numbers, SignBlind: true, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN (floats)"},
+	{Name: "ne", Family: Compare, Types: Numbers, SignBlind: true, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN (floats)"},
+	{Name: "lt", Family: Compare, Types: Numbers, Expr: "{a} < {b}", Named: "Lt", Doc: "false when either is NaN (floats); unsigned order for the unsigned types"},
+	{Name: "le", Family: Compare, Types: Numbers, Expr: "{a} <= {b}", Named: "Le", Doc: "false when either is NaN (floats); unsigned order for the unsigned types"},
+	{Name: "gt", Family: Compare, Types: Numbers, Expr: "{a} > {b}", Named: "Gt", Doc: "false when either is NaN (floats); unsigned order for the unsigned types"},
+	{Name: "ge", Family: Compare, Types: Numbers, Expr: "{a} >= {b}", Named: "Ge", Doc: "false when either is NaN (floats); unsigned order for the unsigned types"},
 
 	{Name: "fma", Formula: "{a}*{b} + {c}", Family: Ternary, Types: Floats, Expr: "{T}(math.FMA(float64({a}), float64({b}), float64({c})))",
 		Expr32: "{T}(fma32(float32({a}), float32({b}), float32({c})))", Named: "FMA",
 		Doc:   "one rounding, as math.FMA; for float32, the correctly rounded float32 result",
 		Forms: []Form{{Name: "FMA", Kind: "vvv"}, {Name: "MulScalarAdd", Kind: "vsv"}, {Name: "MulAddScalar", Kind: "vvs"}}},
-	{Name: "clamp", Family: Ternary, Types: Floats, Expr: "min(max({a}, {b}), {c})", Named: "Clamp",
-		Doc:   "Go's min and max: NaN if any operand is NaN",
+	{Name: "clamp", Family: Ternary, Types: Numbers, Expr: "min(max({a}, {b}), {c})", Named: "Clamp",
+		Doc:   "Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi",
 		Forms: []Form{{Name: "Clamp", Kind: "vss", Params: []string{"a", "lo", "hi"}}}},
 
 	{Name: "shl", Family: Shift, Types: Ints, Expr: "{a} << {s}", Named: "Shl", SignBlind: true,
@@ -236,7 +241,7 @@ var Ops = []Op{
 	{Name: "shr", Family: Shift, Types: Ints, Expr: "{a} >> {s}", Named: "Shr",
 		Doc: "Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width"},
 
-	{Name: "select", Formula: "{a} if {cond}, else {b}", Family: Selection, Types: Floats, Expr: "Pick({cond}, {a}, {b})", Named: "Select",
+	{Name: "select", Formula: "{a} if {cond}, else {b}", Family: Selection, Types: Numbers, SignBlind: true, Expr: "Pick({cond}, {a}, {b})", Named: "Select",
 		Doc: "Numpy's where",
 		Forms: []Form{{Name: "Select", Kind: "vvv"}, {Name: "SelectScalar", Kind: "vvs"},
 			{Name: "ScalarSelect", Kind: "vsv", Params: []string{"cond", "s", "b"}}}},
@@ -294,8 +299,11 @@ func (o Op) Index() int {
 // for element type t.
 func (o Op) ExprOf(t Type, operands ...string) string {
 	e := o.Expr
-	if o.Expr32 != "" && t.Float && t.Bits == 32 {
+	switch {
+	case o.Expr32 != "" && t.Float && t.Bits == 32:
 		e = o.Expr32
+	case o.IntExpr != "" && !t.Float:
+		e = o.IntExpr
 	}
 	pairs := []string{"{T}", "T"}
 	for i, x := range operands {

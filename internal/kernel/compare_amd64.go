@@ -184,6 +184,606 @@ func geVSF64AVX2(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float
 //go:noescape
 func geSVF64AVX2(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int)
 
+// eqVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func eqSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func neSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltSVU8AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVVU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leSVU8AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVVU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtSVU8AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVVU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geSVU8AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVVU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltSVU16AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVVU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leSVU16AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVVU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtSVU16AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVVU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geSVU16AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVVU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltSVU32AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVVU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leSVU32AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVVU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtSVU32AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVVU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geSVU32AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVVU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltSVU64AVX2 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func ltSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVVU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leSVU64AVX2 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func leSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVVU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtSVU64AVX2 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func gtSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVVU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geSVU64AVX2 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func geSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
 // eqVVF32AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -363,3 +963,603 @@ func geVSF64AVX512(m int, n int, dst *bool, ldd int, a *float64, lda int, b *flo
 //
 //go:noescape
 func geSVF64AVX512(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// eqVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func eqSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func neSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltSVU8AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVVU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leSVU8AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVVU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtSVU8AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVVU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geSVU8AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVVU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltSVU16AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVVU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leSVU16AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVVU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtSVU16AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVVU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geSVU16AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVVU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltSVU32AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVVU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leSVU32AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVVU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtSVU32AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVVU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geSVU32AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVVU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltSVU64AVX512 computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func ltSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVVU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leSVU64AVX512 computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func leSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVVU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtSVU64AVX512 computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func gtSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVVU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geSVU64AVX512 computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func geSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)

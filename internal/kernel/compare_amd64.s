@@ -4013,6 +4013,14729 @@ geSVF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func eqVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          eqVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       eqVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y0
+	VPCMPEQB (R8)(R10*1), Y0, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  32(SI)(R10*1), Y1
+	VPCMPEQB 32(R8)(R10*1), Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  64(SI)(R10*1), Y2
+	VPCMPEQB 64(R8)(R10*1), Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  96(SI)(R10*1), Y3
+	VPCMPEQB 96(R8)(R10*1), Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  Y0, (DX)(R10*1)
+	VMOVDQU  Y1, 32(DX)(R10*1)
+	VMOVDQU  Y2, 64(DX)(R10*1)
+	VMOVDQU  Y3, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      eqVVI8AVX2_loop4
+
+eqVVI8AVX2_after4:
+eqVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       eqVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y0
+	VPCMPEQB (R8)(R10*1), Y0, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  Y0, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      eqVVI8AVX2_loop1
+
+eqVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       eqVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X0
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVDQU  X0, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+eqVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       eqVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X0
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+eqVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       eqVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X0
+	VMOVD    (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVD    X0, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+eqVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       eqVVI8AVX2_tail2
+	VPXOR    X0, X0, X0
+	VPINSRW  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRW  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+eqVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       eqVVI8AVX2_tail1
+	VPXOR    X0, X0, X0
+	VPINSRB  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+eqVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI8AVX2_row
+
+eqVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          eqVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqVSI8AVX2_row:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       eqVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPCMPEQB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VPCMPEQB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      eqVSI8AVX2_loop4
+
+eqVSI8AVX2_after4:
+eqVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       eqVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      eqVSI8AVX2_loop1
+
+eqVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       eqVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+eqVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       eqVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+eqVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       eqVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+eqVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       eqVSI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+eqVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       eqVSI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPCMPEQB X0, X1, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+eqVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI8AVX2_row
+
+eqVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          eqSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqSVI8AVX2_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       eqSVI8AVX2_after4
+	VPCMPEQB (R8)(R10*1), Y0, Y1
+	VPABSB   Y1, Y1
+	VPCMPEQB 32(R8)(R10*1), Y0, Y2
+	VPABSB   Y2, Y2
+	VPCMPEQB 64(R8)(R10*1), Y0, Y3
+	VPABSB   Y3, Y3
+	VPCMPEQB 96(R8)(R10*1), Y0, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      eqSVI8AVX2_loop4
+
+eqSVI8AVX2_after4:
+eqSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       eqSVI8AVX2_after1
+	VPCMPEQB (R8)(R10*1), Y0, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      eqSVI8AVX2_loop1
+
+eqSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       eqSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+eqSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       eqSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+eqSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       eqSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X1
+	VPCMPEQB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+eqSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       eqSVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPEQB X1, X0, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+eqSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       eqSVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+eqSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI8AVX2_row
+
+eqSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          neVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       neVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPEQB (R8)(R10*1), Y1, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPCMPEQB 32(R8)(R10*1), Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VPCMPEQB 64(R8)(R10*1), Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VPCMPEQB 96(R8)(R10*1), Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      neVVI8AVX2_loop4
+
+neVVI8AVX2_after4:
+neVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       neVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPEQB (R8)(R10*1), Y1, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      neVVI8AVX2_loop1
+
+neVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       neVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+neVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       neVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+neVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       neVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VMOVD    (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+neVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       neVVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+neVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       neVVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+neVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI8AVX2_row
+
+neVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          neVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neVSI8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       neVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      neVSI8AVX2_loop4
+
+neVSI8AVX2_after4:
+neVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       neVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      neVSI8AVX2_loop1
+
+neVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       neVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+neVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       neVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+neVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       neVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+neVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       neVSI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (SI)(R10*1), X2, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+neVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       neVSI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (SI)(R10*1), X2, X2
+	VPCMPEQB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+neVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI8AVX2_row
+
+neVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          neSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neSVI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       neSVI8AVX2_after4
+	VPCMPEQB (R8)(R10*1), Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VPCMPEQB 32(R8)(R10*1), Y1, Y3
+	VPADDB   Y0, Y3, Y3
+	VPCMPEQB 64(R8)(R10*1), Y1, Y4
+	VPADDB   Y0, Y4, Y4
+	VPCMPEQB 96(R8)(R10*1), Y1, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      neSVI8AVX2_loop4
+
+neSVI8AVX2_after4:
+neSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       neSVI8AVX2_after1
+	VPCMPEQB (R8)(R10*1), Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      neSVI8AVX2_loop1
+
+neSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       neSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+neSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       neSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+neSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       neSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X2
+	VPCMPEQB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+neSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       neSVI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPEQB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+neSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       neSVI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+neSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI8AVX2_row
+
+neSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y0
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  32(SI)(R10*1), Y1
+	VMOVDQU  32(R8)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  64(SI)(R10*1), Y2
+	VMOVDQU  64(R8)(R10*1), Y3
+	VPCMPGTB Y2, Y3, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  96(SI)(R10*1), Y3
+	VMOVDQU  96(R8)(R10*1), Y4
+	VPCMPGTB Y3, Y4, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  Y0, (DX)(R10*1)
+	VMOVDQU  Y1, 32(DX)(R10*1)
+	VMOVDQU  Y2, 64(DX)(R10*1)
+	VMOVDQU  Y3, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltVVI8AVX2_loop4
+
+ltVVI8AVX2_after4:
+ltVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y0
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  Y0, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltVVI8AVX2_loop1
+
+ltVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X0
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VMOVDQU  X0, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X0
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X0
+	VMOVD    (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VMOVD    X0, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltVVI8AVX2_tail2
+	VPXOR    X0, X0, X0
+	VPINSRW  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VPEXTRW  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltVVI8AVX2_tail1
+	VPXOR    X0, X0, X0
+	VPINSRB  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI8AVX2_row
+
+ltVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVSI8AVX2_row:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPCMPGTB Y2, Y0, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VPCMPGTB Y3, Y0, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VPCMPGTB Y4, Y0, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltVSI8AVX2_loop4
+
+ltVSI8AVX2_after4:
+ltVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltVSI8AVX2_loop1
+
+ltVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltVSI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltVSI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI8AVX2_row
+
+ltVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltSVI8AVX2_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltSVI8AVX2_after4
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(R8)(R10*1), Y2
+	VPCMPGTB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(R8)(R10*1), Y3
+	VPCMPGTB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(R8)(R10*1), Y4
+	VPCMPGTB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltSVI8AVX2_loop4
+
+ltSVI8AVX2_after4:
+ltSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltSVI8AVX2_after1
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltSVI8AVX2_loop1
+
+ltSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltSVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltSVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI8AVX2_row
+
+ltSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          leVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VMOVDQU  32(R8)(R10*1), Y3
+	VPCMPGTB Y3, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VMOVDQU  64(R8)(R10*1), Y4
+	VPCMPGTB Y4, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VMOVDQU  96(R8)(R10*1), Y5
+	VPCMPGTB Y5, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leVVI8AVX2_loop4
+
+leVVI8AVX2_after4:
+leVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leVVI8AVX2_loop1
+
+leVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VMOVD    (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leVVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leVVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI8AVX2_row
+
+leVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          leVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVSI8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y3
+	VPCMPGTB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y4
+	VPCMPGTB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leVSI8AVX2_loop4
+
+leVSI8AVX2_after4:
+leVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leVSI8AVX2_loop1
+
+leVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leVSI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (SI)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leVSI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (SI)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI8AVX2_row
+
+leVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          leSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leSVI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leSVI8AVX2_after4
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(R8)(R10*1), Y3
+	VPCMPGTB Y3, Y1, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(R8)(R10*1), Y4
+	VPCMPGTB Y4, Y1, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(R8)(R10*1), Y5
+	VPCMPGTB Y5, Y1, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leSVI8AVX2_loop4
+
+leSVI8AVX2_after4:
+leSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leSVI8AVX2_after1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leSVI8AVX2_loop1
+
+leSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leSVI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leSVI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI8AVX2_row
+
+leSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y0
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  32(SI)(R10*1), Y1
+	VMOVDQU  32(R8)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  64(SI)(R10*1), Y2
+	VMOVDQU  64(R8)(R10*1), Y3
+	VPCMPGTB Y3, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  96(SI)(R10*1), Y3
+	VMOVDQU  96(R8)(R10*1), Y4
+	VPCMPGTB Y4, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  Y0, (DX)(R10*1)
+	VMOVDQU  Y1, 32(DX)(R10*1)
+	VMOVDQU  Y2, 64(DX)(R10*1)
+	VMOVDQU  Y3, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtVVI8AVX2_loop4
+
+gtVVI8AVX2_after4:
+gtVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y0
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y0
+	VPABSB   Y0, Y0
+	VMOVDQU  Y0, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtVVI8AVX2_loop1
+
+gtVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X0
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVDQU  X0, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X0
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X0
+	VMOVD    (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VMOVD    X0, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtVVI8AVX2_tail2
+	VPXOR    X0, X0, X0
+	VPINSRW  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRW  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtVVI8AVX2_tail1
+	VPXOR    X0, X0, X0
+	VPINSRB  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI8AVX2_row
+
+gtVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVSI8AVX2_row:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPCMPGTB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VPCMPGTB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VPCMPGTB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtVSI8AVX2_loop4
+
+gtVSI8AVX2_after4:
+gtVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPCMPGTB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtVSI8AVX2_loop1
+
+gtVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtVSI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtVSI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPCMPGTB X0, X1, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI8AVX2_row
+
+gtVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtSVI8AVX2_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtSVI8AVX2_after4
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(R8)(R10*1), Y2
+	VPCMPGTB Y2, Y0, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(R8)(R10*1), Y3
+	VPCMPGTB Y3, Y0, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(R8)(R10*1), Y4
+	VPCMPGTB Y4, Y0, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtSVI8AVX2_loop4
+
+gtSVI8AVX2_after4:
+gtSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtSVI8AVX2_after1
+	VMOVDQU  (R8)(R10*1), Y1
+	VPCMPGTB Y1, Y0, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtSVI8AVX2_loop1
+
+gtSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtSVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtSVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPCMPGTB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI8AVX2_row
+
+gtSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          geVVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVVI8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geVVI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y2
+	VMOVDQU  32(R8)(R10*1), Y3
+	VPCMPGTB Y2, Y3, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y3
+	VMOVDQU  64(R8)(R10*1), Y4
+	VPCMPGTB Y3, Y4, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y4
+	VMOVDQU  96(R8)(R10*1), Y5
+	VPCMPGTB Y4, Y5, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geVVI8AVX2_loop4
+
+geVVI8AVX2_after4:
+geVVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geVVI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geVVI8AVX2_loop1
+
+geVVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geVVI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geVVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geVVI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geVVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geVVI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VMOVD    (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geVVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geVVI8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geVVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geVVI8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI8AVX2_row
+
+geVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVSI8AVX2_done
+	TESTQ        CX, CX
+	JLE          geVSI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVSI8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geVSI8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y3
+	VPCMPGTB Y3, Y1, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y4
+	VPCMPGTB Y4, Y1, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y5
+	VPCMPGTB Y5, Y1, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geVSI8AVX2_loop4
+
+geVSI8AVX2_after4:
+geVSI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geVSI8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y2
+	VPCMPGTB Y2, Y1, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geVSI8AVX2_loop1
+
+geVSI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geVSI8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geVSI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geVSI8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geVSI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geVSI8AVX2_tail4
+	VMOVD    (SI)(R10*1), X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geVSI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geVSI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (SI)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geVSI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geVSI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (SI)(R10*1), X2, X2
+	VPCMPGTB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI8AVX2_row
+
+geVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVI8AVX2(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVI8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geSVI8AVX2_done
+	TESTQ        CX, CX
+	JLE          geSVI8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geSVI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geSVI8AVX2_after4
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(R8)(R10*1), Y3
+	VPCMPGTB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(R8)(R10*1), Y4
+	VPCMPGTB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(R8)(R10*1), Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geSVI8AVX2_loop4
+
+geSVI8AVX2_after4:
+geSVI8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geSVI8AVX2_after1
+	VMOVDQU  (R8)(R10*1), Y2
+	VPCMPGTB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geSVI8AVX2_loop1
+
+geSVI8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geSVI8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geSVI8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geSVI8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geSVI8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geSVI8AVX2_tail4
+	VMOVD    (R8)(R10*1), X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geSVI8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geSVI8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geSVI8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geSVI8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPCMPGTB X1, X2, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI8AVX2_row
+
+geSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          eqVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           eqVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y0
+	VPCMPEQW     (R8)(R10*2), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      32(SI)(R10*2), Y0
+	VPCMPEQW     32(R8)(R10*2), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPACKSSWB    X2, X0, X2
+	VPABSB       X2, X2
+	VMOVDQU      64(SI)(R10*2), Y0
+	VPCMPEQW     64(R8)(R10*2), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VPACKSSWB    X3, X0, X3
+	VPABSB       X3, X3
+	VMOVDQU      96(SI)(R10*2), Y0
+	VPCMPEQW     96(R8)(R10*2), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X4
+	VPACKSSWB    X4, X0, X4
+	VPABSB       X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          eqVVI16AVX2_loop4
+
+eqVVI16AVX2_after4:
+eqVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           eqVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y0
+	VPCMPEQW     (R8)(R10*2), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          eqVVI16AVX2_loop1
+
+eqVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        eqVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X0
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+eqVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        eqVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X0
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVD     X0, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+eqVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        eqVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X0
+	VMOVD     (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRW   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+eqVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        eqVVI16AVX2_tail1
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R10*2), X0, X0
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+eqVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI16AVX2_row
+
+eqVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          eqVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqVSI16AVX2_row:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           eqVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          eqVSI16AVX2_loop4
+
+eqVSI16AVX2_after4:
+eqVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           eqVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          eqVSI16AVX2_loop1
+
+eqVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        eqVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+eqVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        eqVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+eqVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        eqVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+eqVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        eqVSI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPCMPEQW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+eqVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI16AVX2_row
+
+eqVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          eqSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          eqSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+eqSVI16AVX2_row:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           eqSVI16AVX2_after4
+	VPCMPEQW     (R8)(R10*2), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VPCMPEQW     32(R8)(R10*2), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VPCMPEQW     64(R8)(R10*2), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VPCMPEQW     96(R8)(R10*2), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          eqSVI16AVX2_loop4
+
+eqSVI16AVX2_after4:
+eqSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           eqSVI16AVX2_after1
+	VPCMPEQW     (R8)(R10*2), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          eqSVI16AVX2_loop1
+
+eqSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        eqSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+eqSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        eqSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+eqSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        eqSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X1
+	VPCMPEQW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+eqSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        eqSVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+eqSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI16AVX2_row
+
+eqSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          neVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           neVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPEQW     (R8)(R10*2), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPCMPEQW     32(R8)(R10*2), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VPCMPEQW     64(R8)(R10*2), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VPCMPEQW     96(R8)(R10*2), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          neVVI16AVX2_loop4
+
+neVVI16AVX2_after4:
+neVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           neVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPEQW     (R8)(R10*2), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          neVVI16AVX2_loop1
+
+neVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        neVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+neVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        neVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+neVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        neVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VMOVD     (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+neVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        neVVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+neVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI16AVX2_row
+
+neVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          neVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neVSI16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           neVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      64(SI)(R10*2), Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      96(SI)(R10*2), Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          neVSI16AVX2_loop4
+
+neVSI16AVX2_after4:
+neVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           neVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          neVSI16AVX2_loop1
+
+neVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        neVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+neVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        neVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+neVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        neVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+neVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        neVSI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R10*2), X2, X2
+	VPCMPEQW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+neVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI16AVX2_row
+
+neVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          neSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          neSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+neSVI16AVX2_row:
+	VPBROADCASTW (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           neSVI16AVX2_after4
+	VPCMPEQW     (R8)(R10*2), Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VPCMPEQW     32(R8)(R10*2), Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VPCMPEQW     64(R8)(R10*2), Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VPCMPEQW     96(R8)(R10*2), Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          neSVI16AVX2_loop4
+
+neSVI16AVX2_after4:
+neSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           neSVI16AVX2_after1
+	VPCMPEQW     (R8)(R10*2), Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          neSVI16AVX2_loop1
+
+neSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        neSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+neSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        neSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+neSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        neSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X2
+	VPCMPEQW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+neSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        neSVI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+neSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI16AVX2_row
+
+neSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y0
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      32(SI)(R10*2), Y0
+	VMOVDQU      32(R8)(R10*2), Y2
+	VPCMPGTW     Y0, Y2, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPACKSSWB    X2, X0, X2
+	VPABSB       X2, X2
+	VMOVDQU      64(SI)(R10*2), Y0
+	VMOVDQU      64(R8)(R10*2), Y3
+	VPCMPGTW     Y0, Y3, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VPACKSSWB    X3, X0, X3
+	VPABSB       X3, X3
+	VMOVDQU      96(SI)(R10*2), Y0
+	VMOVDQU      96(R8)(R10*2), Y4
+	VPCMPGTW     Y0, Y4, Y0
+	VEXTRACTI128 $0x01, Y0, X4
+	VPACKSSWB    X4, X0, X4
+	VPABSB       X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltVVI16AVX2_loop4
+
+ltVVI16AVX2_after4:
+ltVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y0
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltVVI16AVX2_loop1
+
+ltVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X0
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X0
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVD     X0, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X0
+	VMOVD     (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRW   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltVVI16AVX2_tail1
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R10*2), X0, X0
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI16AVX2_row
+
+ltVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVSI16AVX2_row:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltVSI16AVX2_loop4
+
+ltVSI16AVX2_after4:
+ltVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltVSI16AVX2_loop1
+
+ltVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltVSI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI16AVX2_row
+
+ltVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltSVI16AVX2_row:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltSVI16AVX2_after4
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      32(R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VMOVDQU      64(R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VMOVDQU      96(R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltSVI16AVX2_loop4
+
+ltSVI16AVX2_after4:
+ltSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltSVI16AVX2_after1
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltSVI16AVX2_loop1
+
+ltSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltSVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI16AVX2_row
+
+ltSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          leVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VMOVDQU      32(R8)(R10*2), Y3
+	VPCMPGTW     Y3, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VMOVDQU      64(R8)(R10*2), Y4
+	VPCMPGTW     Y4, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VMOVDQU      96(R8)(R10*2), Y5
+	VPCMPGTW     Y5, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leVVI16AVX2_loop4
+
+leVVI16AVX2_after4:
+leVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leVVI16AVX2_loop1
+
+leVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VMOVD     (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leVVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI16AVX2_row
+
+leVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          leVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVSI16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      64(SI)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      96(SI)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leVSI16AVX2_loop4
+
+leVSI16AVX2_after4:
+leVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leVSI16AVX2_loop1
+
+leVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leVSI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R10*2), X2, X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI16AVX2_row
+
+leVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          leSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leSVI16AVX2_row:
+	VPBROADCASTW (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leSVI16AVX2_after4
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      32(R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      64(R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      96(R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leSVI16AVX2_loop4
+
+leSVI16AVX2_after4:
+leSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leSVI16AVX2_after1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leSVI16AVX2_loop1
+
+leSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leSVI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI16AVX2_row
+
+leSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y0
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      32(SI)(R10*2), Y0
+	VMOVDQU      32(R8)(R10*2), Y2
+	VPCMPGTW     Y2, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPACKSSWB    X2, X0, X2
+	VPABSB       X2, X2
+	VMOVDQU      64(SI)(R10*2), Y0
+	VMOVDQU      64(R8)(R10*2), Y3
+	VPCMPGTW     Y3, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VPACKSSWB    X3, X0, X3
+	VPABSB       X3, X3
+	VMOVDQU      96(SI)(R10*2), Y0
+	VMOVDQU      96(R8)(R10*2), Y4
+	VPCMPGTW     Y4, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X4
+	VPACKSSWB    X4, X0, X4
+	VPABSB       X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtVVI16AVX2_loop4
+
+gtVVI16AVX2_after4:
+gtVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y0
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKSSWB    X1, X0, X1
+	VPABSB       X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtVVI16AVX2_loop1
+
+gtVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X0
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X0
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VMOVD     X0, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X0
+	VMOVD     (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRW   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtVVI16AVX2_tail1
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R10*2), X0, X0
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI16AVX2_row
+
+gtVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVSI16AVX2_row:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtVSI16AVX2_loop4
+
+gtVSI16AVX2_after4:
+gtVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPCMPGTW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtVSI16AVX2_loop1
+
+gtVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VPCMPGTW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtVSI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPCMPGTW  X0, X1, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI16AVX2_row
+
+gtVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtSVI16AVX2_row:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtSVI16AVX2_after4
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      32(R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VMOVDQU      64(R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VMOVDQU      96(R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtSVI16AVX2_loop4
+
+gtSVI16AVX2_after4:
+gtSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtSVI16AVX2_after1
+	VMOVDQU      (R8)(R10*2), Y1
+	VPCMPGTW     Y1, Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtSVI16AVX2_loop1
+
+gtSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X1
+	VPCMPGTW  X1, X0, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtSVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPCMPGTW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI16AVX2_row
+
+gtSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          geVVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVVI16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geVVI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      32(SI)(R10*2), Y1
+	VMOVDQU      32(R8)(R10*2), Y3
+	VPCMPGTW     Y1, Y3, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      64(SI)(R10*2), Y1
+	VMOVDQU      64(R8)(R10*2), Y4
+	VPCMPGTW     Y1, Y4, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      96(SI)(R10*2), Y1
+	VMOVDQU      96(R8)(R10*2), Y5
+	VPCMPGTW     Y1, Y5, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geVVI16AVX2_loop4
+
+geVVI16AVX2_after4:
+geVVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geVVI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geVVI16AVX2_loop1
+
+geVVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geVVI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geVVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geVVI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geVVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geVVI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VMOVD     (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geVVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geVVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI16AVX2_row
+
+geVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVSI16AVX2_done
+	TESTQ        CX, CX
+	JLE          geVSI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVSI16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geVSI16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      64(SI)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      96(SI)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geVSI16AVX2_loop4
+
+geVSI16AVX2_after4:
+geVSI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geVSI16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y2
+	VPCMPGTW     Y2, Y1, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geVSI16AVX2_loop1
+
+geVSI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geVSI16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geVSI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geVSI16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geVSI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geVSI16AVX2_tail2
+	VMOVD     (SI)(R10*2), X2
+	VPCMPGTW  X2, X1, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geVSI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geVSI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R10*2), X2, X2
+	VPCMPGTW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI16AVX2_row
+
+geVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVI16AVX2(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVI16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geSVI16AVX2_done
+	TESTQ        CX, CX
+	JLE          geSVI16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geSVI16AVX2_row:
+	VPBROADCASTW (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geSVI16AVX2_after4
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      32(R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      64(R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      96(R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geSVI16AVX2_loop4
+
+geSVI16AVX2_after4:
+geSVI16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geSVI16AVX2_after1
+	VMOVDQU      (R8)(R10*2), Y2
+	VPCMPGTW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geSVI16AVX2_loop1
+
+geSVI16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geSVI16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geSVI16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geSVI16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geSVI16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geSVI16AVX2_tail2
+	VMOVD     (R8)(R10*2), X2
+	VPCMPGTW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geSVI16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geSVI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPCMPGTW  X1, X2, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI16AVX2_row
+
+geSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   eqVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+eqVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        eqVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPCMPEQD  (R8)(R11*4), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPCMPEQD  32(R8)(R11*4), Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPCMPEQD  64(R8)(R11*4), Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPCMPEQD  96(R8)(R11*4), Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       eqVVI32AVX2_loop4
+
+eqVVI32AVX2_after4:
+eqVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        eqVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPCMPEQD  (R8)(R11*4), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       eqVVI32AVX2_loop1
+
+eqVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        eqVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+eqVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        eqVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI32AVX2_row
+
+eqVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   eqVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+eqVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        eqVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       eqVSI32AVX2_loop4
+
+eqVSI32AVX2_after4:
+eqVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        eqVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       eqVSI32AVX2_loop1
+
+eqVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        eqVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+eqVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        eqVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI32AVX2_row
+
+eqVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   eqSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+eqSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        eqSVI32AVX2_after4
+	VPCMPEQD  (R8)(R11*4), Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPCMPEQD  32(R8)(R11*4), Y0, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPCMPEQD  64(R8)(R11*4), Y0, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPCMPEQD  96(R8)(R11*4), Y0, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       eqSVI32AVX2_loop4
+
+eqSVI32AVX2_after4:
+eqSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        eqSVI32AVX2_after1
+	VPCMPEQD  (R8)(R11*4), Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       eqSVI32AVX2_loop1
+
+eqSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        eqSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+eqSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        eqSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI32AVX2_row
+
+eqSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   neVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+neVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        neVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPCMPEQD  (R8)(R11*4), Y0, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPCMPEQD  32(R8)(R11*4), Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPCMPEQD  64(R8)(R11*4), Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPCMPEQD  96(R8)(R11*4), Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       neVVI32AVX2_loop4
+
+neVVI32AVX2_after4:
+neVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        neVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPCMPEQD  (R8)(R11*4), Y0, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       neVVI32AVX2_loop1
+
+neVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        neVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+neVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        neVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI32AVX2_row
+
+neVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   neVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+neVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        neVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       neVSI32AVX2_loop4
+
+neVSI32AVX2_after4:
+neVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        neVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       neVSI32AVX2_loop1
+
+neVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        neVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+neVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        neVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPEQD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI32AVX2_row
+
+neVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   neSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+neSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        neSVI32AVX2_after4
+	VPCMPEQD  (R8)(R11*4), Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPCMPEQD  32(R8)(R11*4), Y0, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPCMPEQD  64(R8)(R11*4), Y0, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPCMPEQD  96(R8)(R11*4), Y0, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       neSVI32AVX2_loop4
+
+neSVI32AVX2_after4:
+neSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        neSVI32AVX2_after1
+	VPCMPEQD  (R8)(R11*4), Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       neSVI32AVX2_loop1
+
+neSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        neSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+neSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        neSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI32AVX2_row
+
+neSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   ltVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+ltVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y1, Y2, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y2, Y3, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y3, Y4, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltVVI32AVX2_loop4
+
+ltVVI32AVX2_after4:
+ltVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltVVI32AVX2_loop1
+
+ltVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI32AVX2_row
+
+ltVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   ltVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPGTD  Y2, Y0, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPGTD  Y3, Y0, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPGTD  Y4, Y0, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltVSI32AVX2_loop4
+
+ltVSI32AVX2_after4:
+ltVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltVSI32AVX2_loop1
+
+ltVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI32AVX2_row
+
+ltVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   ltSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltSVI32AVX2_after4
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltSVI32AVX2_loop4
+
+ltSVI32AVX2_after4:
+ltSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltSVI32AVX2_after1
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltSVI32AVX2_loop1
+
+ltSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI32AVX2_row
+
+ltSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   leVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+leVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y2, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y3, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y4, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leVVI32AVX2_loop4
+
+leVVI32AVX2_after4:
+leVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leVVI32AVX2_loop1
+
+leVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI32AVX2_row
+
+leVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   leVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPGTD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPGTD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPGTD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leVSI32AVX2_loop4
+
+leVSI32AVX2_after4:
+leVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leVSI32AVX2_loop1
+
+leVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI32AVX2_row
+
+leVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   leSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leSVI32AVX2_after4
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y2, Y0, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y3, Y0, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y4, Y0, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leSVI32AVX2_loop4
+
+leSVI32AVX2_after4:
+leSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leSVI32AVX2_after1
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leSVI32AVX2_loop1
+
+leSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI32AVX2_row
+
+leSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   gtVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+gtVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y2, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y3, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y4, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtVVI32AVX2_loop4
+
+gtVVI32AVX2_after4:
+gtVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtVVI32AVX2_loop1
+
+gtVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI32AVX2_row
+
+gtVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   gtVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPGTD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPGTD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPGTD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtVSI32AVX2_loop4
+
+gtVSI32AVX2_after4:
+gtVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtVSI32AVX2_loop1
+
+gtVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI32AVX2_row
+
+gtVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   gtSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtSVI32AVX2_after4
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y2, Y0, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y3, Y0, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y4, Y0, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtSVI32AVX2_loop4
+
+gtSVI32AVX2_after4:
+gtSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtSVI32AVX2_after1
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtSVI32AVX2_loop1
+
+gtSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI32AVX2_row
+
+gtSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   geVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVVI32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+geVVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geVVI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y1, Y2, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y2, Y3, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y3, Y4, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geVVI32AVX2_loop4
+
+geVVI32AVX2_after4:
+geVVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geVVI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y0
+	VMOVMSKPS Y0, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geVVI32AVX2_loop1
+
+geVVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geVVI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geVVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geVVI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVVI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI32AVX2_row
+
+geVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   geVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVSI32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geVSI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geVSI32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPCMPGTD  Y2, Y0, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPCMPGTD  Y3, Y0, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPCMPGTD  Y4, Y0, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geVSI32AVX2_loop4
+
+geVSI32AVX2_after4:
+geVSI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geVSI32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPCMPGTD  Y1, Y0, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geVSI32AVX2_loop1
+
+geVSI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geVSI32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geVSI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geVSI32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVSI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVSI32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPCMPGTD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI32AVX2_row
+
+geVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVI32AVX2(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVI32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   geSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geSVI32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geSVI32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geSVI32AVX2_after4
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*4), Y2
+	VPCMPGTD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*4), Y3
+	VPCMPGTD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*4), Y4
+	VPCMPGTD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geSVI32AVX2_loop4
+
+geSVI32AVX2_after4:
+geSVI32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geSVI32AVX2_after1
+	VMOVDQU   (R8)(R11*4), Y1
+	VPCMPGTD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geSVI32AVX2_loop1
+
+geSVI32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geSVI32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geSVI32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geSVI32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geSVI32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geSVI32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPCMPGTD  X0, X1, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI32AVX2_row
+
+geSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   eqVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+eqVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        eqVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VPCMPEQQ  (R8)(R11*8), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VPCMPEQQ  32(R8)(R11*8), Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VPCMPEQQ  64(R8)(R11*8), Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VPCMPEQQ  96(R8)(R11*8), Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       eqVVI64AVX2_loop4
+
+eqVVI64AVX2_after4:
+eqVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        eqVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VPCMPEQQ  (R8)(R11*8), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       eqVVI64AVX2_loop1
+
+eqVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        eqVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI64AVX2_row
+
+eqVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   eqVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+eqVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        eqVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       eqVSI64AVX2_loop4
+
+eqVSI64AVX2_after4:
+eqVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        eqVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       eqVSI64AVX2_loop1
+
+eqVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        eqVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPEQQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPEQQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI64AVX2_row
+
+eqVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·eqSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   eqSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+eqSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+eqSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        eqSVI64AVX2_after4
+	VPCMPEQQ  (R8)(R11*8), Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPCMPEQQ  32(R8)(R11*8), Y0, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPCMPEQQ  64(R8)(R11*8), Y0, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPCMPEQQ  96(R8)(R11*8), Y0, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       eqSVI64AVX2_loop4
+
+eqSVI64AVX2_after4:
+eqSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        eqSVI64AVX2_after1
+	VPCMPEQQ  (R8)(R11*8), Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       eqSVI64AVX2_loop1
+
+eqSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        eqSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+eqSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        eqSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+eqSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI64AVX2_row
+
+eqSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   neVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+neVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        neVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VPCMPEQQ  (R8)(R11*8), Y0, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VPCMPEQQ  32(R8)(R11*8), Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VPCMPEQQ  64(R8)(R11*8), Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VPCMPEQQ  96(R8)(R11*8), Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       neVVI64AVX2_loop4
+
+neVVI64AVX2_after4:
+neVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        neVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VPCMPEQQ  (R8)(R11*8), Y0, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       neVVI64AVX2_loop1
+
+neVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        neVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI64AVX2_row
+
+neVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   neVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+neVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        neVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       neVSI64AVX2_loop4
+
+neVSI64AVX2_after4:
+neVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        neVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       neVSI64AVX2_loop1
+
+neVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        neVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPEQQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPEQQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI64AVX2_row
+
+neVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func neSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·neSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   neSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+neSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+neSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        neSVI64AVX2_after4
+	VPCMPEQQ  (R8)(R11*8), Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPCMPEQQ  32(R8)(R11*8), Y0, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPCMPEQQ  64(R8)(R11*8), Y0, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPCMPEQQ  96(R8)(R11*8), Y0, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       neSVI64AVX2_loop4
+
+neSVI64AVX2_after4:
+neSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        neSVI64AVX2_after1
+	VPCMPEQQ  (R8)(R11*8), Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       neSVI64AVX2_loop1
+
+neSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        neSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+neSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        neSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPEQQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+neSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI64AVX2_row
+
+neSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   ltVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+ltVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltVVI64AVX2_loop4
+
+ltVVI64AVX2_after4:
+ltVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltVVI64AVX2_loop1
+
+ltVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI64AVX2_row
+
+ltVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   ltVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPGTQ  Y2, Y0, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPGTQ  Y3, Y0, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPGTQ  Y4, Y0, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltVSI64AVX2_loop4
+
+ltVSI64AVX2_after4:
+ltVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltVSI64AVX2_loop1
+
+ltVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPGTQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI64AVX2_row
+
+ltVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   ltSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltSVI64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltSVI64AVX2_loop4
+
+ltSVI64AVX2_after4:
+ltSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltSVI64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltSVI64AVX2_loop1
+
+ltSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI64AVX2_row
+
+ltSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   leVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+leVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leVVI64AVX2_loop4
+
+leVVI64AVX2_after4:
+leVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leVVI64AVX2_loop1
+
+leVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI64AVX2_row
+
+leVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   leVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPGTQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPGTQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPGTQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leVSI64AVX2_loop4
+
+leVSI64AVX2_after4:
+leVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leVSI64AVX2_loop1
+
+leVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPGTQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI64AVX2_row
+
+leVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   leSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leSVI64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y2, Y0, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y3, Y0, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y4, Y0, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leSVI64AVX2_loop4
+
+leSVI64AVX2_after4:
+leSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leSVI64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leSVI64AVX2_loop1
+
+leSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI64AVX2_row
+
+leSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   gtVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+gtVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtVVI64AVX2_loop4
+
+gtVVI64AVX2_after4:
+gtVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtVVI64AVX2_loop1
+
+gtVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI64AVX2_row
+
+gtVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   gtVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPGTQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPGTQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPGTQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtVSI64AVX2_loop4
+
+gtVSI64AVX2_after4:
+gtVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtVSI64AVX2_loop1
+
+gtVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPGTQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI64AVX2_row
+
+gtVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   gtSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtSVI64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y2, Y0, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y3, Y0, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y4, Y0, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtSVI64AVX2_loop4
+
+gtSVI64AVX2_after4:
+gtSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtSVI64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtSVI64AVX2_loop1
+
+gtSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI64AVX2_row
+
+gtSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   geVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVVI64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+geVVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geVVI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*8), Y1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*8), Y2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*8), Y3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVD     X0, (DX)(R11*1)
+	VMOVD     X1, 4(DX)(R11*1)
+	VMOVD     X2, 8(DX)(R11*1)
+	VMOVD     X3, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geVVI64AVX2_loop4
+
+geVVI64AVX2_after4:
+geVVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geVVI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y0
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y0
+	VMOVMSKPD Y0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geVVI64AVX2_loop1
+
+geVVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geVVI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X0
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVVI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X0
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI64AVX2_row
+
+geVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   geVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVSI64AVX2_row:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geVSI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geVSI64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VPCMPGTQ  Y2, Y0, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VPCMPGTQ  Y3, Y0, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VPCMPGTQ  Y4, Y0, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geVSI64AVX2_loop4
+
+geVSI64AVX2_after4:
+geVSI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geVSI64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geVSI64AVX2_loop1
+
+geVSI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geVSI64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VPCMPGTQ  X1, X0, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVSI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVSI64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VPCMPGTQ  X1, X0, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI64AVX2_row
+
+geVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVI64AVX2(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVI64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   geSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geSVI64AVX2_row:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geSVI64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geSVI64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(R8)(R11*8), Y2
+	VPCMPGTQ  Y0, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(R8)(R11*8), Y3
+	VPCMPGTQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(R8)(R11*8), Y4
+	VPCMPGTQ  Y0, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geSVI64AVX2_loop4
+
+geSVI64AVX2_after4:
+geSVI64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geSVI64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y1
+	VPCMPGTQ  Y0, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geSVI64AVX2_loop1
+
+geSVI64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geSVI64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geSVI64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geSVI64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X1
+	VPCMPGTQ  X0, X1, X0
+	VMOVMSKPD X0, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI64AVX2_row
+
+geSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVVU8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltVVU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMAXUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y1
+	VPMAXUB  32(R8)(R10*1), Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y1
+	VPMAXUB  64(R8)(R10*1), Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y1
+	VPMAXUB  96(R8)(R10*1), Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltVVU8AVX2_loop4
+
+ltVVU8AVX2_after4:
+ltVVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltVVU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMAXUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltVVU8AVX2_loop1
+
+ltVVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltVVU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VMOVDQU  (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltVVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltVVU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VMOVQ    (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltVVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltVVU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VMOVD    (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltVVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltVVU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltVVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltVVU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRB  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltVVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU8AVX2_row
+
+ltVVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVSU8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVSU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVSU8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltVSU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y2
+	VPMAXUB  Y1, Y2, Y3
+	VPCMPEQB Y2, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPMAXUB  Y1, Y2, Y4
+	VPCMPEQB Y2, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  64(SI)(R10*1), Y2
+	VPMAXUB  Y1, Y2, Y5
+	VPCMPEQB Y2, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  96(SI)(R10*1), Y2
+	VPMAXUB  Y1, Y2, Y6
+	VPCMPEQB Y2, Y6, Y6
+	VPADDB   Y0, Y6, Y6
+	VMOVDQU  Y3, (DX)(R10*1)
+	VMOVDQU  Y4, 32(DX)(R10*1)
+	VMOVDQU  Y5, 64(DX)(R10*1)
+	VMOVDQU  Y6, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltVSU8AVX2_loop4
+
+ltVSU8AVX2_after4:
+ltVSU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltVSU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y2
+	VPMAXUB  Y1, Y2, Y3
+	VPCMPEQB Y2, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  Y3, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltVSU8AVX2_loop1
+
+ltVSU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltVSU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X2
+	VPMAXUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVDQU  X3, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltVSU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltVSU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X2
+	VPMAXUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVQ    X3, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltVSU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltVSU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X2
+	VPMAXUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVD    X3, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltVSU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltVSU8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (SI)(R10*1), X2, X2
+	VPMAXUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VPEXTRW  $0x00, X3, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltVSU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltVSU8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (SI)(R10*1), X2, X2
+	VPMAXUB  X1, X2, X1
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltVSU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU8AVX2_row
+
+ltVSU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltSVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          ltSVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltSVU8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       ltSVU8AVX2_after4
+	VPMAXUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VPMAXUB  32(R8)(R10*1), Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VPMAXUB  64(R8)(R10*1), Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VPMAXUB  96(R8)(R10*1), Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      ltSVU8AVX2_loop4
+
+ltSVU8AVX2_after4:
+ltSVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       ltSVU8AVX2_after1
+	VPMAXUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltSVU8AVX2_loop1
+
+ltSVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       ltSVU8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+ltSVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       ltSVU8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+ltSVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       ltSVU8AVX2_tail4
+	VMOVD    (R8)(R10*1), X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+ltSVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       ltSVU8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+ltSVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       ltSVU8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPMAXUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRB  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+ltSVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU8AVX2_row
+
+ltSVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          leVVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVVU8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leVVU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y0
+	VPMINUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y0
+	VPMINUB  32(R8)(R10*1), Y0, Y2
+	VPCMPEQB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y0
+	VPMINUB  64(R8)(R10*1), Y0, Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y0
+	VPMINUB  96(R8)(R10*1), Y0, Y4
+	VPCMPEQB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leVVU8AVX2_loop4
+
+leVVU8AVX2_after4:
+leVVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leVVU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y0
+	VPMINUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leVVU8AVX2_loop1
+
+leVVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leVVU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X0
+	VMOVDQU  (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leVVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leVVU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X0
+	VMOVQ    (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leVVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leVVU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X0
+	VMOVD    (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leVVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leVVU8AVX2_tail2
+	VPXOR    X0, X0, X0
+	VPINSRW  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leVVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leVVU8AVX2_tail1
+	VPXOR    X0, X0, X0
+	VPINSRB  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leVVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU8AVX2_row
+
+leVVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVSU8AVX2_done
+	TESTQ        CX, CX
+	JLE          leVSU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVSU8AVX2_row:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leVSU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMINUB  Y0, Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y1
+	VPMINUB  Y0, Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y1
+	VPMINUB  Y0, Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y1
+	VPMINUB  Y0, Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPABSB   Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leVSU8AVX2_loop4
+
+leVSU8AVX2_after4:
+leVSU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leVSU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMINUB  Y0, Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leVSU8AVX2_loop1
+
+leVSU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leVSU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VPMINUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leVSU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leVSU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VPMINUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leVSU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leVSU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VPMINUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leVSU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leVSU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPMINUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leVSU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leVSU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPMINUB  X0, X1, X0
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leVSU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU8AVX2_row
+
+leVSU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leSVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          leSVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leSVU8AVX2_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       leSVU8AVX2_after4
+	VPMINUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VPMINUB  32(R8)(R10*1), Y0, Y2
+	VPCMPEQB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VPMINUB  64(R8)(R10*1), Y0, Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VPMINUB  96(R8)(R10*1), Y0, Y4
+	VPCMPEQB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      leSVU8AVX2_loop4
+
+leSVU8AVX2_after4:
+leSVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       leSVU8AVX2_after1
+	VPMINUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leSVU8AVX2_loop1
+
+leSVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       leSVU8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+leSVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       leSVU8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+leSVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       leSVU8AVX2_tail4
+	VMOVD    (R8)(R10*1), X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+leSVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       leSVU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+leSVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       leSVU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPMINUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+leSVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU8AVX2_row
+
+leSVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVVU8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtVVU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMINUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y1
+	VPMINUB  32(R8)(R10*1), Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y1
+	VPMINUB  64(R8)(R10*1), Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y1
+	VPMINUB  96(R8)(R10*1), Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtVVU8AVX2_loop4
+
+gtVVU8AVX2_after4:
+gtVVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtVVU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMINUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtVVU8AVX2_loop1
+
+gtVVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtVVU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VMOVDQU  (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtVVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtVVU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VMOVQ    (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtVVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtVVU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VMOVD    (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtVVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtVVU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtVVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtVVU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRB  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtVVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU8AVX2_row
+
+gtVVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVSU8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVSU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVSU8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtVSU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y2
+	VPMINUB  Y1, Y2, Y3
+	VPCMPEQB Y2, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  32(SI)(R10*1), Y2
+	VPMINUB  Y1, Y2, Y4
+	VPCMPEQB Y2, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VMOVDQU  64(SI)(R10*1), Y2
+	VPMINUB  Y1, Y2, Y5
+	VPCMPEQB Y2, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  96(SI)(R10*1), Y2
+	VPMINUB  Y1, Y2, Y6
+	VPCMPEQB Y2, Y6, Y6
+	VPADDB   Y0, Y6, Y6
+	VMOVDQU  Y3, (DX)(R10*1)
+	VMOVDQU  Y4, 32(DX)(R10*1)
+	VMOVDQU  Y5, 64(DX)(R10*1)
+	VMOVDQU  Y6, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtVSU8AVX2_loop4
+
+gtVSU8AVX2_after4:
+gtVSU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtVSU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y2
+	VPMINUB  Y1, Y2, Y3
+	VPCMPEQB Y2, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VMOVDQU  Y3, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtVSU8AVX2_loop1
+
+gtVSU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtVSU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X2
+	VPMINUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVDQU  X3, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtVSU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtVSU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X2
+	VPMINUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVQ    X3, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtVSU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtVSU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X2
+	VPMINUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VMOVD    X3, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtVSU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtVSU8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (SI)(R10*1), X2, X2
+	VPMINUB  X1, X2, X3
+	VPCMPEQB X2, X3, X3
+	VPADDB   X0, X3, X3
+	VPEXTRW  $0x00, X3, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtVSU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtVSU8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (SI)(R10*1), X2, X2
+	VPMINUB  X1, X2, X1
+	VPCMPEQB X2, X1, X1
+	VPADDB   X0, X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtVSU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU8AVX2_row
+
+gtVSU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtSVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          gtSVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtSVU8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       gtSVU8AVX2_after4
+	VPMINUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VPMINUB  32(R8)(R10*1), Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPADDB   Y0, Y3, Y3
+	VPMINUB  64(R8)(R10*1), Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPADDB   Y0, Y4, Y4
+	VPMINUB  96(R8)(R10*1), Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPADDB   Y0, Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      gtSVU8AVX2_loop4
+
+gtSVU8AVX2_after4:
+gtSVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       gtSVU8AVX2_after1
+	VPMINUB  (R8)(R10*1), Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtSVU8AVX2_loop1
+
+gtSVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       gtSVU8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+gtSVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       gtSVU8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+gtSVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       gtSVU8AVX2_tail4
+	VMOVD    (R8)(R10*1), X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+gtSVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       gtSVU8AVX2_tail2
+	VPXOR    X2, X2, X2
+	VPINSRW  $0x00, (R8)(R10*1), X2, X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+gtSVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       gtSVU8AVX2_tail1
+	VPXOR    X2, X2, X2
+	VPINSRB  $0x00, (R8)(R10*1), X2, X2
+	VPMINUB  X2, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPADDB   X0, X2, X2
+	VPEXTRB  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+gtSVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU8AVX2_row
+
+gtSVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          geVVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVVU8AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geVVU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y0
+	VPMAXUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  32(SI)(R10*1), Y0
+	VPMAXUB  32(R8)(R10*1), Y0, Y2
+	VPCMPEQB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  64(SI)(R10*1), Y0
+	VPMAXUB  64(R8)(R10*1), Y0, Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  96(SI)(R10*1), Y0
+	VPMAXUB  96(R8)(R10*1), Y0, Y4
+	VPCMPEQB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geVVU8AVX2_loop4
+
+geVVU8AVX2_after4:
+geVVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geVVU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y0
+	VPMAXUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geVVU8AVX2_loop1
+
+geVVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geVVU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X0
+	VMOVDQU  (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geVVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geVVU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X0
+	VMOVQ    (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geVVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geVVU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X0
+	VMOVD    (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geVVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geVVU8AVX2_tail2
+	VPXOR    X0, X0, X0
+	VPINSRW  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geVVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geVVU8AVX2_tail1
+	VPXOR    X0, X0, X0
+	VPINSRB  $0x00, (SI)(R10*1), X0, X0
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geVVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU8AVX2_row
+
+geVVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVSU8AVX2_done
+	TESTQ        CX, CX
+	JLE          geVSU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVSU8AVX2_row:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geVSU8AVX2_after4
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMAXUB  Y0, Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  32(SI)(R10*1), Y1
+	VPMAXUB  Y0, Y1, Y3
+	VPCMPEQB Y1, Y3, Y3
+	VPABSB   Y3, Y3
+	VMOVDQU  64(SI)(R10*1), Y1
+	VPMAXUB  Y0, Y1, Y4
+	VPCMPEQB Y1, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  96(SI)(R10*1), Y1
+	VPMAXUB  Y0, Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPABSB   Y5, Y5
+	VMOVDQU  Y2, (DX)(R10*1)
+	VMOVDQU  Y3, 32(DX)(R10*1)
+	VMOVDQU  Y4, 64(DX)(R10*1)
+	VMOVDQU  Y5, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geVSU8AVX2_loop4
+
+geVSU8AVX2_after4:
+geVSU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geVSU8AVX2_after1
+	VMOVDQU  (SI)(R10*1), Y1
+	VPMAXUB  Y0, Y1, Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPABSB   Y2, Y2
+	VMOVDQU  Y2, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geVSU8AVX2_loop1
+
+geVSU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geVSU8AVX2_tail16
+	VMOVDQU  (SI)(R10*1), X1
+	VPMAXUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVDQU  X2, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geVSU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geVSU8AVX2_tail8
+	VMOVQ    (SI)(R10*1), X1
+	VPMAXUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVQ    X2, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geVSU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geVSU8AVX2_tail4
+	VMOVD    (SI)(R10*1), X1
+	VPMAXUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VMOVD    X2, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geVSU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geVSU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (SI)(R10*1), X1, X1
+	VPMAXUB  X0, X1, X2
+	VPCMPEQB X1, X2, X2
+	VPABSB   X2, X2
+	VPEXTRW  $0x00, X2, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geVSU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geVSU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (SI)(R10*1), X1, X1
+	VPMAXUB  X0, X1, X0
+	VPCMPEQB X1, X0, X0
+	VPABSB   X0, X0
+	VPEXTRB  $0x00, X0, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geVSU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU8AVX2_row
+
+geVSU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVU8AVX2(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVU8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geSVU8AVX2_done
+	TESTQ        CX, CX
+	JLE          geSVU8AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x00, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x00, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geSVU8AVX2_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU8AVX2_loop4:
+	CMPQ     R11, $0x00000080
+	JB       geSVU8AVX2_after4
+	VPMAXUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VPMAXUB  32(R8)(R10*1), Y0, Y2
+	VPCMPEQB Y0, Y2, Y2
+	VPABSB   Y2, Y2
+	VPMAXUB  64(R8)(R10*1), Y0, Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPABSB   Y3, Y3
+	VPMAXUB  96(R8)(R10*1), Y0, Y4
+	VPCMPEQB Y0, Y4, Y4
+	VPABSB   Y4, Y4
+	VMOVDQU  Y1, (DX)(R10*1)
+	VMOVDQU  Y2, 32(DX)(R10*1)
+	VMOVDQU  Y3, 64(DX)(R10*1)
+	VMOVDQU  Y4, 96(DX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000080, R11
+	JMP      geSVU8AVX2_loop4
+
+geSVU8AVX2_after4:
+geSVU8AVX2_loop1:
+	CMPQ     R11, $0x00000020
+	JB       geSVU8AVX2_after1
+	VPMAXUB  (R8)(R10*1), Y0, Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPABSB   Y1, Y1
+	VMOVDQU  Y1, (DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geSVU8AVX2_loop1
+
+geSVU8AVX2_after1:
+	CMPQ     R11, $0x00000010
+	JB       geSVU8AVX2_tail16
+	VMOVDQU  (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVDQU  X1, (DX)(R10*1)
+	ADDQ     $0x00000010, R10
+	SUBQ     $0x00000010, R11
+
+geSVU8AVX2_tail16:
+	CMPQ     R11, $0x00000008
+	JB       geSVU8AVX2_tail8
+	VMOVQ    (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+
+geSVU8AVX2_tail8:
+	CMPQ     R11, $0x00000004
+	JB       geSVU8AVX2_tail4
+	VMOVD    (R8)(R10*1), X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VMOVD    X1, (DX)(R10*1)
+	ADDQ     $0x00000004, R10
+	SUBQ     $0x00000004, R11
+
+geSVU8AVX2_tail4:
+	CMPQ     R11, $0x00000002
+	JB       geSVU8AVX2_tail2
+	VPXOR    X1, X1, X1
+	VPINSRW  $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRW  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000002, R10
+	SUBQ     $0x00000002, R11
+
+geSVU8AVX2_tail2:
+	CMPQ     R11, $0x00000001
+	JB       geSVU8AVX2_tail1
+	VPXOR    X1, X1, X1
+	VPINSRB  $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB  X1, X0, X1
+	VPCMPEQB X0, X1, X1
+	VPABSB   X1, X1
+	VPEXTRB  $0x00, X1, (DX)(R10*1)
+	ADDQ     $0x00000001, R10
+	SUBQ     $0x00000001, R11
+
+geSVU8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU8AVX2_row
+
+geSVU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVVU16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltVVU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMAXUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPADDB       X0, X1, X1
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPMAXUW      32(R8)(R10*2), Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      64(SI)(R10*2), Y3
+	VPMAXUW      64(R8)(R10*2), Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      96(SI)(R10*2), Y4
+	VPMAXUW      96(R8)(R10*2), Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltVVU16AVX2_loop4
+
+ltVVU16AVX2_after4:
+ltVVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltVVU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMAXUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPADDB       X0, X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltVVU16AVX2_loop1
+
+ltVVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltVVU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VMOVDQU   (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltVVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltVVU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VMOVQ     (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltVVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltVVU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VMOVD     (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltVVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltVVU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltVVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU16AVX2_row
+
+ltVVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVSU16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVSU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltVSU16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltVSU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y2
+	VPMAXUW      Y1, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      32(SI)(R10*2), Y3
+	VPMAXUW      Y1, Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      64(SI)(R10*2), Y4
+	VPMAXUW      Y1, Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      96(SI)(R10*2), Y5
+	VPMAXUW      Y1, Y5, Y6
+	VPCMPEQW     Y5, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X5
+	VPACKSSWB    X5, X6, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltVSU16AVX2_loop4
+
+ltVSU16AVX2_after4:
+ltVSU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltVSU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y2
+	VPMAXUW      Y1, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltVSU16AVX2_loop1
+
+ltVSU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltVSU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X2
+	VPMAXUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltVSU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltVSU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X2
+	VPMAXUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltVSU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltVSU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X2
+	VPMAXUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltVSU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltVSU16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R10*2), X2, X2
+	VPMAXUW   X1, X2, X1
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltVSU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU16AVX2_row
+
+ltVSU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltSVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          ltSVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+ltSVU16AVX2_row:
+	VPBROADCASTW (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           ltSVU16AVX2_after4
+	VPMAXUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VPMAXUW      32(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VPMAXUW      64(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VPMAXUW      96(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          ltSVU16AVX2_loop4
+
+ltSVU16AVX2_after4:
+ltSVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           ltSVU16AVX2_after1
+	VPMAXUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          ltSVU16AVX2_loop1
+
+ltSVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        ltSVU16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+ltSVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        ltSVU16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+ltSVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        ltSVU16AVX2_tail2
+	VMOVD     (R8)(R10*2), X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+ltSVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        ltSVU16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPMAXUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+ltSVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU16AVX2_row
+
+ltSVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          leVVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVVU16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leVVU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y0
+	VPMINUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPACKSSWB    X0, X1, X0
+	VPABSB       X0, X0
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPMINUW      32(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      64(SI)(R10*2), Y2
+	VPMINUW      64(R8)(R10*2), Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPABSB       X2, X2
+	VMOVDQU      96(SI)(R10*2), Y3
+	VPMINUW      96(R8)(R10*2), Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPABSB       X3, X3
+	VMOVDQU      X0, (DX)(R10*1)
+	VMOVDQU      X1, 16(DX)(R10*1)
+	VMOVDQU      X2, 32(DX)(R10*1)
+	VMOVDQU      X3, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leVVU16AVX2_loop4
+
+leVVU16AVX2_after4:
+leVVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leVVU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y0
+	VPMINUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPACKSSWB    X0, X1, X0
+	VPABSB       X0, X0
+	VMOVDQU      X0, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leVVU16AVX2_loop1
+
+leVVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leVVU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X0
+	VMOVDQU   (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leVVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leVVU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X0
+	VMOVQ     (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VMOVD     X0, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leVVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leVVU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X0
+	VMOVD     (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRW   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leVVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leVVU16AVX2_tail1
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R10*2), X0, X0
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leVVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU16AVX2_row
+
+leVVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVSU16AVX2_done
+	TESTQ        CX, CX
+	JLE          leVSU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leVSU16AVX2_row:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leVSU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMINUW      Y0, Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPMINUW      Y0, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPABSB       X2, X2
+	VMOVDQU      64(SI)(R10*2), Y3
+	VPMINUW      Y0, Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPABSB       X3, X3
+	VMOVDQU      96(SI)(R10*2), Y4
+	VPMINUW      Y0, Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPABSB       X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leVSU16AVX2_loop4
+
+leVSU16AVX2_after4:
+leVSU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leVSU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMINUW      Y0, Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leVSU16AVX2_loop1
+
+leVSU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leVSU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VPMINUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leVSU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leVSU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VPMINUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leVSU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leVSU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VPMINUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leVSU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leVSU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPMINUW   X0, X1, X0
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leVSU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU16AVX2_row
+
+leVSU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leSVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          leSVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+leSVU16AVX2_row:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           leSVU16AVX2_after4
+	VPMINUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VPMINUW      32(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VPMINUW      64(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VPMINUW      96(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          leSVU16AVX2_loop4
+
+leSVU16AVX2_after4:
+leSVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           leSVU16AVX2_after1
+	VPMINUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          leSVU16AVX2_loop1
+
+leSVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        leSVU16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+leSVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        leSVU16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+leSVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        leSVU16AVX2_tail2
+	VMOVD     (R8)(R10*2), X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+leSVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        leSVU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPMINUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+leSVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU16AVX2_row
+
+leSVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVVU16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtVVU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMINUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPADDB       X0, X1, X1
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPMINUW      32(R8)(R10*2), Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      64(SI)(R10*2), Y3
+	VPMINUW      64(R8)(R10*2), Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      96(SI)(R10*2), Y4
+	VPMINUW      96(R8)(R10*2), Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtVVU16AVX2_loop4
+
+gtVVU16AVX2_after4:
+gtVVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtVVU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMINUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPADDB       X0, X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtVVU16AVX2_loop1
+
+gtVVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtVVU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VMOVDQU   (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtVVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtVVU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VMOVQ     (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtVVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtVVU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VMOVD     (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtVVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtVVU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtVVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU16AVX2_row
+
+gtVVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVSU16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVSU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtVSU16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtVSU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y2
+	VPMINUW      Y1, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      32(SI)(R10*2), Y3
+	VPMINUW      Y1, Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      64(SI)(R10*2), Y4
+	VPMINUW      Y1, Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPADDB       X0, X4, X4
+	VMOVDQU      96(SI)(R10*2), Y5
+	VPMINUW      Y1, Y5, Y6
+	VPCMPEQW     Y5, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X5
+	VPACKSSWB    X5, X6, X5
+	VPADDB       X0, X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtVSU16AVX2_loop4
+
+gtVSU16AVX2_after4:
+gtVSU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtVSU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y2
+	VPMINUW      Y1, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPADDB       X0, X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtVSU16AVX2_loop1
+
+gtVSU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtVSU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X2
+	VPMINUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtVSU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtVSU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X2
+	VPMINUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtVSU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtVSU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X2
+	VPMINUW   X1, X2, X3
+	VPCMPEQW  X2, X3, X3
+	VPACKSSWB X3, X3, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtVSU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtVSU16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R10*2), X2, X2
+	VPMINUW   X1, X2, X1
+	VPCMPEQW  X2, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtVSU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU16AVX2_row
+
+gtVSU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtSVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          gtSVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+gtSVU16AVX2_row:
+	VPBROADCASTW (SI), Y1
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           gtSVU16AVX2_after4
+	VPMINUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VPMINUW      32(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X4
+	VPACKSSWB    X4, X2, X4
+	VPADDB       X0, X4, X4
+	VPMINUW      64(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X5
+	VPACKSSWB    X5, X2, X5
+	VPADDB       X0, X5, X5
+	VPMINUW      96(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X6
+	VPACKSSWB    X6, X2, X6
+	VPADDB       X0, X6, X6
+	VMOVDQU      X3, (DX)(R10*1)
+	VMOVDQU      X4, 16(DX)(R10*1)
+	VMOVDQU      X5, 32(DX)(R10*1)
+	VMOVDQU      X6, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          gtSVU16AVX2_loop4
+
+gtSVU16AVX2_after4:
+gtSVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           gtSVU16AVX2_after1
+	VPMINUW      (R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKSSWB    X3, X2, X3
+	VPADDB       X0, X3, X3
+	VMOVDQU      X3, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          gtSVU16AVX2_loop1
+
+gtSVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        gtSVU16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVQ     X2, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+gtSVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        gtSVU16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VMOVD     X2, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+gtSVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        gtSVU16AVX2_tail2
+	VMOVD     (R8)(R10*2), X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X2
+	VPADDB    X0, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+gtSVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        gtSVU16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R10*2), X2, X2
+	VPMINUW   X2, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPADDB    X0, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+gtSVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU16AVX2_row
+
+gtSVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          geVVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVVU16AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geVVU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y0
+	VPMAXUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPACKSSWB    X0, X1, X0
+	VPABSB       X0, X0
+	VMOVDQU      32(SI)(R10*2), Y1
+	VPMAXUW      32(R8)(R10*2), Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      64(SI)(R10*2), Y2
+	VPMAXUW      64(R8)(R10*2), Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPABSB       X2, X2
+	VMOVDQU      96(SI)(R10*2), Y3
+	VPMAXUW      96(R8)(R10*2), Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPABSB       X3, X3
+	VMOVDQU      X0, (DX)(R10*1)
+	VMOVDQU      X1, 16(DX)(R10*1)
+	VMOVDQU      X2, 32(DX)(R10*1)
+	VMOVDQU      X3, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geVVU16AVX2_loop4
+
+geVVU16AVX2_after4:
+geVVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geVVU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y0
+	VPMAXUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPACKSSWB    X0, X1, X0
+	VPABSB       X0, X0
+	VMOVDQU      X0, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geVVU16AVX2_loop1
+
+geVVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geVVU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X0
+	VMOVDQU   (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geVVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geVVU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X0
+	VMOVQ     (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VMOVD     X0, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geVVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geVVU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X0
+	VMOVD     (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRW   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geVVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geVVU16AVX2_tail1
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R10*2), X0, X0
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geVVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU16AVX2_row
+
+geVVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVSU16AVX2_done
+	TESTQ        CX, CX
+	JLE          geVSU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geVSU16AVX2_row:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geVSU16AVX2_after4
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMAXUW      Y0, Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      32(SI)(R10*2), Y2
+	VPMAXUW      Y0, Y2, Y3
+	VPCMPEQW     Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKSSWB    X2, X3, X2
+	VPABSB       X2, X2
+	VMOVDQU      64(SI)(R10*2), Y3
+	VPMAXUW      Y0, Y3, Y4
+	VPCMPEQW     Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VPABSB       X3, X3
+	VMOVDQU      96(SI)(R10*2), Y4
+	VPMAXUW      Y0, Y4, Y5
+	VPCMPEQW     Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKSSWB    X4, X5, X4
+	VPABSB       X4, X4
+	VMOVDQU      X1, (DX)(R10*1)
+	VMOVDQU      X2, 16(DX)(R10*1)
+	VMOVDQU      X3, 32(DX)(R10*1)
+	VMOVDQU      X4, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geVSU16AVX2_loop4
+
+geVSU16AVX2_after4:
+geVSU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geVSU16AVX2_after1
+	VMOVDQU      (SI)(R10*2), Y1
+	VPMAXUW      Y0, Y1, Y2
+	VPCMPEQW     Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VPACKSSWB    X1, X2, X1
+	VPABSB       X1, X1
+	VMOVDQU      X1, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geVSU16AVX2_loop1
+
+geVSU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geVSU16AVX2_tail8
+	VMOVDQU   (SI)(R10*2), X1
+	VPMAXUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geVSU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geVSU16AVX2_tail4
+	VMOVQ     (SI)(R10*2), X1
+	VPMAXUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geVSU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geVSU16AVX2_tail2
+	VMOVD     (SI)(R10*2), X1
+	VPMAXUW   X0, X1, X2
+	VPCMPEQW  X1, X2, X2
+	VPACKSSWB X2, X2, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geVSU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geVSU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R10*2), X1, X1
+	VPMAXUW   X0, X1, X0
+	VPCMPEQW  X1, X0, X0
+	VPACKSSWB X0, X0, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geVSU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU16AVX2_row
+
+geVSU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVU16AVX2(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVU16AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geSVU16AVX2_done
+	TESTQ        CX, CX
+	JLE          geSVU16AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x01, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x01, R9
+	MOVQ         $0x0101010101010101, R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+
+geSVU16AVX2_row:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU16AVX2_loop4:
+	CMPQ         R11, $0x00000040
+	JB           geSVU16AVX2_after4
+	VPMAXUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VPMAXUW      32(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPACKSSWB    X3, X1, X3
+	VPABSB       X3, X3
+	VPMAXUW      64(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VPACKSSWB    X4, X1, X4
+	VPABSB       X4, X4
+	VPMAXUW      96(R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X5
+	VPACKSSWB    X5, X1, X5
+	VPABSB       X5, X5
+	VMOVDQU      X2, (DX)(R10*1)
+	VMOVDQU      X3, 16(DX)(R10*1)
+	VMOVDQU      X4, 32(DX)(R10*1)
+	VMOVDQU      X5, 48(DX)(R10*1)
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000040, R11
+	JMP          geSVU16AVX2_loop4
+
+geSVU16AVX2_after4:
+geSVU16AVX2_loop1:
+	CMPQ         R11, $0x00000010
+	JB           geSVU16AVX2_after1
+	VPMAXUW      (R8)(R10*2), Y0, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKSSWB    X2, X1, X2
+	VPABSB       X2, X2
+	VMOVDQU      X2, (DX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          geSVU16AVX2_loop1
+
+geSVU16AVX2_after1:
+	CMPQ      R11, $0x00000008
+	JB        geSVU16AVX2_tail8
+	VMOVDQU   (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+
+geSVU16AVX2_tail8:
+	CMPQ      R11, $0x00000004
+	JB        geSVU16AVX2_tail4
+	VMOVQ     (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VMOVD     X1, (DX)(R10*1)
+	ADDQ      $0x00000004, R10
+	SUBQ      $0x00000004, R11
+
+geSVU16AVX2_tail4:
+	CMPQ      R11, $0x00000002
+	JB        geSVU16AVX2_tail2
+	VMOVD     (R8)(R10*2), X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X1
+	VPABSB    X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R10*1)
+	ADDQ      $0x00000002, R10
+	SUBQ      $0x00000002, R11
+
+geSVU16AVX2_tail2:
+	CMPQ      R11, $0x00000001
+	JB        geSVU16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (R8)(R10*2), X1, X1
+	VPMAXUW   X1, X0, X1
+	VPCMPEQW  X0, X1, X1
+	VPACKSSWB X1, X1, X0
+	VPABSB    X0, X0
+	VPEXTRB   $0x00, X0, (DX)(R10*1)
+	ADDQ      $0x00000001, R10
+	SUBQ      $0x00000001, R11
+
+geSVU16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU16AVX2_row
+
+geSVU16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVU32AVX2_done
+	TESTQ CX, CX
+	JLE   ltVVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVVU32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+ltVVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltVVU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPMAXUD   32(R8)(R11*4), Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPMAXUD   64(R8)(R11*4), Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPMAXUD   96(R8)(R11*4), Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltVVU32AVX2_loop4
+
+ltVVU32AVX2_after4:
+ltVVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltVVU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltVVU32AVX2_loop1
+
+ltVVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltVVU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltVVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltVVU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVVU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU32AVX2_row
+
+ltVVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSU32AVX2_done
+	TESTQ CX, CX
+	JLE   ltVSU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltVSU32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltVSU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltVSU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMAXUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPMAXUD   Y0, Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPMAXUD   Y0, Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPMAXUD   Y0, Y4, Y5
+	VPCMPEQD  Y4, Y5, Y5
+	VMOVMSKPS Y5, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltVSU32AVX2_loop4
+
+ltVSU32AVX2_after4:
+ltVSU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltVSU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMAXUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltVSU32AVX2_loop1
+
+ltVSU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltVSU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltVSU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltVSU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVSU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVSU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X0
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVSU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU32AVX2_row
+
+ltVSU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVU32AVX2_done
+	TESTQ CX, CX
+	JLE   ltSVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+ltSVU32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltSVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        ltSVU32AVX2_after4
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPMAXUD   32(R8)(R11*4), Y0, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPMAXUD   64(R8)(R11*4), Y0, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPMAXUD   96(R8)(R11*4), Y0, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       ltSVU32AVX2_loop4
+
+ltSVU32AVX2_after4:
+ltSVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        ltSVU32AVX2_after1
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       ltSVU32AVX2_loop1
+
+ltSVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        ltSVU32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+ltSVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        ltSVU32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltSVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltSVU32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltSVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU32AVX2_row
+
+ltSVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVU32AVX2_done
+	TESTQ CX, CX
+	JLE   leVVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVVU32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+leVVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leVVU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPMINUD   32(R8)(R11*4), Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPMINUD   64(R8)(R11*4), Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPMINUD   96(R8)(R11*4), Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leVVU32AVX2_loop4
+
+leVVU32AVX2_after4:
+leVVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leVVU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leVVU32AVX2_loop1
+
+leVVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leVVU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leVVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leVVU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVVU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU32AVX2_row
+
+leVVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSU32AVX2_done
+	TESTQ CX, CX
+	JLE   leVSU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leVSU32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leVSU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leVSU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMINUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPMINUD   Y0, Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPMINUD   Y0, Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPMINUD   Y0, Y4, Y5
+	VPCMPEQD  Y4, Y5, Y5
+	VMOVMSKPS Y5, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leVSU32AVX2_loop4
+
+leVSU32AVX2_after4:
+leVSU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leVSU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMINUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leVSU32AVX2_loop1
+
+leVSU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leVSU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPMINUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leVSU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leVSU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPMINUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVSU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVSU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPMINUD   X0, X1, X0
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVSU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU32AVX2_row
+
+leVSU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVU32AVX2_done
+	TESTQ CX, CX
+	JLE   leSVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+leSVU32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leSVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        leSVU32AVX2_after4
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPMINUD   32(R8)(R11*4), Y0, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPMINUD   64(R8)(R11*4), Y0, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPMINUD   96(R8)(R11*4), Y0, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       leSVU32AVX2_loop4
+
+leSVU32AVX2_after4:
+leSVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        leSVU32AVX2_after1
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       leSVU32AVX2_loop1
+
+leSVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        leSVU32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+leSVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        leSVU32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leSVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leSVU32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leSVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU32AVX2_row
+
+leSVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVU32AVX2_done
+	TESTQ CX, CX
+	JLE   gtVVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVVU32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+gtVVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtVVU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPMINUD   32(R8)(R11*4), Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPMINUD   64(R8)(R11*4), Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPMINUD   96(R8)(R11*4), Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtVVU32AVX2_loop4
+
+gtVVU32AVX2_after4:
+gtVVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtVVU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtVVU32AVX2_loop1
+
+gtVVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtVVU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtVVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtVVU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVVU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU32AVX2_row
+
+gtVVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSU32AVX2_done
+	TESTQ CX, CX
+	JLE   gtVSU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtVSU32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtVSU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtVSU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMINUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPMINUD   Y0, Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPMINUD   Y0, Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPMINUD   Y0, Y4, Y5
+	VPCMPEQD  Y4, Y5, Y5
+	VMOVMSKPS Y5, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtVSU32AVX2_loop4
+
+gtVSU32AVX2_after4:
+gtVSU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtVSU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMINUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtVSU32AVX2_loop1
+
+gtVSU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtVSU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPMINUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtVSU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtVSU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPMINUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVSU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVSU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPMINUD   X0, X1, X0
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVSU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU32AVX2_row
+
+gtVSU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVU32AVX2_done
+	TESTQ CX, CX
+	JLE   gtSVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+gtSVU32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtSVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        gtSVU32AVX2_after4
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPMINUD   32(R8)(R11*4), Y0, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPMINUD   64(R8)(R11*4), Y0, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPMINUD   96(R8)(R11*4), Y0, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       gtSVU32AVX2_loop4
+
+gtSVU32AVX2_after4:
+gtSVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        gtSVU32AVX2_after1
+	VPMINUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	XORL      $0x000000ff, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       gtSVU32AVX2_loop1
+
+gtSVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        gtSVU32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+gtSVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        gtSVU32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtSVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtSVU32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPMINUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtSVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU32AVX2_row
+
+gtSVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVU32AVX2_done
+	TESTQ CX, CX
+	JLE   geVVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVVU32AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+geVVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geVVU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVDQU   32(SI)(R11*4), Y1
+	VPMAXUD   32(R8)(R11*4), Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   64(SI)(R11*4), Y2
+	VPMAXUD   64(R8)(R11*4), Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   96(SI)(R11*4), Y3
+	VPMAXUD   96(R8)(R11*4), Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVQ     X0, (DX)(R11*1)
+	VMOVQ     X1, 8(DX)(R11*1)
+	VMOVQ     X2, 16(DX)(R11*1)
+	VMOVQ     X3, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geVVU32AVX2_loop4
+
+geVVU32AVX2_after4:
+geVVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geVVU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y0
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVQ     X0, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geVVU32AVX2_loop1
+
+geVVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geVVU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X0
+	VMOVDQU   (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VMOVD     X0, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geVVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geVVU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X0
+	VMOVQ     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRW   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVVU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X0
+	VMOVD     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU32AVX2_row
+
+geVVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSU32AVX2_done
+	TESTQ CX, CX
+	JLE   geVSU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geVSU32AVX2_row:
+	VPBROADCASTD (R8), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geVSU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geVSU32AVX2_after4
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMAXUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*4), Y2
+	VPMAXUD   Y0, Y2, Y3
+	VPCMPEQD  Y2, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*4), Y3
+	VPMAXUD   Y0, Y3, Y4
+	VPCMPEQD  Y3, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*4), Y4
+	VPMAXUD   Y0, Y4, Y5
+	VPCMPEQD  Y4, Y5, Y5
+	VMOVMSKPS Y5, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geVSU32AVX2_loop4
+
+geVSU32AVX2_after4:
+geVSU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geVSU32AVX2_after1
+	VMOVDQU   (SI)(R11*4), Y1
+	VPMAXUD   Y0, Y1, Y2
+	VPCMPEQD  Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geVSU32AVX2_loop1
+
+geVSU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geVSU32AVX2_tail4
+	VMOVDQU   (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geVSU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geVSU32AVX2_tail2
+	VMOVQ     (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X2
+	VPCMPEQD  X1, X2, X2
+	VMOVMSKPS X2, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVSU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVSU32AVX2_tail1
+	VMOVD     (SI)(R11*4), X1
+	VPMAXUD   X0, X1, X0
+	VPCMPEQD  X1, X0, X0
+	VMOVMSKPS X0, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVSU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU32AVX2_row
+
+geVSU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVU32AVX2(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVU32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVU32AVX2_done
+	TESTQ CX, CX
+	JLE   geSVU32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	LEAQ  bitbytes<>+0(SB), R10
+
+geSVU32AVX2_row:
+	VPBROADCASTD (SI), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geSVU32AVX2_loop4:
+	CMPQ      R12, $0x00000020
+	JB        geSVU32AVX2_after4
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPMAXUD   32(R8)(R11*4), Y0, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VMOVMSKPS Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPMAXUD   64(R8)(R11*4), Y0, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VMOVMSKPS Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VPMAXUD   96(R8)(R11*4), Y0, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VMOVMSKPS Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVQ     X1, (DX)(R11*1)
+	VMOVQ     X2, 8(DX)(R11*1)
+	VMOVQ     X3, 16(DX)(R11*1)
+	VMOVQ     X4, 24(DX)(R11*1)
+	ADDQ      $0x00000020, R11
+	SUBQ      $0x00000020, R12
+	JMP       geSVU32AVX2_loop4
+
+geSVU32AVX2_after4:
+geSVU32AVX2_loop1:
+	CMPQ      R12, $0x00000008
+	JB        geSVU32AVX2_after1
+	VPMAXUD   (R8)(R11*4), Y0, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VMOVMSKPS Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVQ     X1, (DX)(R11*1)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R12
+	JMP       geSVU32AVX2_loop1
+
+geSVU32AVX2_after1:
+	CMPQ      R12, $0x00000004
+	JB        geSVU32AVX2_tail4
+	VMOVDQU   (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+
+geSVU32AVX2_tail4:
+	CMPQ      R12, $0x00000002
+	JB        geSVU32AVX2_tail2
+	VMOVQ     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geSVU32AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geSVU32AVX2_tail1
+	VMOVD     (R8)(R11*4), X1
+	VPMAXUD   X1, X0, X1
+	VPCMPEQD  X0, X1, X1
+	VMOVMSKPS X1, R13
+	VMOVQ     (R10)(R13*8), X0
+	VPEXTRB   $0x00, X0, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geSVU32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU32AVX2_row
+
+geSVU32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+ltVVU64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+ltVVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltVVU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y2, Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y3, Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y4, Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltVVU64AVX2_loop4
+
+ltVVU64AVX2_after4:
+ltVVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltVVU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltVVU64AVX2_loop1
+
+ltVVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltVVU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVVU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU64AVX2_row
+
+ltVVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltVSU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltVSU64AVX2_done
+	TESTQ        CX, CX
+	JLE          ltVSU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+ltVSU64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltVSU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltVSU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(SI)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPXOR     Y0, Y1, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(SI)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPXOR     Y0, Y1, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(SI)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPXOR     Y0, Y1, Y6
+	VPCMPGTQ  Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltVSU64AVX2_loop4
+
+ltVSU64AVX2_after4:
+ltVSU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltVSU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltVSU64AVX2_loop1
+
+ltVSU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltVSU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X3
+	VPCMPGTQ  X2, X3, X2
+	VMOVMSKPD X2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltVSU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltVSU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X1
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltVSU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU64AVX2_row
+
+ltVSU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·ltSVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          ltSVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          ltSVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+ltSVU64AVX2_row:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ltSVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        ltSVU64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y1, Y3
+	VMOVDQU   32(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y1, Y4
+	VMOVDQU   64(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y1, Y5
+	VMOVDQU   96(R8)(R11*8), Y6
+	VPXOR     Y0, Y6, Y6
+	VPCMPGTQ  Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       ltSVU64AVX2_loop4
+
+ltSVU64AVX2_after4:
+ltSVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        ltSVU64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       ltSVU64AVX2_loop1
+
+ltSVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        ltSVU64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X3, X2, X2
+	VMOVMSKPD X2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+ltSVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        ltSVU64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+ltSVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU64AVX2_row
+
+ltSVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          leVVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+leVVU64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+leVVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leVVU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y2, Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y3, Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y4, Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leVVU64AVX2_loop4
+
+leVVU64AVX2_after4:
+leVVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leVVU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leVVU64AVX2_loop1
+
+leVVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leVVU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVVU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU64AVX2_row
+
+leVVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leVSU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leVSU64AVX2_done
+	TESTQ        CX, CX
+	JLE          leVSU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+leVSU64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leVSU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leVSU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(SI)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPXOR     Y0, Y1, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(SI)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPXOR     Y0, Y1, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(SI)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPXOR     Y0, Y1, Y6
+	VPCMPGTQ  Y6, Y5, Y5
+	VMOVMSKPD Y5, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leVSU64AVX2_loop4
+
+leVSU64AVX2_after4:
+leVSU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leVSU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leVSU64AVX2_loop1
+
+leVSU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leVSU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X3
+	VPCMPGTQ  X3, X2, X2
+	VMOVMSKPD X2, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leVSU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leVSU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X1
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leVSU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU64AVX2_row
+
+leVSU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·leSVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          leSVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          leSVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+leSVU64AVX2_row:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+leSVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        leSVU64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y1, Y3
+	VMOVDQU   32(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y1, Y4
+	VMOVDQU   64(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y1, Y5
+	VMOVDQU   96(R8)(R11*8), Y6
+	VPXOR     Y0, Y6, Y6
+	VPCMPGTQ  Y6, Y5, Y5
+	VMOVMSKPD Y5, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       leSVU64AVX2_loop4
+
+leSVU64AVX2_after4:
+leSVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        leSVU64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       leSVU64AVX2_loop1
+
+leSVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        leSVU64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X3, X2
+	VMOVMSKPD X2, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+leSVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        leSVU64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+leSVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU64AVX2_row
+
+leSVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+gtVVU64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+gtVVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtVVU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y2, Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y3, Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y4, Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtVVU64AVX2_loop4
+
+gtVVU64AVX2_after4:
+gtVVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtVVU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y2, Y1, Y1
+	VMOVMSKPD Y1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtVVU64AVX2_loop1
+
+gtVVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtVVU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVVU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU64AVX2_row
+
+gtVVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtVSU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtVSU64AVX2_done
+	TESTQ        CX, CX
+	JLE          gtVSU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+gtVSU64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtVSU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtVSU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(SI)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPXOR     Y0, Y1, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(SI)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPXOR     Y0, Y1, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(SI)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPXOR     Y0, Y1, Y6
+	VPCMPGTQ  Y6, Y5, Y5
+	VMOVMSKPD Y5, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtVSU64AVX2_loop4
+
+gtVSU64AVX2_after4:
+gtVSU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtVSU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtVSU64AVX2_loop1
+
+gtVSU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtVSU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X3
+	VPCMPGTQ  X3, X2, X2
+	VMOVMSKPD X2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtVSU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtVSU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X1
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtVSU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU64AVX2_row
+
+gtVSU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·gtSVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          gtSVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          gtSVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+gtSVU64AVX2_row:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+gtSVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        gtSVU64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y1, Y3
+	VMOVDQU   32(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y4, Y3, Y3
+	VMOVMSKPD Y3, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y1, Y4
+	VMOVDQU   64(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y5, Y4, Y4
+	VMOVMSKPD Y4, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y1, Y5
+	VMOVDQU   96(R8)(R11*8), Y6
+	VPXOR     Y0, Y6, Y6
+	VPCMPGTQ  Y6, Y5, Y5
+	VMOVMSKPD Y5, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       gtSVU64AVX2_loop4
+
+gtSVU64AVX2_after4:
+gtSVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        gtSVU64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y3, Y2, Y2
+	VMOVMSKPD Y2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       gtSVU64AVX2_loop1
+
+gtSVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        gtSVU64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X3, X2
+	VMOVMSKPD X2, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+gtSVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        gtSVU64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+gtSVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU64AVX2_row
+
+gtSVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          geVVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+geVVU64AVX2_row:
+	XORQ R11, R11
+	MOVQ CX, R12
+
+geVVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geVVU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVDQU   32(SI)(R11*8), Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y2, Y2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   64(SI)(R11*8), Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y3, Y3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   96(SI)(R11*8), Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y4, Y4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVD     X1, (DX)(R11*1)
+	VMOVD     X2, 4(DX)(R11*1)
+	VMOVD     X3, 8(DX)(R11*1)
+	VMOVD     X4, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geVVU64AVX2_loop4
+
+geVVU64AVX2_after4:
+geVVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geVVU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y1
+	VMOVMSKPD Y1, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X1
+	VMOVD     X1, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geVVU64AVX2_loop1
+
+geVVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geVVU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X1
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRW   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVVU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU64AVX2_row
+
+geVVU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geVSU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geVSU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geVSU64AVX2_done
+	TESTQ        CX, CX
+	JLE          geVSU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+geVSU64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geVSU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geVSU64AVX2_after4
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(SI)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPXOR     Y0, Y1, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(SI)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPXOR     Y0, Y1, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(SI)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPXOR     Y0, Y1, Y6
+	VPCMPGTQ  Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geVSU64AVX2_loop4
+
+geVSU64AVX2_after4:
+geVSU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geVSU64AVX2_after1
+	VMOVDQU   (SI)(R11*8), Y2
+	VPXOR     Y0, Y2, Y2
+	VPXOR     Y0, Y1, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geVSU64AVX2_loop1
+
+geVSU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geVSU64AVX2_tail2
+	VMOVDQU   (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X3
+	VPCMPGTQ  X2, X3, X2
+	VMOVMSKPD X2, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geVSU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geVSU64AVX2_tail1
+	VMOVQ     (SI)(R11*8), X2
+	VPXOR     X0, X2, X2
+	VPXOR     X0, X1, X1
+	VPCMPGTQ  X2, X1, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geVSU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU64AVX2_row
+
+geVSU64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geSVU64AVX2(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·geSVU64AVX2(SB), NOSPLIT, $0-64
+	MOVQ         m+0(FP), AX
+	MOVQ         n+8(FP), CX
+	TESTQ        AX, AX
+	JLE          geSVU64AVX2_done
+	TESTQ        CX, CX
+	JLE          geSVU64AVX2_done
+	MOVQ         dst+16(FP), DX
+	MOVQ         ldd+24(FP), BX
+	SHLQ         $0x00, BX
+	MOVQ         a+32(FP), SI
+	MOVQ         lda+40(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+48(FP), R8
+	MOVQ         ldb+56(FP), R9
+	SHLQ         $0x03, R9
+	LEAQ         bitbytes<>+0(SB), R10
+	MOVQ         $0x8000000000000000, R11
+	VMOVQ        R11, X0
+	VPBROADCASTQ X0, Y0
+
+geSVU64AVX2_row:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+geSVU64AVX2_loop4:
+	CMPQ      R12, $0x00000010
+	JB        geSVU64AVX2_after4
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVDQU   32(R8)(R11*8), Y3
+	VPXOR     Y0, Y1, Y3
+	VMOVDQU   32(R8)(R11*8), Y4
+	VPXOR     Y0, Y4, Y4
+	VPCMPGTQ  Y3, Y4, Y3
+	VMOVMSKPD Y3, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X3
+	VMOVDQU   64(R8)(R11*8), Y4
+	VPXOR     Y0, Y1, Y4
+	VMOVDQU   64(R8)(R11*8), Y5
+	VPXOR     Y0, Y5, Y5
+	VPCMPGTQ  Y4, Y5, Y4
+	VMOVMSKPD Y4, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X4
+	VMOVDQU   96(R8)(R11*8), Y5
+	VPXOR     Y0, Y1, Y5
+	VMOVDQU   96(R8)(R11*8), Y6
+	VPXOR     Y0, Y6, Y6
+	VPCMPGTQ  Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X5
+	VMOVD     X2, (DX)(R11*1)
+	VMOVD     X3, 4(DX)(R11*1)
+	VMOVD     X4, 8(DX)(R11*1)
+	VMOVD     X5, 12(DX)(R11*1)
+	ADDQ      $0x00000010, R11
+	SUBQ      $0x00000010, R12
+	JMP       geSVU64AVX2_loop4
+
+geSVU64AVX2_after4:
+geSVU64AVX2_loop1:
+	CMPQ      R12, $0x00000004
+	JB        geSVU64AVX2_after1
+	VMOVDQU   (R8)(R11*8), Y2
+	VPXOR     Y0, Y1, Y2
+	VMOVDQU   (R8)(R11*8), Y3
+	VPXOR     Y0, Y3, Y3
+	VPCMPGTQ  Y2, Y3, Y2
+	VMOVMSKPD Y2, R13
+	XORL      $0x0000000f, R13
+	VMOVQ     (R10)(R13*8), X2
+	VMOVD     X2, (DX)(R11*1)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R12
+	JMP       geSVU64AVX2_loop1
+
+geSVU64AVX2_after1:
+	CMPQ      R12, $0x00000002
+	JB        geSVU64AVX2_tail2
+	VMOVDQU   (R8)(R11*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X3, X2, X2
+	VMOVMSKPD X2, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X2
+	VPEXTRW   $0x00, X2, (DX)(R11*1)
+	ADDQ      $0x00000002, R11
+	SUBQ      $0x00000002, R12
+
+geSVU64AVX2_tail2:
+	CMPQ      R12, $0x00000001
+	JB        geSVU64AVX2_tail1
+	VMOVQ     (R8)(R11*8), X2
+	VPXOR     X0, X1, X1
+	VPXOR     X0, X2, X2
+	VPCMPGTQ  X1, X2, X1
+	VMOVMSKPD X1, R13
+	XORL      $0x00000003, R13
+	VMOVQ     (R10)(R13*8), X1
+	VPEXTRB   $0x00, X1, (DX)(R11*1)
+	ADDQ      $0x00000001, R11
+	SUBQ      $0x00000001, R12
+
+geSVU64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU64AVX2_row
+
+geSVU64AVX2_done:
+	VZEROUPPER
+	RET
+
 // func eqVVF32AVX512(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·eqVVF32AVX512(SB), NOSPLIT, $0-64
@@ -7082,5 +21805,10245 @@ geSVF64AVX512_tail_done:
 	JNZ  geSVF64AVX512_row
 
 geSVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·eqVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   eqVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+eqVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        eqVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x00, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x00, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x00, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x00, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       eqVVI8AVX512_loop4
+
+eqVVI8AVX512_after4:
+eqVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        eqVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x00, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqVVI8AVX512_loop1
+
+eqVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         eqVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x00, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+eqVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI8AVX512_row
+
+eqVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·eqVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   eqVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+eqVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        eqVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x00, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x00, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x00, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       eqVSI8AVX512_loop4
+
+eqVSI8AVX512_after4:
+eqVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        eqVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqVSI8AVX512_loop1
+
+eqVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         eqVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x00, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+eqVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI8AVX512_row
+
+eqVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·eqSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   eqSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+eqSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        eqSVI8AVX512_after4
+	VPCMPB    $0x00, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x00, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x00, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x00, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       eqSVI8AVX512_loop4
+
+eqSVI8AVX512_after4:
+eqSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        eqSVI8AVX512_after1
+	VPCMPB    $0x00, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqSVI8AVX512_loop1
+
+eqSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         eqSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x00, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+eqSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI8AVX512_row
+
+eqSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·neVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   neVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+neVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        neVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x04, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x04, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x04, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x04, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       neVVI8AVX512_loop4
+
+neVVI8AVX512_after4:
+neVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        neVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x04, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neVVI8AVX512_loop1
+
+neVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         neVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x04, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+neVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI8AVX512_row
+
+neVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·neVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   neVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+neVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        neVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x04, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x04, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x04, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       neVSI8AVX512_loop4
+
+neVSI8AVX512_after4:
+neVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        neVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neVSI8AVX512_loop1
+
+neVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         neVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x04, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+neVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI8AVX512_row
+
+neVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·neSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   neSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+neSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        neSVI8AVX512_after4
+	VPCMPB    $0x04, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x04, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x04, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x04, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       neSVI8AVX512_loop4
+
+neSVI8AVX512_after4:
+neSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        neSVI8AVX512_after1
+	VPCMPB    $0x04, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neSVI8AVX512_loop1
+
+neSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         neSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x04, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+neSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI8AVX512_row
+
+neSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x01, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x01, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x01, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltVVI8AVX512_loop4
+
+ltVVI8AVX512_after4:
+ltVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVVI8AVX512_loop1
+
+ltVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x01, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI8AVX512_row
+
+ltVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltVSI8AVX512_loop4
+
+ltVSI8AVX512_after4:
+ltVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVSI8AVX512_loop1
+
+ltVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x01, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI8AVX512_row
+
+ltVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltSVI8AVX512_after4
+	VPCMPB    $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x01, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x01, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x01, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltSVI8AVX512_loop4
+
+ltSVI8AVX512_after4:
+ltSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltSVI8AVX512_after1
+	VPCMPB    $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltSVI8AVX512_loop1
+
+ltSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x01, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI8AVX512_row
+
+ltSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   leVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x02, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x02, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x02, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leVVI8AVX512_loop4
+
+leVVI8AVX512_after4:
+leVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVVI8AVX512_loop1
+
+leVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x02, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI8AVX512_row
+
+leVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   leVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leVSI8AVX512_loop4
+
+leVSI8AVX512_after4:
+leVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVSI8AVX512_loop1
+
+leVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x02, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI8AVX512_row
+
+leVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   leSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leSVI8AVX512_after4
+	VPCMPB    $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x02, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x02, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x02, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leSVI8AVX512_loop4
+
+leSVI8AVX512_after4:
+leSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leSVI8AVX512_after1
+	VPCMPB    $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leSVI8AVX512_loop1
+
+leSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x02, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI8AVX512_row
+
+leSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x06, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x06, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x06, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtVVI8AVX512_loop4
+
+gtVVI8AVX512_after4:
+gtVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVVI8AVX512_loop1
+
+gtVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x06, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI8AVX512_row
+
+gtVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtVSI8AVX512_loop4
+
+gtVSI8AVX512_after4:
+gtVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVSI8AVX512_loop1
+
+gtVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x06, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI8AVX512_row
+
+gtVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtSVI8AVX512_after4
+	VPCMPB    $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x06, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x06, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x06, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtSVI8AVX512_loop4
+
+gtSVI8AVX512_after4:
+gtSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtSVI8AVX512_after1
+	VPCMPB    $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtSVI8AVX512_loop1
+
+gtSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x06, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI8AVX512_row
+
+gtSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geVVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI8AVX512_done
+	TESTQ CX, CX
+	JLE   geVVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geVVI8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geVVI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPB    $0x05, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPB    $0x05, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPB    $0x05, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geVVI8AVX512_loop4
+
+geVVI8AVX512_after4:
+geVVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geVVI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPB    $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVVI8AVX512_loop1
+
+geVVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x05, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI8AVX512_row
+
+geVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geVSI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI8AVX512_done
+	TESTQ CX, CX
+	JLE   geVSI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geVSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geVSI8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPB    $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPB    $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPB    $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geVSI8AVX512_loop4
+
+geVSI8AVX512_after4:
+geVSI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geVSI8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPB    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVSI8AVX512_loop1
+
+geVSI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPB     $0x05, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI8AVX512_row
+
+geVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVI8AVX512(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geSVI8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI8AVX512_done
+	TESTQ CX, CX
+	JLE   geSVI8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geSVI8AVX512_after4
+	VPCMPB    $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPB    $0x05, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPB    $0x05, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPB    $0x05, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geSVI8AVX512_loop4
+
+geSVI8AVX512_after4:
+geSVI8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geSVI8AVX512_after1
+	VPCMPB    $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geSVI8AVX512_loop1
+
+geSVI8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPB     $0x05, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI8AVX512_row
+
+geSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   eqVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+eqVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        eqVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x00, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x00, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x00, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x00, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       eqVVI16AVX512_loop4
+
+eqVVI16AVX512_after4:
+eqVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        eqVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x00, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       eqVVI16AVX512_loop1
+
+eqVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI16AVX512_row
+
+eqVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   eqVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+eqVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        eqVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x00, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x00, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x00, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       eqVSI16AVX512_loop4
+
+eqVSI16AVX512_after4:
+eqVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        eqVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       eqVSI16AVX512_loop1
+
+eqVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x00, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI16AVX512_row
+
+eqVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   eqSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+eqSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        eqSVI16AVX512_after4
+	VPCMPW    $0x00, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x00, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x00, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x00, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       eqSVI16AVX512_loop4
+
+eqSVI16AVX512_after4:
+eqSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        eqSVI16AVX512_after1
+	VPCMPW    $0x00, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       eqSVI16AVX512_loop1
+
+eqSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI16AVX512_row
+
+eqSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   neVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+neVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        neVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x04, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x04, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x04, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x04, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       neVVI16AVX512_loop4
+
+neVVI16AVX512_after4:
+neVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        neVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x04, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       neVVI16AVX512_loop1
+
+neVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI16AVX512_row
+
+neVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   neVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+neVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        neVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x04, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x04, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x04, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       neVSI16AVX512_loop4
+
+neVSI16AVX512_after4:
+neVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        neVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       neVSI16AVX512_loop1
+
+neVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x04, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI16AVX512_row
+
+neVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·neSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   neSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+neSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        neSVI16AVX512_after4
+	VPCMPW    $0x04, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x04, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x04, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x04, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       neSVI16AVX512_loop4
+
+neSVI16AVX512_after4:
+neSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        neSVI16AVX512_after1
+	VPCMPW    $0x04, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       neSVI16AVX512_loop1
+
+neSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI16AVX512_row
+
+neSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x01, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x01, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x01, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltVVI16AVX512_loop4
+
+ltVVI16AVX512_after4:
+ltVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVVI16AVX512_loop1
+
+ltVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI16AVX512_row
+
+ltVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltVSI16AVX512_loop4
+
+ltVSI16AVX512_after4:
+ltVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVSI16AVX512_loop1
+
+ltVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI16AVX512_row
+
+ltVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltSVI16AVX512_after4
+	VPCMPW    $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x01, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x01, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x01, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltSVI16AVX512_loop4
+
+ltSVI16AVX512_after4:
+ltSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltSVI16AVX512_after1
+	VPCMPW    $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltSVI16AVX512_loop1
+
+ltSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI16AVX512_row
+
+ltSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   leVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x02, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x02, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x02, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leVVI16AVX512_loop4
+
+leVVI16AVX512_after4:
+leVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVVI16AVX512_loop1
+
+leVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI16AVX512_row
+
+leVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   leVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leVSI16AVX512_loop4
+
+leVSI16AVX512_after4:
+leVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVSI16AVX512_loop1
+
+leVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI16AVX512_row
+
+leVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   leSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leSVI16AVX512_after4
+	VPCMPW    $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x02, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x02, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x02, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leSVI16AVX512_loop4
+
+leSVI16AVX512_after4:
+leSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leSVI16AVX512_after1
+	VPCMPW    $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leSVI16AVX512_loop1
+
+leSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI16AVX512_row
+
+leSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x06, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x06, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x06, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtVVI16AVX512_loop4
+
+gtVVI16AVX512_after4:
+gtVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVVI16AVX512_loop1
+
+gtVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI16AVX512_row
+
+gtVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtVSI16AVX512_loop4
+
+gtVSI16AVX512_after4:
+gtVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVSI16AVX512_loop1
+
+gtVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI16AVX512_row
+
+gtVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtSVI16AVX512_after4
+	VPCMPW    $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x06, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x06, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x06, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtSVI16AVX512_loop4
+
+gtSVI16AVX512_after4:
+gtSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtSVI16AVX512_after1
+	VPCMPW    $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtSVI16AVX512_loop1
+
+gtSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI16AVX512_row
+
+gtSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI16AVX512_done
+	TESTQ CX, CX
+	JLE   geVVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geVVI16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geVVI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPW    $0x05, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPW    $0x05, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPW    $0x05, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geVVI16AVX512_loop4
+
+geVVI16AVX512_after4:
+geVVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geVVI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPW    $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVVI16AVX512_loop1
+
+geVVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI16AVX512_row
+
+geVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI16AVX512_done
+	TESTQ CX, CX
+	JLE   geVSI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geVSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geVSI16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPW    $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPW    $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPW    $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geVSI16AVX512_loop4
+
+geVSI16AVX512_after4:
+geVSI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geVSI16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPW    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVSI16AVX512_loop1
+
+geVSI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPW      $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI16AVX512_row
+
+geVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVI16AVX512(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVI16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI16AVX512_done
+	TESTQ CX, CX
+	JLE   geSVI16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geSVI16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geSVI16AVX512_after4
+	VPCMPW    $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPW    $0x05, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPW    $0x05, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPW    $0x05, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geSVI16AVX512_loop4
+
+geSVI16AVX512_after4:
+geSVI16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geSVI16AVX512_after1
+	VPCMPW    $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geSVI16AVX512_loop1
+
+geSVI16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPW      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI16AVX512_row
+
+geSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   eqVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+eqVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        eqVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x00, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x00, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x00, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x00, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqVVI32AVX512_loop4
+
+eqVVI32AVX512_after4:
+eqVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        eqVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x00, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       eqVVI32AVX512_loop1
+
+eqVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI32AVX512_row
+
+eqVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   eqVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+eqVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        eqVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x00, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x00, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x00, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqVSI32AVX512_loop4
+
+eqVSI32AVX512_after4:
+eqVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        eqVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       eqVSI32AVX512_loop1
+
+eqVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x00, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI32AVX512_row
+
+eqVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   eqSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+eqSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        eqSVI32AVX512_after4
+	VPCMPD    $0x00, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x00, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x00, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x00, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       eqSVI32AVX512_loop4
+
+eqSVI32AVX512_after4:
+eqSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        eqSVI32AVX512_after1
+	VPCMPD    $0x00, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       eqSVI32AVX512_loop1
+
+eqSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI32AVX512_row
+
+eqSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   neVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+neVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        neVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x04, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x04, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x04, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x04, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neVVI32AVX512_loop4
+
+neVVI32AVX512_after4:
+neVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        neVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x04, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       neVVI32AVX512_loop1
+
+neVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI32AVX512_row
+
+neVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   neVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+neVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        neVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x04, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x04, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x04, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neVSI32AVX512_loop4
+
+neVSI32AVX512_after4:
+neVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        neVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       neVSI32AVX512_loop1
+
+neVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x04, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI32AVX512_row
+
+neVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   neSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+neSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        neSVI32AVX512_after4
+	VPCMPD    $0x04, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x04, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x04, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x04, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       neSVI32AVX512_loop4
+
+neSVI32AVX512_after4:
+neSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        neSVI32AVX512_after1
+	VPCMPD    $0x04, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       neSVI32AVX512_loop1
+
+neSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI32AVX512_row
+
+neSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x01, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x01, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x01, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVVI32AVX512_loop4
+
+ltVVI32AVX512_after4:
+ltVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltVVI32AVX512_loop1
+
+ltVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI32AVX512_row
+
+ltVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVSI32AVX512_loop4
+
+ltVSI32AVX512_after4:
+ltVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltVSI32AVX512_loop1
+
+ltVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI32AVX512_row
+
+ltVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltSVI32AVX512_after4
+	VPCMPD    $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x01, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x01, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x01, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltSVI32AVX512_loop4
+
+ltSVI32AVX512_after4:
+ltSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltSVI32AVX512_after1
+	VPCMPD    $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltSVI32AVX512_loop1
+
+ltSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI32AVX512_row
+
+ltSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   leVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x02, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x02, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x02, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVVI32AVX512_loop4
+
+leVVI32AVX512_after4:
+leVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leVVI32AVX512_loop1
+
+leVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI32AVX512_row
+
+leVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   leVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVSI32AVX512_loop4
+
+leVSI32AVX512_after4:
+leVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leVSI32AVX512_loop1
+
+leVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI32AVX512_row
+
+leVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   leSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leSVI32AVX512_after4
+	VPCMPD    $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x02, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x02, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x02, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leSVI32AVX512_loop4
+
+leSVI32AVX512_after4:
+leSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leSVI32AVX512_after1
+	VPCMPD    $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leSVI32AVX512_loop1
+
+leSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI32AVX512_row
+
+leSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x06, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x06, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x06, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVVI32AVX512_loop4
+
+gtVVI32AVX512_after4:
+gtVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtVVI32AVX512_loop1
+
+gtVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI32AVX512_row
+
+gtVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVSI32AVX512_loop4
+
+gtVSI32AVX512_after4:
+gtVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtVSI32AVX512_loop1
+
+gtVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI32AVX512_row
+
+gtVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtSVI32AVX512_after4
+	VPCMPD    $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x06, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x06, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x06, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtSVI32AVX512_loop4
+
+gtSVI32AVX512_after4:
+gtSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtSVI32AVX512_after1
+	VPCMPD    $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtSVI32AVX512_loop1
+
+gtSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI32AVX512_row
+
+gtSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI32AVX512_done
+	TESTQ CX, CX
+	JLE   geVVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geVVI32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geVVI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPD    $0x05, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPD    $0x05, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPD    $0x05, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVVI32AVX512_loop4
+
+geVVI32AVX512_after4:
+geVVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geVVI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPD    $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geVVI32AVX512_loop1
+
+geVVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI32AVX512_row
+
+geVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI32AVX512_done
+	TESTQ CX, CX
+	JLE   geVSI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geVSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geVSI32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPD    $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPD    $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPD    $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVSI32AVX512_loop4
+
+geVSI32AVX512_after4:
+geVSI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geVSI32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPD    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geVSI32AVX512_loop1
+
+geVSI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPD      $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI32AVX512_row
+
+geVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVI32AVX512(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVI32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI32AVX512_done
+	TESTQ CX, CX
+	JLE   geSVI32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geSVI32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geSVI32AVX512_after4
+	VPCMPD    $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPD    $0x05, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPD    $0x05, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPD    $0x05, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geSVI32AVX512_loop4
+
+geSVI32AVX512_after4:
+geSVI32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geSVI32AVX512_after1
+	VPCMPD    $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geSVI32AVX512_loop1
+
+geSVI32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPD      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI32AVX512_row
+
+geSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   eqVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+eqVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+eqVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        eqVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x00, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x00, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x00, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x00, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       eqVVI64AVX512_loop4
+
+eqVVI64AVX512_after4:
+eqVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        eqVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x00, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       eqVVI64AVX512_loop1
+
+eqVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVVI64AVX512_row
+
+eqVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   eqVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+eqVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        eqVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x00, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x00, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x00, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       eqVSI64AVX512_loop4
+
+eqVSI64AVX512_after4:
+eqVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        eqVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x00, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       eqVSI64AVX512_loop1
+
+eqVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x00, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqVSI64AVX512_row
+
+eqVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func eqSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·eqSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   eqSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   eqSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+eqSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+eqSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       eqSVI64AVX512_after4
+	VPCMPQ   $0x00, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x00, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x00, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x00, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      eqSVI64AVX512_loop4
+
+eqSVI64AVX512_after4:
+eqSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       eqSVI64AVX512_after1
+	VPCMPQ   $0x00, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      eqSVI64AVX512_loop1
+
+eqSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          eqSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x00, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+eqSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  eqSVI64AVX512_row
+
+eqSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   neVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+neVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+neVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        neVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x04, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x04, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x04, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x04, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       neVVI64AVX512_loop4
+
+neVVI64AVX512_after4:
+neVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        neVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x04, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       neVVI64AVX512_loop1
+
+neVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVVI64AVX512_row
+
+neVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   neVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+neVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        neVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x04, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x04, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x04, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       neVSI64AVX512_loop4
+
+neVSI64AVX512_after4:
+neVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        neVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x04, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       neVSI64AVX512_loop1
+
+neVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x04, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neVSI64AVX512_row
+
+neVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func neSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·neSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   neSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   neSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+neSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+neSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       neSVI64AVX512_after4
+	VPCMPQ   $0x04, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x04, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x04, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x04, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      neSVI64AVX512_loop4
+
+neSVI64AVX512_after4:
+neSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       neSVI64AVX512_after1
+	VPCMPQ   $0x04, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      neSVI64AVX512_loop1
+
+neSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          neSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x04, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+neSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  neSVI64AVX512_row
+
+neSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        ltVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x01, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x01, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x01, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVVI64AVX512_loop4
+
+ltVVI64AVX512_after4:
+ltVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        ltVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       ltVVI64AVX512_loop1
+
+ltVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVI64AVX512_row
+
+ltVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        ltVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVSI64AVX512_loop4
+
+ltVSI64AVX512_after4:
+ltVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        ltVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       ltVSI64AVX512_loop1
+
+ltVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSI64AVX512_row
+
+ltVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       ltSVI64AVX512_after4
+	VPCMPQ   $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x01, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x01, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x01, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltSVI64AVX512_loop4
+
+ltSVI64AVX512_after4:
+ltSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       ltSVI64AVX512_after1
+	VPCMPQ   $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      ltSVI64AVX512_loop1
+
+ltSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVI64AVX512_row
+
+ltSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   leVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        leVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x02, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x02, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x02, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVVI64AVX512_loop4
+
+leVVI64AVX512_after4:
+leVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        leVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       leVVI64AVX512_loop1
+
+leVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVI64AVX512_row
+
+leVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   leVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        leVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVSI64AVX512_loop4
+
+leVSI64AVX512_after4:
+leVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        leVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       leVSI64AVX512_loop1
+
+leVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSI64AVX512_row
+
+leVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   leSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       leSVI64AVX512_after4
+	VPCMPQ   $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x02, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x02, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x02, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leSVI64AVX512_loop4
+
+leSVI64AVX512_after4:
+leSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       leSVI64AVX512_after1
+	VPCMPQ   $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      leSVI64AVX512_loop1
+
+leSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVI64AVX512_row
+
+leSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        gtVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x06, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x06, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x06, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVVI64AVX512_loop4
+
+gtVVI64AVX512_after4:
+gtVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        gtVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       gtVVI64AVX512_loop1
+
+gtVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVI64AVX512_row
+
+gtVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        gtVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVSI64AVX512_loop4
+
+gtVSI64AVX512_after4:
+gtVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        gtVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       gtVSI64AVX512_loop1
+
+gtVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSI64AVX512_row
+
+gtVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       gtSVI64AVX512_after4
+	VPCMPQ   $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x06, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x06, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x06, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtSVI64AVX512_loop4
+
+gtSVI64AVX512_after4:
+gtSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       gtSVI64AVX512_after1
+	VPCMPQ   $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      gtSVI64AVX512_loop1
+
+gtSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVI64AVX512_row
+
+gtSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVI64AVX512_done
+	TESTQ CX, CX
+	JLE   geVVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geVVI64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        geVVI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPQ    $0x05, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPQ    $0x05, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPQ    $0x05, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVVI64AVX512_loop4
+
+geVVI64AVX512_after4:
+geVVI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        geVVI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPQ    $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       geVVI64AVX512_loop1
+
+geVVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVI64AVX512_row
+
+geVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSI64AVX512_done
+	TESTQ CX, CX
+	JLE   geVSI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geVSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSI64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        geVSI64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPQ    $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPQ    $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPQ    $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVSI64AVX512_loop4
+
+geVSI64AVX512_after4:
+geVSI64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        geVSI64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPQ    $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       geVSI64AVX512_loop1
+
+geVSI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPQ      $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSI64AVX512_row
+
+geVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVI64AVX512(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVI64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVI64AVX512_done
+	TESTQ CX, CX
+	JLE   geSVI64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geSVI64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVI64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       geSVI64AVX512_after4
+	VPCMPQ   $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPQ   $0x05, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPQ   $0x05, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPQ   $0x05, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geSVI64AVX512_loop4
+
+geSVI64AVX512_after4:
+geSVI64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       geSVI64AVX512_after1
+	VPCMPQ   $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      geSVI64AVX512_loop1
+
+geSVI64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPQ      $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVI64AVX512_row
+
+geSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltVVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVU8AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltVVU8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltVVU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPUB   $0x01, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPUB   $0x01, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPUB   $0x01, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltVVU8AVX512_loop4
+
+ltVVU8AVX512_after4:
+ltVVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltVVU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVVU8AVX512_loop1
+
+ltVVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltVVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x01, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltVVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU8AVX512_row
+
+ltVVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltVSU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSU8AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltVSU8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltVSU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPUB   $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPUB   $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPUB   $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltVSU8AVX512_loop4
+
+ltVSU8AVX512_after4:
+ltVSU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltVSU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVSU8AVX512_loop1
+
+ltVSU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltVSU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPUB    $0x01, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltVSU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU8AVX512_row
+
+ltVSU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ltSVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVU8AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+ltSVU8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        ltSVU8AVX512_after4
+	VPCMPUB   $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPUB   $0x01, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPUB   $0x01, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPUB   $0x01, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       ltSVU8AVX512_loop4
+
+ltSVU8AVX512_after4:
+ltSVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        ltSVU8AVX512_after1
+	VPCMPUB   $0x01, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltSVU8AVX512_loop1
+
+ltSVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         ltSVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x01, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+ltSVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU8AVX512_row
+
+ltSVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leVVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVU8AVX512_done
+	TESTQ CX, CX
+	JLE   leVVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leVVU8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leVVU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPUB   $0x02, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPUB   $0x02, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPUB   $0x02, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leVVU8AVX512_loop4
+
+leVVU8AVX512_after4:
+leVVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leVVU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVVU8AVX512_loop1
+
+leVVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leVVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x02, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leVVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU8AVX512_row
+
+leVVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leVSU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSU8AVX512_done
+	TESTQ CX, CX
+	JLE   leVSU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leVSU8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leVSU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPUB   $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPUB   $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPUB   $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leVSU8AVX512_loop4
+
+leVSU8AVX512_after4:
+leVSU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leVSU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVSU8AVX512_loop1
+
+leVSU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leVSU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPUB    $0x02, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leVSU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU8AVX512_row
+
+leVSU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·leSVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVU8AVX512_done
+	TESTQ CX, CX
+	JLE   leSVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+leSVU8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        leSVU8AVX512_after4
+	VPCMPUB   $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPUB   $0x02, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPUB   $0x02, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPUB   $0x02, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       leSVU8AVX512_loop4
+
+leSVU8AVX512_after4:
+leSVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        leSVU8AVX512_after1
+	VPCMPUB   $0x02, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leSVU8AVX512_loop1
+
+leSVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         leSVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x02, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+leSVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU8AVX512_row
+
+leSVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtVVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVU8AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtVVU8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtVVU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPUB   $0x06, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPUB   $0x06, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPUB   $0x06, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtVVU8AVX512_loop4
+
+gtVVU8AVX512_after4:
+gtVVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtVVU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVVU8AVX512_loop1
+
+gtVVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtVVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x06, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtVVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU8AVX512_row
+
+gtVVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtVSU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSU8AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtVSU8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtVSU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPUB   $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPUB   $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPUB   $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtVSU8AVX512_loop4
+
+gtVSU8AVX512_after4:
+gtVSU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtVSU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVSU8AVX512_loop1
+
+gtVSU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtVSU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPUB    $0x06, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtVSU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU8AVX512_row
+
+gtVSU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·gtSVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVU8AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+gtSVU8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        gtSVU8AVX512_after4
+	VPCMPUB   $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPUB   $0x06, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPUB   $0x06, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPUB   $0x06, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       gtSVU8AVX512_loop4
+
+gtSVU8AVX512_after4:
+gtSVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        gtSVU8AVX512_after1
+	VPCMPUB   $0x06, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtSVU8AVX512_loop1
+
+gtSVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         gtSVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x06, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+gtSVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU8AVX512_row
+
+gtSVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geVVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVU8AVX512_done
+	TESTQ CX, CX
+	JLE   geVVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geVVU8AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geVVU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 64(SI)(R10*1), Z1
+	VPCMPUB   $0x05, 64(R8)(R10*1), Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 128(SI)(R10*1), Z2
+	VPCMPUB   $0x05, 128(R8)(R10*1), Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 192(SI)(R10*1), Z3
+	VPCMPUB   $0x05, 192(R8)(R10*1), Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 Z0, (DX)(R10*1)
+	VMOVDQU64 Z1, 64(DX)(R10*1)
+	VMOVDQU64 Z2, 128(DX)(R10*1)
+	VMOVDQU64 Z3, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geVVU8AVX512_loop4
+
+geVVU8AVX512_after4:
+geVVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geVVU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z0
+	VPCMPUB   $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z0
+	VPABSB    Z0, Z0
+	VMOVDQU64 Z0, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVVU8AVX512_loop1
+
+geVVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geVVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x05, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geVVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU8AVX512_row
+
+geVVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geVSU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSU8AVX512_done
+	TESTQ CX, CX
+	JLE   geVSU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geVSU8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geVSU8AVX512_after4
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 64(SI)(R10*1), Z2
+	VPCMPUB   $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VMOVDQU64 128(SI)(R10*1), Z3
+	VPCMPUB   $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VMOVDQU64 192(SI)(R10*1), Z4
+	VPCMPUB   $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geVSU8AVX512_loop4
+
+geVSU8AVX512_after4:
+geVSU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geVSU8AVX512_after1
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPCMPUB   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVSU8AVX512_loop1
+
+geVSU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geVSU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPCMPUB    $0x05, Z0, Z1, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geVSU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU8AVX512_row
+
+geVSU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVU8AVX512(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·geSVU8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVU8AVX512_done
+	TESTQ CX, CX
+	JLE   geSVU8AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x00, R9
+
+geSVU8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU8AVX512_loop4:
+	CMPQ      R11, $0x00000100
+	JB        geSVU8AVX512_after4
+	VPCMPUB   $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VPCMPUB   $0x05, 64(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z2
+	VPABSB    Z2, Z2
+	VPCMPUB   $0x05, 128(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z3
+	VPABSB    Z3, Z3
+	VPCMPUB   $0x05, 192(R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z4
+	VPABSB    Z4, Z4
+	VMOVDQU64 Z1, (DX)(R10*1)
+	VMOVDQU64 Z2, 64(DX)(R10*1)
+	VMOVDQU64 Z3, 128(DX)(R10*1)
+	VMOVDQU64 Z4, 192(DX)(R10*1)
+	ADDQ      $0x00000100, R10
+	SUBQ      $0x00000100, R11
+	JMP       geSVU8AVX512_loop4
+
+geSVU8AVX512_after4:
+geSVU8AVX512_loop1:
+	CMPQ      R11, $0x00000040
+	JB        geSVU8AVX512_after1
+	VPCMPUB   $0x05, (R8)(R10*1), Z0, K1
+	VPMOVM2B  K1, Z1
+	VPABSB    Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geSVU8AVX512_loop1
+
+geSVU8AVX512_after1:
+	TESTQ      R11, R11
+	JZ         geSVU8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R12
+	KMOVQ      (R12)(R11*8), K1
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPCMPUB    $0x05, Z1, Z0, K2
+	VPMOVM2B   K2, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+geSVU8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU8AVX512_row
+
+geSVU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVU16AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltVVU16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltVVU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPUW   $0x01, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPUW   $0x01, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPUW   $0x01, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltVVU16AVX512_loop4
+
+ltVVU16AVX512_after4:
+ltVVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltVVU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVVU16AVX512_loop1
+
+ltVVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU16AVX512_row
+
+ltVVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSU16AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltVSU16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltVSU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPUW   $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPUW   $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPUW   $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltVSU16AVX512_loop4
+
+ltVSU16AVX512_after4:
+ltVSU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltVSU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVSU16AVX512_loop1
+
+ltVSU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPUW     $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU16AVX512_row
+
+ltVSU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVU16AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+ltSVU16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        ltSVU16AVX512_after4
+	VPCMPUW   $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPUW   $0x01, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPUW   $0x01, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPUW   $0x01, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       ltSVU16AVX512_loop4
+
+ltSVU16AVX512_after4:
+ltSVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        ltSVU16AVX512_after1
+	VPCMPUW   $0x01, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltSVU16AVX512_loop1
+
+ltSVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU16AVX512_row
+
+ltSVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVU16AVX512_done
+	TESTQ CX, CX
+	JLE   leVVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leVVU16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leVVU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPUW   $0x02, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPUW   $0x02, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPUW   $0x02, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leVVU16AVX512_loop4
+
+leVVU16AVX512_after4:
+leVVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leVVU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVVU16AVX512_loop1
+
+leVVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU16AVX512_row
+
+leVVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSU16AVX512_done
+	TESTQ CX, CX
+	JLE   leVSU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leVSU16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leVSU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPUW   $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPUW   $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPUW   $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leVSU16AVX512_loop4
+
+leVSU16AVX512_after4:
+leVSU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leVSU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVSU16AVX512_loop1
+
+leVSU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPUW     $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU16AVX512_row
+
+leVSU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVU16AVX512_done
+	TESTQ CX, CX
+	JLE   leSVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+leSVU16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        leSVU16AVX512_after4
+	VPCMPUW   $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPUW   $0x02, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPUW   $0x02, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPUW   $0x02, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       leSVU16AVX512_loop4
+
+leSVU16AVX512_after4:
+leSVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        leSVU16AVX512_after1
+	VPCMPUW   $0x02, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leSVU16AVX512_loop1
+
+leSVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU16AVX512_row
+
+leSVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVU16AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtVVU16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtVVU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPUW   $0x06, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPUW   $0x06, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPUW   $0x06, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtVVU16AVX512_loop4
+
+gtVVU16AVX512_after4:
+gtVVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtVVU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVVU16AVX512_loop1
+
+gtVVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU16AVX512_row
+
+gtVVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSU16AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtVSU16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtVSU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPUW   $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPUW   $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPUW   $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtVSU16AVX512_loop4
+
+gtVSU16AVX512_after4:
+gtVSU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtVSU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVSU16AVX512_loop1
+
+gtVSU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPUW     $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU16AVX512_row
+
+gtVSU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVU16AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+gtSVU16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        gtSVU16AVX512_after4
+	VPCMPUW   $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPUW   $0x06, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPUW   $0x06, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPUW   $0x06, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       gtSVU16AVX512_loop4
+
+gtSVU16AVX512_after4:
+gtSVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        gtSVU16AVX512_after1
+	VPCMPUW   $0x06, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtSVU16AVX512_loop1
+
+gtSVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU16AVX512_row
+
+gtSVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVU16AVX512_done
+	TESTQ CX, CX
+	JLE   geVVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geVVU16AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geVVU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 64(SI)(R10*2), Z1
+	VPCMPUW   $0x05, 64(R8)(R10*2), Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 128(SI)(R10*2), Z2
+	VPCMPUW   $0x05, 128(R8)(R10*2), Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 192(SI)(R10*2), Z3
+	VPCMPUW   $0x05, 192(R8)(R10*2), Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 Y0, (DX)(R10*1)
+	VMOVDQU64 Y1, 32(DX)(R10*1)
+	VMOVDQU64 Y2, 64(DX)(R10*1)
+	VMOVDQU64 Y3, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geVVU16AVX512_loop4
+
+geVVU16AVX512_after4:
+geVVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geVVU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z0
+	VPCMPUW   $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y0
+	VPABSB    Y0, Y0
+	VMOVDQU64 Y0, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVVU16AVX512_loop1
+
+geVVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU16AVX512_row
+
+geVVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSU16AVX512_done
+	TESTQ CX, CX
+	JLE   geVSU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geVSU16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geVSU16AVX512_after4
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 64(SI)(R10*2), Z2
+	VPCMPUW   $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VMOVDQU64 128(SI)(R10*2), Z3
+	VPCMPUW   $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VMOVDQU64 192(SI)(R10*2), Z4
+	VPCMPUW   $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geVSU16AVX512_loop4
+
+geVSU16AVX512_after4:
+geVSU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geVSU16AVX512_after1
+	VMOVDQU64 (SI)(R10*2), Z1
+	VPCMPUW   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVSU16AVX512_loop1
+
+geVSU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z1
+	VPCMPUW     $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU16AVX512_row
+
+geVSU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVU16AVX512(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVU16AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVU16AVX512_done
+	TESTQ CX, CX
+	JLE   geSVU16AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x01, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x01, R9
+
+geSVU16AVX512_row:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU16AVX512_loop4:
+	CMPQ      R11, $0x00000080
+	JB        geSVU16AVX512_after4
+	VPCMPUW   $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VPCMPUW   $0x05, 64(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y2
+	VPABSB    Y2, Y2
+	VPCMPUW   $0x05, 128(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y3
+	VPABSB    Y3, Y3
+	VPCMPUW   $0x05, 192(R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y4
+	VPABSB    Y4, Y4
+	VMOVDQU64 Y1, (DX)(R10*1)
+	VMOVDQU64 Y2, 32(DX)(R10*1)
+	VMOVDQU64 Y3, 64(DX)(R10*1)
+	VMOVDQU64 Y4, 96(DX)(R10*1)
+	ADDQ      $0x00000080, R10
+	SUBQ      $0x00000080, R11
+	JMP       geSVU16AVX512_loop4
+
+geSVU16AVX512_after4:
+geSVU16AVX512_loop1:
+	CMPQ      R11, $0x00000020
+	JB        geSVU16AVX512_after1
+	VPCMPUW   $0x05, (R8)(R10*2), Z0, K1
+	VPMOVM2B  K1, Y1
+	VPABSB    Y1, Y1
+	VMOVDQU64 Y1, (DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geSVU16AVX512_loop1
+
+geSVU16AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVU16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPCMPUW     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, Y0
+	VPABSB      Y0, Y0
+	VMOVDQU8    Y0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVU16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU16AVX512_row
+
+geSVU16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVU32AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltVVU32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltVVU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPUD   $0x01, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPUD   $0x01, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPUD   $0x01, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVVU32AVX512_loop4
+
+ltVVU32AVX512_after4:
+ltVVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltVVU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltVVU32AVX512_loop1
+
+ltVVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU32AVX512_row
+
+ltVVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSU32AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltVSU32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltVSU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPUD   $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPUD   $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPUD   $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltVSU32AVX512_loop4
+
+ltVSU32AVX512_after4:
+ltVSU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltVSU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltVSU32AVX512_loop1
+
+ltVSU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPUD     $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU32AVX512_row
+
+ltVSU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVU32AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+ltSVU32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        ltSVU32AVX512_after4
+	VPCMPUD   $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPUD   $0x01, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPUD   $0x01, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPUD   $0x01, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       ltSVU32AVX512_loop4
+
+ltSVU32AVX512_after4:
+ltSVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        ltSVU32AVX512_after1
+	VPCMPUD   $0x01, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       ltSVU32AVX512_loop1
+
+ltSVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU32AVX512_row
+
+ltSVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVU32AVX512_done
+	TESTQ CX, CX
+	JLE   leVVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leVVU32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leVVU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPUD   $0x02, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPUD   $0x02, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPUD   $0x02, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVVU32AVX512_loop4
+
+leVVU32AVX512_after4:
+leVVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leVVU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leVVU32AVX512_loop1
+
+leVVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU32AVX512_row
+
+leVVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSU32AVX512_done
+	TESTQ CX, CX
+	JLE   leVSU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leVSU32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leVSU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPUD   $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPUD   $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPUD   $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leVSU32AVX512_loop4
+
+leVSU32AVX512_after4:
+leVSU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leVSU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leVSU32AVX512_loop1
+
+leVSU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPUD     $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU32AVX512_row
+
+leVSU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVU32AVX512_done
+	TESTQ CX, CX
+	JLE   leSVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+leSVU32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        leSVU32AVX512_after4
+	VPCMPUD   $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPUD   $0x02, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPUD   $0x02, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPUD   $0x02, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       leSVU32AVX512_loop4
+
+leSVU32AVX512_after4:
+leSVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        leSVU32AVX512_after1
+	VPCMPUD   $0x02, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       leSVU32AVX512_loop1
+
+leSVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU32AVX512_row
+
+leSVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVU32AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtVVU32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtVVU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPUD   $0x06, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPUD   $0x06, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPUD   $0x06, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVVU32AVX512_loop4
+
+gtVVU32AVX512_after4:
+gtVVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtVVU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtVVU32AVX512_loop1
+
+gtVVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU32AVX512_row
+
+gtVVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSU32AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtVSU32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtVSU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPUD   $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPUD   $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPUD   $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtVSU32AVX512_loop4
+
+gtVSU32AVX512_after4:
+gtVSU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtVSU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtVSU32AVX512_loop1
+
+gtVSU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPUD     $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU32AVX512_row
+
+gtVSU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVU32AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+gtSVU32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        gtSVU32AVX512_after4
+	VPCMPUD   $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPUD   $0x06, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPUD   $0x06, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPUD   $0x06, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       gtSVU32AVX512_loop4
+
+gtSVU32AVX512_after4:
+gtSVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        gtSVU32AVX512_after1
+	VPCMPUD   $0x06, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       gtSVU32AVX512_loop1
+
+gtSVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU32AVX512_row
+
+gtSVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVU32AVX512_done
+	TESTQ CX, CX
+	JLE   geVVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geVVU32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geVVU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*4), Z1
+	VPCMPUD   $0x05, 64(R8)(R10*4), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*4), Z2
+	VPCMPUD   $0x05, 128(R8)(R10*4), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*4), Z3
+	VPCMPUD   $0x05, 192(R8)(R10*4), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 X0, (DX)(R10*1)
+	VMOVDQU64 X1, 16(DX)(R10*1)
+	VMOVDQU64 X2, 32(DX)(R10*1)
+	VMOVDQU64 X3, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVVU32AVX512_loop4
+
+geVVU32AVX512_after4:
+geVVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geVVU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z0
+	VPCMPUD   $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geVVU32AVX512_loop1
+
+geVVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU32AVX512_row
+
+geVVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSU32AVX512_done
+	TESTQ CX, CX
+	JLE   geVSU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geVSU32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geVSU32AVX512_after4
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*4), Z2
+	VPCMPUD   $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*4), Z3
+	VPCMPUD   $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*4), Z4
+	VPCMPUD   $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geVSU32AVX512_loop4
+
+geVSU32AVX512_after4:
+geVSU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geVSU32AVX512_after1
+	VMOVDQU64 (SI)(R10*4), Z1
+	VPCMPUD   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geVSU32AVX512_loop1
+
+geVSU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z1
+	VPCMPUD     $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU32AVX512_row
+
+geVSU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVU32AVX512(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVU32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVU32AVX512_done
+	TESTQ CX, CX
+	JLE   geSVU32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+geSVU32AVX512_row:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU32AVX512_loop4:
+	CMPQ      R11, $0x00000040
+	JB        geSVU32AVX512_after4
+	VPCMPUD   $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VPCMPUD   $0x05, 64(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VPCMPUD   $0x05, 128(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VPCMPUD   $0x05, 192(R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVDQU64 X1, (DX)(R10*1)
+	VMOVDQU64 X2, 16(DX)(R10*1)
+	VMOVDQU64 X3, 32(DX)(R10*1)
+	VMOVDQU64 X4, 48(DX)(R10*1)
+	ADDQ      $0x00000040, R10
+	SUBQ      $0x00000040, R11
+	JMP       geSVU32AVX512_loop4
+
+geSVU32AVX512_after4:
+geSVU32AVX512_loop1:
+	CMPQ      R11, $0x00000010
+	JB        geSVU32AVX512_after1
+	VPCMPUD   $0x05, (R8)(R10*4), Z0, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 X1, (DX)(R10*1)
+	ADDQ      $0x00000010, R10
+	SUBQ      $0x00000010, R11
+	JMP       geSVU32AVX512_loop1
+
+geSVU32AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVU32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPCMPUD     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVU32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU32AVX512_row
+
+geSVU32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVVU64AVX512_done
+	TESTQ CX, CX
+	JLE   ltVVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltVVU64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+ltVVU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        ltVVU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPUQ   $0x01, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPUQ   $0x01, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPUQ   $0x01, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVVU64AVX512_loop4
+
+ltVVU64AVX512_after4:
+ltVVU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        ltVVU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       ltVVU64AVX512_loop1
+
+ltVVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVVU64AVX512_row
+
+ltVVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltVSU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltVSU64AVX512_done
+	TESTQ CX, CX
+	JLE   ltVSU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltVSU64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltVSU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        ltVSU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPUQ   $0x01, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPUQ   $0x01, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPUQ   $0x01, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       ltVSU64AVX512_loop4
+
+ltVSU64AVX512_after4:
+ltVSU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        ltVSU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x01, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       ltVSU64AVX512_loop1
+
+ltVSU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltVSU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPUQ     $0x01, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltVSU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltVSU64AVX512_row
+
+ltVSU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func ltSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·ltSVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   ltSVU64AVX512_done
+	TESTQ CX, CX
+	JLE   ltSVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+ltSVU64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ltSVU64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       ltSVU64AVX512_after4
+	VPCMPUQ  $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPUQ  $0x01, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPUQ  $0x01, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPUQ  $0x01, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      ltSVU64AVX512_loop4
+
+ltSVU64AVX512_after4:
+ltSVU64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       ltSVU64AVX512_after1
+	VPCMPUQ  $0x01, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      ltSVU64AVX512_loop1
+
+ltSVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          ltSVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x01, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+ltSVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  ltSVU64AVX512_row
+
+ltSVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVVU64AVX512_done
+	TESTQ CX, CX
+	JLE   leVVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leVVU64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+leVVU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        leVVU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPUQ   $0x02, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPUQ   $0x02, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPUQ   $0x02, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVVU64AVX512_loop4
+
+leVVU64AVX512_after4:
+leVVU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        leVVU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       leVVU64AVX512_loop1
+
+leVVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVVU64AVX512_row
+
+leVVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leVSU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leVSU64AVX512_done
+	TESTQ CX, CX
+	JLE   leVSU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leVSU64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leVSU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        leVSU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPUQ   $0x02, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPUQ   $0x02, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPUQ   $0x02, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       leVSU64AVX512_loop4
+
+leVSU64AVX512_after4:
+leVSU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        leVSU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x02, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       leVSU64AVX512_loop1
+
+leVSU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leVSU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPUQ     $0x02, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leVSU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leVSU64AVX512_row
+
+leVSU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func leSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·leSVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   leSVU64AVX512_done
+	TESTQ CX, CX
+	JLE   leSVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+leSVU64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+leSVU64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       leSVU64AVX512_after4
+	VPCMPUQ  $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPUQ  $0x02, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPUQ  $0x02, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPUQ  $0x02, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      leSVU64AVX512_loop4
+
+leSVU64AVX512_after4:
+leSVU64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       leSVU64AVX512_after1
+	VPCMPUQ  $0x02, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      leSVU64AVX512_loop1
+
+leSVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          leSVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x02, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+leSVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  leSVU64AVX512_row
+
+leSVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVVU64AVX512_done
+	TESTQ CX, CX
+	JLE   gtVVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtVVU64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+gtVVU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        gtVVU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPUQ   $0x06, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPUQ   $0x06, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPUQ   $0x06, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVVU64AVX512_loop4
+
+gtVVU64AVX512_after4:
+gtVVU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        gtVVU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       gtVVU64AVX512_loop1
+
+gtVVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVVU64AVX512_row
+
+gtVVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtVSU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtVSU64AVX512_done
+	TESTQ CX, CX
+	JLE   gtVSU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtVSU64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtVSU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        gtVSU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPUQ   $0x06, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPUQ   $0x06, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPUQ   $0x06, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       gtVSU64AVX512_loop4
+
+gtVSU64AVX512_after4:
+gtVSU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        gtVSU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x06, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       gtVSU64AVX512_loop1
+
+gtVSU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtVSU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPUQ     $0x06, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtVSU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtVSU64AVX512_row
+
+gtVSU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func gtSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·gtSVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   gtSVU64AVX512_done
+	TESTQ CX, CX
+	JLE   gtSVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+gtSVU64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+gtSVU64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       gtSVU64AVX512_after4
+	VPCMPUQ  $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPUQ  $0x06, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPUQ  $0x06, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPUQ  $0x06, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      gtSVU64AVX512_loop4
+
+gtSVU64AVX512_after4:
+gtSVU64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       gtSVU64AVX512_after1
+	VPCMPUQ  $0x06, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      gtSVU64AVX512_loop1
+
+gtSVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          gtSVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x06, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+gtSVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  gtSVU64AVX512_row
+
+gtSVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVVU64AVX512_done
+	TESTQ CX, CX
+	JLE   geVVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geVVU64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+geVVU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        geVVU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 64(SI)(R10*8), Z1
+	VPCMPUQ   $0x05, 64(R8)(R10*8), Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 128(SI)(R10*8), Z2
+	VPCMPUQ   $0x05, 128(R8)(R10*8), Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 192(SI)(R10*8), Z3
+	VPCMPUQ   $0x05, 192(R8)(R10*8), Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVQ     X0, (DX)(R10*1)
+	VMOVQ     X1, 8(DX)(R10*1)
+	VMOVQ     X2, 16(DX)(R10*1)
+	VMOVQ     X3, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVVU64AVX512_loop4
+
+geVVU64AVX512_after4:
+geVVU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        geVVU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPCMPUQ   $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVQ     X0, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       geVVU64AVX512_loop1
+
+geVVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVVU64AVX512_row
+
+geVVU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geVSU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geVSU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geVSU64AVX512_done
+	TESTQ CX, CX
+	JLE   geVSU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geVSU64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geVSU64AVX512_loop4:
+	CMPQ      R11, $0x00000020
+	JB        geVSU64AVX512_after4
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVDQU64 64(SI)(R10*8), Z2
+	VPCMPUQ   $0x05, Z0, Z2, K1
+	VPMOVM2B  K1, X2
+	VPABSB    X2, X2
+	VMOVDQU64 128(SI)(R10*8), Z3
+	VPCMPUQ   $0x05, Z0, Z3, K1
+	VPMOVM2B  K1, X3
+	VPABSB    X3, X3
+	VMOVDQU64 192(SI)(R10*8), Z4
+	VPCMPUQ   $0x05, Z0, Z4, K1
+	VPMOVM2B  K1, X4
+	VPABSB    X4, X4
+	VMOVQ     X1, (DX)(R10*1)
+	VMOVQ     X2, 8(DX)(R10*1)
+	VMOVQ     X3, 16(DX)(R10*1)
+	VMOVQ     X4, 24(DX)(R10*1)
+	ADDQ      $0x00000020, R10
+	SUBQ      $0x00000020, R11
+	JMP       geVSU64AVX512_loop4
+
+geVSU64AVX512_after4:
+geVSU64AVX512_loop1:
+	CMPQ      R11, $0x00000008
+	JB        geVSU64AVX512_after1
+	VMOVDQU64 (SI)(R10*8), Z1
+	VPCMPUQ   $0x05, Z0, Z1, K1
+	VPMOVM2B  K1, X1
+	VPABSB    X1, X1
+	VMOVQ     X1, (DX)(R10*1)
+	ADDQ      $0x00000008, R10
+	SUBQ      $0x00000008, R11
+	JMP       geVSU64AVX512_loop1
+
+geVSU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geVSU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z1
+	VPCMPUQ     $0x05, Z0, Z1, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geVSU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geVSU64AVX512_row
+
+geVSU64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geSVU64AVX512(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·geSVU64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   geSVU64AVX512_done
+	TESTQ CX, CX
+	JLE   geSVU64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+geSVU64AVX512_row:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+geSVU64AVX512_loop4:
+	CMPQ     R11, $0x00000020
+	JB       geSVU64AVX512_after4
+	VPCMPUQ  $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VPCMPUQ  $0x05, 64(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X2
+	VPABSB   X2, X2
+	VPCMPUQ  $0x05, 128(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X3
+	VPABSB   X3, X3
+	VPCMPUQ  $0x05, 192(R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X4
+	VPABSB   X4, X4
+	VMOVQ    X1, (DX)(R10*1)
+	VMOVQ    X2, 8(DX)(R10*1)
+	VMOVQ    X3, 16(DX)(R10*1)
+	VMOVQ    X4, 24(DX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000020, R11
+	JMP      geSVU64AVX512_loop4
+
+geSVU64AVX512_after4:
+geSVU64AVX512_loop1:
+	CMPQ     R11, $0x00000008
+	JB       geSVU64AVX512_after1
+	VPCMPUQ  $0x05, (R8)(R10*8), Z0, K1
+	VPMOVM2B K1, X1
+	VPABSB   X1, X1
+	VMOVQ    X1, (DX)(R10*1)
+	ADDQ     $0x00000008, R10
+	SUBQ     $0x00000008, R11
+	JMP      geSVU64AVX512_loop1
+
+geSVU64AVX512_after1:
+	TESTQ       R11, R11
+	JZ          geSVU64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R12
+	KMOVQ       (R12)(R11*8), K1
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPCMPUQ     $0x05, Z1, Z0, K2
+	VPMOVM2B    K2, X0
+	VPABSB      X0, X0
+	VMOVDQU8    X0, K1, (DX)(R10*1)
+	ADDQ        R11, R10
+
+geSVU64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  geSVU64AVX512_row
+
+geSVU64AVX512_done:
 	VZEROUPPER
 	RET

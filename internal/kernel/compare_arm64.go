@@ -183,3 +183,603 @@ func geVSF64NEON(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float
 //
 //go:noescape
 func geSVF64NEON(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// eqVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqSVI8NEON computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// neSVI8NEON computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// ltSVI8NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// leSVI8NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// gtSVI8NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// geSVI8NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+
+// eqVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqSVI16NEON computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// neSVI16NEON computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// ltSVI16NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// leSVI16NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// gtSVI16NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// geSVI16NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+
+// eqVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqSVI32NEON computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// neSVI32NEON computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// ltSVI32NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// leSVI32NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// gtSVI32NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// geSVI32NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+
+// eqVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] == b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// eqSVI64NEON computes dst[r*ldd+j] = a[r*lda] == b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func eqSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] != b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func neVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// neSVI64NEON computes dst[r*ldd+j] = a[r*lda] != b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func neSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltSVI64NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// leSVI64NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// gtSVI64NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// geSVI64NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+
+// ltVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltSVU8NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// leSVU8NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// gtSVU8NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// geSVU8NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+
+// ltVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltSVU16NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// leSVU16NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// gtSVU16NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// geSVU16NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+
+// ltVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltSVU32NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// leSVU32NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// gtSVU32NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// geSVU32NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+
+// ltVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] < b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// ltSVU64NEON computes dst[r*ldd+j] = a[r*lda] < b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func ltSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] <= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func leVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// leSVU64NEON computes dst[r*ldd+j] = a[r*lda] <= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func leSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] > b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// gtSVU64NEON computes dst[r*ldd+j] = a[r*lda] > b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func gtSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] >= b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func geVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+
+// geSVU64NEON computes dst[r*ldd+j] = a[r*lda] >= b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func geSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)

@@ -2820,3 +2820,10048 @@ next:
 	BNE	row
 done:
 	RET
+
+	// func eqVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·eqVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	WORD	$0x6e258c2d // cmeq v13.16b, v1.16b, v5.16b
+	WORD	$0x6e268c4e // cmeq v14.16b, v2.16b, v6.16b
+	WORD	$0x6e278c6f // cmeq v15.16b, v3.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	WORD	$0x6e258c2d // cmeq v13.16b, v1.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·eqVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e8c2d // cmeq v13.16b, v1.16b, v30.16b
+	WORD	$0x6e3e8c4e // cmeq v14.16b, v2.16b, v30.16b
+	WORD	$0x6e3e8c6f // cmeq v15.16b, v3.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e8c2d // cmeq v13.16b, v1.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·eqSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	WORD	$0x6e258fed // cmeq v13.16b, v31.16b, v5.16b
+	WORD	$0x6e268fee // cmeq v14.16b, v31.16b, v6.16b
+	WORD	$0x6e278fef // cmeq v15.16b, v31.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	WORD	$0x6e258fed // cmeq v13.16b, v31.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·neVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	WORD	$0x6e258c2d // cmeq v13.16b, v1.16b, v5.16b
+	WORD	$0x6e268c4e // cmeq v14.16b, v2.16b, v6.16b
+	WORD	$0x6e278c6f // cmeq v15.16b, v3.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	WORD	$0x6e258c2d // cmeq v13.16b, v1.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e248c0c // cmeq v12.16b, v0.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e248c0c // cmeq v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·neVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e8c2d // cmeq v13.16b, v1.16b, v30.16b
+	WORD	$0x6e3e8c4e // cmeq v14.16b, v2.16b, v30.16b
+	WORD	$0x6e3e8c6f // cmeq v15.16b, v3.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e8c2d // cmeq v13.16b, v1.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e3e8c0c // cmeq v12.16b, v0.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e3e8c0c // cmeq v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·neSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	WORD	$0x6e258fed // cmeq v13.16b, v31.16b, v5.16b
+	WORD	$0x6e268fee // cmeq v14.16b, v31.16b, v6.16b
+	WORD	$0x6e278fef // cmeq v15.16b, v31.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	WORD	$0x6e258fed // cmeq v13.16b, v31.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e248fec // cmeq v12.16b, v31.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e248fec // cmeq v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·ltVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	WORD	$0x4e2134ad // cmgt v13.16b, v5.16b, v1.16b
+	WORD	$0x4e2234ce // cmgt v14.16b, v6.16b, v2.16b
+	WORD	$0x4e2334ef // cmgt v15.16b, v7.16b, v3.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	WORD	$0x4e2134ad // cmgt v13.16b, v5.16b, v1.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·ltVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	WORD	$0x4e2137cd // cmgt v13.16b, v30.16b, v1.16b
+	WORD	$0x4e2237ce // cmgt v14.16b, v30.16b, v2.16b
+	WORD	$0x4e2337cf // cmgt v15.16b, v30.16b, v3.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	WORD	$0x4e2137cd // cmgt v13.16b, v30.16b, v1.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·ltSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	WORD	$0x4e3f34ad // cmgt v13.16b, v5.16b, v31.16b
+	WORD	$0x4e3f34ce // cmgt v14.16b, v6.16b, v31.16b
+	WORD	$0x4e3f34ef // cmgt v15.16b, v7.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	WORD	$0x4e3f34ad // cmgt v13.16b, v5.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·leVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	WORD	$0x4e25342d // cmgt v13.16b, v1.16b, v5.16b
+	WORD	$0x4e26344e // cmgt v14.16b, v2.16b, v6.16b
+	WORD	$0x4e27346f // cmgt v15.16b, v3.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	WORD	$0x4e25342d // cmgt v13.16b, v1.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·leVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	WORD	$0x4e3e342d // cmgt v13.16b, v1.16b, v30.16b
+	WORD	$0x4e3e344e // cmgt v14.16b, v2.16b, v30.16b
+	WORD	$0x4e3e346f // cmgt v15.16b, v3.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	WORD	$0x4e3e342d // cmgt v13.16b, v1.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·leSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	WORD	$0x4e2537ed // cmgt v13.16b, v31.16b, v5.16b
+	WORD	$0x4e2637ee // cmgt v14.16b, v31.16b, v6.16b
+	WORD	$0x4e2737ef // cmgt v15.16b, v31.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	WORD	$0x4e2537ed // cmgt v13.16b, v31.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·gtVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	WORD	$0x4e25342d // cmgt v13.16b, v1.16b, v5.16b
+	WORD	$0x4e26344e // cmgt v14.16b, v2.16b, v6.16b
+	WORD	$0x4e27346f // cmgt v15.16b, v3.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	WORD	$0x4e25342d // cmgt v13.16b, v1.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e24340c // cmgt v12.16b, v0.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e24340c // cmgt v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·gtVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	WORD	$0x4e3e342d // cmgt v13.16b, v1.16b, v30.16b
+	WORD	$0x4e3e344e // cmgt v14.16b, v2.16b, v30.16b
+	WORD	$0x4e3e346f // cmgt v15.16b, v3.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	WORD	$0x4e3e342d // cmgt v13.16b, v1.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e3e340c // cmgt v12.16b, v0.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e3e340c // cmgt v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·gtSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	WORD	$0x4e2537ed // cmgt v13.16b, v31.16b, v5.16b
+	WORD	$0x4e2637ee // cmgt v14.16b, v31.16b, v6.16b
+	WORD	$0x4e2737ef // cmgt v15.16b, v31.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	WORD	$0x4e2537ed // cmgt v13.16b, v31.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e2437ec // cmgt v12.16b, v31.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e2437ec // cmgt v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·geVVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	WORD	$0x4e2134ad // cmgt v13.16b, v5.16b, v1.16b
+	WORD	$0x4e2234ce // cmgt v14.16b, v6.16b, v2.16b
+	WORD	$0x4e2334ef // cmgt v15.16b, v7.16b, v3.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	WORD	$0x4e2134ad // cmgt v13.16b, v5.16b, v1.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e20348c // cmgt v12.16b, v4.16b, v0.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e20348c // cmgt v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·geVSI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	WORD	$0x4e2137cd // cmgt v13.16b, v30.16b, v1.16b
+	WORD	$0x4e2237ce // cmgt v14.16b, v30.16b, v2.16b
+	WORD	$0x4e2337cf // cmgt v15.16b, v30.16b, v3.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	WORD	$0x4e2137cd // cmgt v13.16b, v30.16b, v1.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e2037cc // cmgt v12.16b, v30.16b, v0.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e2037cc // cmgt v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVI8NEON(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int)
+TEXT ·geSVI8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	WORD	$0x4e3f34ad // cmgt v13.16b, v5.16b, v31.16b
+	WORD	$0x4e3f34ce // cmgt v14.16b, v6.16b, v31.16b
+	WORD	$0x4e3f34ef // cmgt v15.16b, v7.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	WORD	$0x4e3f34ad // cmgt v13.16b, v5.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e3f348c // cmgt v12.16b, v4.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e3f348c // cmgt v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·eqVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	WORD	$0x6e658c2d // cmeq v13.8h, v1.8h, v5.8h
+	WORD	$0x6e668c4e // cmeq v14.8h, v2.8h, v6.8h
+	WORD	$0x6e678c6f // cmeq v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	WORD	$0x6e658c2d // cmeq v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·eqVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e8c2d // cmeq v13.8h, v1.8h, v30.8h
+	WORD	$0x6e7e8c4e // cmeq v14.8h, v2.8h, v30.8h
+	WORD	$0x6e7e8c6f // cmeq v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e8c2d // cmeq v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·eqSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	WORD	$0x6e658fed // cmeq v13.8h, v31.8h, v5.8h
+	WORD	$0x6e668fee // cmeq v14.8h, v31.8h, v6.8h
+	WORD	$0x6e678fef // cmeq v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	WORD	$0x6e658fed // cmeq v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·neVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	WORD	$0x6e658c2d // cmeq v13.8h, v1.8h, v5.8h
+	WORD	$0x6e668c4e // cmeq v14.8h, v2.8h, v6.8h
+	WORD	$0x6e678c6f // cmeq v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	WORD	$0x6e658c2d // cmeq v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e648c0c // cmeq v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e648c0c // cmeq v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·neVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e8c2d // cmeq v13.8h, v1.8h, v30.8h
+	WORD	$0x6e7e8c4e // cmeq v14.8h, v2.8h, v30.8h
+	WORD	$0x6e7e8c6f // cmeq v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e8c2d // cmeq v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e7e8c0c // cmeq v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e7e8c0c // cmeq v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·neSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	WORD	$0x6e658fed // cmeq v13.8h, v31.8h, v5.8h
+	WORD	$0x6e668fee // cmeq v14.8h, v31.8h, v6.8h
+	WORD	$0x6e678fef // cmeq v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	WORD	$0x6e658fed // cmeq v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e648fec // cmeq v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e648fec // cmeq v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·ltVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	WORD	$0x4e6134ad // cmgt v13.8h, v5.8h, v1.8h
+	WORD	$0x4e6234ce // cmgt v14.8h, v6.8h, v2.8h
+	WORD	$0x4e6334ef // cmgt v15.8h, v7.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	WORD	$0x4e6134ad // cmgt v13.8h, v5.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·ltVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	WORD	$0x4e6137cd // cmgt v13.8h, v30.8h, v1.8h
+	WORD	$0x4e6237ce // cmgt v14.8h, v30.8h, v2.8h
+	WORD	$0x4e6337cf // cmgt v15.8h, v30.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	WORD	$0x4e6137cd // cmgt v13.8h, v30.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·ltSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	WORD	$0x4e7f34ad // cmgt v13.8h, v5.8h, v31.8h
+	WORD	$0x4e7f34ce // cmgt v14.8h, v6.8h, v31.8h
+	WORD	$0x4e7f34ef // cmgt v15.8h, v7.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	WORD	$0x4e7f34ad // cmgt v13.8h, v5.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·leVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	WORD	$0x4e65342d // cmgt v13.8h, v1.8h, v5.8h
+	WORD	$0x4e66344e // cmgt v14.8h, v2.8h, v6.8h
+	WORD	$0x4e67346f // cmgt v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	WORD	$0x4e65342d // cmgt v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·leVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	WORD	$0x4e7e342d // cmgt v13.8h, v1.8h, v30.8h
+	WORD	$0x4e7e344e // cmgt v14.8h, v2.8h, v30.8h
+	WORD	$0x4e7e346f // cmgt v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	WORD	$0x4e7e342d // cmgt v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·leSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	WORD	$0x4e6537ed // cmgt v13.8h, v31.8h, v5.8h
+	WORD	$0x4e6637ee // cmgt v14.8h, v31.8h, v6.8h
+	WORD	$0x4e6737ef // cmgt v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	WORD	$0x4e6537ed // cmgt v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·gtVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	WORD	$0x4e65342d // cmgt v13.8h, v1.8h, v5.8h
+	WORD	$0x4e66344e // cmgt v14.8h, v2.8h, v6.8h
+	WORD	$0x4e67346f // cmgt v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	WORD	$0x4e65342d // cmgt v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e64340c // cmgt v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e64340c // cmgt v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·gtVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	WORD	$0x4e7e342d // cmgt v13.8h, v1.8h, v30.8h
+	WORD	$0x4e7e344e // cmgt v14.8h, v2.8h, v30.8h
+	WORD	$0x4e7e346f // cmgt v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	WORD	$0x4e7e342d // cmgt v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e7e340c // cmgt v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e7e340c // cmgt v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·gtSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	WORD	$0x4e6537ed // cmgt v13.8h, v31.8h, v5.8h
+	WORD	$0x4e6637ee // cmgt v14.8h, v31.8h, v6.8h
+	WORD	$0x4e6737ef // cmgt v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	WORD	$0x4e6537ed // cmgt v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e6437ec // cmgt v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e6437ec // cmgt v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·geVVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	WORD	$0x4e6134ad // cmgt v13.8h, v5.8h, v1.8h
+	WORD	$0x4e6234ce // cmgt v14.8h, v6.8h, v2.8h
+	WORD	$0x4e6334ef // cmgt v15.8h, v7.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	WORD	$0x4e6134ad // cmgt v13.8h, v5.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e60348c // cmgt v12.8h, v4.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e60348c // cmgt v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·geVSI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	WORD	$0x4e6137cd // cmgt v13.8h, v30.8h, v1.8h
+	WORD	$0x4e6237ce // cmgt v14.8h, v30.8h, v2.8h
+	WORD	$0x4e6337cf // cmgt v15.8h, v30.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	WORD	$0x4e6137cd // cmgt v13.8h, v30.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e6037cc // cmgt v12.8h, v30.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e6037cc // cmgt v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVI16NEON(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int)
+TEXT ·geSVI16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	WORD	$0x4e7f34ad // cmgt v13.8h, v5.8h, v31.8h
+	WORD	$0x4e7f34ce // cmgt v14.8h, v6.8h, v31.8h
+	WORD	$0x4e7f34ef // cmgt v15.8h, v7.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	WORD	$0x4e7f34ad // cmgt v13.8h, v5.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e7f348c // cmgt v12.8h, v4.8h, v31.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e7f348c // cmgt v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·eqVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea58c2d // cmeq v13.4s, v1.4s, v5.4s
+	WORD	$0x6ea68c4e // cmeq v14.4s, v2.4s, v6.4s
+	WORD	$0x6ea78c6f // cmeq v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea58c2d // cmeq v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea48c0c // cmeq v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea48c0c // cmeq v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·eqVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe8c2d // cmeq v13.4s, v1.4s, v30.4s
+	WORD	$0x6ebe8c4e // cmeq v14.4s, v2.4s, v30.4s
+	WORD	$0x6ebe8c6f // cmeq v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe8c2d // cmeq v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ebe8c0c // cmeq v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ebe8c0c // cmeq v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·eqSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea58fed // cmeq v13.4s, v31.4s, v5.4s
+	WORD	$0x6ea68fee // cmeq v14.4s, v31.4s, v6.4s
+	WORD	$0x6ea78fef // cmeq v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea58fed // cmeq v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea48fec // cmeq v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ea48fec // cmeq v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·neVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea58c2d // cmeq v13.4s, v1.4s, v5.4s
+	WORD	$0x6ea68c4e // cmeq v14.4s, v2.4s, v6.4s
+	WORD	$0x6ea78c6f // cmeq v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea58c2d // cmeq v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea48c0c // cmeq v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea48c0c // cmeq v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea48c0c // cmeq v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·neVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe8c2d // cmeq v13.4s, v1.4s, v30.4s
+	WORD	$0x6ebe8c4e // cmeq v14.4s, v2.4s, v30.4s
+	WORD	$0x6ebe8c6f // cmeq v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe8c2d // cmeq v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ebe8c0c // cmeq v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ebe8c0c // cmeq v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ebe8c0c // cmeq v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·neSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea58fed // cmeq v13.4s, v31.4s, v5.4s
+	WORD	$0x6ea68fee // cmeq v14.4s, v31.4s, v6.4s
+	WORD	$0x6ea78fef // cmeq v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea58fed // cmeq v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea48fec // cmeq v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea48fec // cmeq v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ea48fec // cmeq v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·ltVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	WORD	$0x4ea134ad // cmgt v13.4s, v5.4s, v1.4s
+	WORD	$0x4ea234ce // cmgt v14.4s, v6.4s, v2.4s
+	WORD	$0x4ea334ef // cmgt v15.4s, v7.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	WORD	$0x4ea134ad // cmgt v13.4s, v5.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea0348c // cmgt v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea0348c // cmgt v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·ltVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	WORD	$0x4ea137cd // cmgt v13.4s, v30.4s, v1.4s
+	WORD	$0x4ea237ce // cmgt v14.4s, v30.4s, v2.4s
+	WORD	$0x4ea337cf // cmgt v15.4s, v30.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	WORD	$0x4ea137cd // cmgt v13.4s, v30.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ea037cc // cmgt v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ea037cc // cmgt v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·ltSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	WORD	$0x4ebf34ad // cmgt v13.4s, v5.4s, v31.4s
+	WORD	$0x4ebf34ce // cmgt v14.4s, v6.4s, v31.4s
+	WORD	$0x4ebf34ef // cmgt v15.4s, v7.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	WORD	$0x4ebf34ad // cmgt v13.4s, v5.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ebf348c // cmgt v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ebf348c // cmgt v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·leVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	WORD	$0x4ea5342d // cmgt v13.4s, v1.4s, v5.4s
+	WORD	$0x4ea6344e // cmgt v14.4s, v2.4s, v6.4s
+	WORD	$0x4ea7346f // cmgt v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	WORD	$0x4ea5342d // cmgt v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4340c // cmgt v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea4340c // cmgt v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·leVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	WORD	$0x4ebe342d // cmgt v13.4s, v1.4s, v30.4s
+	WORD	$0x4ebe344e // cmgt v14.4s, v2.4s, v30.4s
+	WORD	$0x4ebe346f // cmgt v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	WORD	$0x4ebe342d // cmgt v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebe340c // cmgt v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebe340c // cmgt v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·leSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	WORD	$0x4ea537ed // cmgt v13.4s, v31.4s, v5.4s
+	WORD	$0x4ea637ee // cmgt v14.4s, v31.4s, v6.4s
+	WORD	$0x4ea737ef // cmgt v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	WORD	$0x4ea537ed // cmgt v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea437ec // cmgt v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ea437ec // cmgt v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·gtVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	WORD	$0x4ea5342d // cmgt v13.4s, v1.4s, v5.4s
+	WORD	$0x4ea6344e // cmgt v14.4s, v2.4s, v6.4s
+	WORD	$0x4ea7346f // cmgt v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	WORD	$0x4ea5342d // cmgt v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4340c // cmgt v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4340c // cmgt v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea4340c // cmgt v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·gtVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	WORD	$0x4ebe342d // cmgt v13.4s, v1.4s, v30.4s
+	WORD	$0x4ebe344e // cmgt v14.4s, v2.4s, v30.4s
+	WORD	$0x4ebe346f // cmgt v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	WORD	$0x4ebe342d // cmgt v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebe340c // cmgt v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebe340c // cmgt v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebe340c // cmgt v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·gtSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	WORD	$0x4ea537ed // cmgt v13.4s, v31.4s, v5.4s
+	WORD	$0x4ea637ee // cmgt v14.4s, v31.4s, v6.4s
+	WORD	$0x4ea737ef // cmgt v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	WORD	$0x4ea537ed // cmgt v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea437ec // cmgt v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea437ec // cmgt v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ea437ec // cmgt v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·geVVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	WORD	$0x4ea134ad // cmgt v13.4s, v5.4s, v1.4s
+	WORD	$0x4ea234ce // cmgt v14.4s, v6.4s, v2.4s
+	WORD	$0x4ea334ef // cmgt v15.4s, v7.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	WORD	$0x4ea134ad // cmgt v13.4s, v5.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea0348c // cmgt v12.4s, v4.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea0348c // cmgt v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea0348c // cmgt v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·geVSI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	WORD	$0x4ea137cd // cmgt v13.4s, v30.4s, v1.4s
+	WORD	$0x4ea237ce // cmgt v14.4s, v30.4s, v2.4s
+	WORD	$0x4ea337cf // cmgt v15.4s, v30.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	WORD	$0x4ea137cd // cmgt v13.4s, v30.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ea037cc // cmgt v12.4s, v30.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ea037cc // cmgt v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ea037cc // cmgt v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVI32NEON(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int)
+TEXT ·geSVI32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	WORD	$0x4ebf34ad // cmgt v13.4s, v5.4s, v31.4s
+	WORD	$0x4ebf34ce // cmgt v14.4s, v6.4s, v31.4s
+	WORD	$0x4ebf34ef // cmgt v15.4s, v7.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	WORD	$0x4ebf34ad // cmgt v13.4s, v5.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ebf348c // cmgt v12.4s, v4.4s, v31.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ebf348c // cmgt v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ebf348c // cmgt v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·eqVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee58c2d // cmeq v13.2d, v1.2d, v5.2d
+	WORD	$0x6ee68c4e // cmeq v14.2d, v2.2d, v6.2d
+	WORD	$0x6ee78c6f // cmeq v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee58c2d // cmeq v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·eqVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe8c2d // cmeq v13.2d, v1.2d, v30.2d
+	WORD	$0x6efe8c4e // cmeq v14.2d, v2.2d, v30.2d
+	WORD	$0x6efe8c6f // cmeq v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe8c2d // cmeq v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func eqSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·eqSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee58fed // cmeq v13.2d, v31.2d, v5.2d
+	WORD	$0x6ee68fee // cmeq v14.2d, v31.2d, v6.2d
+	WORD	$0x6ee78fef // cmeq v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee58fed // cmeq v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·neVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee58c2d // cmeq v13.2d, v1.2d, v5.2d
+	WORD	$0x6ee68c4e // cmeq v14.2d, v2.2d, v6.2d
+	WORD	$0x6ee78c6f // cmeq v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee58c2d // cmeq v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee48c0c // cmeq v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·neVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe8c2d // cmeq v13.2d, v1.2d, v30.2d
+	WORD	$0x6efe8c4e // cmeq v14.2d, v2.2d, v30.2d
+	WORD	$0x6efe8c6f // cmeq v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe8c2d // cmeq v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6efe8c0c // cmeq v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func neSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·neSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee58fed // cmeq v13.2d, v31.2d, v5.2d
+	WORD	$0x6ee68fee // cmeq v14.2d, v31.2d, v6.2d
+	WORD	$0x6ee78fef // cmeq v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee58fed // cmeq v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6ee48fec // cmeq v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·ltVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	WORD	$0x4ee134ad // cmgt v13.2d, v5.2d, v1.2d
+	WORD	$0x4ee234ce // cmgt v14.2d, v6.2d, v2.2d
+	WORD	$0x4ee334ef // cmgt v15.2d, v7.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	WORD	$0x4ee134ad // cmgt v13.2d, v5.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·ltVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	WORD	$0x4ee137cd // cmgt v13.2d, v30.2d, v1.2d
+	WORD	$0x4ee237ce // cmgt v14.2d, v30.2d, v2.2d
+	WORD	$0x4ee337cf // cmgt v15.2d, v30.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	WORD	$0x4ee137cd // cmgt v13.2d, v30.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·ltSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	WORD	$0x4eff34ad // cmgt v13.2d, v5.2d, v31.2d
+	WORD	$0x4eff34ce // cmgt v14.2d, v6.2d, v31.2d
+	WORD	$0x4eff34ef // cmgt v15.2d, v7.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	WORD	$0x4eff34ad // cmgt v13.2d, v5.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·leVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	WORD	$0x4ee5342d // cmgt v13.2d, v1.2d, v5.2d
+	WORD	$0x4ee6344e // cmgt v14.2d, v2.2d, v6.2d
+	WORD	$0x4ee7346f // cmgt v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	WORD	$0x4ee5342d // cmgt v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·leVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	WORD	$0x4efe342d // cmgt v13.2d, v1.2d, v30.2d
+	WORD	$0x4efe344e // cmgt v14.2d, v2.2d, v30.2d
+	WORD	$0x4efe346f // cmgt v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	WORD	$0x4efe342d // cmgt v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·leSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	WORD	$0x4ee537ed // cmgt v13.2d, v31.2d, v5.2d
+	WORD	$0x4ee637ee // cmgt v14.2d, v31.2d, v6.2d
+	WORD	$0x4ee737ef // cmgt v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	WORD	$0x4ee537ed // cmgt v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·gtVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	WORD	$0x4ee5342d // cmgt v13.2d, v1.2d, v5.2d
+	WORD	$0x4ee6344e // cmgt v14.2d, v2.2d, v6.2d
+	WORD	$0x4ee7346f // cmgt v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	WORD	$0x4ee5342d // cmgt v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee4340c // cmgt v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·gtVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	WORD	$0x4efe342d // cmgt v13.2d, v1.2d, v30.2d
+	WORD	$0x4efe344e // cmgt v14.2d, v2.2d, v30.2d
+	WORD	$0x4efe346f // cmgt v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	WORD	$0x4efe342d // cmgt v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4efe340c // cmgt v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·gtSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	WORD	$0x4ee537ed // cmgt v13.2d, v31.2d, v5.2d
+	WORD	$0x4ee637ee // cmgt v14.2d, v31.2d, v6.2d
+	WORD	$0x4ee737ef // cmgt v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	WORD	$0x4ee537ed // cmgt v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4ee437ec // cmgt v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·geVVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	WORD	$0x4ee134ad // cmgt v13.2d, v5.2d, v1.2d
+	WORD	$0x4ee234ce // cmgt v14.2d, v6.2d, v2.2d
+	WORD	$0x4ee334ef // cmgt v15.2d, v7.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	WORD	$0x4ee134ad // cmgt v13.2d, v5.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee0348c // cmgt v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·geVSI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	WORD	$0x4ee137cd // cmgt v13.2d, v30.2d, v1.2d
+	WORD	$0x4ee237ce // cmgt v14.2d, v30.2d, v2.2d
+	WORD	$0x4ee337cf // cmgt v15.2d, v30.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	WORD	$0x4ee137cd // cmgt v13.2d, v30.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4ee037cc // cmgt v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVI64NEON(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int)
+TEXT ·geSVI64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	WORD	$0x4eff34ad // cmgt v13.2d, v5.2d, v31.2d
+	WORD	$0x4eff34ce // cmgt v14.2d, v6.2d, v31.2d
+	WORD	$0x4eff34ef // cmgt v15.2d, v7.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	WORD	$0x4eff34ad // cmgt v13.2d, v5.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4eff348c // cmgt v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·ltVVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	WORD	$0x6e2134ad // cmhi v13.16b, v5.16b, v1.16b
+	WORD	$0x6e2234ce // cmhi v14.16b, v6.16b, v2.16b
+	WORD	$0x6e2334ef // cmhi v15.16b, v7.16b, v3.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	WORD	$0x6e2134ad // cmhi v13.16b, v5.16b, v1.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·ltVSU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	WORD	$0x6e2137cd // cmhi v13.16b, v30.16b, v1.16b
+	WORD	$0x6e2237ce // cmhi v14.16b, v30.16b, v2.16b
+	WORD	$0x6e2337cf // cmhi v15.16b, v30.16b, v3.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	WORD	$0x6e2137cd // cmhi v13.16b, v30.16b, v1.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·ltSVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	WORD	$0x6e3f34ad // cmhi v13.16b, v5.16b, v31.16b
+	WORD	$0x6e3f34ce // cmhi v14.16b, v6.16b, v31.16b
+	WORD	$0x6e3f34ef // cmhi v15.16b, v7.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	WORD	$0x6e3f34ad // cmhi v13.16b, v5.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·leVVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	WORD	$0x6e25342d // cmhi v13.16b, v1.16b, v5.16b
+	WORD	$0x6e26344e // cmhi v14.16b, v2.16b, v6.16b
+	WORD	$0x6e27346f // cmhi v15.16b, v3.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	WORD	$0x6e25342d // cmhi v13.16b, v1.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·leVSU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e342d // cmhi v13.16b, v1.16b, v30.16b
+	WORD	$0x6e3e344e // cmhi v14.16b, v2.16b, v30.16b
+	WORD	$0x6e3e346f // cmhi v15.16b, v3.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e342d // cmhi v13.16b, v1.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·leSVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	WORD	$0x6e2537ed // cmhi v13.16b, v31.16b, v5.16b
+	WORD	$0x6e2637ee // cmhi v14.16b, v31.16b, v6.16b
+	WORD	$0x6e2737ef // cmhi v15.16b, v31.16b, v7.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	WORD	$0x6e2537ed // cmhi v13.16b, v31.16b, v5.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·gtVVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	WORD	$0x6e25342d // cmhi v13.16b, v1.16b, v5.16b
+	WORD	$0x6e26344e // cmhi v14.16b, v2.16b, v6.16b
+	WORD	$0x6e27346f // cmhi v15.16b, v3.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	WORD	$0x6e25342d // cmhi v13.16b, v1.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e24340c // cmhi v12.16b, v0.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e24340c // cmhi v12.8b, v0.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·gtVSU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e342d // cmhi v13.16b, v1.16b, v30.16b
+	WORD	$0x6e3e344e // cmhi v14.16b, v2.16b, v30.16b
+	WORD	$0x6e3e346f // cmhi v15.16b, v3.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	WORD	$0x6e3e342d // cmhi v13.16b, v1.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e3e340c // cmhi v12.16b, v0.16b, v30.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e3e340c // cmhi v12.8b, v0.8b, v30.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·gtSVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	WORD	$0x6e2537ed // cmhi v13.16b, v31.16b, v5.16b
+	WORD	$0x6e2637ee // cmhi v14.16b, v31.16b, v6.16b
+	WORD	$0x6e2737ef // cmhi v15.16b, v31.16b, v7.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VUSHR	$7, V14.B16, V14.B16
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	WORD	$0x6e2537ed // cmhi v13.16b, v31.16b, v5.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e2437ec // cmhi v12.16b, v31.16b, v4.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e2437ec // cmhi v12.8b, v31.8b, v4.8b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·geVVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	WORD	$0x6e2134ad // cmhi v13.16b, v5.16b, v1.16b
+	WORD	$0x6e2234ce // cmhi v14.16b, v6.16b, v2.16b
+	WORD	$0x6e2334ef // cmhi v15.16b, v7.16b, v3.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	WORD	$0x6e2134ad // cmhi v13.16b, v5.16b, v1.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e20348c // cmhi v12.16b, v4.16b, v0.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e20348c // cmhi v12.8b, v4.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·geVSU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	WORD	$0x6e2137cd // cmhi v13.16b, v30.16b, v1.16b
+	WORD	$0x6e2237ce // cmhi v14.16b, v30.16b, v2.16b
+	WORD	$0x6e2337cf // cmhi v15.16b, v30.16b, v3.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	WORD	$0x6e2137cd // cmhi v13.16b, v30.16b, v1.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e2037cc // cmhi v12.16b, v30.16b, v0.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e2037cc // cmhi v12.8b, v30.8b, v0.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVU8NEON(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int)
+TEXT ·geSVU8NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	WORD	$0x6e3f34ad // cmhi v13.16b, v5.16b, v31.16b
+	WORD	$0x6e3f34ce // cmhi v14.16b, v6.16b, v31.16b
+	WORD	$0x6e3f34ef // cmhi v15.16b, v7.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	WORD	$0x6e2059ce // mvn v14.16b, v14.16b
+	VUSHR	$7, V14.B16, V14.B16
+	WORD	$0x6e2059ef // mvn v15.16b, v15.16b
+	VUSHR	$7, V15.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	WORD	$0x6e3f34ad // cmhi v13.16b, v5.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x6e3f348c // cmhi v12.16b, v4.16b, v31.16b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x2e3f348c // cmhi v12.8b, v4.8b, v31.8b
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·ltVVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	WORD	$0x6e6134ad // cmhi v13.8h, v5.8h, v1.8h
+	WORD	$0x6e6234ce // cmhi v14.8h, v6.8h, v2.8h
+	WORD	$0x6e6334ef // cmhi v15.8h, v7.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	WORD	$0x6e6134ad // cmhi v13.8h, v5.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·ltVSU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	WORD	$0x6e6137cd // cmhi v13.8h, v30.8h, v1.8h
+	WORD	$0x6e6237ce // cmhi v14.8h, v30.8h, v2.8h
+	WORD	$0x6e6337cf // cmhi v15.8h, v30.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	WORD	$0x6e6137cd // cmhi v13.8h, v30.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·ltSVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	WORD	$0x6e7f34ad // cmhi v13.8h, v5.8h, v31.8h
+	WORD	$0x6e7f34ce // cmhi v14.8h, v6.8h, v31.8h
+	WORD	$0x6e7f34ef // cmhi v15.8h, v7.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	WORD	$0x6e7f34ad // cmhi v13.8h, v5.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·leVVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	WORD	$0x6e65342d // cmhi v13.8h, v1.8h, v5.8h
+	WORD	$0x6e66344e // cmhi v14.8h, v2.8h, v6.8h
+	WORD	$0x6e67346f // cmhi v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	WORD	$0x6e65342d // cmhi v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·leVSU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e342d // cmhi v13.8h, v1.8h, v30.8h
+	WORD	$0x6e7e344e // cmhi v14.8h, v2.8h, v30.8h
+	WORD	$0x6e7e346f // cmhi v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e342d // cmhi v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·leSVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	WORD	$0x6e6537ed // cmhi v13.8h, v31.8h, v5.8h
+	WORD	$0x6e6637ee // cmhi v14.8h, v31.8h, v6.8h
+	WORD	$0x6e6737ef // cmhi v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	WORD	$0x6e6537ed // cmhi v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·gtVVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	WORD	$0x6e65342d // cmhi v13.8h, v1.8h, v5.8h
+	WORD	$0x6e66344e // cmhi v14.8h, v2.8h, v6.8h
+	WORD	$0x6e67346f // cmhi v15.8h, v3.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	WORD	$0x6e65342d // cmhi v13.8h, v1.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e64340c // cmhi v12.8h, v0.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e64340c // cmhi v12.4h, v0.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·gtVSU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e342d // cmhi v13.8h, v1.8h, v30.8h
+	WORD	$0x6e7e344e // cmhi v14.8h, v2.8h, v30.8h
+	WORD	$0x6e7e346f // cmhi v15.8h, v3.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	WORD	$0x6e7e342d // cmhi v13.8h, v1.8h, v30.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e7e340c // cmhi v12.8h, v0.8h, v30.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e7e340c // cmhi v12.4h, v0.4h, v30.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·gtSVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	WORD	$0x6e6537ed // cmhi v13.8h, v31.8h, v5.8h
+	WORD	$0x6e6637ee // cmhi v14.8h, v31.8h, v6.8h
+	WORD	$0x6e6737ef // cmhi v15.8h, v31.8h, v7.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	WORD	$0x6e6537ed // cmhi v13.8h, v31.8h, v5.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e6437ec // cmhi v12.8h, v31.8h, v4.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e6437ec // cmhi v12.4h, v31.4h, v4.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·geVVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	WORD	$0x6e6134ad // cmhi v13.8h, v5.8h, v1.8h
+	WORD	$0x6e6234ce // cmhi v14.8h, v6.8h, v2.8h
+	WORD	$0x6e6334ef // cmhi v15.8h, v7.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	WORD	$0x6e6134ad // cmhi v13.8h, v5.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e60348c // cmhi v12.8h, v4.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e60348c // cmhi v12.4h, v4.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·geVSU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	WORD	$0x6e6137cd // cmhi v13.8h, v30.8h, v1.8h
+	WORD	$0x6e6237ce // cmhi v14.8h, v30.8h, v2.8h
+	WORD	$0x6e6337cf // cmhi v15.8h, v30.8h, v3.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	WORD	$0x6e6137cd // cmhi v13.8h, v30.8h, v1.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e6037cc // cmhi v12.8h, v30.8h, v0.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e6037cc // cmhi v12.4h, v30.4h, v0.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVU16NEON(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int)
+TEXT ·geSVU16NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	WORD	$0x6e7f34ad // cmhi v13.8h, v5.8h, v31.8h
+	WORD	$0x6e7f34ce // cmhi v14.8h, v6.8h, v31.8h
+	WORD	$0x6e7f34ef // cmhi v15.8h, v7.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUZP1	V15.B16, V14.B16, V13.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	WORD	$0x6e2059ad // mvn v13.16b, v13.16b
+	VUSHR	$7, V13.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	WORD	$0x6e7f34ad // cmhi v13.8h, v5.8h, v31.8h
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x6e7f348c // cmhi v12.8h, v4.8h, v31.8h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x2e7f348c // cmhi v12.4h, v4.4h, v31.4h
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·ltVVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	WORD	$0x6ea134ad // cmhi v13.4s, v5.4s, v1.4s
+	WORD	$0x6ea234ce // cmhi v14.4s, v6.4s, v2.4s
+	WORD	$0x6ea334ef // cmhi v15.4s, v7.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	WORD	$0x6ea134ad // cmhi v13.4s, v5.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea0348c // cmhi v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea0348c // cmhi v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·ltVSU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	WORD	$0x6ea137cd // cmhi v13.4s, v30.4s, v1.4s
+	WORD	$0x6ea237ce // cmhi v14.4s, v30.4s, v2.4s
+	WORD	$0x6ea337cf // cmhi v15.4s, v30.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	WORD	$0x6ea137cd // cmhi v13.4s, v30.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ea037cc // cmhi v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ea037cc // cmhi v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·ltSVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	WORD	$0x6ebf34ad // cmhi v13.4s, v5.4s, v31.4s
+	WORD	$0x6ebf34ce // cmhi v14.4s, v6.4s, v31.4s
+	WORD	$0x6ebf34ef // cmhi v15.4s, v7.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	WORD	$0x6ebf34ad // cmhi v13.4s, v5.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ebf348c // cmhi v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ebf348c // cmhi v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·leVVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea5342d // cmhi v13.4s, v1.4s, v5.4s
+	WORD	$0x6ea6344e // cmhi v14.4s, v2.4s, v6.4s
+	WORD	$0x6ea7346f // cmhi v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea5342d // cmhi v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea4340c // cmhi v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea4340c // cmhi v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·leVSU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe342d // cmhi v13.4s, v1.4s, v30.4s
+	WORD	$0x6ebe344e // cmhi v14.4s, v2.4s, v30.4s
+	WORD	$0x6ebe346f // cmhi v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe342d // cmhi v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ebe340c // cmhi v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ebe340c // cmhi v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·leSVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea537ed // cmhi v13.4s, v31.4s, v5.4s
+	WORD	$0x6ea637ee // cmhi v14.4s, v31.4s, v6.4s
+	WORD	$0x6ea737ef // cmhi v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea537ed // cmhi v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea437ec // cmhi v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ea437ec // cmhi v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·gtVVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea5342d // cmhi v13.4s, v1.4s, v5.4s
+	WORD	$0x6ea6344e // cmhi v14.4s, v2.4s, v6.4s
+	WORD	$0x6ea7346f // cmhi v15.4s, v3.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	WORD	$0x6ea5342d // cmhi v13.4s, v1.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea4340c // cmhi v12.4s, v0.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea4340c // cmhi v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea4340c // cmhi v12.2s, v0.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·gtVSU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe342d // cmhi v13.4s, v1.4s, v30.4s
+	WORD	$0x6ebe344e // cmhi v14.4s, v2.4s, v30.4s
+	WORD	$0x6ebe346f // cmhi v15.4s, v3.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	WORD	$0x6ebe342d // cmhi v13.4s, v1.4s, v30.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ebe340c // cmhi v12.4s, v0.4s, v30.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ebe340c // cmhi v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ebe340c // cmhi v12.2s, v0.2s, v30.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·gtSVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea537ed // cmhi v13.4s, v31.4s, v5.4s
+	WORD	$0x6ea637ee // cmhi v14.4s, v31.4s, v6.4s
+	WORD	$0x6ea737ef // cmhi v15.4s, v31.4s, v7.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	WORD	$0x6ea537ed // cmhi v13.4s, v31.4s, v5.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea437ec // cmhi v12.4s, v31.4s, v4.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea437ec // cmhi v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ea437ec // cmhi v12.2s, v31.2s, v4.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·geVVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	WORD	$0x6ea134ad // cmhi v13.4s, v5.4s, v1.4s
+	WORD	$0x6ea234ce // cmhi v14.4s, v6.4s, v2.4s
+	WORD	$0x6ea334ef // cmhi v15.4s, v7.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	WORD	$0x6ea134ad // cmhi v13.4s, v5.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ea0348c // cmhi v12.4s, v4.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ea0348c // cmhi v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x2ea0348c // cmhi v12.2s, v4.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·geVSU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	WORD	$0x6ea137cd // cmhi v13.4s, v30.4s, v1.4s
+	WORD	$0x6ea237ce // cmhi v14.4s, v30.4s, v2.4s
+	WORD	$0x6ea337cf // cmhi v15.4s, v30.4s, v3.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	WORD	$0x6ea137cd // cmhi v13.4s, v30.4s, v1.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ea037cc // cmhi v12.4s, v30.4s, v0.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ea037cc // cmhi v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ea037cc // cmhi v12.2s, v30.2s, v0.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVU32NEON(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int)
+TEXT ·geSVU32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	WORD	$0x6ebf34ad // cmhi v13.4s, v5.4s, v31.4s
+	WORD	$0x6ebf34ce // cmhi v14.4s, v6.4s, v31.4s
+	WORD	$0x6ebf34ef // cmhi v15.4s, v7.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V15.H8, V14.H8, V13.H8
+	VUZP1	V13.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	WORD	$0x6ebf34ad // cmhi v13.4s, v5.4s, v31.4s
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x6ebf348c // cmhi v12.4s, v4.4s, v31.4s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x2ebf348c // cmhi v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x2ebf348c // cmhi v12.2s, v4.2s, v31.2s
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·ltVVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	WORD	$0x6ee134ad // cmhi v13.2d, v5.2d, v1.2d
+	WORD	$0x6ee234ce // cmhi v14.2d, v6.2d, v2.2d
+	WORD	$0x6ee334ef // cmhi v15.2d, v7.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	WORD	$0x6ee134ad // cmhi v13.2d, v5.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·ltVSU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	WORD	$0x6ee137cd // cmhi v13.2d, v30.2d, v1.2d
+	WORD	$0x6ee237ce // cmhi v14.2d, v30.2d, v2.2d
+	WORD	$0x6ee337cf // cmhi v15.2d, v30.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	WORD	$0x6ee137cd // cmhi v13.2d, v30.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func ltSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·ltSVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	WORD	$0x6eff34ad // cmhi v13.2d, v5.2d, v31.2d
+	WORD	$0x6eff34ce // cmhi v14.2d, v6.2d, v31.2d
+	WORD	$0x6eff34ef // cmhi v15.2d, v7.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	WORD	$0x6eff34ad // cmhi v13.2d, v5.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·leVVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee5342d // cmhi v13.2d, v1.2d, v5.2d
+	WORD	$0x6ee6344e // cmhi v14.2d, v2.2d, v6.2d
+	WORD	$0x6ee7346f // cmhi v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee5342d // cmhi v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·leVSU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe342d // cmhi v13.2d, v1.2d, v30.2d
+	WORD	$0x6efe344e // cmhi v14.2d, v2.2d, v30.2d
+	WORD	$0x6efe346f // cmhi v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe342d // cmhi v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func leSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·leSVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee537ed // cmhi v13.2d, v31.2d, v5.2d
+	WORD	$0x6ee637ee // cmhi v14.2d, v31.2d, v6.2d
+	WORD	$0x6ee737ef // cmhi v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee537ed // cmhi v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·gtVVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee5342d // cmhi v13.2d, v1.2d, v5.2d
+	WORD	$0x6ee6344e // cmhi v14.2d, v2.2d, v6.2d
+	WORD	$0x6ee7346f // cmhi v15.2d, v3.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	WORD	$0x6ee5342d // cmhi v13.2d, v1.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee4340c // cmhi v12.2d, v0.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·gtVSU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe342d // cmhi v13.2d, v1.2d, v30.2d
+	WORD	$0x6efe344e // cmhi v14.2d, v2.2d, v30.2d
+	WORD	$0x6efe346f // cmhi v15.2d, v3.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	WORD	$0x6efe342d // cmhi v13.2d, v1.2d, v30.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6efe340c // cmhi v12.2d, v0.2d, v30.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func gtSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·gtSVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee537ed // cmhi v13.2d, v31.2d, v5.2d
+	WORD	$0x6ee637ee // cmhi v14.2d, v31.2d, v6.2d
+	WORD	$0x6ee737ef // cmhi v15.2d, v31.2d, v7.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	WORD	$0x6ee537ed // cmhi v13.2d, v31.2d, v5.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6ee437ec // cmhi v12.2d, v31.2d, v4.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·geVVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	WORD	$0x6ee134ad // cmhi v13.2d, v5.2d, v1.2d
+	WORD	$0x6ee234ce // cmhi v14.2d, v6.2d, v2.2d
+	WORD	$0x6ee334ef // cmhi v15.2d, v7.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	WORD	$0x6ee134ad // cmhi v13.2d, v5.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee0348c // cmhi v12.2d, v4.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geVSU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·geVSU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	WORD	$0x6ee137cd // cmhi v13.2d, v30.2d, v1.2d
+	WORD	$0x6ee237ce // cmhi v14.2d, v30.2d, v2.2d
+	WORD	$0x6ee337cf // cmhi v15.2d, v30.2d, v3.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	WORD	$0x6ee137cd // cmhi v13.2d, v30.2d, v1.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6ee037cc // cmhi v12.2d, v30.2d, v0.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func geSVU64NEON(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int)
+TEXT ·geSVU64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	WORD	$0x6eff34ad // cmhi v13.2d, v5.2d, v31.2d
+	WORD	$0x6eff34ce // cmhi v14.2d, v6.2d, v31.2d
+	WORD	$0x6eff34ef // cmhi v15.2d, v7.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V15.S4, V14.S4, V13.S4
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	[V12.B8], 8(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	WORD	$0x6eff34ad // cmhi v13.2d, v5.2d, v31.2d
+	VUZP1	V13.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6eff348c // cmhi v12.2d, v4.2d, v31.2d
+	VUZP1	V12.S4, V12.S4, V12.S4
+	VUZP1	V12.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V12.B16, V12.B16
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
+	VUSHR	$7, V12.B16, V12.B16
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET

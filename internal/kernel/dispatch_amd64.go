@@ -4335,7 +4335,7 @@ var andnotKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, ld
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Neg[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4374,6 +4374,126 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
 		return
+	case tInt8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 26:
+			negVI8AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI8AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI8AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI8AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 26:
+			negVI16AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI16AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI16AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI16AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			negVI32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			negVI64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 26:
+			negVI8AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI8AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI8AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI8AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 26:
+			negVI16AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI16AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI16AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI16AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			negVI32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			negVI64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVI64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVI64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVI64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
 }
@@ -4382,7 +4502,7 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func negKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4391,6 +4511,22 @@ func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 		return kernelAt[Kernel2](negKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel2](negKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel2](negKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel2](negKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel2](negKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel2](negKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel2](negKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel2](negKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel2](negKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel2](negKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4411,13 +4547,45 @@ var negKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	29: negVF64AVX512NT,
 }
 
+// negKernelsI8 are neg's int8 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int){
+	26: negVI8AVX2,
+	27: negVI8AVX2NT,
+	28: negVI8AVX512,
+	29: negVI8AVX512NT,
+}
+
+// negKernelsI16 are neg's int16 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int){
+	26: negVI16AVX2,
+	27: negVI16AVX2NT,
+	28: negVI16AVX512,
+	29: negVI16AVX512NT,
+}
+
+// negKernelsI32 are neg's int32 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int){
+	26: negVI32AVX2,
+	27: negVI32AVX2NT,
+	28: negVI32AVX512,
+	29: negVI32AVX512NT,
+}
+
+// negKernelsI64 are neg's int64 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int){
+	26: negVI64AVX2,
+	27: negVI64AVX2NT,
+	28: negVI64AVX512,
+	29: negVI64AVX512NT,
+}
+
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Abs[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4456,6 +4624,126 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
 		return
+	case tInt8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 26:
+			absVI8AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVI8AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVI8AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVI8AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 26:
+			absVI16AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVI16AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVI16AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVI16AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			absVI32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVI32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVI32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVI32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			absVI64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVI64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVI64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVI64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint8:
+		pdst, pa := ptr[uint8](dst), ptr[uint8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 26:
+			absVU8AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVU8AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVU8AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVU8AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint16:
+		pdst, pa := ptr[uint16](dst), ptr[uint16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 26:
+			absVU16AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVU16AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVU16AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVU16AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint32:
+		pdst, pa := ptr[uint32](dst), ptr[uint32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			absVU32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVU32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVU32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVU32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint64:
+		pdst, pa := ptr[uint64](dst), ptr[uint64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			absVU64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVU64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVU64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVU64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
 	}
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
@@ -4464,7 +4752,7 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func absKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4473,6 +4761,22 @@ func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 		return kernelAt[Kernel2](absKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel2](absKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel2](absKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel2](absKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel2](absKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel2](absKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel2](absKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel2](absKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel2](absKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel2](absKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4493,13 +4797,77 @@ var absKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	29: absVF64AVX512NT,
 }
 
+// absKernelsI8 are abs's int8 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int){
+	26: absVI8AVX2,
+	27: absVI8AVX2NT,
+	28: absVI8AVX512,
+	29: absVI8AVX512NT,
+}
+
+// absKernelsI16 are abs's int16 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int){
+	26: absVI16AVX2,
+	27: absVI16AVX2NT,
+	28: absVI16AVX512,
+	29: absVI16AVX512NT,
+}
+
+// absKernelsI32 are abs's int32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int){
+	26: absVI32AVX2,
+	27: absVI32AVX2NT,
+	28: absVI32AVX512,
+	29: absVI32AVX512NT,
+}
+
+// absKernelsI64 are abs's int64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int){
+	26: absVI64AVX2,
+	27: absVI64AVX2NT,
+	28: absVI64AVX512,
+	29: absVI64AVX512NT,
+}
+
+// absKernelsU8 are abs's uint8 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int){
+	26: absVU8AVX2,
+	27: absVU8AVX2NT,
+	28: absVU8AVX512,
+	29: absVU8AVX512NT,
+}
+
+// absKernelsU16 are abs's uint16 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int){
+	26: absVU16AVX2,
+	27: absVU16AVX2NT,
+	28: absVU16AVX512,
+	29: absVU16AVX512NT,
+}
+
+// absKernelsU32 are abs's uint32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int){
+	26: absVU32AVX2,
+	27: absVU32AVX2NT,
+	28: absVU32AVX512,
+	29: absVU32AVX512NT,
+}
+
+// absKernelsU64 are abs's uint64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int){
+	26: absVU64AVX2,
+	27: absVU64AVX2NT,
+	28: absVU64AVX512,
+	29: absVU64AVX512NT,
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sqrt[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4546,7 +4914,7 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sqrtKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4581,7 +4949,7 @@ var sqrtKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Floor[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4628,7 +4996,7 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func floorKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4663,7 +5031,7 @@ var floorKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Ceil[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4710,7 +5078,7 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func ceilKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4745,7 +5113,7 @@ var ceilKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Trunc[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4792,7 +5160,7 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func truncKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4827,7 +5195,7 @@ var truncKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func RoundToEven[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4874,7 +5242,7 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundevenKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4909,7 +5277,7 @@ var roundevenKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *floa
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Round[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -4956,7 +5324,7 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4991,7 +5359,7 @@ var roundKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5032,7 +5400,7 @@ func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5070,7 +5438,7 @@ var expKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5111,7 +5479,7 @@ func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func logKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5149,7 +5517,7 @@ var logKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5190,7 +5558,7 @@ func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func exp2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5228,7 +5596,7 @@ var exp2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5269,7 +5637,7 @@ func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expm1Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5307,7 +5675,7 @@ var expm1KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5348,7 +5716,7 @@ func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5386,7 +5754,7 @@ var log2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5427,7 +5795,7 @@ func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log10Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5465,7 +5833,7 @@ var log10KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5506,7 +5874,7 @@ func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log1pKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5544,7 +5912,7 @@ var log1pKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5585,7 +5953,7 @@ func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sigmoidKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5623,7 +5991,7 @@ var sigmoidKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float6
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5664,7 +6032,7 @@ func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func tanhKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5702,7 +6070,7 @@ var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5743,7 +6111,7 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func erfKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5781,7 +6149,7 @@ var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5822,7 +6190,7 @@ func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sinKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5860,7 +6228,7 @@ var sinKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -5901,7 +6269,7 @@ func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func cosKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -5939,7 +6307,7 @@ var cosKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Eq[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -5986,6 +6354,158 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -5994,7 +6514,7 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func eqKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6003,6 +6523,22 @@ func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](eqKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](eqKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](eqKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](eqKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](eqKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](eqKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](eqKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](eqKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](eqKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](eqKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6039,13 +6575,77 @@ var eqKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: eqSVF64AVX512,
 }
 
+// eqKernelsI8 are eq's int8 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  eqVVI8AVX2,
+	3:  eqVVI8AVX2,
+	4:  eqVVI8AVX512,
+	5:  eqVVI8AVX512,
+	10: eqVSI8AVX2,
+	11: eqVSI8AVX2,
+	12: eqVSI8AVX512,
+	13: eqVSI8AVX512,
+	18: eqSVI8AVX2,
+	19: eqSVI8AVX2,
+	20: eqSVI8AVX512,
+	21: eqSVI8AVX512,
+}
+
+// eqKernelsI16 are eq's int16 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  eqVVI16AVX2,
+	3:  eqVVI16AVX2,
+	4:  eqVVI16AVX512,
+	5:  eqVVI16AVX512,
+	10: eqVSI16AVX2,
+	11: eqVSI16AVX2,
+	12: eqVSI16AVX512,
+	13: eqVSI16AVX512,
+	18: eqSVI16AVX2,
+	19: eqSVI16AVX2,
+	20: eqSVI16AVX512,
+	21: eqSVI16AVX512,
+}
+
+// eqKernelsI32 are eq's int32 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  eqVVI32AVX2,
+	3:  eqVVI32AVX2,
+	4:  eqVVI32AVX512,
+	5:  eqVVI32AVX512,
+	10: eqVSI32AVX2,
+	11: eqVSI32AVX2,
+	12: eqVSI32AVX512,
+	13: eqVSI32AVX512,
+	18: eqSVI32AVX2,
+	19: eqSVI32AVX2,
+	20: eqSVI32AVX512,
+	21: eqSVI32AVX512,
+}
+
+// eqKernelsI64 are eq's int64 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  eqVVI64AVX2,
+	3:  eqVVI64AVX2,
+	4:  eqVVI64AVX512,
+	5:  eqVVI64AVX512,
+	10: eqVSI64AVX2,
+	11: eqVSI64AVX2,
+	12: eqVSI64AVX512,
+	13: eqVSI64AVX512,
+	18: eqSVI64AVX2,
+	19: eqSVI64AVX2,
+	20: eqSVI64AVX512,
+	21: eqSVI64AVX512,
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ne[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -6092,6 +6692,158 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -6100,7 +6852,7 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func neKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6109,6 +6861,22 @@ func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](neKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](neKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](neKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](neKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](neKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](neKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](neKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](neKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](neKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](neKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6145,13 +6913,77 @@ var neKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: neSVF64AVX512,
 }
 
+// neKernelsI8 are ne's int8 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  neVVI8AVX2,
+	3:  neVVI8AVX2,
+	4:  neVVI8AVX512,
+	5:  neVVI8AVX512,
+	10: neVSI8AVX2,
+	11: neVSI8AVX2,
+	12: neVSI8AVX512,
+	13: neVSI8AVX512,
+	18: neSVI8AVX2,
+	19: neSVI8AVX2,
+	20: neSVI8AVX512,
+	21: neSVI8AVX512,
+}
+
+// neKernelsI16 are ne's int16 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  neVVI16AVX2,
+	3:  neVVI16AVX2,
+	4:  neVVI16AVX512,
+	5:  neVVI16AVX512,
+	10: neVSI16AVX2,
+	11: neVSI16AVX2,
+	12: neVSI16AVX512,
+	13: neVSI16AVX512,
+	18: neSVI16AVX2,
+	19: neSVI16AVX2,
+	20: neSVI16AVX512,
+	21: neSVI16AVX512,
+}
+
+// neKernelsI32 are ne's int32 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  neVVI32AVX2,
+	3:  neVVI32AVX2,
+	4:  neVVI32AVX512,
+	5:  neVVI32AVX512,
+	10: neVSI32AVX2,
+	11: neVSI32AVX2,
+	12: neVSI32AVX512,
+	13: neVSI32AVX512,
+	18: neSVI32AVX2,
+	19: neSVI32AVX2,
+	20: neSVI32AVX512,
+	21: neSVI32AVX512,
+}
+
+// neKernelsI64 are ne's int64 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  neVVI64AVX2,
+	3:  neVVI64AVX2,
+	4:  neVVI64AVX512,
+	5:  neVVI64AVX512,
+	10: neVSI64AVX2,
+	11: neVSI64AVX2,
+	12: neVSI64AVX512,
+	13: neVSI64AVX512,
+	18: neSVI64AVX2,
+	19: neSVI64AVX2,
+	20: neSVI64AVX512,
+	21: neSVI64AVX512,
+}
+
 // Lt computes the m x n block of kind k of lt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Lt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -6198,6 +7030,158 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -6206,7 +7190,7 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func ltKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6215,6 +7199,22 @@ func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](ltKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](ltKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](ltKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](ltKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](ltKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](ltKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](ltKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](ltKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](ltKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](ltKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6251,13 +7251,141 @@ var ltKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: ltSVF64AVX512,
 }
 
+// ltKernelsI8 are lt's int8 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  ltVVI8AVX2,
+	3:  ltVVI8AVX2,
+	4:  ltVVI8AVX512,
+	5:  ltVVI8AVX512,
+	10: ltVSI8AVX2,
+	11: ltVSI8AVX2,
+	12: ltVSI8AVX512,
+	13: ltVSI8AVX512,
+	18: ltSVI8AVX2,
+	19: ltSVI8AVX2,
+	20: ltSVI8AVX512,
+	21: ltSVI8AVX512,
+}
+
+// ltKernelsI16 are lt's int16 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  ltVVI16AVX2,
+	3:  ltVVI16AVX2,
+	4:  ltVVI16AVX512,
+	5:  ltVVI16AVX512,
+	10: ltVSI16AVX2,
+	11: ltVSI16AVX2,
+	12: ltVSI16AVX512,
+	13: ltVSI16AVX512,
+	18: ltSVI16AVX2,
+	19: ltSVI16AVX2,
+	20: ltSVI16AVX512,
+	21: ltSVI16AVX512,
+}
+
+// ltKernelsI32 are lt's int32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  ltVVI32AVX2,
+	3:  ltVVI32AVX2,
+	4:  ltVVI32AVX512,
+	5:  ltVVI32AVX512,
+	10: ltVSI32AVX2,
+	11: ltVSI32AVX2,
+	12: ltVSI32AVX512,
+	13: ltVSI32AVX512,
+	18: ltSVI32AVX2,
+	19: ltSVI32AVX2,
+	20: ltSVI32AVX512,
+	21: ltSVI32AVX512,
+}
+
+// ltKernelsI64 are lt's int64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  ltVVI64AVX2,
+	3:  ltVVI64AVX2,
+	4:  ltVVI64AVX512,
+	5:  ltVVI64AVX512,
+	10: ltVSI64AVX2,
+	11: ltVSI64AVX2,
+	12: ltVSI64AVX512,
+	13: ltVSI64AVX512,
+	18: ltSVI64AVX2,
+	19: ltSVI64AVX2,
+	20: ltSVI64AVX512,
+	21: ltSVI64AVX512,
+}
+
+// ltKernelsU8 are lt's uint8 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  ltVVU8AVX2,
+	3:  ltVVU8AVX2,
+	4:  ltVVU8AVX512,
+	5:  ltVVU8AVX512,
+	10: ltVSU8AVX2,
+	11: ltVSU8AVX2,
+	12: ltVSU8AVX512,
+	13: ltVSU8AVX512,
+	18: ltSVU8AVX2,
+	19: ltSVU8AVX2,
+	20: ltSVU8AVX512,
+	21: ltSVU8AVX512,
+}
+
+// ltKernelsU16 are lt's uint16 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  ltVVU16AVX2,
+	3:  ltVVU16AVX2,
+	4:  ltVVU16AVX512,
+	5:  ltVVU16AVX512,
+	10: ltVSU16AVX2,
+	11: ltVSU16AVX2,
+	12: ltVSU16AVX512,
+	13: ltVSU16AVX512,
+	18: ltSVU16AVX2,
+	19: ltSVU16AVX2,
+	20: ltSVU16AVX512,
+	21: ltSVU16AVX512,
+}
+
+// ltKernelsU32 are lt's uint32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  ltVVU32AVX2,
+	3:  ltVVU32AVX2,
+	4:  ltVVU32AVX512,
+	5:  ltVVU32AVX512,
+	10: ltVSU32AVX2,
+	11: ltVSU32AVX2,
+	12: ltVSU32AVX512,
+	13: ltVSU32AVX512,
+	18: ltSVU32AVX2,
+	19: ltSVU32AVX2,
+	20: ltSVU32AVX512,
+	21: ltSVU32AVX512,
+}
+
+// ltKernelsU64 are lt's uint64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  ltVVU64AVX2,
+	3:  ltVVU64AVX2,
+	4:  ltVVU64AVX512,
+	5:  ltVVU64AVX512,
+	10: ltVSU64AVX2,
+	11: ltVSU64AVX2,
+	12: ltVSU64AVX512,
+	13: ltVSU64AVX512,
+	18: ltSVU64AVX2,
+	19: ltSVU64AVX2,
+	20: ltSVU64AVX512,
+	21: ltSVU64AVX512,
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Le[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -6304,6 +7432,158 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -6312,7 +7592,7 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func leKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6321,6 +7601,22 @@ func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](leKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](leKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](leKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](leKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](leKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](leKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](leKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](leKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](leKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](leKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6357,13 +7653,141 @@ var leKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: leSVF64AVX512,
 }
 
+// leKernelsI8 are le's int8 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  leVVI8AVX2,
+	3:  leVVI8AVX2,
+	4:  leVVI8AVX512,
+	5:  leVVI8AVX512,
+	10: leVSI8AVX2,
+	11: leVSI8AVX2,
+	12: leVSI8AVX512,
+	13: leVSI8AVX512,
+	18: leSVI8AVX2,
+	19: leSVI8AVX2,
+	20: leSVI8AVX512,
+	21: leSVI8AVX512,
+}
+
+// leKernelsI16 are le's int16 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  leVVI16AVX2,
+	3:  leVVI16AVX2,
+	4:  leVVI16AVX512,
+	5:  leVVI16AVX512,
+	10: leVSI16AVX2,
+	11: leVSI16AVX2,
+	12: leVSI16AVX512,
+	13: leVSI16AVX512,
+	18: leSVI16AVX2,
+	19: leSVI16AVX2,
+	20: leSVI16AVX512,
+	21: leSVI16AVX512,
+}
+
+// leKernelsI32 are le's int32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  leVVI32AVX2,
+	3:  leVVI32AVX2,
+	4:  leVVI32AVX512,
+	5:  leVVI32AVX512,
+	10: leVSI32AVX2,
+	11: leVSI32AVX2,
+	12: leVSI32AVX512,
+	13: leVSI32AVX512,
+	18: leSVI32AVX2,
+	19: leSVI32AVX2,
+	20: leSVI32AVX512,
+	21: leSVI32AVX512,
+}
+
+// leKernelsI64 are le's int64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  leVVI64AVX2,
+	3:  leVVI64AVX2,
+	4:  leVVI64AVX512,
+	5:  leVVI64AVX512,
+	10: leVSI64AVX2,
+	11: leVSI64AVX2,
+	12: leVSI64AVX512,
+	13: leVSI64AVX512,
+	18: leSVI64AVX2,
+	19: leSVI64AVX2,
+	20: leSVI64AVX512,
+	21: leSVI64AVX512,
+}
+
+// leKernelsU8 are le's uint8 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  leVVU8AVX2,
+	3:  leVVU8AVX2,
+	4:  leVVU8AVX512,
+	5:  leVVU8AVX512,
+	10: leVSU8AVX2,
+	11: leVSU8AVX2,
+	12: leVSU8AVX512,
+	13: leVSU8AVX512,
+	18: leSVU8AVX2,
+	19: leSVU8AVX2,
+	20: leSVU8AVX512,
+	21: leSVU8AVX512,
+}
+
+// leKernelsU16 are le's uint16 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  leVVU16AVX2,
+	3:  leVVU16AVX2,
+	4:  leVVU16AVX512,
+	5:  leVVU16AVX512,
+	10: leVSU16AVX2,
+	11: leVSU16AVX2,
+	12: leVSU16AVX512,
+	13: leVSU16AVX512,
+	18: leSVU16AVX2,
+	19: leSVU16AVX2,
+	20: leSVU16AVX512,
+	21: leSVU16AVX512,
+}
+
+// leKernelsU32 are le's uint32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  leVVU32AVX2,
+	3:  leVVU32AVX2,
+	4:  leVVU32AVX512,
+	5:  leVVU32AVX512,
+	10: leVSU32AVX2,
+	11: leVSU32AVX2,
+	12: leVSU32AVX512,
+	13: leVSU32AVX512,
+	18: leSVU32AVX2,
+	19: leSVU32AVX2,
+	20: leSVU32AVX512,
+	21: leSVU32AVX512,
+}
+
+// leKernelsU64 are le's uint64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  leVVU64AVX2,
+	3:  leVVU64AVX2,
+	4:  leVVU64AVX512,
+	5:  leVVU64AVX512,
+	10: leVSU64AVX2,
+	11: leVSU64AVX2,
+	12: leVSU64AVX512,
+	13: leVSU64AVX512,
+	18: leSVU64AVX2,
+	19: leSVU64AVX2,
+	20: leSVU64AVX512,
+	21: leSVU64AVX512,
+}
+
 // Gt computes the m x n block of kind k of gt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Gt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -6410,6 +7834,158 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -6418,7 +7994,7 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func gtKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6427,6 +8003,22 @@ func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](gtKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](gtKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](gtKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](gtKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](gtKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](gtKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](gtKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](gtKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](gtKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](gtKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6463,13 +8055,141 @@ var gtKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: gtSVF64AVX512,
 }
 
+// gtKernelsI8 are gt's int8 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  gtVVI8AVX2,
+	3:  gtVVI8AVX2,
+	4:  gtVVI8AVX512,
+	5:  gtVVI8AVX512,
+	10: gtVSI8AVX2,
+	11: gtVSI8AVX2,
+	12: gtVSI8AVX512,
+	13: gtVSI8AVX512,
+	18: gtSVI8AVX2,
+	19: gtSVI8AVX2,
+	20: gtSVI8AVX512,
+	21: gtSVI8AVX512,
+}
+
+// gtKernelsI16 are gt's int16 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  gtVVI16AVX2,
+	3:  gtVVI16AVX2,
+	4:  gtVVI16AVX512,
+	5:  gtVVI16AVX512,
+	10: gtVSI16AVX2,
+	11: gtVSI16AVX2,
+	12: gtVSI16AVX512,
+	13: gtVSI16AVX512,
+	18: gtSVI16AVX2,
+	19: gtSVI16AVX2,
+	20: gtSVI16AVX512,
+	21: gtSVI16AVX512,
+}
+
+// gtKernelsI32 are gt's int32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  gtVVI32AVX2,
+	3:  gtVVI32AVX2,
+	4:  gtVVI32AVX512,
+	5:  gtVVI32AVX512,
+	10: gtVSI32AVX2,
+	11: gtVSI32AVX2,
+	12: gtVSI32AVX512,
+	13: gtVSI32AVX512,
+	18: gtSVI32AVX2,
+	19: gtSVI32AVX2,
+	20: gtSVI32AVX512,
+	21: gtSVI32AVX512,
+}
+
+// gtKernelsI64 are gt's int64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  gtVVI64AVX2,
+	3:  gtVVI64AVX2,
+	4:  gtVVI64AVX512,
+	5:  gtVVI64AVX512,
+	10: gtVSI64AVX2,
+	11: gtVSI64AVX2,
+	12: gtVSI64AVX512,
+	13: gtVSI64AVX512,
+	18: gtSVI64AVX2,
+	19: gtSVI64AVX2,
+	20: gtSVI64AVX512,
+	21: gtSVI64AVX512,
+}
+
+// gtKernelsU8 are gt's uint8 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  gtVVU8AVX2,
+	3:  gtVVU8AVX2,
+	4:  gtVVU8AVX512,
+	5:  gtVVU8AVX512,
+	10: gtVSU8AVX2,
+	11: gtVSU8AVX2,
+	12: gtVSU8AVX512,
+	13: gtVSU8AVX512,
+	18: gtSVU8AVX2,
+	19: gtSVU8AVX2,
+	20: gtSVU8AVX512,
+	21: gtSVU8AVX512,
+}
+
+// gtKernelsU16 are gt's uint16 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  gtVVU16AVX2,
+	3:  gtVVU16AVX2,
+	4:  gtVVU16AVX512,
+	5:  gtVVU16AVX512,
+	10: gtVSU16AVX2,
+	11: gtVSU16AVX2,
+	12: gtVSU16AVX512,
+	13: gtVSU16AVX512,
+	18: gtSVU16AVX2,
+	19: gtSVU16AVX2,
+	20: gtSVU16AVX512,
+	21: gtSVU16AVX512,
+}
+
+// gtKernelsU32 are gt's uint32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  gtVVU32AVX2,
+	3:  gtVVU32AVX2,
+	4:  gtVVU32AVX512,
+	5:  gtVVU32AVX512,
+	10: gtVSU32AVX2,
+	11: gtVSU32AVX2,
+	12: gtVSU32AVX512,
+	13: gtVSU32AVX512,
+	18: gtSVU32AVX2,
+	19: gtSVU32AVX2,
+	20: gtSVU32AVX512,
+	21: gtSVU32AVX512,
+}
+
+// gtKernelsU64 are gt's uint64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  gtVVU64AVX2,
+	3:  gtVVU64AVX2,
+	4:  gtVVU64AVX512,
+	5:  gtVVU64AVX512,
+	10: gtVSU64AVX2,
+	11: gtVSU64AVX2,
+	12: gtVSU64AVX512,
+	13: gtVSU64AVX512,
+	18: gtSVU64AVX2,
+	19: gtSVU64AVX2,
+	20: gtSVU64AVX512,
+	21: gtSVU64AVX512,
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ge[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -6516,6 +8236,158 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -6524,7 +8396,7 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func geKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6533,6 +8405,22 @@ func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](geKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](geKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](geKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](geKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](geKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](geKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](geKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](geKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](geKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](geKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6569,13 +8457,141 @@ var geKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	21: geSVF64AVX512,
 }
 
+// geKernelsI8 are ge's int8 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  geVVI8AVX2,
+	3:  geVVI8AVX2,
+	4:  geVVI8AVX512,
+	5:  geVVI8AVX512,
+	10: geVSI8AVX2,
+	11: geVSI8AVX2,
+	12: geVSI8AVX512,
+	13: geVSI8AVX512,
+	18: geSVI8AVX2,
+	19: geSVI8AVX2,
+	20: geSVI8AVX512,
+	21: geSVI8AVX512,
+}
+
+// geKernelsI16 are ge's int16 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  geVVI16AVX2,
+	3:  geVVI16AVX2,
+	4:  geVVI16AVX512,
+	5:  geVVI16AVX512,
+	10: geVSI16AVX2,
+	11: geVSI16AVX2,
+	12: geVSI16AVX512,
+	13: geVSI16AVX512,
+	18: geSVI16AVX2,
+	19: geSVI16AVX2,
+	20: geSVI16AVX512,
+	21: geSVI16AVX512,
+}
+
+// geKernelsI32 are ge's int32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  geVVI32AVX2,
+	3:  geVVI32AVX2,
+	4:  geVVI32AVX512,
+	5:  geVVI32AVX512,
+	10: geVSI32AVX2,
+	11: geVSI32AVX2,
+	12: geVSI32AVX512,
+	13: geVSI32AVX512,
+	18: geSVI32AVX2,
+	19: geSVI32AVX2,
+	20: geSVI32AVX512,
+	21: geSVI32AVX512,
+}
+
+// geKernelsI64 are ge's int64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  geVVI64AVX2,
+	3:  geVVI64AVX2,
+	4:  geVVI64AVX512,
+	5:  geVVI64AVX512,
+	10: geVSI64AVX2,
+	11: geVSI64AVX2,
+	12: geVSI64AVX512,
+	13: geVSI64AVX512,
+	18: geSVI64AVX2,
+	19: geSVI64AVX2,
+	20: geSVI64AVX512,
+	21: geSVI64AVX512,
+}
+
+// geKernelsU8 are ge's uint8 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  geVVU8AVX2,
+	3:  geVVU8AVX2,
+	4:  geVVU8AVX512,
+	5:  geVVU8AVX512,
+	10: geVSU8AVX2,
+	11: geVSU8AVX2,
+	12: geVSU8AVX512,
+	13: geVSU8AVX512,
+	18: geSVU8AVX2,
+	19: geSVU8AVX2,
+	20: geSVU8AVX512,
+	21: geSVU8AVX512,
+}
+
+// geKernelsU16 are ge's uint16 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  geVVU16AVX2,
+	3:  geVVU16AVX2,
+	4:  geVVU16AVX512,
+	5:  geVVU16AVX512,
+	10: geVSU16AVX2,
+	11: geVSU16AVX2,
+	12: geVSU16AVX512,
+	13: geVSU16AVX512,
+	18: geSVU16AVX2,
+	19: geSVU16AVX2,
+	20: geSVU16AVX512,
+	21: geSVU16AVX512,
+}
+
+// geKernelsU32 are ge's uint32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  geVVU32AVX2,
+	3:  geVVU32AVX2,
+	4:  geVVU32AVX512,
+	5:  geVVU32AVX512,
+	10: geVSU32AVX2,
+	11: geVSU32AVX2,
+	12: geVSU32AVX512,
+	13: geVSU32AVX512,
+	18: geSVU32AVX2,
+	19: geSVU32AVX2,
+	20: geSVU32AVX512,
+	21: geSVU32AVX512,
+}
+
+// geKernelsU64 are ge's uint64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  geVVU64AVX2,
+	3:  geVVU64AVX2,
+	4:  geVVU64AVX512,
+	5:  geVVU64AVX512,
+	10: geVSU64AVX2,
+	11: geVSU64AVX2,
+	12: geVSU64AVX512,
+	13: geVSU64AVX512,
+	18: geSVU64AVX2,
+	19: geSVU64AVX2,
+	20: geSVU64AVX512,
+	21: geSVU64AVX512,
+}
+
 // FMA computes the m x n block of kind k of fma with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func FMA[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -6720,7 +8736,7 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func fmaKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6806,7 +8822,7 @@ var fmaKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func Clamp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -6941,6 +8957,510 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb, pc := ptr[int8](dst), ptr[int8](a), ptr[int8](b), ptr[int8](c)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb, pc := ptr[int16](dst), ptr[int16](a), ptr[int16](b), ptr[int16](c)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb, pc := ptr[int32](dst), ptr[int32](a), ptr[int32](b), ptr[int32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb, pc := ptr[int64](dst), ptr[int64](a), ptr[int64](b), ptr[int64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb, pc := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b), ptr[uint8](c)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb, pc := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b), ptr[uint16](c)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb, pc := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b), ptr[uint32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb, pc := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b), ptr[uint64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
@@ -6949,7 +9469,7 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func clampKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -6958,6 +9478,22 @@ func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
 		return kernelAt[Kernel4](clampKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel4](clampKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel4](clampKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel4](clampKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel4](clampKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel4](clampKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel4](clampKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel4](clampKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel4](clampKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel4](clampKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -7024,6 +9560,262 @@ var clampKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 	83: clampSSVF64AVX2NT,
 	84: clampSSVF64AVX512,
 	85: clampSSVF64AVX512NT,
+}
+
+// clampKernelsI8 are clamp's int8 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int){
+	34: clampVVVI8AVX2,
+	35: clampVVVI8AVX2NT,
+	36: clampVVVI8AVX512,
+	37: clampVVVI8AVX512NT,
+	42: clampVVSI8AVX2,
+	43: clampVVSI8AVX2NT,
+	44: clampVVSI8AVX512,
+	45: clampVVSI8AVX512NT,
+	50: clampVSVI8AVX2,
+	51: clampVSVI8AVX2NT,
+	52: clampVSVI8AVX512,
+	53: clampVSVI8AVX512NT,
+	58: clampSVVI8AVX2,
+	59: clampSVVI8AVX2NT,
+	60: clampSVVI8AVX512,
+	61: clampSVVI8AVX512NT,
+	66: clampVSSI8AVX2,
+	67: clampVSSI8AVX2NT,
+	68: clampVSSI8AVX512,
+	69: clampVSSI8AVX512NT,
+	74: clampSVSI8AVX2,
+	75: clampSVSI8AVX2NT,
+	76: clampSVSI8AVX512,
+	77: clampSVSI8AVX512NT,
+	82: clampSSVI8AVX2,
+	83: clampSSVI8AVX2NT,
+	84: clampSSVI8AVX512,
+	85: clampSSVI8AVX512NT,
+}
+
+// clampKernelsI16 are clamp's int16 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int){
+	34: clampVVVI16AVX2,
+	35: clampVVVI16AVX2NT,
+	36: clampVVVI16AVX512,
+	37: clampVVVI16AVX512NT,
+	42: clampVVSI16AVX2,
+	43: clampVVSI16AVX2NT,
+	44: clampVVSI16AVX512,
+	45: clampVVSI16AVX512NT,
+	50: clampVSVI16AVX2,
+	51: clampVSVI16AVX2NT,
+	52: clampVSVI16AVX512,
+	53: clampVSVI16AVX512NT,
+	58: clampSVVI16AVX2,
+	59: clampSVVI16AVX2NT,
+	60: clampSVVI16AVX512,
+	61: clampSVVI16AVX512NT,
+	66: clampVSSI16AVX2,
+	67: clampVSSI16AVX2NT,
+	68: clampVSSI16AVX512,
+	69: clampVSSI16AVX512NT,
+	74: clampSVSI16AVX2,
+	75: clampSVSI16AVX2NT,
+	76: clampSVSI16AVX512,
+	77: clampSVSI16AVX512NT,
+	82: clampSSVI16AVX2,
+	83: clampSSVI16AVX2NT,
+	84: clampSSVI16AVX512,
+	85: clampSSVI16AVX512NT,
+}
+
+// clampKernelsI32 are clamp's int32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int){
+	34: clampVVVI32AVX2,
+	35: clampVVVI32AVX2NT,
+	36: clampVVVI32AVX512,
+	37: clampVVVI32AVX512NT,
+	42: clampVVSI32AVX2,
+	43: clampVVSI32AVX2NT,
+	44: clampVVSI32AVX512,
+	45: clampVVSI32AVX512NT,
+	50: clampVSVI32AVX2,
+	51: clampVSVI32AVX2NT,
+	52: clampVSVI32AVX512,
+	53: clampVSVI32AVX512NT,
+	58: clampSVVI32AVX2,
+	59: clampSVVI32AVX2NT,
+	60: clampSVVI32AVX512,
+	61: clampSVVI32AVX512NT,
+	66: clampVSSI32AVX2,
+	67: clampVSSI32AVX2NT,
+	68: clampVSSI32AVX512,
+	69: clampVSSI32AVX512NT,
+	74: clampSVSI32AVX2,
+	75: clampSVSI32AVX2NT,
+	76: clampSVSI32AVX512,
+	77: clampSVSI32AVX512NT,
+	82: clampSSVI32AVX2,
+	83: clampSSVI32AVX2NT,
+	84: clampSSVI32AVX512,
+	85: clampSSVI32AVX512NT,
+}
+
+// clampKernelsI64 are clamp's int64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int){
+	34: clampVVVI64AVX2,
+	35: clampVVVI64AVX2NT,
+	36: clampVVVI64AVX512,
+	37: clampVVVI64AVX512NT,
+	42: clampVVSI64AVX2,
+	43: clampVVSI64AVX2NT,
+	44: clampVVSI64AVX512,
+	45: clampVVSI64AVX512NT,
+	50: clampVSVI64AVX2,
+	51: clampVSVI64AVX2NT,
+	52: clampVSVI64AVX512,
+	53: clampVSVI64AVX512NT,
+	58: clampSVVI64AVX2,
+	59: clampSVVI64AVX2NT,
+	60: clampSVVI64AVX512,
+	61: clampSVVI64AVX512NT,
+	66: clampVSSI64AVX2,
+	67: clampVSSI64AVX2NT,
+	68: clampVSSI64AVX512,
+	69: clampVSSI64AVX512NT,
+	74: clampSVSI64AVX2,
+	75: clampSVSI64AVX2NT,
+	76: clampSVSI64AVX512,
+	77: clampSVSI64AVX512NT,
+	82: clampSSVI64AVX2,
+	83: clampSSVI64AVX2NT,
+	84: clampSSVI64AVX512,
+	85: clampSSVI64AVX512NT,
+}
+
+// clampKernelsU8 are clamp's uint8 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int){
+	34: clampVVVU8AVX2,
+	35: clampVVVU8AVX2NT,
+	36: clampVVVU8AVX512,
+	37: clampVVVU8AVX512NT,
+	42: clampVVSU8AVX2,
+	43: clampVVSU8AVX2NT,
+	44: clampVVSU8AVX512,
+	45: clampVVSU8AVX512NT,
+	50: clampVSVU8AVX2,
+	51: clampVSVU8AVX2NT,
+	52: clampVSVU8AVX512,
+	53: clampVSVU8AVX512NT,
+	58: clampSVVU8AVX2,
+	59: clampSVVU8AVX2NT,
+	60: clampSVVU8AVX512,
+	61: clampSVVU8AVX512NT,
+	66: clampVSSU8AVX2,
+	67: clampVSSU8AVX2NT,
+	68: clampVSSU8AVX512,
+	69: clampVSSU8AVX512NT,
+	74: clampSVSU8AVX2,
+	75: clampSVSU8AVX2NT,
+	76: clampSVSU8AVX512,
+	77: clampSVSU8AVX512NT,
+	82: clampSSVU8AVX2,
+	83: clampSSVU8AVX2NT,
+	84: clampSSVU8AVX512,
+	85: clampSSVU8AVX512NT,
+}
+
+// clampKernelsU16 are clamp's uint16 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int){
+	34: clampVVVU16AVX2,
+	35: clampVVVU16AVX2NT,
+	36: clampVVVU16AVX512,
+	37: clampVVVU16AVX512NT,
+	42: clampVVSU16AVX2,
+	43: clampVVSU16AVX2NT,
+	44: clampVVSU16AVX512,
+	45: clampVVSU16AVX512NT,
+	50: clampVSVU16AVX2,
+	51: clampVSVU16AVX2NT,
+	52: clampVSVU16AVX512,
+	53: clampVSVU16AVX512NT,
+	58: clampSVVU16AVX2,
+	59: clampSVVU16AVX2NT,
+	60: clampSVVU16AVX512,
+	61: clampSVVU16AVX512NT,
+	66: clampVSSU16AVX2,
+	67: clampVSSU16AVX2NT,
+	68: clampVSSU16AVX512,
+	69: clampVSSU16AVX512NT,
+	74: clampSVSU16AVX2,
+	75: clampSVSU16AVX2NT,
+	76: clampSVSU16AVX512,
+	77: clampSVSU16AVX512NT,
+	82: clampSSVU16AVX2,
+	83: clampSSVU16AVX2NT,
+	84: clampSSVU16AVX512,
+	85: clampSSVU16AVX512NT,
+}
+
+// clampKernelsU32 are clamp's uint32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int){
+	34: clampVVVU32AVX2,
+	35: clampVVVU32AVX2NT,
+	36: clampVVVU32AVX512,
+	37: clampVVVU32AVX512NT,
+	42: clampVVSU32AVX2,
+	43: clampVVSU32AVX2NT,
+	44: clampVVSU32AVX512,
+	45: clampVVSU32AVX512NT,
+	50: clampVSVU32AVX2,
+	51: clampVSVU32AVX2NT,
+	52: clampVSVU32AVX512,
+	53: clampVSVU32AVX512NT,
+	58: clampSVVU32AVX2,
+	59: clampSVVU32AVX2NT,
+	60: clampSVVU32AVX512,
+	61: clampSVVU32AVX512NT,
+	66: clampVSSU32AVX2,
+	67: clampVSSU32AVX2NT,
+	68: clampVSSU32AVX512,
+	69: clampVSSU32AVX512NT,
+	74: clampSVSU32AVX2,
+	75: clampSVSU32AVX2NT,
+	76: clampSVSU32AVX512,
+	77: clampSVSU32AVX512NT,
+	82: clampSSVU32AVX2,
+	83: clampSSVU32AVX2NT,
+	84: clampSSVU32AVX512,
+	85: clampSSVU32AVX512NT,
+}
+
+// clampKernelsU64 are clamp's uint64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int){
+	34: clampVVVU64AVX2,
+	35: clampVVVU64AVX2NT,
+	36: clampVVVU64AVX512,
+	37: clampVVVU64AVX512NT,
+	42: clampVVSU64AVX2,
+	43: clampVVSU64AVX2NT,
+	44: clampVVSU64AVX512,
+	45: clampVVSU64AVX512NT,
+	50: clampVSVU64AVX2,
+	51: clampVSVU64AVX2NT,
+	52: clampVSVU64AVX512,
+	53: clampVSVU64AVX512NT,
+	58: clampSVVU64AVX2,
+	59: clampSVVU64AVX2NT,
+	60: clampSVVU64AVX512,
+	61: clampSVVU64AVX512NT,
+	66: clampVSSU64AVX2,
+	67: clampVSSU64AVX2NT,
+	68: clampVSSU64AVX512,
+	69: clampVSSU64AVX512NT,
+	74: clampSVSU64AVX2,
+	75: clampSVSU64AVX2NT,
+	76: clampSVSU64AVX512,
+	77: clampSVSU64AVX512NT,
+	82: clampSSVU64AVX2,
+	83: clampSSVU64AVX2NT,
+	84: clampSSVU64AVX512,
+	85: clampSSVU64AVX512NT,
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -7464,7 +10256,7 @@ var shrKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func Select[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceSelection(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 	}
@@ -7599,6 +10391,510 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pcond, pa, pb := ptr[int8](dst), ptr[bool](cond), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pcond, pa, pb := ptr[int16](dst), ptr[bool](cond), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pcond, pa, pb := ptr[int32](dst), ptr[bool](cond), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pcond, pa, pb := ptr[int64](dst), ptr[bool](cond), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pcond, pa, pb := ptr[int8](dst), ptr[bool](cond), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI8AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI8AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI8AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI8AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pcond, pa, pb := ptr[int16](dst), ptr[bool](cond), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI16AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI16AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI16AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI16AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pcond, pa, pb := ptr[int32](dst), ptr[bool](cond), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pcond, pa, pb := ptr[int64](dst), ptr[bool](cond), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVI64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVI64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVI64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVI64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 }
@@ -7607,7 +10903,7 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func selectKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -7616,6 +10912,22 @@ func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
 		return kernelAt[Kernel4](selectKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel4](selectKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel4](selectKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel4](selectKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel4](selectKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel4](selectKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel4](selectKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel4](selectKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel4](selectKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel4](selectKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -7682,6 +10994,134 @@ var selectKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, cond *bool
 	83: selectSSVF64AVX2NT,
 	84: selectSSVF64AVX512,
 	85: selectSSVF64AVX512NT,
+}
+
+// selectKernelsI8 are select's int8 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int){
+	34: selectVVVI8AVX2,
+	35: selectVVVI8AVX2NT,
+	36: selectVVVI8AVX512,
+	37: selectVVVI8AVX512NT,
+	42: selectVVSI8AVX2,
+	43: selectVVSI8AVX2NT,
+	44: selectVVSI8AVX512,
+	45: selectVVSI8AVX512NT,
+	50: selectVSVI8AVX2,
+	51: selectVSVI8AVX2NT,
+	52: selectVSVI8AVX512,
+	53: selectVSVI8AVX512NT,
+	66: selectVSSI8AVX2,
+	67: selectVSSI8AVX2NT,
+	68: selectVSSI8AVX512,
+	69: selectVSSI8AVX512NT,
+	58: selectSVVI8AVX2,
+	59: selectSVVI8AVX2NT,
+	60: selectSVVI8AVX512,
+	61: selectSVVI8AVX512NT,
+	74: selectSVSI8AVX2,
+	75: selectSVSI8AVX2NT,
+	76: selectSVSI8AVX512,
+	77: selectSVSI8AVX512NT,
+	82: selectSSVI8AVX2,
+	83: selectSSVI8AVX2NT,
+	84: selectSSVI8AVX512,
+	85: selectSSVI8AVX512NT,
+}
+
+// selectKernelsI16 are select's int16 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int){
+	34: selectVVVI16AVX2,
+	35: selectVVVI16AVX2NT,
+	36: selectVVVI16AVX512,
+	37: selectVVVI16AVX512NT,
+	42: selectVVSI16AVX2,
+	43: selectVVSI16AVX2NT,
+	44: selectVVSI16AVX512,
+	45: selectVVSI16AVX512NT,
+	50: selectVSVI16AVX2,
+	51: selectVSVI16AVX2NT,
+	52: selectVSVI16AVX512,
+	53: selectVSVI16AVX512NT,
+	66: selectVSSI16AVX2,
+	67: selectVSSI16AVX2NT,
+	68: selectVSSI16AVX512,
+	69: selectVSSI16AVX512NT,
+	58: selectSVVI16AVX2,
+	59: selectSVVI16AVX2NT,
+	60: selectSVVI16AVX512,
+	61: selectSVVI16AVX512NT,
+	74: selectSVSI16AVX2,
+	75: selectSVSI16AVX2NT,
+	76: selectSVSI16AVX512,
+	77: selectSVSI16AVX512NT,
+	82: selectSSVI16AVX2,
+	83: selectSSVI16AVX2NT,
+	84: selectSSVI16AVX512,
+	85: selectSSVI16AVX512NT,
+}
+
+// selectKernelsI32 are select's int32 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int){
+	34: selectVVVI32AVX2,
+	35: selectVVVI32AVX2NT,
+	36: selectVVVI32AVX512,
+	37: selectVVVI32AVX512NT,
+	42: selectVVSI32AVX2,
+	43: selectVVSI32AVX2NT,
+	44: selectVVSI32AVX512,
+	45: selectVVSI32AVX512NT,
+	50: selectVSVI32AVX2,
+	51: selectVSVI32AVX2NT,
+	52: selectVSVI32AVX512,
+	53: selectVSVI32AVX512NT,
+	66: selectVSSI32AVX2,
+	67: selectVSSI32AVX2NT,
+	68: selectVSSI32AVX512,
+	69: selectVSSI32AVX512NT,
+	58: selectSVVI32AVX2,
+	59: selectSVVI32AVX2NT,
+	60: selectSVVI32AVX512,
+	61: selectSVVI32AVX512NT,
+	74: selectSVSI32AVX2,
+	75: selectSVSI32AVX2NT,
+	76: selectSVSI32AVX512,
+	77: selectSVSI32AVX512NT,
+	82: selectSSVI32AVX2,
+	83: selectSSVI32AVX2NT,
+	84: selectSSVI32AVX512,
+	85: selectSSVI32AVX512NT,
+}
+
+// selectKernelsI64 are select's int64 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int){
+	34: selectVVVI64AVX2,
+	35: selectVVVI64AVX2NT,
+	36: selectVVVI64AVX512,
+	37: selectVVVI64AVX512NT,
+	42: selectVVSI64AVX2,
+	43: selectVVSI64AVX2NT,
+	44: selectVVSI64AVX512,
+	45: selectVVSI64AVX512NT,
+	50: selectVSVI64AVX2,
+	51: selectVSVI64AVX2NT,
+	52: selectVSVI64AVX512,
+	53: selectVSVI64AVX512NT,
+	66: selectVSSI64AVX2,
+	67: selectVSSI64AVX2NT,
+	68: selectVSSI64AVX512,
+	69: selectVSSI64AVX512NT,
+	58: selectSVVI64AVX2,
+	59: selectSVVI64AVX2NT,
+	60: selectSVVI64AVX512,
+	61: selectSVVI64AVX512NT,
+	74: selectSVSI64AVX2,
+	75: selectSVSI64AVX2NT,
+	76: selectSVSI64AVX512,
+	77: selectSVSI64AVX512NT,
+	82: selectSSVI64AVX2,
+	83: selectSSVI64AVX2NT,
+	84: selectSSVI64AVX512,
+	85: selectSSVI64AVX512NT,
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

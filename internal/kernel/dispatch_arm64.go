@@ -2396,7 +2396,7 @@ var andnotKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, ld
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Neg[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2423,6 +2423,78 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
 		return
+	case tInt8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI8NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI16NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI8NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI16NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVI64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
 }
@@ -2431,7 +2503,7 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func negKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2440,6 +2512,22 @@ func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 		return kernelAt[Kernel2](negKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel2](negKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel2](negKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel2](negKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel2](negKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel2](negKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel2](negKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel2](negKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel2](negKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel2](negKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2456,13 +2544,37 @@ var negKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	31: negVF64NEON,
 }
 
+// negKernelsI8 are neg's int8 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int){
+	30: negVI8NEON,
+	31: negVI8NEON,
+}
+
+// negKernelsI16 are neg's int16 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int){
+	30: negVI16NEON,
+	31: negVI16NEON,
+}
+
+// negKernelsI32 are neg's int32 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int){
+	30: negVI32NEON,
+	31: negVI32NEON,
+}
+
+// negKernelsI64 are neg's int64 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int){
+	30: negVI64NEON,
+	31: negVI64NEON,
+}
+
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Abs[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2489,6 +2601,78 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
 		return
+	case tInt8:
+		pdst, pa := ptr[int8](dst), ptr[int8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVI8NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt16:
+		pdst, pa := ptr[int16](dst), ptr[int16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVI16NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt32:
+		pdst, pa := ptr[int32](dst), ptr[int32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVI32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tInt64:
+		pdst, pa := ptr[int64](dst), ptr[int64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVI64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint8:
+		pdst, pa := ptr[uint8](dst), ptr[uint8](a)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVU8NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint16:
+		pdst, pa := ptr[uint16](dst), ptr[uint16](a)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVU16NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint32:
+		pdst, pa := ptr[uint32](dst), ptr[uint32](a)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVU32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tUint64:
+		pdst, pa := ptr[uint64](dst), ptr[uint64](a)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVU64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
 	}
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
@@ -2497,7 +2681,7 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func absKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2506,6 +2690,22 @@ func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 		return kernelAt[Kernel2](absKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel2](absKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel2](absKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel2](absKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel2](absKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel2](absKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel2](absKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel2](absKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel2](absKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel2](absKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2522,13 +2722,61 @@ var absKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	31: absVF64NEON,
 }
 
+// absKernelsI8 are abs's int8 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int){
+	30: absVI8NEON,
+	31: absVI8NEON,
+}
+
+// absKernelsI16 are abs's int16 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int){
+	30: absVI16NEON,
+	31: absVI16NEON,
+}
+
+// absKernelsI32 are abs's int32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int){
+	30: absVI32NEON,
+	31: absVI32NEON,
+}
+
+// absKernelsI64 are abs's int64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int){
+	30: absVI64NEON,
+	31: absVI64NEON,
+}
+
+// absKernelsU8 are abs's uint8 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int){
+	30: absVU8NEON,
+	31: absVU8NEON,
+}
+
+// absKernelsU16 are abs's uint16 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int){
+	30: absVU16NEON,
+	31: absVU16NEON,
+}
+
+// absKernelsU32 are abs's uint32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int){
+	30: absVU32NEON,
+	31: absVU32NEON,
+}
+
+// absKernelsU64 are abs's uint64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int){
+	30: absVU64NEON,
+	31: absVU64NEON,
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sqrt[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2563,7 +2811,7 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sqrtKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2594,7 +2842,7 @@ var sqrtKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Floor[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2629,7 +2877,7 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func floorKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2660,7 +2908,7 @@ var floorKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Ceil[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2695,7 +2943,7 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func ceilKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2726,7 +2974,7 @@ var ceilKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Trunc[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2761,7 +3009,7 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func truncKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2792,7 +3040,7 @@ var truncKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func RoundToEven[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2827,7 +3075,7 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundevenKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2858,7 +3106,7 @@ var roundevenKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *floa
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Round[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2893,7 +3141,7 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2924,7 +3172,7 @@ var roundKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -2959,7 +3207,7 @@ func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -2990,7 +3238,7 @@ var expKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3025,7 +3273,7 @@ func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func logKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3056,7 +3304,7 @@ var logKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3091,7 +3339,7 @@ func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func exp2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3122,7 +3370,7 @@ var exp2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3157,7 +3405,7 @@ func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expm1Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3188,7 +3436,7 @@ var expm1KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3223,7 +3471,7 @@ func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3254,7 +3502,7 @@ var log2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3289,7 +3537,7 @@ func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log10Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3320,7 +3568,7 @@ var log10KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3355,7 +3603,7 @@ func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log1pKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3386,7 +3634,7 @@ var log1pKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3421,7 +3669,7 @@ func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sigmoidKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3452,7 +3700,7 @@ var sigmoidKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float6
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3487,7 +3735,7 @@ func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func tanhKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3518,7 +3766,7 @@ var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3553,7 +3801,7 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func erfKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3584,7 +3832,7 @@ var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3619,7 +3867,7 @@ func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sinKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3650,7 +3898,7 @@ var sinKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -3685,7 +3933,7 @@ func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func cosKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3716,7 +3964,7 @@ var cosKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Eq[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -3751,6 +3999,110 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -3759,7 +4111,7 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func eqKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3768,6 +4120,22 @@ func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](eqKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](eqKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](eqKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](eqKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](eqKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](eqKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](eqKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](eqKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](eqKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](eqKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3792,13 +4160,53 @@ var eqKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: eqSVF64NEON,
 }
 
+// eqKernelsI8 are eq's int8 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  eqVVI8NEON,
+	7:  eqVVI8NEON,
+	14: eqVSI8NEON,
+	15: eqVSI8NEON,
+	22: eqSVI8NEON,
+	23: eqSVI8NEON,
+}
+
+// eqKernelsI16 are eq's int16 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  eqVVI16NEON,
+	7:  eqVVI16NEON,
+	14: eqVSI16NEON,
+	15: eqVSI16NEON,
+	22: eqSVI16NEON,
+	23: eqSVI16NEON,
+}
+
+// eqKernelsI32 are eq's int32 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  eqVVI32NEON,
+	7:  eqVVI32NEON,
+	14: eqVSI32NEON,
+	15: eqVSI32NEON,
+	22: eqSVI32NEON,
+	23: eqSVI32NEON,
+}
+
+// eqKernelsI64 are eq's int64 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  eqVVI64NEON,
+	7:  eqVVI64NEON,
+	14: eqVSI64NEON,
+	15: eqVSI64NEON,
+	22: eqSVI64NEON,
+	23: eqSVI64NEON,
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ne[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -3833,6 +4241,110 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -3841,7 +4353,7 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func neKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3850,6 +4362,22 @@ func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](neKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](neKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](neKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](neKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](neKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](neKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](neKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](neKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](neKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](neKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3874,13 +4402,53 @@ var neKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: neSVF64NEON,
 }
 
+// neKernelsI8 are ne's int8 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  neVVI8NEON,
+	7:  neVVI8NEON,
+	14: neVSI8NEON,
+	15: neVSI8NEON,
+	22: neSVI8NEON,
+	23: neSVI8NEON,
+}
+
+// neKernelsI16 are ne's int16 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  neVVI16NEON,
+	7:  neVVI16NEON,
+	14: neVSI16NEON,
+	15: neVSI16NEON,
+	22: neSVI16NEON,
+	23: neSVI16NEON,
+}
+
+// neKernelsI32 are ne's int32 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  neVVI32NEON,
+	7:  neVVI32NEON,
+	14: neVSI32NEON,
+	15: neVSI32NEON,
+	22: neSVI32NEON,
+	23: neSVI32NEON,
+}
+
+// neKernelsI64 are ne's int64 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  neVVI64NEON,
+	7:  neVVI64NEON,
+	14: neVSI64NEON,
+	15: neVSI64NEON,
+	22: neSVI64NEON,
+	23: neSVI64NEON,
+}
+
 // Lt computes the m x n block of kind k of lt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Lt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -3915,6 +4483,110 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -3923,7 +4595,7 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func ltKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -3932,6 +4604,22 @@ func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](ltKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](ltKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](ltKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](ltKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](ltKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](ltKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](ltKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](ltKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](ltKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](ltKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3956,13 +4644,93 @@ var ltKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: ltSVF64NEON,
 }
 
+// ltKernelsI8 are lt's int8 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  ltVVI8NEON,
+	7:  ltVVI8NEON,
+	14: ltVSI8NEON,
+	15: ltVSI8NEON,
+	22: ltSVI8NEON,
+	23: ltSVI8NEON,
+}
+
+// ltKernelsI16 are lt's int16 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  ltVVI16NEON,
+	7:  ltVVI16NEON,
+	14: ltVSI16NEON,
+	15: ltVSI16NEON,
+	22: ltSVI16NEON,
+	23: ltSVI16NEON,
+}
+
+// ltKernelsI32 are lt's int32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  ltVVI32NEON,
+	7:  ltVVI32NEON,
+	14: ltVSI32NEON,
+	15: ltVSI32NEON,
+	22: ltSVI32NEON,
+	23: ltSVI32NEON,
+}
+
+// ltKernelsI64 are lt's int64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  ltVVI64NEON,
+	7:  ltVVI64NEON,
+	14: ltVSI64NEON,
+	15: ltVSI64NEON,
+	22: ltSVI64NEON,
+	23: ltSVI64NEON,
+}
+
+// ltKernelsU8 are lt's uint8 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  ltVVU8NEON,
+	7:  ltVVU8NEON,
+	14: ltVSU8NEON,
+	15: ltVSU8NEON,
+	22: ltSVU8NEON,
+	23: ltSVU8NEON,
+}
+
+// ltKernelsU16 are lt's uint16 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  ltVVU16NEON,
+	7:  ltVVU16NEON,
+	14: ltVSU16NEON,
+	15: ltVSU16NEON,
+	22: ltSVU16NEON,
+	23: ltSVU16NEON,
+}
+
+// ltKernelsU32 are lt's uint32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  ltVVU32NEON,
+	7:  ltVVU32NEON,
+	14: ltVSU32NEON,
+	15: ltVSU32NEON,
+	22: ltSVU32NEON,
+	23: ltSVU32NEON,
+}
+
+// ltKernelsU64 are lt's uint64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  ltVVU64NEON,
+	7:  ltVVU64NEON,
+	14: ltVSU64NEON,
+	15: ltVSU64NEON,
+	22: ltSVU64NEON,
+	23: ltSVU64NEON,
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Le[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -3997,6 +4765,110 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -4005,7 +4877,7 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func leKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4014,6 +4886,22 @@ func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](leKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](leKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](leKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](leKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](leKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](leKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](leKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](leKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](leKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](leKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4038,13 +4926,93 @@ var leKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: leSVF64NEON,
 }
 
+// leKernelsI8 are le's int8 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  leVVI8NEON,
+	7:  leVVI8NEON,
+	14: leVSI8NEON,
+	15: leVSI8NEON,
+	22: leSVI8NEON,
+	23: leSVI8NEON,
+}
+
+// leKernelsI16 are le's int16 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  leVVI16NEON,
+	7:  leVVI16NEON,
+	14: leVSI16NEON,
+	15: leVSI16NEON,
+	22: leSVI16NEON,
+	23: leSVI16NEON,
+}
+
+// leKernelsI32 are le's int32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  leVVI32NEON,
+	7:  leVVI32NEON,
+	14: leVSI32NEON,
+	15: leVSI32NEON,
+	22: leSVI32NEON,
+	23: leSVI32NEON,
+}
+
+// leKernelsI64 are le's int64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  leVVI64NEON,
+	7:  leVVI64NEON,
+	14: leVSI64NEON,
+	15: leVSI64NEON,
+	22: leSVI64NEON,
+	23: leSVI64NEON,
+}
+
+// leKernelsU8 are le's uint8 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  leVVU8NEON,
+	7:  leVVU8NEON,
+	14: leVSU8NEON,
+	15: leVSU8NEON,
+	22: leSVU8NEON,
+	23: leSVU8NEON,
+}
+
+// leKernelsU16 are le's uint16 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  leVVU16NEON,
+	7:  leVVU16NEON,
+	14: leVSU16NEON,
+	15: leVSU16NEON,
+	22: leSVU16NEON,
+	23: leSVU16NEON,
+}
+
+// leKernelsU32 are le's uint32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  leVVU32NEON,
+	7:  leVVU32NEON,
+	14: leVSU32NEON,
+	15: leVSU32NEON,
+	22: leSVU32NEON,
+	23: leSVU32NEON,
+}
+
+// leKernelsU64 are le's uint64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  leVVU64NEON,
+	7:  leVVU64NEON,
+	14: leVSU64NEON,
+	15: leVSU64NEON,
+	22: leSVU64NEON,
+	23: leSVU64NEON,
+}
+
 // Gt computes the m x n block of kind k of gt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Gt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -4079,6 +5047,110 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -4087,7 +5159,7 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func gtKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4096,6 +5168,22 @@ func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](gtKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](gtKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](gtKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](gtKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](gtKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](gtKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](gtKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](gtKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](gtKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](gtKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4120,13 +5208,93 @@ var gtKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: gtSVF64NEON,
 }
 
+// gtKernelsI8 are gt's int8 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  gtVVI8NEON,
+	7:  gtVVI8NEON,
+	14: gtVSI8NEON,
+	15: gtVSI8NEON,
+	22: gtSVI8NEON,
+	23: gtSVI8NEON,
+}
+
+// gtKernelsI16 are gt's int16 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  gtVVI16NEON,
+	7:  gtVVI16NEON,
+	14: gtVSI16NEON,
+	15: gtVSI16NEON,
+	22: gtSVI16NEON,
+	23: gtSVI16NEON,
+}
+
+// gtKernelsI32 are gt's int32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  gtVVI32NEON,
+	7:  gtVVI32NEON,
+	14: gtVSI32NEON,
+	15: gtVSI32NEON,
+	22: gtSVI32NEON,
+	23: gtSVI32NEON,
+}
+
+// gtKernelsI64 are gt's int64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  gtVVI64NEON,
+	7:  gtVVI64NEON,
+	14: gtVSI64NEON,
+	15: gtVSI64NEON,
+	22: gtSVI64NEON,
+	23: gtSVI64NEON,
+}
+
+// gtKernelsU8 are gt's uint8 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  gtVVU8NEON,
+	7:  gtVVU8NEON,
+	14: gtVSU8NEON,
+	15: gtVSU8NEON,
+	22: gtSVU8NEON,
+	23: gtSVU8NEON,
+}
+
+// gtKernelsU16 are gt's uint16 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  gtVVU16NEON,
+	7:  gtVVU16NEON,
+	14: gtVSU16NEON,
+	15: gtVSU16NEON,
+	22: gtSVU16NEON,
+	23: gtSVU16NEON,
+}
+
+// gtKernelsU32 are gt's uint32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  gtVVU32NEON,
+	7:  gtVVU32NEON,
+	14: gtVSU32NEON,
+	15: gtVSU32NEON,
+	22: gtSVU32NEON,
+	23: gtSVU32NEON,
+}
+
+// gtKernelsU64 are gt's uint64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  gtVVU64NEON,
+	7:  gtVVU64NEON,
+	14: gtVSU64NEON,
+	15: gtVSU64NEON,
+	22: gtSVU64NEON,
+	23: gtSVU64NEON,
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ge[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -4161,6 +5329,110 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb := ptr[bool](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb := ptr[bool](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb := ptr[bool](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb := ptr[bool](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint8](a), ptr[uint8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint16](a), ptr[uint16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint32](a), ptr[uint32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb := ptr[bool](dst), ptr[uint64](a), ptr[uint64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
@@ -4169,7 +5441,7 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func geKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4178,6 +5450,22 @@ func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 		return kernelAt[Kernel3](geKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel3](geKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](geKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](geKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](geKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](geKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](geKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](geKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](geKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](geKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4202,13 +5490,93 @@ var geKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda i
 	23: geSVF64NEON,
 }
 
+// geKernelsI8 are ge's int8 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI8 = [...]func(m int, n int, dst *bool, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  geVVI8NEON,
+	7:  geVVI8NEON,
+	14: geVSI8NEON,
+	15: geVSI8NEON,
+	22: geSVI8NEON,
+	23: geSVI8NEON,
+}
+
+// geKernelsI16 are ge's int16 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI16 = [...]func(m int, n int, dst *bool, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  geVVI16NEON,
+	7:  geVVI16NEON,
+	14: geVSI16NEON,
+	15: geVSI16NEON,
+	22: geSVI16NEON,
+	23: geSVI16NEON,
+}
+
+// geKernelsI32 are ge's int32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI32 = [...]func(m int, n int, dst *bool, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  geVVI32NEON,
+	7:  geVVI32NEON,
+	14: geVSI32NEON,
+	15: geVSI32NEON,
+	22: geSVI32NEON,
+	23: geSVI32NEON,
+}
+
+// geKernelsI64 are ge's int64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsI64 = [...]func(m int, n int, dst *bool, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  geVVI64NEON,
+	7:  geVVI64NEON,
+	14: geVSI64NEON,
+	15: geVSI64NEON,
+	22: geSVI64NEON,
+	23: geSVI64NEON,
+}
+
+// geKernelsU8 are ge's uint8 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU8 = [...]func(m int, n int, dst *bool, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  geVVU8NEON,
+	7:  geVVU8NEON,
+	14: geVSU8NEON,
+	15: geVSU8NEON,
+	22: geSVU8NEON,
+	23: geSVU8NEON,
+}
+
+// geKernelsU16 are ge's uint16 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU16 = [...]func(m int, n int, dst *bool, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  geVVU16NEON,
+	7:  geVVU16NEON,
+	14: geVSU16NEON,
+	15: geVSU16NEON,
+	22: geSVU16NEON,
+	23: geSVU16NEON,
+}
+
+// geKernelsU32 are ge's uint32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU32 = [...]func(m int, n int, dst *bool, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  geVVU32NEON,
+	7:  geVVU32NEON,
+	14: geVSU32NEON,
+	15: geVSU32NEON,
+	22: geSVU32NEON,
+	23: geSVU32NEON,
+}
+
+// geKernelsU64 are ge's uint64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsU64 = [...]func(m int, n int, dst *bool, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  geVVU64NEON,
+	7:  geVVU64NEON,
+	14: geVSU64NEON,
+	15: geVSU64NEON,
+	22: geSVU64NEON,
+	23: geSVU64NEON,
+}
+
 // FMA computes the m x n block of kind k of fma with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func FMA[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -4267,7 +5635,7 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func fmaKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4322,7 +5690,7 @@ var fmaKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func Clamp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -4373,6 +5741,174 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
 		return
+	case tInt8:
+		pdst, pa, pb, pc := ptr[int8](dst), ptr[int8](a), ptr[int8](b), ptr[int8](c)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt16:
+		pdst, pa, pb, pc := ptr[int16](dst), ptr[int16](a), ptr[int16](b), ptr[int16](c)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt32:
+		pdst, pa, pb, pc := ptr[int32](dst), ptr[int32](a), ptr[int32](b), ptr[int32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tInt64:
+		pdst, pa, pb, pc := ptr[int64](dst), ptr[int64](a), ptr[int64](b), ptr[int64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint8:
+		pdst, pa, pb, pc := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b), ptr[uint8](c)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint16:
+		pdst, pa, pb, pc := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b), ptr[uint16](c)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint32:
+		pdst, pa, pb, pc := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b), ptr[uint32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tUint64:
+		pdst, pa, pb, pc := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b), ptr[uint64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
@@ -4381,7 +5917,7 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func clampKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4390,6 +5926,22 @@ func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
 		return kernelAt[Kernel4](clampKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel4](clampKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel4](clampKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel4](clampKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel4](clampKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel4](clampKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel4](clampKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel4](clampKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel4](clampKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel4](clampKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4428,6 +5980,150 @@ var clampKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 	79: clampSVSF64NEON,
 	86: clampSSVF64NEON,
 	87: clampSSVF64NEON,
+}
+
+// clampKernelsI8 are clamp's int8 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int){
+	38: clampVVVI8NEON,
+	39: clampVVVI8NEON,
+	46: clampVVSI8NEON,
+	47: clampVVSI8NEON,
+	54: clampVSVI8NEON,
+	55: clampVSVI8NEON,
+	62: clampSVVI8NEON,
+	63: clampSVVI8NEON,
+	70: clampVSSI8NEON,
+	71: clampVSSI8NEON,
+	78: clampSVSI8NEON,
+	79: clampSVSI8NEON,
+	86: clampSSVI8NEON,
+	87: clampSSVI8NEON,
+}
+
+// clampKernelsI16 are clamp's int16 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int){
+	38: clampVVVI16NEON,
+	39: clampVVVI16NEON,
+	46: clampVVSI16NEON,
+	47: clampVVSI16NEON,
+	54: clampVSVI16NEON,
+	55: clampVSVI16NEON,
+	62: clampSVVI16NEON,
+	63: clampSVVI16NEON,
+	70: clampVSSI16NEON,
+	71: clampVSSI16NEON,
+	78: clampSVSI16NEON,
+	79: clampSVSI16NEON,
+	86: clampSSVI16NEON,
+	87: clampSSVI16NEON,
+}
+
+// clampKernelsI32 are clamp's int32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int){
+	38: clampVVVI32NEON,
+	39: clampVVVI32NEON,
+	46: clampVVSI32NEON,
+	47: clampVVSI32NEON,
+	54: clampVSVI32NEON,
+	55: clampVSVI32NEON,
+	62: clampSVVI32NEON,
+	63: clampSVVI32NEON,
+	70: clampVSSI32NEON,
+	71: clampVSSI32NEON,
+	78: clampSVSI32NEON,
+	79: clampSVSI32NEON,
+	86: clampSSVI32NEON,
+	87: clampSSVI32NEON,
+}
+
+// clampKernelsI64 are clamp's int64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int){
+	38: clampVVVI64NEON,
+	39: clampVVVI64NEON,
+	46: clampVVSI64NEON,
+	47: clampVVSI64NEON,
+	54: clampVSVI64NEON,
+	55: clampVSVI64NEON,
+	62: clampSVVI64NEON,
+	63: clampSVVI64NEON,
+	70: clampVSSI64NEON,
+	71: clampVSSI64NEON,
+	78: clampSVSI64NEON,
+	79: clampSVSI64NEON,
+	86: clampSSVI64NEON,
+	87: clampSSVI64NEON,
+}
+
+// clampKernelsU8 are clamp's uint8 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int){
+	38: clampVVVU8NEON,
+	39: clampVVVU8NEON,
+	46: clampVVSU8NEON,
+	47: clampVVSU8NEON,
+	54: clampVSVU8NEON,
+	55: clampVSVU8NEON,
+	62: clampSVVU8NEON,
+	63: clampSVVU8NEON,
+	70: clampVSSU8NEON,
+	71: clampVSSU8NEON,
+	78: clampSVSU8NEON,
+	79: clampSVSU8NEON,
+	86: clampSSVU8NEON,
+	87: clampSSVU8NEON,
+}
+
+// clampKernelsU16 are clamp's uint16 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int){
+	38: clampVVVU16NEON,
+	39: clampVVVU16NEON,
+	46: clampVVSU16NEON,
+	47: clampVVSU16NEON,
+	54: clampVSVU16NEON,
+	55: clampVSVU16NEON,
+	62: clampSVVU16NEON,
+	63: clampSVVU16NEON,
+	70: clampVSSU16NEON,
+	71: clampVSSU16NEON,
+	78: clampSVSU16NEON,
+	79: clampSVSU16NEON,
+	86: clampSSVU16NEON,
+	87: clampSSVU16NEON,
+}
+
+// clampKernelsU32 are clamp's uint32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int){
+	38: clampVVVU32NEON,
+	39: clampVVVU32NEON,
+	46: clampVVSU32NEON,
+	47: clampVVSU32NEON,
+	54: clampVSVU32NEON,
+	55: clampVSVU32NEON,
+	62: clampSVVU32NEON,
+	63: clampSVVU32NEON,
+	70: clampVSSU32NEON,
+	71: clampVSSU32NEON,
+	78: clampSVSU32NEON,
+	79: clampSVSU32NEON,
+	86: clampSSVU32NEON,
+	87: clampSSVU32NEON,
+}
+
+// clampKernelsU64 are clamp's uint64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int){
+	38: clampVVVU64NEON,
+	39: clampVVVU64NEON,
+	46: clampVVSU64NEON,
+	47: clampVVSU64NEON,
+	54: clampVSVU64NEON,
+	55: clampVSVU64NEON,
+	62: clampSVVU64NEON,
+	63: clampSVVU64NEON,
+	70: clampVSSU64NEON,
+	71: clampVSSU64NEON,
+	78: clampSVSU64NEON,
+	79: clampSVSU64NEON,
+	86: clampSSVU64NEON,
+	87: clampSSVU64NEON,
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -4748,7 +6444,7 @@ var shrKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func Select[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceSelection(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 	}
@@ -4799,6 +6495,174 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
 		return
+	case tInt8:
+		pdst, pcond, pa, pb := ptr[int8](dst), ptr[bool](cond), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt16:
+		pdst, pcond, pa, pb := ptr[int16](dst), ptr[bool](cond), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt32:
+		pdst, pcond, pa, pb := ptr[int32](dst), ptr[bool](cond), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tInt64:
+		pdst, pcond, pa, pb := ptr[int64](dst), ptr[bool](cond), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint8:
+		pdst, pcond, pa, pb := ptr[int8](dst), ptr[bool](cond), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI8NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint16:
+		pdst, pcond, pa, pb := ptr[int16](dst), ptr[bool](cond), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI16NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint32:
+		pdst, pcond, pa, pb := ptr[int32](dst), ptr[bool](cond), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
+	case tUint64:
+		pdst, pcond, pa, pb := ptr[int64](dst), ptr[bool](cond), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVI64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+		}
+		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 }
@@ -4807,7 +6671,7 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func selectKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	if raceEnabled || m*n > chunkElems[T]() {
 		return nil
 	}
@@ -4816,6 +6680,22 @@ func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
 		return kernelAt[Kernel4](selectKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
 		return kernelAt[Kernel4](selectKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel4](selectKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel4](selectKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel4](selectKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel4](selectKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel4](selectKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel4](selectKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel4](selectKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel4](selectKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -4854,6 +6734,78 @@ var selectKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, cond *bool
 	79: selectSVSF64NEON,
 	86: selectSSVF64NEON,
 	87: selectSSVF64NEON,
+}
+
+// selectKernelsI8 are select's int8 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int){
+	38: selectVVVI8NEON,
+	39: selectVVVI8NEON,
+	46: selectVVSI8NEON,
+	47: selectVVSI8NEON,
+	54: selectVSVI8NEON,
+	55: selectVSVI8NEON,
+	70: selectVSSI8NEON,
+	71: selectVSSI8NEON,
+	62: selectSVVI8NEON,
+	63: selectSVVI8NEON,
+	78: selectSVSI8NEON,
+	79: selectSVSI8NEON,
+	86: selectSSVI8NEON,
+	87: selectSSVI8NEON,
+}
+
+// selectKernelsI16 are select's int16 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int){
+	38: selectVVVI16NEON,
+	39: selectVVVI16NEON,
+	46: selectVVSI16NEON,
+	47: selectVVSI16NEON,
+	54: selectVSVI16NEON,
+	55: selectVSVI16NEON,
+	70: selectVSSI16NEON,
+	71: selectVSSI16NEON,
+	62: selectSVVI16NEON,
+	63: selectSVVI16NEON,
+	78: selectSVSI16NEON,
+	79: selectSVSI16NEON,
+	86: selectSSVI16NEON,
+	87: selectSSVI16NEON,
+}
+
+// selectKernelsI32 are select's int32 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int){
+	38: selectVVVI32NEON,
+	39: selectVVVI32NEON,
+	46: selectVVSI32NEON,
+	47: selectVVSI32NEON,
+	54: selectVSVI32NEON,
+	55: selectVSVI32NEON,
+	70: selectVSSI32NEON,
+	71: selectVSSI32NEON,
+	62: selectSVVI32NEON,
+	63: selectSVVI32NEON,
+	78: selectSVSI32NEON,
+	79: selectSVSI32NEON,
+	86: selectSSVI32NEON,
+	87: selectSSVI32NEON,
+}
+
+// selectKernelsI64 are select's int64 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int){
+	38: selectVVVI64NEON,
+	39: selectVVVI64NEON,
+	46: selectVVSI64NEON,
+	47: selectVVSI64NEON,
+	54: selectVSVI64NEON,
+	55: selectVSVI64NEON,
+	70: selectVSSI64NEON,
+	71: selectVSSI64NEON,
+	62: selectSVVI64NEON,
+	63: selectSVVI64NEON,
+	78: selectSVSI64NEON,
+	79: selectSVSI64NEON,
+	86: selectSSVI64NEON,
+	87: selectSSVI64NEON,
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

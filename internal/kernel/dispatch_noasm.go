@@ -344,7 +344,7 @@ func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Neg[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -359,7 +359,7 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func negKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -369,7 +369,7 @@ func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Abs[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -384,7 +384,7 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func absKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -394,7 +394,7 @@ func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sqrt[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -409,7 +409,7 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sqrtKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -419,7 +419,7 @@ func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Floor[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -434,7 +434,7 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func floorKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -444,7 +444,7 @@ func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Ceil[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -459,7 +459,7 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func ceilKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -469,7 +469,7 @@ func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Trunc[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -484,7 +484,7 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func truncKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -494,7 +494,7 @@ func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func RoundToEven[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -509,7 +509,7 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundevenKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -519,7 +519,7 @@ func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Round[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -534,7 +534,7 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func roundKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -544,7 +544,7 @@ func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -559,7 +559,7 @@ func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -569,7 +569,7 @@ func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -584,7 +584,7 @@ func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func logKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -594,7 +594,7 @@ func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -609,7 +609,7 @@ func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func exp2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -619,7 +619,7 @@ func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -634,7 +634,7 @@ func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func expm1Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -644,7 +644,7 @@ func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -659,7 +659,7 @@ func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -669,7 +669,7 @@ func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -684,7 +684,7 @@ func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log10Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -694,7 +694,7 @@ func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -709,7 +709,7 @@ func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func log1pKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -719,7 +719,7 @@ func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -734,7 +734,7 @@ func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sigmoidKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -744,7 +744,7 @@ func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -759,7 +759,7 @@ func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func tanhKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -769,7 +769,7 @@ func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -784,7 +784,7 @@ func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func erfKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -794,7 +794,7 @@ func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -809,7 +809,7 @@ func Sin[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func sinKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -819,7 +819,7 @@ func sinKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	if raceEnabled {
 		raceUnary(k, m, n, dst, ldd, a, lda)
 	}
@@ -834,7 +834,7 @@ func Cos[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel2.
-func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+func cosKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
@@ -844,7 +844,7 @@ func cosKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Eq[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -859,7 +859,7 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func eqKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -869,7 +869,7 @@ func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ne[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -884,7 +884,7 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func neKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -894,7 +894,7 @@ func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Lt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -909,7 +909,7 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func ltKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -919,7 +919,7 @@ func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Le[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -934,7 +934,7 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func leKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -944,7 +944,7 @@ func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Gt[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -959,7 +959,7 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func gtKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -969,7 +969,7 @@ func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Ge[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceCompare(k, m, n, dst, ldd, a, lda, b, ldb)
 	}
@@ -984,7 +984,7 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel3.
-func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+func geKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
@@ -994,7 +994,7 @@ func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func FMA[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -1009,7 +1009,7 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func fmaKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	return nil
 }
 
@@ -1019,7 +1019,7 @@ func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func Clamp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	if raceEnabled {
 		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	}
@@ -1034,7 +1034,7 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func clampKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	return nil
 }
 
@@ -1094,7 +1094,7 @@ func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
 // checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
-func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func Select[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	if raceEnabled {
 		raceSelection(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 	}
@@ -1109,7 +1109,7 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 // kind k and m x n elements with the implementation in use, or nil where it
 // would run something else (the generic loop, the race detector's checks,
 // pieces of a large call): see Kernel4.
-func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+func selectKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	return nil
 }
 

@@ -791,6 +791,38 @@ func intFamilies[T kernel.Integer]() []family {
 				kernel.Reference(k, kernel.Op([...]int{0, 1, 2, 4, 5}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1])
 			},
 		},
+		{name: "unary", ops: []string{"neg", "abs"}, kinds: []kernel.Kind{kernel.V}, vector: [][]bool{{true}}, inputs: []string{"T"}, out: "T", stream: true,
+			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
+				kernel.Unary(k, kernel.UnaryOp([...]int{0, 1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], stream)
+			},
+			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
+				kernel.ReferenceUnary(k, kernel.UnaryOp([...]int{0, 1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0])
+			},
+		},
+		{name: "compare", ops: []string{"eq", "ne", "lt", "le", "gt", "ge"}, kinds: []kernel.Kind{kernel.VV, kernel.VS, kernel.SV}, vector: [][]bool{{true, true}, {true, false}, {false, true}}, inputs: []string{"T", "T"}, out: "bool", stream: false,
+			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
+				kernel.Compare(k, kernel.CompareOp([...]int{0, 1, 2, 3, 4, 5}[op]), m, n, dst.([]bool), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], stream)
+			},
+			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
+				kernel.ReferenceCompare(k, kernel.CompareOp([...]int{0, 1, 2, 3, 4, 5}[op]), m, n, dst.([]bool), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1])
+			},
+		},
+		{name: "ternary", ops: []string{"clamp"}, kinds: []kernel.Kind{kernel.VVV, kernel.VVS, kernel.VSV, kernel.SVV, kernel.VSS, kernel.SVS, kernel.SSV}, vector: [][]bool{{true, true, true}, {true, true, false}, {true, false, true}, {false, true, true}, {true, false, false}, {false, true, false}, {false, false, true}}, inputs: []string{"T", "T", "T"}, out: "T", stream: true,
+			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
+				kernel.Ternary(k, kernel.TernaryOp([...]int{1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2], stream)
+			},
+			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
+				kernel.ReferenceTernary(k, kernel.TernaryOp([...]int{1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2])
+			},
+		},
+		{name: "selection", ops: []string{"select"}, kinds: []kernel.Kind{kernel.VVV, kernel.VVS, kernel.VSV, kernel.VSS, kernel.SVV, kernel.SVS, kernel.SSV}, vector: [][]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, true, true}, {false, true, false}, {false, false, true}}, inputs: []string{"bool", "T", "T"}, out: "T", stream: true,
+			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
+				kernel.Selection(k, kernel.SelectOp([...]int{0}[op]), m, n, dst.([]T), ldd, in[0].([]bool), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2], stream)
+			},
+			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
+				kernel.ReferenceSelection(k, kernel.SelectOp([...]int{0}[op]), m, n, dst.([]T), ldd, in[0].([]bool), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2])
+			},
+		},
 		{name: "bitwise", ops: []string{"and", "or", "xor", "andnot"}, kinds: []kernel.Kind{kernel.VV, kernel.VS, kernel.SV}, vector: [][]bool{{true, true}, {true, false}, {false, true}}, inputs: []string{"T", "T"}, out: "T", stream: true,
 			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
 				kernel.Bitwise(k, kernel.BitOp([...]int{0, 1, 2, 3}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], stream)

@@ -856,7 +856,7 @@ func (op UnaryOp) String() string {
 
 // Unary computes the m x n block of kind k of op with the implementation in use:
 // the trusted entry, which checks nothing. An invalid op panics.
-func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func Unary[T Number](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	switch op {
 	case OpNeg:
 		Neg(k, m, n, dst, ldd, a, lda, stream)
@@ -906,7 +906,7 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 // UnaryEntry returns op's entry, for callers that resolve an op once and call it
 // many times (an expression's steps) without the switch of Unary. An invalid op
 // panics.
-func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func UnaryEntry[T Number](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	switch op {
 	case OpNeg:
 		return Neg[T]
@@ -954,7 +954,7 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 
 // UnaryKernel returns op's kernel for a call of kind k and m x n elements
 // (see the ops' own resolvers), or nil. An invalid op panics.
-func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
+func UnaryKernel[T Number](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 	switch op {
 	case OpNeg:
 		return negKernel[T](k, m, n, stream)
@@ -1002,7 +1002,7 @@ func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 
 // ReferenceUnary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
-func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int) {
+func ReferenceUnary[T Number](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int) {
 	switch op {
 	case OpNeg:
 		negGeneric(k, m, n, dst, ldd, a, lda)
@@ -1050,7 +1050,7 @@ func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a [
 }
 
 // UnaryRowV computes one row of kind v of op with the generic loop.
-func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
+func UnaryRowV[T Number](op UnaryOp, d []T, a []T) {
 	switch op {
 	case OpNeg:
 		negV(d, a)
@@ -1098,14 +1098,14 @@ func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
 }
 
 //go:noinline
-func negV[T Float](d []T, a []T) {
+func negV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = -a[j]
 	}
 }
 
-func negGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func negGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1114,7 +1114,7 @@ func negGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func negChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func negChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1130,11 +1130,17 @@ func negChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func absV[T Float](d []T, a []T) {
+func absV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
 			d[j] = T(math.Float32frombits(math.Float32bits(float32(a[j])) &^ (1 << 31)))
+		}
+		return
+	}
+	if !isFloat[T]() {
+		for j := range d {
+			d[j] = Pick(a[j] < 0, -a[j], a[j])
 		}
 		return
 	}
@@ -1143,7 +1149,7 @@ func absV[T Float](d []T, a []T) {
 	}
 }
 
-func absGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func absGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1152,7 +1158,7 @@ func absGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func absChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func absChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1168,14 +1174,14 @@ func absChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func sqrtV[T Float](d []T, a []T) {
+func sqrtV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.Sqrt(float64(a[j])))
 	}
 }
 
-func sqrtGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func sqrtGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1184,7 +1190,7 @@ func sqrtGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func sqrtChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func sqrtChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1200,14 +1206,14 @@ func sqrtChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 }
 
 //go:noinline
-func floorV[T Float](d []T, a []T) {
+func floorV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.Floor(float64(a[j])))
 	}
 }
 
-func floorGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func floorGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1216,7 +1222,7 @@ func floorGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func floorChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func floorChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1232,14 +1238,14 @@ func floorChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func ceilV[T Float](d []T, a []T) {
+func ceilV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.Ceil(float64(a[j])))
 	}
 }
 
-func ceilGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func ceilGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1248,7 +1254,7 @@ func ceilGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func ceilChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func ceilChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1264,14 +1270,14 @@ func ceilChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 }
 
 //go:noinline
-func truncV[T Float](d []T, a []T) {
+func truncV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.Trunc(float64(a[j])))
 	}
 }
 
-func truncGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func truncGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1280,7 +1286,7 @@ func truncGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func truncChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func truncChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1296,14 +1302,14 @@ func truncChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func roundevenV[T Float](d []T, a []T) {
+func roundevenV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.RoundToEven(float64(a[j])))
 	}
 }
 
-func roundevenGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func roundevenGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1312,7 +1318,7 @@ func roundevenGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda in
 	}
 }
 
-func roundevenChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func roundevenChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1328,14 +1334,14 @@ func roundevenChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda in
 }
 
 //go:noinline
-func roundV[T Float](d []T, a []T) {
+func roundV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = T(math.Round(float64(a[j])))
 	}
 }
 
-func roundGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func roundGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1344,7 +1350,7 @@ func roundGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func roundChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func roundChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1360,7 +1366,7 @@ func roundChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func expV[T Float](d []T, a []T) {
+func expV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1373,7 +1379,7 @@ func expV[T Float](d []T, a []T) {
 	}
 }
 
-func expGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func expGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1382,7 +1388,7 @@ func expGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func expChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func expChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1398,7 +1404,7 @@ func expChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func logV[T Float](d []T, a []T) {
+func logV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1411,7 +1417,7 @@ func logV[T Float](d []T, a []T) {
 	}
 }
 
-func logGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func logGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1420,7 +1426,7 @@ func logGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func logChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func logChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1436,7 +1442,7 @@ func logChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func exp2V[T Float](d []T, a []T) {
+func exp2V[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1449,7 +1455,7 @@ func exp2V[T Float](d []T, a []T) {
 	}
 }
 
-func exp2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func exp2Generic[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1458,7 +1464,7 @@ func exp2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func exp2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func exp2Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1474,7 +1480,7 @@ func exp2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 }
 
 //go:noinline
-func expm1V[T Float](d []T, a []T) {
+func expm1V[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1487,7 +1493,7 @@ func expm1V[T Float](d []T, a []T) {
 	}
 }
 
-func expm1Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func expm1Generic[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1496,7 +1502,7 @@ func expm1Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func expm1Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func expm1Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1512,7 +1518,7 @@ func expm1Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func log2V[T Float](d []T, a []T) {
+func log2V[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1525,7 +1531,7 @@ func log2V[T Float](d []T, a []T) {
 	}
 }
 
-func log2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func log2Generic[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1534,7 +1540,7 @@ func log2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func log2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func log2Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1550,7 +1556,7 @@ func log2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 }
 
 //go:noinline
-func log10V[T Float](d []T, a []T) {
+func log10V[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1563,7 +1569,7 @@ func log10V[T Float](d []T, a []T) {
 	}
 }
 
-func log10Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func log10Generic[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1572,7 +1578,7 @@ func log10Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func log10Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func log10Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1588,7 +1594,7 @@ func log10Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func log1pV[T Float](d []T, a []T) {
+func log1pV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1601,7 +1607,7 @@ func log1pV[T Float](d []T, a []T) {
 	}
 }
 
-func log1pGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func log1pGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1610,7 +1616,7 @@ func log1pGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func log1pChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func log1pChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1626,7 +1632,7 @@ func log1pChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 }
 
 //go:noinline
-func sigmoidV[T Float](d []T, a []T) {
+func sigmoidV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1639,7 +1645,7 @@ func sigmoidV[T Float](d []T, a []T) {
 	}
 }
 
-func sigmoidGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func sigmoidGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1648,7 +1654,7 @@ func sigmoidGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int)
 	}
 }
 
-func sigmoidChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func sigmoidChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1664,7 +1670,7 @@ func sigmoidChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int,
 }
 
 //go:noinline
-func tanhV[T Float](d []T, a []T) {
+func tanhV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1677,7 +1683,7 @@ func tanhV[T Float](d []T, a []T) {
 	}
 }
 
-func tanhGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func tanhGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1686,7 +1692,7 @@ func tanhGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func tanhChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func tanhChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1702,7 +1708,7 @@ func tanhChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 }
 
 //go:noinline
-func erfV[T Float](d []T, a []T) {
+func erfV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1715,7 +1721,7 @@ func erfV[T Float](d []T, a []T) {
 	}
 }
 
-func erfGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func erfGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1724,7 +1730,7 @@ func erfGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func erfChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func erfChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1740,7 +1746,7 @@ func erfChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func sinV[T Float](d []T, a []T) {
+func sinV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1753,7 +1759,7 @@ func sinV[T Float](d []T, a []T) {
 	}
 }
 
-func sinGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func sinGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1762,7 +1768,7 @@ func sinGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func sinChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func sinChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1778,7 +1784,7 @@ func sinChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 }
 
 //go:noinline
-func cosV[T Float](d []T, a []T) {
+func cosV[T Number](d []T, a []T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -1791,7 +1797,7 @@ func cosV[T Float](d []T, a []T) {
 	}
 }
 
-func cosGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func cosGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		switch k {
 		case V:
@@ -1800,7 +1806,7 @@ func cosGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	}
 }
 
-func cosChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+func cosChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -1815,7 +1821,7 @@ func cosChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 	}
 }
 
-func raceUnary[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+func raceUnary[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
 	for r := range m {
 		raceWrite(dst[r*ldd:][:n])
 		raceRead(a[r*lda:][:1+(n-1)*inputStep[k][0]])
@@ -1848,7 +1854,7 @@ func (op CompareOp) String() string {
 
 // Compare computes the m x n block of kind k of op with the implementation in use:
 // the trusted entry, which checks nothing. An invalid op panics.
-func Compare[T Float](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func Compare[T Number](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	switch op {
 	case OpEq:
 		Eq(k, m, n, dst, ldd, a, lda, b, ldb, stream)
@@ -1870,7 +1876,7 @@ func Compare[T Float](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T
 // CompareEntry returns op's entry, for callers that resolve an op once and call it
 // many times (an expression's steps) without the switch of Compare. An invalid op
 // panics.
-func CompareEntry[T Float](op CompareOp) func(k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func CompareEntry[T Number](op CompareOp) func(k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	switch op {
 	case OpEq:
 		return Eq[T]
@@ -1890,7 +1896,7 @@ func CompareEntry[T Float](op CompareOp) func(k Kind, m, n int, dst []bool, ldd 
 
 // CompareKernel returns op's kernel for a call of kind k and m x n elements
 // (see the ops' own resolvers), or nil. An invalid op panics.
-func CompareKernel[T Float](op CompareOp, k Kind, m, n int, stream bool) Kernel3 {
+func CompareKernel[T Number](op CompareOp, k Kind, m, n int, stream bool) Kernel3 {
 	switch op {
 	case OpEq:
 		return eqKernel[T](k, m, n, stream)
@@ -1910,7 +1916,7 @@ func CompareKernel[T Float](op CompareOp, k Kind, m, n int, stream bool) Kernel3
 
 // ReferenceCompare computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
-func ReferenceCompare[T Float](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func ReferenceCompare[T Number](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	switch op {
 	case OpEq:
 		eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
@@ -1930,7 +1936,7 @@ func ReferenceCompare[T Float](k Kind, op CompareOp, m, n int, dst []bool, ldd i
 }
 
 // CompareRowVV computes one row of kind vv of op with the generic loop.
-func CompareRowVV[T Float](op CompareOp, d []bool, a []T, b []T) {
+func CompareRowVV[T Number](op CompareOp, d []bool, a []T, b []T) {
 	switch op {
 	case OpEq:
 		eqVV(d, a, b)
@@ -1950,7 +1956,7 @@ func CompareRowVV[T Float](op CompareOp, d []bool, a []T, b []T) {
 }
 
 // CompareRowVS computes one row of kind vs of op with the generic loop.
-func CompareRowVS[T Float](op CompareOp, d []bool, a []T, b T) {
+func CompareRowVS[T Number](op CompareOp, d []bool, a []T, b T) {
 	switch op {
 	case OpEq:
 		eqVS(d, a, b)
@@ -1970,7 +1976,7 @@ func CompareRowVS[T Float](op CompareOp, d []bool, a []T, b T) {
 }
 
 // CompareRowSV computes one row of kind sv of op with the generic loop.
-func CompareRowSV[T Float](op CompareOp, d []bool, a *T, b []T) {
+func CompareRowSV[T Number](op CompareOp, d []bool, a *T, b []T) {
 	switch op {
 	case OpEq:
 		eqSV(d, a, b)
@@ -1990,7 +1996,7 @@ func CompareRowSV[T Float](op CompareOp, d []bool, a *T, b []T) {
 }
 
 //go:noinline
-func eqVV[T Float](d []bool, a []T, b []T) {
+func eqVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] == b[j]
@@ -1998,7 +2004,7 @@ func eqVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func eqVS[T Float](d []bool, a []T, b T) {
+func eqVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] == b
@@ -2006,14 +2012,14 @@ func eqVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func eqSV[T Float](d []bool, a *T, b []T) {
+func eqSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a == b[j]
 	}
 }
 
-func eqGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func eqGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2026,7 +2032,7 @@ func eqGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func eqChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func eqChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2042,7 +2048,7 @@ func eqChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 }
 
 //go:noinline
-func neVV[T Float](d []bool, a []T, b []T) {
+func neVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] != b[j]
@@ -2050,7 +2056,7 @@ func neVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func neVS[T Float](d []bool, a []T, b T) {
+func neVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] != b
@@ -2058,14 +2064,14 @@ func neVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func neSV[T Float](d []bool, a *T, b []T) {
+func neSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a != b[j]
 	}
 }
 
-func neGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func neGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2078,7 +2084,7 @@ func neGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func neChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func neChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2094,7 +2100,7 @@ func neChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 }
 
 //go:noinline
-func ltVV[T Float](d []bool, a []T, b []T) {
+func ltVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] < b[j]
@@ -2102,7 +2108,7 @@ func ltVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func ltVS[T Float](d []bool, a []T, b T) {
+func ltVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] < b
@@ -2110,14 +2116,14 @@ func ltVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func ltSV[T Float](d []bool, a *T, b []T) {
+func ltSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a < b[j]
 	}
 }
 
-func ltGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func ltGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2130,7 +2136,7 @@ func ltGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func ltChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func ltChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2146,7 +2152,7 @@ func ltChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 }
 
 //go:noinline
-func leVV[T Float](d []bool, a []T, b []T) {
+func leVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] <= b[j]
@@ -2154,7 +2160,7 @@ func leVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func leVS[T Float](d []bool, a []T, b T) {
+func leVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] <= b
@@ -2162,14 +2168,14 @@ func leVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func leSV[T Float](d []bool, a *T, b []T) {
+func leSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a <= b[j]
 	}
 }
 
-func leGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func leGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2182,7 +2188,7 @@ func leGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func leChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func leChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2198,7 +2204,7 @@ func leChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 }
 
 //go:noinline
-func gtVV[T Float](d []bool, a []T, b []T) {
+func gtVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] > b[j]
@@ -2206,7 +2212,7 @@ func gtVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func gtVS[T Float](d []bool, a []T, b T) {
+func gtVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] > b
@@ -2214,14 +2220,14 @@ func gtVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func gtSV[T Float](d []bool, a *T, b []T) {
+func gtSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a > b[j]
 	}
 }
 
-func gtGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func gtGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2234,7 +2240,7 @@ func gtGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func gtChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func gtChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2250,7 +2256,7 @@ func gtChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 }
 
 //go:noinline
-func geVV[T Float](d []bool, a []T, b []T) {
+func geVV[T Number](d []bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = a[j] >= b[j]
@@ -2258,7 +2264,7 @@ func geVV[T Float](d []bool, a []T, b []T) {
 }
 
 //go:noinline
-func geVS[T Float](d []bool, a []T, b T) {
+func geVS[T Number](d []bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = a[j] >= b
@@ -2266,14 +2272,14 @@ func geVS[T Float](d []bool, a []T, b T) {
 }
 
 //go:noinline
-func geSV[T Float](d []bool, a *T, b []T) {
+func geSV[T Number](d []bool, a *T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = *a >= b[j]
 	}
 }
 
-func geGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func geGeneric[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VV:
@@ -2286,7 +2292,7 @@ func geGeneric[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func geChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+func geChunked[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2301,7 +2307,7 @@ func geChunked[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b
 	}
 }
 
-func raceCompare[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
+func raceCompare[T Number](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		raceWrite(dst[r*ldd:][:n])
 		raceRead(a[r*lda:][:1+(n-1)*inputStep[k][0]])
@@ -2331,7 +2337,7 @@ func (op TernaryOp) String() string {
 
 // Ternary computes the m x n block of kind k of op with the implementation in use:
 // the trusted entry, which checks nothing. An invalid op panics.
-func Ternary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func Ternary[T Number](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	switch op {
 	case OpFMA:
 		FMA(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
@@ -2345,7 +2351,7 @@ func Ternary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, l
 // TernaryEntry returns op's entry, for callers that resolve an op once and call it
 // many times (an expression's steps) without the switch of Ternary. An invalid op
 // panics.
-func TernaryEntry[T Float](op TernaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func TernaryEntry[T Number](op TernaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	switch op {
 	case OpFMA:
 		return FMA[T]
@@ -2357,7 +2363,7 @@ func TernaryEntry[T Float](op TernaryOp) func(k Kind, m, n int, dst []T, ldd int
 
 // TernaryKernel returns op's kernel for a call of kind k and m x n elements
 // (see the ops' own resolvers), or nil. An invalid op panics.
-func TernaryKernel[T Float](op TernaryOp, k Kind, m, n int, stream bool) Kernel4 {
+func TernaryKernel[T Number](op TernaryOp, k Kind, m, n int, stream bool) Kernel4 {
 	switch op {
 	case OpFMA:
 		return fmaKernel[T](k, m, n, stream)
@@ -2369,7 +2375,7 @@ func TernaryKernel[T Float](op TernaryOp, k Kind, m, n int, stream bool) Kernel4
 
 // ReferenceTernary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
-func ReferenceTernary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+func ReferenceTernary[T Number](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
 	switch op {
 	case OpFMA:
 		fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
@@ -2381,7 +2387,7 @@ func ReferenceTernary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int,
 }
 
 // TernaryRowVVV computes one row of kind vvv of op with the generic loop.
-func TernaryRowVVV[T Float](op TernaryOp, d []T, a []T, b []T, c []T) {
+func TernaryRowVVV[T Number](op TernaryOp, d []T, a []T, b []T, c []T) {
 	switch op {
 	case OpFMA:
 		fmaVVV(d, a, b, c)
@@ -2393,7 +2399,7 @@ func TernaryRowVVV[T Float](op TernaryOp, d []T, a []T, b []T, c []T) {
 }
 
 // TernaryRowVVS computes one row of kind vvs of op with the generic loop.
-func TernaryRowVVS[T Float](op TernaryOp, d []T, a []T, b []T, c T) {
+func TernaryRowVVS[T Number](op TernaryOp, d []T, a []T, b []T, c T) {
 	switch op {
 	case OpFMA:
 		fmaVVS(d, a, b, c)
@@ -2405,7 +2411,7 @@ func TernaryRowVVS[T Float](op TernaryOp, d []T, a []T, b []T, c T) {
 }
 
 // TernaryRowVSV computes one row of kind vsv of op with the generic loop.
-func TernaryRowVSV[T Float](op TernaryOp, d []T, a []T, b T, c []T) {
+func TernaryRowVSV[T Number](op TernaryOp, d []T, a []T, b T, c []T) {
 	switch op {
 	case OpFMA:
 		fmaVSV(d, a, b, c)
@@ -2417,7 +2423,7 @@ func TernaryRowVSV[T Float](op TernaryOp, d []T, a []T, b T, c []T) {
 }
 
 // TernaryRowSVV computes one row of kind svv of op with the generic loop.
-func TernaryRowSVV[T Float](op TernaryOp, d []T, a *T, b []T, c []T) {
+func TernaryRowSVV[T Number](op TernaryOp, d []T, a *T, b []T, c []T) {
 	switch op {
 	case OpFMA:
 		fmaSVV(d, a, b, c)
@@ -2429,7 +2435,7 @@ func TernaryRowSVV[T Float](op TernaryOp, d []T, a *T, b []T, c []T) {
 }
 
 // TernaryRowVSS computes one row of kind vss of op with the generic loop.
-func TernaryRowVSS[T Float](op TernaryOp, d []T, a []T, b T, c T) {
+func TernaryRowVSS[T Number](op TernaryOp, d []T, a []T, b T, c T) {
 	switch op {
 	case OpFMA:
 		fmaVSS(d, a, b, c)
@@ -2441,7 +2447,7 @@ func TernaryRowVSS[T Float](op TernaryOp, d []T, a []T, b T, c T) {
 }
 
 // TernaryRowSVS computes one row of kind svs of op with the generic loop.
-func TernaryRowSVS[T Float](op TernaryOp, d []T, a *T, b []T, c T) {
+func TernaryRowSVS[T Number](op TernaryOp, d []T, a *T, b []T, c T) {
 	switch op {
 	case OpFMA:
 		fmaSVS(d, a, b, c)
@@ -2453,7 +2459,7 @@ func TernaryRowSVS[T Float](op TernaryOp, d []T, a *T, b []T, c T) {
 }
 
 // TernaryRowSSV computes one row of kind ssv of op with the generic loop.
-func TernaryRowSSV[T Float](op TernaryOp, d []T, a *T, b T, c []T) {
+func TernaryRowSSV[T Number](op TernaryOp, d []T, a *T, b T, c []T) {
 	switch op {
 	case OpFMA:
 		fmaSSV(d, a, b, c)
@@ -2465,7 +2471,7 @@ func TernaryRowSSV[T Float](op TernaryOp, d []T, a *T, b T, c []T) {
 }
 
 //go:noinline
-func fmaVVV[T Float](d []T, a []T, b []T, c []T) {
+func fmaVVV[T Number](d []T, a []T, b []T, c []T) {
 	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2479,7 +2485,7 @@ func fmaVVV[T Float](d []T, a []T, b []T, c []T) {
 }
 
 //go:noinline
-func fmaVVS[T Float](d []T, a []T, b []T, c T) {
+func fmaVVS[T Number](d []T, a []T, b []T, c T) {
 	a, b = a[:len(d)], b[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2493,7 +2499,7 @@ func fmaVVS[T Float](d []T, a []T, b []T, c T) {
 }
 
 //go:noinline
-func fmaVSV[T Float](d []T, a []T, b T, c []T) {
+func fmaVSV[T Number](d []T, a []T, b T, c []T) {
 	a, c = a[:len(d)], c[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2507,7 +2513,7 @@ func fmaVSV[T Float](d []T, a []T, b T, c []T) {
 }
 
 //go:noinline
-func fmaSVV[T Float](d []T, a *T, b []T, c []T) {
+func fmaSVV[T Number](d []T, a *T, b []T, c []T) {
 	b, c = b[:len(d)], c[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2521,7 +2527,7 @@ func fmaSVV[T Float](d []T, a *T, b []T, c []T) {
 }
 
 //go:noinline
-func fmaVSS[T Float](d []T, a []T, b T, c T) {
+func fmaVSS[T Number](d []T, a []T, b T, c T) {
 	a = a[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2535,7 +2541,7 @@ func fmaVSS[T Float](d []T, a []T, b T, c T) {
 }
 
 //go:noinline
-func fmaSVS[T Float](d []T, a *T, b []T, c T) {
+func fmaSVS[T Number](d []T, a *T, b []T, c T) {
 	b = b[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2549,7 +2555,7 @@ func fmaSVS[T Float](d []T, a *T, b []T, c T) {
 }
 
 //go:noinline
-func fmaSSV[T Float](d []T, a *T, b T, c []T) {
+func fmaSSV[T Number](d []T, a *T, b T, c []T) {
 	c = c[:len(d)]
 	if isFloat32[T]() {
 		for j := range d {
@@ -2562,7 +2568,7 @@ func fmaSSV[T Float](d []T, a *T, b T, c []T) {
 	}
 }
 
-func fmaGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+func fmaGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
 	for r := range m {
 		switch k {
 		case VVV:
@@ -2583,7 +2589,7 @@ func fmaGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b [
 	}
 }
 
-func fmaChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func fmaChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2599,7 +2605,7 @@ func fmaChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b [
 }
 
 //go:noinline
-func clampVVV[T Float](d []T, a []T, b []T, c []T) {
+func clampVVV[T Number](d []T, a []T, b []T, c []T) {
 	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
 	for j := range d {
 		d[j] = min(max(a[j], b[j]), c[j])
@@ -2607,7 +2613,7 @@ func clampVVV[T Float](d []T, a []T, b []T, c []T) {
 }
 
 //go:noinline
-func clampVVS[T Float](d []T, a []T, b []T, c T) {
+func clampVVS[T Number](d []T, a []T, b []T, c T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = min(max(a[j], b[j]), c)
@@ -2615,7 +2621,7 @@ func clampVVS[T Float](d []T, a []T, b []T, c T) {
 }
 
 //go:noinline
-func clampVSV[T Float](d []T, a []T, b T, c []T) {
+func clampVSV[T Number](d []T, a []T, b T, c []T) {
 	a, c = a[:len(d)], c[:len(d)]
 	for j := range d {
 		d[j] = min(max(a[j], b), c[j])
@@ -2623,7 +2629,7 @@ func clampVSV[T Float](d []T, a []T, b T, c []T) {
 }
 
 //go:noinline
-func clampSVV[T Float](d []T, a *T, b []T, c []T) {
+func clampSVV[T Number](d []T, a *T, b []T, c []T) {
 	b, c = b[:len(d)], c[:len(d)]
 	for j := range d {
 		d[j] = min(max(*a, b[j]), c[j])
@@ -2631,7 +2637,7 @@ func clampSVV[T Float](d []T, a *T, b []T, c []T) {
 }
 
 //go:noinline
-func clampVSS[T Float](d []T, a []T, b T, c T) {
+func clampVSS[T Number](d []T, a []T, b T, c T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = min(max(a[j], b), c)
@@ -2639,7 +2645,7 @@ func clampVSS[T Float](d []T, a []T, b T, c T) {
 }
 
 //go:noinline
-func clampSVS[T Float](d []T, a *T, b []T, c T) {
+func clampSVS[T Number](d []T, a *T, b []T, c T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = min(max(*a, b[j]), c)
@@ -2647,14 +2653,14 @@ func clampSVS[T Float](d []T, a *T, b []T, c T) {
 }
 
 //go:noinline
-func clampSSV[T Float](d []T, a *T, b T, c []T) {
+func clampSSV[T Number](d []T, a *T, b T, c []T) {
 	c = c[:len(d)]
 	for j := range d {
 		d[j] = min(max(*a, b), c[j])
 	}
 }
 
-func clampGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+func clampGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
 	for r := range m {
 		switch k {
 		case VVV:
@@ -2675,7 +2681,7 @@ func clampGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b
 	}
 }
 
-func clampChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+func clampChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2690,7 +2696,7 @@ func clampChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b
 	}
 }
 
-func raceTernary[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+func raceTernary[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
 	for r := range m {
 		raceWrite(dst[r*ldd:][:n])
 		raceRead(a[r*lda:][:1+(n-1)*inputStep[k][0]])
@@ -2720,7 +2726,7 @@ func (op SelectOp) String() string {
 
 // Selection computes the m x n block of kind k of op with the implementation in use:
 // the trusted entry, which checks nothing. An invalid op panics.
-func Selection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func Selection[T Number](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	switch op {
 	case OpSelect:
 		Select(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb, stream)
@@ -2732,7 +2738,7 @@ func Selection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []
 // SelectionEntry returns op's entry, for callers that resolve an op once and call it
 // many times (an expression's steps) without the switch of Selection. An invalid op
 // panics.
-func SelectionEntry[T Float](op SelectOp) func(k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func SelectionEntry[T Number](op SelectOp) func(k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	switch op {
 	case OpSelect:
 		return Select[T]
@@ -2742,7 +2748,7 @@ func SelectionEntry[T Float](op SelectOp) func(k Kind, m, n int, dst []T, ldd in
 
 // SelectionKernel returns op's kernel for a call of kind k and m x n elements
 // (see the ops' own resolvers), or nil. An invalid op panics.
-func SelectionKernel[T Float](op SelectOp, k Kind, m, n int, stream bool) Kernel4 {
+func SelectionKernel[T Number](op SelectOp, k Kind, m, n int, stream bool) Kernel4 {
 	switch op {
 	case OpSelect:
 		return selectKernel[T](k, m, n, stream)
@@ -2752,7 +2758,7 @@ func SelectionKernel[T Float](op SelectOp, k Kind, m, n int, stream bool) Kernel
 
 // ReferenceSelection computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
-func ReferenceSelection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
+func ReferenceSelection[T Number](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
 	switch op {
 	case OpSelect:
 		selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
@@ -2762,7 +2768,7 @@ func ReferenceSelection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int
 }
 
 // SelectionRowVVV computes one row of kind vvv of op with the generic loop.
-func SelectionRowVVV[T Float](op SelectOp, d []T, cond []bool, a []T, b []T) {
+func SelectionRowVVV[T Number](op SelectOp, d []T, cond []bool, a []T, b []T) {
 	switch op {
 	case OpSelect:
 		selectVVV(d, cond, a, b)
@@ -2772,7 +2778,7 @@ func SelectionRowVVV[T Float](op SelectOp, d []T, cond []bool, a []T, b []T) {
 }
 
 // SelectionRowVVS computes one row of kind vvs of op with the generic loop.
-func SelectionRowVVS[T Float](op SelectOp, d []T, cond []bool, a []T, b T) {
+func SelectionRowVVS[T Number](op SelectOp, d []T, cond []bool, a []T, b T) {
 	switch op {
 	case OpSelect:
 		selectVVS(d, cond, a, b)
@@ -2782,7 +2788,7 @@ func SelectionRowVVS[T Float](op SelectOp, d []T, cond []bool, a []T, b T) {
 }
 
 // SelectionRowVSV computes one row of kind vsv of op with the generic loop.
-func SelectionRowVSV[T Float](op SelectOp, d []T, cond []bool, a T, b []T) {
+func SelectionRowVSV[T Number](op SelectOp, d []T, cond []bool, a T, b []T) {
 	switch op {
 	case OpSelect:
 		selectVSV(d, cond, a, b)
@@ -2792,7 +2798,7 @@ func SelectionRowVSV[T Float](op SelectOp, d []T, cond []bool, a T, b []T) {
 }
 
 // SelectionRowVSS computes one row of kind vss of op with the generic loop.
-func SelectionRowVSS[T Float](op SelectOp, d []T, cond []bool, a T, b T) {
+func SelectionRowVSS[T Number](op SelectOp, d []T, cond []bool, a T, b T) {
 	switch op {
 	case OpSelect:
 		selectVSS(d, cond, a, b)
@@ -2802,7 +2808,7 @@ func SelectionRowVSS[T Float](op SelectOp, d []T, cond []bool, a T, b T) {
 }
 
 // SelectionRowSVV computes one row of kind svv of op with the generic loop.
-func SelectionRowSVV[T Float](op SelectOp, d []T, cond *bool, a []T, b []T) {
+func SelectionRowSVV[T Number](op SelectOp, d []T, cond *bool, a []T, b []T) {
 	switch op {
 	case OpSelect:
 		selectSVV(d, cond, a, b)
@@ -2812,7 +2818,7 @@ func SelectionRowSVV[T Float](op SelectOp, d []T, cond *bool, a []T, b []T) {
 }
 
 // SelectionRowSVS computes one row of kind svs of op with the generic loop.
-func SelectionRowSVS[T Float](op SelectOp, d []T, cond *bool, a []T, b T) {
+func SelectionRowSVS[T Number](op SelectOp, d []T, cond *bool, a []T, b T) {
 	switch op {
 	case OpSelect:
 		selectSVS(d, cond, a, b)
@@ -2822,7 +2828,7 @@ func SelectionRowSVS[T Float](op SelectOp, d []T, cond *bool, a []T, b T) {
 }
 
 // SelectionRowSSV computes one row of kind ssv of op with the generic loop.
-func SelectionRowSSV[T Float](op SelectOp, d []T, cond *bool, a T, b []T) {
+func SelectionRowSSV[T Number](op SelectOp, d []T, cond *bool, a T, b []T) {
 	switch op {
 	case OpSelect:
 		selectSSV(d, cond, a, b)
@@ -2832,7 +2838,7 @@ func SelectionRowSSV[T Float](op SelectOp, d []T, cond *bool, a T, b []T) {
 }
 
 //go:noinline
-func selectVVV[T Float](d []T, cond []bool, a []T, b []T) {
+func selectVVV[T Number](d []T, cond []bool, a []T, b []T) {
 	cond, a, b = cond[:len(d)], a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = Pick(cond[j], a[j], b[j])
@@ -2840,7 +2846,7 @@ func selectVVV[T Float](d []T, cond []bool, a []T, b []T) {
 }
 
 //go:noinline
-func selectVVS[T Float](d []T, cond []bool, a []T, b T) {
+func selectVVS[T Number](d []T, cond []bool, a []T, b T) {
 	cond, a = cond[:len(d)], a[:len(d)]
 	for j := range d {
 		d[j] = Pick(cond[j], a[j], b)
@@ -2848,7 +2854,7 @@ func selectVVS[T Float](d []T, cond []bool, a []T, b T) {
 }
 
 //go:noinline
-func selectVSV[T Float](d []T, cond []bool, a T, b []T) {
+func selectVSV[T Number](d []T, cond []bool, a T, b []T) {
 	cond, b = cond[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = Pick(cond[j], a, b[j])
@@ -2856,7 +2862,7 @@ func selectVSV[T Float](d []T, cond []bool, a T, b []T) {
 }
 
 //go:noinline
-func selectVSS[T Float](d []T, cond []bool, a T, b T) {
+func selectVSS[T Number](d []T, cond []bool, a T, b T) {
 	cond = cond[:len(d)]
 	for j := range d {
 		d[j] = Pick(cond[j], a, b)
@@ -2864,7 +2870,7 @@ func selectVSS[T Float](d []T, cond []bool, a T, b T) {
 }
 
 //go:noinline
-func selectSVV[T Float](d []T, cond *bool, a []T, b []T) {
+func selectSVV[T Number](d []T, cond *bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		d[j] = Pick(*cond, a[j], b[j])
@@ -2872,7 +2878,7 @@ func selectSVV[T Float](d []T, cond *bool, a []T, b []T) {
 }
 
 //go:noinline
-func selectSVS[T Float](d []T, cond *bool, a []T, b T) {
+func selectSVS[T Number](d []T, cond *bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
 		d[j] = Pick(*cond, a[j], b)
@@ -2880,14 +2886,14 @@ func selectSVS[T Float](d []T, cond *bool, a []T, b T) {
 }
 
 //go:noinline
-func selectSSV[T Float](d []T, cond *bool, a T, b []T) {
+func selectSSV[T Number](d []T, cond *bool, a T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
 		d[j] = Pick(*cond, a, b[j])
 	}
 }
 
-func selectGeneric[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
+func selectGeneric[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		switch k {
 		case VVV:
@@ -2908,7 +2914,7 @@ func selectGeneric[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldc
 	}
 }
 
-func selectChunked[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+func selectChunked[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
 	limit := chunkElems[T]()
 	rows := max(1, limit/n)
 	for r := 0; r < m; r += rows {
@@ -2923,7 +2929,7 @@ func selectChunked[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldc
 	}
 }
 
-func raceSelection[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
+func raceSelection[T Number](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
 	for r := range m {
 		raceWrite(dst[r*ldd:][:n])
 		raceRead(cond[r*ldcond:][:1+(n-1)*inputStep[k][0]])

@@ -150,40 +150,61 @@ func testReferenceIsGo[T kernel.Float](t *testing.T) {
 	}
 }
 
-// intOracles define the integer ops on int64 or uint64 operands; a result is
-// then truncated to the element type, which for wrap-around arithmetic and
-// bitwise ops is the narrow type's own result.
-var intOracles = map[string]func(x, y int64, s uint, signed bool) int64{
-	"add":    func(x, y int64, _ uint, _ bool) int64 { return x + y },
-	"sub":    func(x, y int64, _ uint, _ bool) int64 { return x - y },
-	"mul":    func(x, y int64, _ uint, _ bool) int64 { return x * y },
-	"and":    func(x, y int64, _ uint, _ bool) int64 { return x & y },
-	"or":     func(x, y int64, _ uint, _ bool) int64 { return x | y },
-	"xor":    func(x, y int64, _ uint, _ bool) int64 { return x ^ y },
-	"andnot": func(x, y int64, _ uint, _ bool) int64 { return x &^ y },
-	"min": func(x, y int64, _ uint, signed bool) int64 {
+// intOracles define the integer ops on their operands widened to int64
+// (the unsigned types' bits as uint64, in an int64), a bool as 0 or 1 and a
+// shift count as an int64; a result is then truncated to the element type,
+// which for wrap-around arithmetic and bitwise ops is the narrow type's own
+// result (a comparison's is 0 or 1).
+var intOracles = map[string]func(v []int64, signed bool) int64{
+	"add":    func(v []int64, _ bool) int64 { return v[0] + v[1] },
+	"sub":    func(v []int64, _ bool) int64 { return v[0] - v[1] },
+	"mul":    func(v []int64, _ bool) int64 { return v[0] * v[1] },
+	"and":    func(v []int64, _ bool) int64 { return v[0] & v[1] },
+	"or":     func(v []int64, _ bool) int64 { return v[0] | v[1] },
+	"xor":    func(v []int64, _ bool) int64 { return v[0] ^ v[1] },
+	"andnot": func(v []int64, _ bool) int64 { return v[0] &^ v[1] },
+	"min":    func(v []int64, signed bool) int64 { return pickInt(less(v[1], v[0], signed), v[1], v[0]) },
+	"max":    func(v []int64, signed bool) int64 { return pickInt(less(v[0], v[1], signed), v[1], v[0]) },
+	"shl":    func(v []int64, _ bool) int64 { return v[0] << uint64(v[1]) },
+	"shr": func(v []int64, signed bool) int64 {
 		if signed {
-			return min(x, y)
+			return v[0] >> uint64(v[1])
 		}
-		return int64(min(uint64(x), uint64(y)))
+		return int64(uint64(v[0]) >> uint64(v[1]))
 	},
-	"max": func(x, y int64, _ uint, signed bool) int64 {
-		if signed {
-			return max(x, y)
-		}
-		return int64(max(uint64(x), uint64(y)))
+	"neg": func(v []int64, _ bool) int64 { return -v[0] },
+	"abs": func(v []int64, signed bool) int64 { return pickInt(signed && v[0] < 0, -v[0], v[0]) },
+	"eq":  func(v []int64, _ bool) int64 { return pickInt(v[0] == v[1], 1, 0) },
+	"ne":  func(v []int64, _ bool) int64 { return pickInt(v[0] != v[1], 1, 0) },
+	"lt":  func(v []int64, signed bool) int64 { return pickInt(less(v[0], v[1], signed), 1, 0) },
+	"le":  func(v []int64, signed bool) int64 { return pickInt(!less(v[1], v[0], signed), 1, 0) },
+	"gt":  func(v []int64, signed bool) int64 { return pickInt(less(v[1], v[0], signed), 1, 0) },
+	"ge":  func(v []int64, signed bool) int64 { return pickInt(!less(v[0], v[1], signed), 1, 0) },
+	"clamp": func(v []int64, signed bool) int64 {
+		x := pickInt(less(v[0], v[1], signed), v[1], v[0])
+		return pickInt(less(v[2], x, signed), v[2], x)
 	},
-	"shl": func(x, _ int64, s uint, _ bool) int64 { return x << s },
-	"shr": func(x, _ int64, s uint, signed bool) int64 {
-		if signed {
-			return x >> s
-		}
-		return int64(uint64(x) >> s)
-	},
+	"select": func(v []int64, _ bool) int64 { return pickInt(v[0] != 0, v[1], v[2]) },
+}
+
+// less is x < y in the signed or the unsigned order.
+func less(x, y int64, signed bool) bool {
+	if signed {
+		return x < y
+	}
+	return uint64(x) < uint64(y)
+}
+
+func pickInt(c bool, x, y int64) int64 {
+	if c {
+		return x
+	}
+	return y
 }
 
 // TestIntReferenceIsGo checks the integer references against their
-// oracles on every pair of special values and every shift count.
+// oracles on every combination of special values (bools from their low
+// bits, shift counts in turn) for operations of up to three operands.
 func TestIntReferenceIsGo(t *testing.T) {
 	t.Run("int8", testIntReference[int8])
 	t.Run("int16", testIntReference[int16])
@@ -207,20 +228,43 @@ func testIntReference[T kernel.Integer](t *testing.T) {
 		return int64(uint64(v))
 	}
 	for _, f := range intFamilies[T]() {
+		combos := 1
+		for range f.inputs {
+			combos *= len(sp)
+		}
 		for op, name := range f.ops {
 			oracle, ok := intOracles[name]
 			require.True(t, ok, "no oracle for %s", name)
-			for _, x := range sp {
-				for yi, y := range sp {
-					s := counts[yi%len(counts)]
-					var second any = []T{y}
-					if f.inputs[1] == "uint" {
-						second = []uint{s}
+			for c := range combos {
+				var args []any
+				var wide []int64
+				for i, typ := range f.inputs {
+					k := c
+					for range i {
+						k /= len(sp)
 					}
-					got := []T{0}
-					f.ref(op, f.kinds[0], 1, 1, got, 0, []any{[]T{x}, second}, []int{0, 0})
-					want := T(oracle(widen(x), widen(y), s, signed))
-					require.Equal(t, want, got[0], "%s(%v, %v, s=%d)", name, x, y, s)
+					x := sp[k%len(sp)]
+					switch typ {
+					case "uint":
+						s := counts[c%len(counts)]
+						args, wide = append(args, []uint{s}), append(wide, int64(s))
+					case "bool":
+						b := x&1 == 1
+						args, wide = append(args, []bool{b}), append(wide, pickInt(b, 1, 0))
+					default:
+						args, wide = append(args, []T{x}), append(wide, widen(x))
+					}
+				}
+				var got any = []T{0}
+				if f.out == "bool" {
+					got = []bool{false}
+				}
+				f.ref(op, f.kinds[0], 1, 1, got, 0, args, make([]int, len(args)))
+				want := oracle(wide, signed)
+				if b, ok := got.([]bool); ok {
+					require.Equal(t, want == 1, b[0], "%s(%v)", name, wide)
+				} else {
+					require.Equal(t, T(want), got.([]T)[0], "%s(%v)", name, wide)
 				}
 			}
 		}

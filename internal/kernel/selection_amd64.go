@@ -144,6 +144,286 @@ func selectSSVF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond in
 //go:noescape
 func selectSSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
+// selectVVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVVI8AVX2NT is selectVVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVSI8AVX2NT is selectVVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSVI8AVX2NT is selectVSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSSI8AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSSI8AVX2NT is selectVSSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVVI8AVX2NT is selectSVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVSI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVSI8AVX2NT is selectSVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSSVI8AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSSVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSSVI8AVX2NT is selectSSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVVI16AVX2NT is selectVVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVSI16AVX2NT is selectVVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSVI16AVX2NT is selectVSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSSI16AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSSI16AVX2NT is selectVSSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVVI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVVI16AVX2NT is selectSVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVSI16AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVSI16AVX2NT is selectSVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSSVI16AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSSVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSSVI16AVX2NT is selectSSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVVI32AVX2NT is selectVVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVSI32AVX2NT is selectVVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSVI32AVX2NT is selectVSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSSI32AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSSI32AVX2NT is selectVSSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVVI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVVI32AVX2NT is selectSVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVSI32AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVSI32AVX2NT is selectSVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSSVI32AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSSVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSSVI32AVX2NT is selectSSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVVI64AVX2NT is selectVVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVVSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVSI64AVX2NT is selectVVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSVI64AVX2NT is selectVSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSSI64AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectVSSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSSI64AVX2NT is selectVSSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVVI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVVI64AVX2NT is selectSVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVSI64AVX2 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSVSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVSI64AVX2NT is selectSVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSSVI64AVX2 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func selectSSVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSSVI64AVX2NT is selectSSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
 // selectVVVF32AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -283,3 +563,283 @@ func selectSSVF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //
 //go:noescape
 func selectSSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
+
+// selectVVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVVI8AVX512NT is selectVVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVSI8AVX512NT is selectVVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSVI8AVX512NT is selectVSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSSI8AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSSI8AVX512NT is selectVSSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVVI8AVX512NT is selectSVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVSI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVSI8AVX512NT is selectSVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSSVI8AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSSVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSSVI8AVX512NT is selectSSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVVI16AVX512NT is selectVVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVSI16AVX512NT is selectVVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSVI16AVX512NT is selectVSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSSI16AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSSI16AVX512NT is selectVSSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVVI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVVI16AVX512NT is selectSVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVSI16AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVSI16AVX512NT is selectSVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSSVI16AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSSVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSSVI16AVX512NT is selectSSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVVI32AVX512NT is selectVVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVSI32AVX512NT is selectVVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSVI32AVX512NT is selectVSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSSI32AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSSI32AVX512NT is selectVSSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVVI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVVI32AVX512NT is selectSVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVSI32AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVSI32AVX512NT is selectSVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSSVI32AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSSVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSSVI32AVX512NT is selectSSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVVI64AVX512NT is selectVVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVVSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVSI64AVX512NT is selectVVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVVSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSVI64AVX512NT is selectVSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSSI64AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectVSSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSSI64AVX512NT is selectVSSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectVSSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVVI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVVI64AVX512NT is selectSVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVSI64AVX512 computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSVSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVSI64AVX512NT is selectSVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSVSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSSVI64AVX512 computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func selectSSVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSSVI64AVX512NT is selectSSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func selectSSVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)

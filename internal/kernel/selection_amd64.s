@@ -5395,6 +5395,11465 @@ selectSSVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func selectVVVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVVI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVVI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectVVVI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectVVVI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectVVVI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectVVVI8AVX2_exact4
+
+selectVVVI8AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVVI8AVX2_after4
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   32(SI)(R12*1), Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   64(SI)(R12*1), Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   96(SI)(R12*1), Y4
+	VMOVDQU   96(R8)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*1)
+	VMOVDQU   Y2, 32(DX)(R12*1)
+	VMOVDQU   Y3, 64(DX)(R12*1)
+	VMOVDQU   Y4, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVVI8AVX2_loop4
+
+selectVVVI8AVX2_after4:
+selectVVVI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI8AVX2_after1
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI8AVX2_loop1
+
+selectVVVI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI8AVX2_tail16
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVVVI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI8AVX2_tail8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI8AVX2_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI8AVX2_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI8AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI8AVX2_row
+	JMP  selectVVVI8AVX2_end
+
+selectVVVI8AVX2_exact1:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX2_exact1
+	JMP       selectVVVI8AVX2_end
+
+selectVVVI8AVX2_exact2:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   32(SI)(R12*1), Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   Y1, (DX)(R12*1)
+	VMOVDQU   Y2, 32(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX2_exact2
+	JMP       selectVVVI8AVX2_end
+
+selectVVVI8AVX2_exact3:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   32(SI)(R12*1), Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   64(SI)(R12*1), Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   Y1, (DX)(R12*1)
+	VMOVDQU   Y2, 32(DX)(R12*1)
+	VMOVDQU   Y3, 64(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX2_exact3
+	JMP       selectVVVI8AVX2_end
+
+selectVVVI8AVX2_exact4:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   32(SI)(R12*1), Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   64(SI)(R12*1), Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   96(SI)(R12*1), Y4
+	VMOVDQU   96(R8)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*1)
+	VMOVDQU   Y2, 32(DX)(R12*1)
+	VMOVDQU   Y3, 64(DX)(R12*1)
+	VMOVDQU   Y4, 96(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX2_exact4
+
+selectVVVI8AVX2_end:
+selectVVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVVI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVVI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVVI8AVX2NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000001f, R14
+	SHRQ      $0x00, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI8AVX2NT_head16
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVVVI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI8AVX2NT_head8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI8AVX2NT_head4
+	VMOVD     (SI)(R12*1), X1
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI8AVX2NT_head2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI8AVX2NT_head1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVVI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVVI8AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   32(SI)(R12*1), Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   64(SI)(R12*1), Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   96(SI)(R12*1), Y4
+	VMOVDQU   96(R8)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVNTDQ  Y1, (DX)(R12*1)
+	VMOVNTDQ  Y2, 32(DX)(R12*1)
+	VMOVNTDQ  Y3, 64(DX)(R12*1)
+	VMOVNTDQ  Y4, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVVI8AVX2NT_loop4
+
+selectVVVI8AVX2NT_after4:
+selectVVVI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI8AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), Y1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVNTDQ  Y1, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI8AVX2NT_loop1
+
+selectVVVI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI8AVX2NT_tail16
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVVVI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI8AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI8AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI8AVX2NT_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI8AVX2NT_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI8AVX2NT_row
+
+selectVVVI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVSI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVSI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectVVSI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectVVSI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectVVSI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectVVSI8AVX2_exact4
+
+selectVVSI8AVX2_row:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVSI8AVX2_after4
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), Y3
+	VMOVDQU   32(R8)(R12*1), Y4
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVDQU   64(SI)(R12*1), Y4
+	VMOVDQU   64(R8)(R12*1), Y5
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVDQU   96(SI)(R12*1), Y5
+	VMOVDQU   96(R8)(R12*1), Y6
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVDQU   Y2, (DX)(R12*1)
+	VMOVDQU   Y3, 32(DX)(R12*1)
+	VMOVDQU   Y4, 64(DX)(R12*1)
+	VMOVDQU   Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVSI8AVX2_loop4
+
+selectVVSI8AVX2_after4:
+selectVVSI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI8AVX2_after1
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI8AVX2_loop1
+
+selectVVSI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI8AVX2_tail16
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVVSI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI8AVX2_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVSI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI8AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI8AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI8AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI8AVX2_row
+	JMP  selectVVSI8AVX2_end
+
+selectVVSI8AVX2_exact1:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX2_exact1
+	JMP          selectVVSI8AVX2_end
+
+selectVVSI8AVX2_exact2:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX2_exact2
+	JMP          selectVVSI8AVX2_end
+
+selectVVSI8AVX2_exact3:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVDQU      64(SI)(R12*1), Y4
+	VMOVDQU      64(R8)(R12*1), Y5
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX2_exact3
+	JMP          selectVVSI8AVX2_end
+
+selectVVSI8AVX2_exact4:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVDQU      64(SI)(R12*1), Y4
+	VMOVDQU      64(R8)(R12*1), Y5
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y4
+	VMOVDQU      96(SI)(R12*1), Y5
+	VMOVDQU      96(R8)(R12*1), Y6
+	VPCMPEQB     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y4, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX2_exact4
+
+selectVVSI8AVX2_end:
+selectVVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVSI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVSI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVSI8AVX2NT_row:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectVVSI8AVX2NT_head16
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*1), X3
+	VPCMPEQB     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X2
+	VMOVDQU      X2, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectVVSI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI8AVX2NT_head8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVSI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI8AVX2NT_head4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI8AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI8AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VPEXTRB   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVSI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVSI8AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), Y3
+	VMOVDQU   32(R8)(R12*1), Y4
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVDQU   64(SI)(R12*1), Y4
+	VMOVDQU   64(R8)(R12*1), Y5
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVDQU   96(SI)(R12*1), Y5
+	VMOVDQU   96(R8)(R12*1), Y6
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	VMOVNTDQ  Y3, 32(DX)(R12*1)
+	VMOVNTDQ  Y4, 64(DX)(R12*1)
+	VMOVNTDQ  Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVSI8AVX2NT_loop4
+
+selectVVSI8AVX2NT_after4:
+selectVVSI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI8AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI8AVX2NT_loop1
+
+selectVVSI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI8AVX2NT_tail16
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVVSI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI8AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVSI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI8AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI8AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI8AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI8AVX2NT_row
+
+selectVVSI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSVI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSVI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectVSVI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectVSVI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectVSVI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectVSVI8AVX2_exact4
+
+selectVSVI8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSVI8AVX2_after4
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   32(SI)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVDQU   64(SI)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVDQU   96(SI)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVDQU   Y2, (DX)(R12*1)
+	VMOVDQU   Y3, 32(DX)(R12*1)
+	VMOVDQU   Y4, 64(DX)(R12*1)
+	VMOVDQU   Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSVI8AVX2_loop4
+
+selectVSVI8AVX2_after4:
+selectVSVI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI8AVX2_after1
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI8AVX2_loop1
+
+selectVSVI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI8AVX2_tail16
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVSVI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI8AVX2_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSVI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI8AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI8AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI8AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI8AVX2_row
+	JMP  selectVSVI8AVX2_end
+
+selectVSVI8AVX2_exact1:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX2_exact1
+	JMP          selectVSVI8AVX2_end
+
+selectVSVI8AVX2_exact2:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX2_exact2
+	JMP          selectVSVI8AVX2_end
+
+selectVSVI8AVX2_exact3:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVDQU      64(SI)(R12*1), Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX2_exact3
+	JMP          selectVSVI8AVX2_end
+
+selectVSVI8AVX2_exact4:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      32(SI)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVDQU      64(SI)(R12*1), Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y4
+	VMOVDQU      96(SI)(R12*1), Y5
+	VMOVDQU      96(R10)(R12*1), Y6
+	VPCMPEQB     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y6, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y4, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX2_exact4
+
+selectVSVI8AVX2_end:
+selectVSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSVI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSVI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSVI8AVX2NT_row:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectVSVI8AVX2NT_head16
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*1), X3
+	VPCMPEQB     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X2
+	VMOVDQU      X2, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectVSVI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI8AVX2NT_head8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSVI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI8AVX2NT_head4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI8AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI8AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VPEXTRB   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSVI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSVI8AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   32(SI)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVDQU   64(SI)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVDQU   96(SI)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	VMOVNTDQ  Y3, 32(DX)(R12*1)
+	VMOVNTDQ  Y4, 64(DX)(R12*1)
+	VMOVNTDQ  Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSVI8AVX2NT_loop4
+
+selectVSVI8AVX2NT_after4:
+selectVSVI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI8AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI8AVX2NT_loop1
+
+selectVSVI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI8AVX2NT_tail16
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVSVI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI8AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSVI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI8AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI8AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI8AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI8AVX2NT_row
+
+selectVSVI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSSI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSSI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectVSSI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectVSSI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectVSSI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectVSSI8AVX2_exact4
+
+selectVSSI8AVX2_row:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSSI8AVX2_after4
+	VMOVDQU   (SI)(R12*1), Y3
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   32(SI)(R12*1), Y4
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVDQU   64(SI)(R12*1), Y5
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVDQU   96(SI)(R12*1), Y6
+	VPCMPEQB  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVDQU   Y3, (DX)(R12*1)
+	VMOVDQU   Y4, 32(DX)(R12*1)
+	VMOVDQU   Y5, 64(DX)(R12*1)
+	VMOVDQU   Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSSI8AVX2_loop4
+
+selectVSSI8AVX2_after4:
+selectVSSI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI8AVX2_after1
+	VMOVDQU   (SI)(R12*1), Y3
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI8AVX2_loop1
+
+selectVSSI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI8AVX2_tail16
+	VMOVDQU   (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVSSI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI8AVX2_tail8
+	VMOVQ     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSSI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI8AVX2_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI8AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI8AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI8AVX2_row
+	JMP  selectVSSI8AVX2_end
+
+selectVSSI8AVX2_exact1:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y3
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX2_exact1
+	JMP          selectVSSI8AVX2_end
+
+selectVSSI8AVX2_exact2:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y3
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      32(SI)(R12*1), Y4
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX2_exact2
+	JMP          selectVSSI8AVX2_end
+
+selectVSSI8AVX2_exact3:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y3
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      32(SI)(R12*1), Y4
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVDQU      64(SI)(R12*1), Y5
+	VPCMPEQB     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX2_exact3
+	JMP          selectVSSI8AVX2_end
+
+selectVSSI8AVX2_exact4:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), Y3
+	VPCMPEQB     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      32(SI)(R12*1), Y4
+	VPCMPEQB     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVDQU      64(SI)(R12*1), Y5
+	VPCMPEQB     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y5
+	VMOVDQU      96(SI)(R12*1), Y6
+	VPCMPEQB     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y5, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX2_exact4
+
+selectVSSI8AVX2_end:
+selectVSSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSSI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSSI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSSI8AVX2NT_row:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectVSSI8AVX2NT_head16
+	VMOVDQU      (SI)(R12*1), X3
+	VPCMPEQB     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X3
+	VMOVDQU      X3, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectVSSI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI8AVX2NT_head8
+	VMOVQ     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSSI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI8AVX2NT_head4
+	VMOVD     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI8AVX2NT_head2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI8AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VPEXTRB   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSSI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSSI8AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), Y3
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   32(SI)(R12*1), Y4
+	VPCMPEQB  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVDQU   64(SI)(R12*1), Y5
+	VPCMPEQB  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVDQU   96(SI)(R12*1), Y6
+	VPCMPEQB  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	VMOVNTDQ  Y4, 32(DX)(R12*1)
+	VMOVNTDQ  Y5, 64(DX)(R12*1)
+	VMOVNTDQ  Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSSI8AVX2NT_loop4
+
+selectVSSI8AVX2NT_after4:
+selectVSSI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI8AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), Y3
+	VPCMPEQB  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI8AVX2NT_loop1
+
+selectVSSI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI8AVX2NT_tail16
+	VMOVDQU   (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectVSSI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI8AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSSI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI8AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI8AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI8AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI8AVX2NT_row
+
+selectVSSI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVVI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVVI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectSVVI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectSVVI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectSVVI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectSVVI8AVX2_exact4
+
+selectSVVI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVVI8AVX2_after4
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVDQU   Y2, (DX)(R12*1)
+	VMOVDQU   Y3, 32(DX)(R12*1)
+	VMOVDQU   Y4, 64(DX)(R12*1)
+	VMOVDQU   Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVVI8AVX2_loop4
+
+selectSVVI8AVX2_after4:
+selectSVVI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI8AVX2_after1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI8AVX2_loop1
+
+selectSVVI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI8AVX2_tail16
+	VMOVDQU   (R8)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSVVI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI8AVX2_tail8
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVVI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI8AVX2_tail4
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI8AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI8AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI8AVX2_row
+	JMP  selectSVVI8AVX2_end
+
+selectSVVI8AVX2_exact1:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX2_exact1
+	JMP          selectSVVI8AVX2_end
+
+selectSVVI8AVX2_exact2:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y3, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX2_exact2
+	JMP          selectSVVI8AVX2_end
+
+selectSVVI8AVX2_exact3:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*1), Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX2_exact3
+	JMP          selectSVVI8AVX2_end
+
+selectSVVI8AVX2_exact4:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y2
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*1), Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*1), Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y6
+	VPBLENDVB    Y6, Y5, Y4, Y4
+	VMOVDQU      96(R8)(R12*1), Y5
+	VMOVDQU      96(R10)(R12*1), Y6
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*1)
+	VMOVDQU      Y3, 32(DX)(R12*1)
+	VMOVDQU      Y4, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX2_exact4
+
+selectSVVI8AVX2_end:
+selectSVVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVVI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVVI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVVI8AVX2NT_row:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectSVVI8AVX2NT_head16
+	VMOVDQU      (R8)(R12*1), X2
+	VMOVDQU      (R10)(R12*1), X3
+	VPCMPEQB     X0, X1, X4
+	VPBLENDVB    X4, X3, X2, X2
+	VMOVDQU      X2, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectSVVI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI8AVX2NT_head8
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVVI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI8AVX2NT_head4
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI8AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI8AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VPEXTRB   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVVI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVVI8AVX2NT_after4
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*1), Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*1), Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*1), Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	VMOVNTDQ  Y3, 32(DX)(R12*1)
+	VMOVNTDQ  Y4, 64(DX)(R12*1)
+	VMOVNTDQ  Y5, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVVI8AVX2NT_loop4
+
+selectSVVI8AVX2NT_after4:
+selectSVVI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI8AVX2NT_after1
+	VMOVDQU   (R8)(R12*1), Y2
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVNTDQ  Y2, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI8AVX2NT_loop1
+
+selectSVVI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI8AVX2NT_tail16
+	VMOVDQU   (R8)(R12*1), X2
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSVVI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI8AVX2NT_tail8
+	VMOVQ     (R8)(R12*1), X2
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVVI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI8AVX2NT_tail4
+	VMOVD     (R8)(R12*1), X2
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI8AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI8AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI8AVX2NT_row
+
+selectSVVI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVSI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVSI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectSVSI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectSVSI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectSVSI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectSVSI8AVX2_exact4
+
+selectSVSI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVSI8AVX2_after4
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVDQU   Y3, (DX)(R12*1)
+	VMOVDQU   Y4, 32(DX)(R12*1)
+	VMOVDQU   Y5, 64(DX)(R12*1)
+	VMOVDQU   Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVSI8AVX2_loop4
+
+selectSVSI8AVX2_after4:
+selectSVSI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI8AVX2_after1
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI8AVX2_loop1
+
+selectSVSI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI8AVX2_tail16
+	VMOVDQU   (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSVSI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI8AVX2_tail8
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVSI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI8AVX2_tail4
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI8AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI8AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI8AVX2_row
+	JMP  selectSVSI8AVX2_end
+
+selectSVSI8AVX2_exact1:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX2_exact1
+	JMP          selectSVSI8AVX2_end
+
+selectSVSI8AVX2_exact2:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y4, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX2_exact2
+	JMP          selectSVSI8AVX2_end
+
+selectSVSI8AVX2_exact3:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y5, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX2_exact3
+	JMP          selectSVSI8AVX2_end
+
+selectSVSI8AVX2_exact4:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y6
+	VPBLENDVB    Y6, Y2, Y5, Y5
+	VMOVDQU      96(R8)(R12*1), Y6
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y6, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y5, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX2_exact4
+
+selectSVSI8AVX2_end:
+selectSVSI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVSI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVSI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVSI8AVX2NT_row:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectSVSI8AVX2NT_head16
+	VMOVDQU      (R8)(R12*1), X3
+	VPCMPEQB     X0, X1, X4
+	VPBLENDVB    X4, X2, X3, X3
+	VMOVDQU      X3, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectSVSI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI8AVX2NT_head8
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVSI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI8AVX2NT_head4
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI8AVX2NT_head2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI8AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VPEXTRB   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVSI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVSI8AVX2NT_after4
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	VMOVNTDQ  Y4, 32(DX)(R12*1)
+	VMOVNTDQ  Y5, 64(DX)(R12*1)
+	VMOVNTDQ  Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVSI8AVX2NT_loop4
+
+selectSVSI8AVX2NT_after4:
+selectSVSI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI8AVX2NT_after1
+	VMOVDQU   (R8)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI8AVX2NT_loop1
+
+selectSVSI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI8AVX2NT_tail16
+	VMOVDQU   (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSVSI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI8AVX2NT_tail8
+	VMOVQ     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVSI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI8AVX2NT_tail4
+	VMOVD     (R8)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI8AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X2, X3, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI8AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI8AVX2NT_row
+
+selectSVSI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI8AVX2(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSSVI8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI8AVX2_done
+	TESTQ CX, CX
+	JLE   selectSSVI8AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000020
+	JE    selectSSVI8AVX2_exact1
+	CMPQ  CX, $0x00000040
+	JE    selectSSVI8AVX2_exact2
+	CMPQ  CX, $0x00000060
+	JE    selectSSVI8AVX2_exact3
+	CMPQ  CX, $0x00000080
+	JE    selectSSVI8AVX2_exact4
+
+selectSSVI8AVX2_row:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI8AVX2_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSSVI8AVX2_after4
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVDQU   Y3, (DX)(R12*1)
+	VMOVDQU   Y4, 32(DX)(R12*1)
+	VMOVDQU   Y5, 64(DX)(R12*1)
+	VMOVDQU   Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSSVI8AVX2_loop4
+
+selectSSVI8AVX2_after4:
+selectSSVI8AVX2_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI8AVX2_after1
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI8AVX2_loop1
+
+selectSSVI8AVX2_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI8AVX2_tail16
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSSVI8AVX2_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI8AVX2_tail8
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSSVI8AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI8AVX2_tail4
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI8AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI8AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI8AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI8AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI8AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI8AVX2_row
+	JMP  selectSSVI8AVX2_end
+
+selectSSVI8AVX2_exact1:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX2_exact1
+	JMP          selectSSVI8AVX2_end
+
+selectSSVI8AVX2_exact2:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y1, 32(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX2_exact2
+	JMP          selectSSVI8AVX2_end
+
+selectSSVI8AVX2_exact3:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y1, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX2_exact3
+	JMP          selectSSVI8AVX2_end
+
+selectSSVI8AVX2_exact4:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*1), Y3
+	VPCMPEQB     Y0, Y1, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*1), Y4
+	VPCMPEQB     Y0, Y1, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*1), Y5
+	VPCMPEQB     Y0, Y1, Y6
+	VPBLENDVB    Y6, Y5, Y2, Y5
+	VMOVDQU      96(R10)(R12*1), Y6
+	VPCMPEQB     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*1)
+	VMOVDQU      Y4, 32(DX)(R12*1)
+	VMOVDQU      Y5, 64(DX)(R12*1)
+	VMOVDQU      Y1, 96(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX2_exact4
+
+selectSSVI8AVX2_end:
+selectSSVI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI8AVX2NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSSVI8AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI8AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSSVI8AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x00, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x00, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x00, R11
+	VPXOR Y0, Y0, Y0
+
+selectSSVI8AVX2NT_row:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000010
+	JB           selectSSVI8AVX2NT_head16
+	VMOVDQU      (R10)(R12*1), X3
+	VPCMPEQB     X0, X1, X4
+	VPBLENDVB    X4, X3, X2, X3
+	VMOVDQU      X3, (DX)(R12*1)
+	ADDQ         $0x00000010, R12
+	SUBQ         $0x00000010, R13
+
+selectSSVI8AVX2NT_head16:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI8AVX2NT_head8
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSSVI8AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI8AVX2NT_head4
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI8AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI8AVX2NT_head2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI8AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI8AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VPEXTRB   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI8AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSSVI8AVX2NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSSVI8AVX2NT_after4
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*1), Y4
+	VPCMPEQB  Y0, Y1, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*1), Y5
+	VPCMPEQB  Y0, Y1, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*1), Y6
+	VPCMPEQB  Y0, Y1, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	VMOVNTDQ  Y4, 32(DX)(R12*1)
+	VMOVNTDQ  Y5, 64(DX)(R12*1)
+	VMOVNTDQ  Y6, 96(DX)(R12*1)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSSVI8AVX2NT_loop4
+
+selectSSVI8AVX2NT_after4:
+selectSSVI8AVX2NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI8AVX2NT_after1
+	VMOVDQU   (R10)(R12*1), Y3
+	VPCMPEQB  Y0, Y1, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVNTDQ  Y3, (DX)(R12*1)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI8AVX2NT_loop1
+
+selectSSVI8AVX2NT_after1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI8AVX2NT_tail16
+	VMOVDQU   (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*1)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+
+selectSSVI8AVX2NT_tail16:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI8AVX2NT_tail8
+	VMOVQ     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*1)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSSVI8AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI8AVX2NT_tail4
+	VMOVD     (R10)(R12*1), X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*1)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI8AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI8AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X4
+	VPBLENDVB X4, X3, X2, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*1)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI8AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI8AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI8AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI8AVX2NT_row
+
+selectSSVI8AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVVI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVVI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectVVVI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectVVVI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectVVVI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectVVVI16AVX2_exact4
+
+selectVVVI16AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI16AVX2_after4
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   16(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   48(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*2), Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*2)
+	VMOVDQU   Y2, 32(DX)(R12*2)
+	VMOVDQU   Y3, 64(DX)(R12*2)
+	VMOVDQU   Y4, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI16AVX2_loop4
+
+selectVVVI16AVX2_after4:
+selectVVVI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI16AVX2_after1
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI16AVX2_loop1
+
+selectVVVI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI16AVX2_tail8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI16AVX2_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI16AVX2_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI16AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI16AVX2_row
+	JMP  selectVVVI16AVX2_end
+
+selectVVVI16AVX2_exact1:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX2_exact1
+	JMP       selectVVVI16AVX2_end
+
+selectVVVI16AVX2_exact2:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   16(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   Y1, (DX)(R12*2)
+	VMOVDQU   Y2, 32(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX2_exact2
+	JMP       selectVVVI16AVX2_end
+
+selectVVVI16AVX2_exact3:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   16(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   Y1, (DX)(R12*2)
+	VMOVDQU   Y2, 32(DX)(R12*2)
+	VMOVDQU   Y3, 64(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX2_exact3
+	JMP       selectVVVI16AVX2_end
+
+selectVVVI16AVX2_exact4:
+	XORQ      R12, R12
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   16(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   48(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*2), Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*2)
+	VMOVDQU   Y2, 32(DX)(R12*2)
+	VMOVDQU   Y3, 64(DX)(R12*2)
+	VMOVDQU   Y4, 96(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX2_exact4
+
+selectVVVI16AVX2_end:
+selectVVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVVI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVVI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVVI16AVX2NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000001f, R14
+	SHRQ      $0x01, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI16AVX2NT_head8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI16AVX2NT_head4
+	VMOVD     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI16AVX2NT_head2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI16AVX2NT_head1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVVI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI16AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   16(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   32(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   48(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*2), Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVNTDQ  Y1, (DX)(R12*2)
+	VMOVNTDQ  Y2, 32(DX)(R12*2)
+	VMOVNTDQ  Y3, 64(DX)(R12*2)
+	VMOVNTDQ  Y4, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI16AVX2NT_loop4
+
+selectVVVI16AVX2NT_after4:
+selectVVVI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI16AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y1
+	VPCMPEQW  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVNTDQ  Y1, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI16AVX2NT_loop1
+
+selectVVVI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI16AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*2), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVVI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI16AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI16AVX2NT_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI16AVX2NT_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI16AVX2NT_row
+
+selectVVVI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVSI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVSI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectVVSI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectVVSI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectVVSI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectVVSI16AVX2_exact4
+
+selectVVSI16AVX2_row:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI16AVX2_after4
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   16(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*2), Y4
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVDQU   32(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*2), Y5
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVDQU   48(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*2), Y6
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVDQU   Y2, (DX)(R12*2)
+	VMOVDQU   Y3, 32(DX)(R12*2)
+	VMOVDQU   Y4, 64(DX)(R12*2)
+	VMOVDQU   Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI16AVX2_loop4
+
+selectVVSI16AVX2_after4:
+selectVVSI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI16AVX2_after1
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI16AVX2_loop1
+
+selectVVSI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI16AVX2_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVSI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI16AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI16AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI16AVX2_row
+	JMP  selectVVSI16AVX2_end
+
+selectVVSI16AVX2_exact1:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX2_exact1
+	JMP          selectVVSI16AVX2_end
+
+selectVVSI16AVX2_exact2:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX2_exact2
+	JMP          selectVVSI16AVX2_end
+
+selectVVSI16AVX2_exact3:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVDQU      32(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*2), Y5
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX2_exact3
+	JMP          selectVVSI16AVX2_end
+
+selectVVSI16AVX2_exact4:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVDQU      32(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*2), Y5
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y4
+	VMOVDQU      48(SI)(R12*1), X5
+	VMOVDQU      96(R8)(R12*2), Y6
+	VPMOVZXBW    X5, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y4, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX2_exact4
+
+selectVVSI16AVX2_end:
+selectVVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVSI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVSI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVSI16AVX2NT_row:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectVVSI16AVX2NT_head8
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*2), X3
+	VPMOVZXBW    X2, X2
+	VPCMPEQW     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X2
+	VMOVDQU      X2, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectVVSI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI16AVX2NT_head4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI16AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI16AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVSI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI16AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   16(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*2), Y4
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVDQU   32(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*2), Y5
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVDQU   48(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*2), Y6
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	VMOVNTDQ  Y3, 32(DX)(R12*2)
+	VMOVNTDQ  Y4, 64(DX)(R12*2)
+	VMOVNTDQ  Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI16AVX2NT_loop4
+
+selectVVSI16AVX2NT_after4:
+selectVVSI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI16AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI16AVX2NT_loop1
+
+selectVVSI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI16AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVVSI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI16AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI16AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI16AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI16AVX2NT_row
+
+selectVVSI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSVI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSVI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectVSVI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectVSVI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectVSVI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectVSVI16AVX2_exact4
+
+selectVSVI16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI16AVX2_after4
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   16(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVDQU   32(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVDQU   48(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVDQU   Y2, (DX)(R12*2)
+	VMOVDQU   Y3, 32(DX)(R12*2)
+	VMOVDQU   Y4, 64(DX)(R12*2)
+	VMOVDQU   Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI16AVX2_loop4
+
+selectVSVI16AVX2_after4:
+selectVSVI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI16AVX2_after1
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI16AVX2_loop1
+
+selectVSVI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI16AVX2_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSVI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI16AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI16AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI16AVX2_row
+	JMP  selectVSVI16AVX2_end
+
+selectVSVI16AVX2_exact1:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX2_exact1
+	JMP          selectVSVI16AVX2_end
+
+selectVSVI16AVX2_exact2:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX2_exact2
+	JMP          selectVSVI16AVX2_end
+
+selectVSVI16AVX2_exact3:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVDQU      32(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX2_exact3
+	JMP          selectVSVI16AVX2_end
+
+selectVSVI16AVX2_exact4:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X2, Y2
+	VPCMPEQW     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVDQU      16(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVDQU      32(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y4
+	VMOVDQU      48(SI)(R12*1), X5
+	VMOVDQU      96(R10)(R12*2), Y6
+	VPMOVZXBW    X5, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y6, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y4, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX2_exact4
+
+selectVSVI16AVX2_end:
+selectVSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSVI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSVI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSVI16AVX2NT_row:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectVSVI16AVX2NT_head8
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*2), X3
+	VPMOVZXBW    X2, X2
+	VPCMPEQW     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X2
+	VMOVDQU      X2, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectVSVI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI16AVX2NT_head4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI16AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI16AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSVI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI16AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   16(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVDQU   32(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVDQU   48(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	VMOVNTDQ  Y3, 32(DX)(R12*2)
+	VMOVNTDQ  Y4, 64(DX)(R12*2)
+	VMOVNTDQ  Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI16AVX2NT_loop4
+
+selectVSVI16AVX2NT_after4:
+selectVSVI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI16AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X2, Y2
+	VPCMPEQW  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI16AVX2NT_loop1
+
+selectVSVI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI16AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSVI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI16AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI16AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI16AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X2, X2
+	VPCMPEQW  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI16AVX2NT_row
+
+selectVSVI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSSI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSSI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectVSSI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectVSSI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectVSSI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectVSSI16AVX2_exact4
+
+selectVSSI16AVX2_row:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI16AVX2_after4
+	VMOVDQU   (SI)(R12*1), X3
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   16(SI)(R12*1), X4
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVDQU   32(SI)(R12*1), X5
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVDQU   48(SI)(R12*1), X6
+	VPMOVZXBW X6, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVDQU   Y3, (DX)(R12*2)
+	VMOVDQU   Y4, 32(DX)(R12*2)
+	VMOVDQU   Y5, 64(DX)(R12*2)
+	VMOVDQU   Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI16AVX2_loop4
+
+selectVSSI16AVX2_after4:
+selectVSSI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI16AVX2_after1
+	VMOVDQU   (SI)(R12*1), X3
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI16AVX2_loop1
+
+selectVSSI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI16AVX2_tail8
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSSI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI16AVX2_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI16AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI16AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI16AVX2_row
+	JMP  selectVSSI16AVX2_end
+
+selectVSSI16AVX2_exact1:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X3
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX2_exact1
+	JMP          selectVSSI16AVX2_end
+
+selectVSSI16AVX2_exact2:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X3
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      16(SI)(R12*1), X4
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX2_exact2
+	JMP          selectVSSI16AVX2_end
+
+selectVSSI16AVX2_exact3:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X3
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      16(SI)(R12*1), X4
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVDQU      32(SI)(R12*1), X5
+	VPMOVZXBW    X5, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX2_exact3
+	JMP          selectVSSI16AVX2_end
+
+selectVSSI16AVX2_exact4:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (SI)(R12*1), X3
+	VPMOVZXBW    X3, Y3
+	VPCMPEQW     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVDQU      16(SI)(R12*1), X4
+	VPMOVZXBW    X4, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVDQU      32(SI)(R12*1), X5
+	VPMOVZXBW    X5, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y5
+	VMOVDQU      48(SI)(R12*1), X6
+	VPMOVZXBW    X6, Y6
+	VPCMPEQW     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y5, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX2_exact4
+
+selectVSSI16AVX2_end:
+selectVSSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSSI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSSI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSSI16AVX2NT_row:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectVSSI16AVX2NT_head8
+	VMOVQ        (SI)(R12*1), X3
+	VPMOVZXBW    X3, X3
+	VPCMPEQW     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X3
+	VMOVDQU      X3, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectVSSI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI16AVX2NT_head4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI16AVX2NT_head2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI16AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSSI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI16AVX2NT_after4
+	VMOVDQU   (SI)(R12*1), X3
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   16(SI)(R12*1), X4
+	VPMOVZXBW X4, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVDQU   32(SI)(R12*1), X5
+	VPMOVZXBW X5, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVDQU   48(SI)(R12*1), X6
+	VPMOVZXBW X6, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	VMOVNTDQ  Y4, 32(DX)(R12*2)
+	VMOVNTDQ  Y5, 64(DX)(R12*2)
+	VMOVNTDQ  Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI16AVX2NT_loop4
+
+selectVSSI16AVX2NT_after4:
+selectVSSI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI16AVX2NT_after1
+	VMOVDQU   (SI)(R12*1), X3
+	VPMOVZXBW X3, Y3
+	VPCMPEQW  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI16AVX2NT_loop1
+
+selectVSSI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI16AVX2NT_tail8
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectVSSI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI16AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI16AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI16AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW X3, X3
+	VPCMPEQW  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI16AVX2NT_row
+
+selectVSSI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVVI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVVI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectSVVI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectSVVI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectSVVI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectSVVI16AVX2_exact4
+
+selectSVVI16AVX2_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI16AVX2_after4
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*2), Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVDQU   Y2, (DX)(R12*2)
+	VMOVDQU   Y3, 32(DX)(R12*2)
+	VMOVDQU   Y4, 64(DX)(R12*2)
+	VMOVDQU   Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI16AVX2_loop4
+
+selectSVVI16AVX2_after4:
+selectSVVI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI16AVX2_after1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI16AVX2_loop1
+
+selectSVVI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI16AVX2_tail8
+	VMOVDQU   (R8)(R12*2), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVVI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI16AVX2_tail4
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI16AVX2_tail2
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI16AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI16AVX2_row
+	JMP  selectSVVI16AVX2_end
+
+selectSVVI16AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX2_exact1
+	JMP          selectSVVI16AVX2_end
+
+selectSVVI16AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*2), Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y3, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX2_exact2
+	JMP          selectSVVI16AVX2_end
+
+selectSVVI16AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*2), Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*2), Y4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX2_exact3
+	JMP          selectSVVI16AVX2_end
+
+selectSVVI16AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y2
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*2), Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*2), Y4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X1, Y6
+	VPCMPEQW     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y4, Y4
+	VMOVDQU      96(R8)(R12*2), Y5
+	VMOVDQU      96(R10)(R12*2), Y6
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*2)
+	VMOVDQU      Y3, 32(DX)(R12*2)
+	VMOVDQU      Y4, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX2_exact4
+
+selectSVVI16AVX2_end:
+selectSVVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVVI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVVI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVVI16AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectSVVI16AVX2NT_head8
+	VMOVDQU      (R8)(R12*2), X2
+	VMOVDQU      (R10)(R12*2), X3
+	VPMOVZXBW    X1, X4
+	VPCMPEQW     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X2
+	VMOVDQU      X2, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectSVVI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI16AVX2NT_head4
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI16AVX2NT_head2
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI16AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VPEXTRW   $0x00, X2, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVVI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI16AVX2NT_after4
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*2), Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*2), Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*2), Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	VMOVNTDQ  Y3, 32(DX)(R12*2)
+	VMOVNTDQ  Y4, 64(DX)(R12*2)
+	VMOVNTDQ  Y5, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI16AVX2NT_loop4
+
+selectSVVI16AVX2NT_after4:
+selectSVVI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI16AVX2NT_after1
+	VMOVDQU   (R8)(R12*2), Y2
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVNTDQ  Y2, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI16AVX2NT_loop1
+
+selectSVVI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI16AVX2NT_tail8
+	VMOVDQU   (R8)(R12*2), X2
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVVI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI16AVX2NT_tail4
+	VMOVQ     (R8)(R12*2), X2
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI16AVX2NT_tail2
+	VMOVD     (R8)(R12*2), X2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI16AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI16AVX2NT_row
+
+selectSVVI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVSI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVSI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectSVSI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectSVSI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectSVSI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectSVSI16AVX2_exact4
+
+selectSVSI16AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI16AVX2_after4
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVDQU   Y3, (DX)(R12*2)
+	VMOVDQU   Y4, 32(DX)(R12*2)
+	VMOVDQU   Y5, 64(DX)(R12*2)
+	VMOVDQU   Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI16AVX2_loop4
+
+selectSVSI16AVX2_after4:
+selectSVSI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI16AVX2_after1
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI16AVX2_loop1
+
+selectSVSI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI16AVX2_tail8
+	VMOVDQU   (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVSI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI16AVX2_tail4
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI16AVX2_tail2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI16AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI16AVX2_row
+	JMP  selectSVSI16AVX2_end
+
+selectSVSI16AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX2_exact1
+	JMP          selectSVSI16AVX2_end
+
+selectSVSI16AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y4, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX2_exact2
+	JMP          selectSVSI16AVX2_end
+
+selectSVSI16AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*2), Y5
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y5, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX2_exact3
+	JMP          selectSVSI16AVX2_end
+
+selectSVSI16AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*2), Y5
+	VPMOVZXBW    X1, Y6
+	VPCMPEQW     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y5, Y5
+	VMOVDQU      96(R8)(R12*2), Y6
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y6, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y5, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX2_exact4
+
+selectSVSI16AVX2_end:
+selectSVSI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVSI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVSI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVSI16AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectSVSI16AVX2NT_head8
+	VMOVDQU      (R8)(R12*2), X3
+	VPMOVZXBW    X1, X4
+	VPCMPEQW     X0, X4, X4
+	VPBLENDVB    X4, X2, X3, X3
+	VMOVDQU      X3, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectSVSI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI16AVX2NT_head4
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI16AVX2NT_head2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI16AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVSI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI16AVX2NT_after4
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	VMOVNTDQ  Y4, 32(DX)(R12*2)
+	VMOVNTDQ  Y5, 64(DX)(R12*2)
+	VMOVNTDQ  Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI16AVX2NT_loop4
+
+selectSVSI16AVX2NT_after4:
+selectSVSI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI16AVX2NT_after1
+	VMOVDQU   (R8)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI16AVX2NT_loop1
+
+selectSVSI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI16AVX2NT_tail8
+	VMOVDQU   (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSVSI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI16AVX2NT_tail4
+	VMOVQ     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI16AVX2NT_tail2
+	VMOVD     (R8)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI16AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI16AVX2NT_row
+
+selectSVSI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI16AVX2(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSSVI16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI16AVX2_done
+	TESTQ CX, CX
+	JLE   selectSSVI16AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000010
+	JE    selectSSVI16AVX2_exact1
+	CMPQ  CX, $0x00000020
+	JE    selectSSVI16AVX2_exact2
+	CMPQ  CX, $0x00000030
+	JE    selectSSVI16AVX2_exact3
+	CMPQ  CX, $0x00000040
+	JE    selectSSVI16AVX2_exact4
+
+selectSSVI16AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI16AVX2_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI16AVX2_after4
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVDQU   Y3, (DX)(R12*2)
+	VMOVDQU   Y4, 32(DX)(R12*2)
+	VMOVDQU   Y5, 64(DX)(R12*2)
+	VMOVDQU   Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI16AVX2_loop4
+
+selectSSVI16AVX2_after4:
+selectSSVI16AVX2_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI16AVX2_after1
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI16AVX2_loop1
+
+selectSSVI16AVX2_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI16AVX2_tail8
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSSVI16AVX2_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI16AVX2_tail4
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI16AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI16AVX2_tail2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI16AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI16AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI16AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI16AVX2_row
+	JMP  selectSSVI16AVX2_end
+
+selectSSVI16AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX2_exact1
+	JMP          selectSSVI16AVX2_end
+
+selectSSVI16AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y1, 32(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX2_exact2
+	JMP          selectSSVI16AVX2_end
+
+selectSSVI16AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y1, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX2_exact3
+	JMP          selectSSVI16AVX2_end
+
+selectSSVI16AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*2), Y3
+	VPMOVZXBW    X1, Y4
+	VPCMPEQW     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*2), Y4
+	VPMOVZXBW    X1, Y5
+	VPCMPEQW     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*2), Y5
+	VPMOVZXBW    X1, Y6
+	VPCMPEQW     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y2, Y5
+	VMOVDQU      96(R10)(R12*2), Y6
+	VPMOVZXBW    X1, Y1
+	VPCMPEQW     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*2)
+	VMOVDQU      Y4, 32(DX)(R12*2)
+	VMOVDQU      Y5, 64(DX)(R12*2)
+	VMOVDQU      Y1, 96(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX2_exact4
+
+selectSSVI16AVX2_end:
+selectSSVI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI16AVX2NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSSVI16AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI16AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSSVI16AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x01, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x01, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x01, R11
+	VPXOR Y0, Y0, Y0
+
+selectSSVI16AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000008
+	JB           selectSSVI16AVX2NT_head8
+	VMOVDQU      (R10)(R12*2), X3
+	VPMOVZXBW    X1, X4
+	VPCMPEQW     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X3
+	VMOVDQU      X3, (DX)(R12*2)
+	ADDQ         $0x00000008, R12
+	SUBQ         $0x00000008, R13
+
+selectSSVI16AVX2NT_head8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI16AVX2NT_head4
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI16AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI16AVX2NT_head2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI16AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI16AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VPEXTRW   $0x00, X3, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI16AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSSVI16AVX2NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI16AVX2NT_after4
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*2), Y4
+	VPMOVZXBW X1, Y5
+	VPCMPEQW  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*2), Y5
+	VPMOVZXBW X1, Y6
+	VPCMPEQW  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*2), Y6
+	VPMOVZXBW X1, Y7
+	VPCMPEQW  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	VMOVNTDQ  Y4, 32(DX)(R12*2)
+	VMOVNTDQ  Y5, 64(DX)(R12*2)
+	VMOVNTDQ  Y6, 96(DX)(R12*2)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI16AVX2NT_loop4
+
+selectSSVI16AVX2NT_after4:
+selectSSVI16AVX2NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI16AVX2NT_after1
+	VMOVDQU   (R10)(R12*2), Y3
+	VPMOVZXBW X1, Y4
+	VPCMPEQW  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVNTDQ  Y3, (DX)(R12*2)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI16AVX2NT_loop1
+
+selectSSVI16AVX2NT_after1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI16AVX2NT_tail8
+	VMOVDQU   (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*2)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+
+selectSSVI16AVX2NT_tail8:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI16AVX2NT_tail4
+	VMOVQ     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*2)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI16AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI16AVX2NT_tail2
+	VMOVD     (R10)(R12*2), X3
+	VPMOVZXBW X1, X4
+	VPCMPEQW  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*2)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI16AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI16AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI16AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI16AVX2NT_row
+
+selectSSVI16AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVVI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectVVVI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectVVVI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectVVVI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectVVVI32AVX2_exact4
+
+selectVVVI32AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI32AVX2_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*4), Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*4)
+	VMOVDQU   Y2, 32(DX)(R12*4)
+	VMOVDQU   Y3, 64(DX)(R12*4)
+	VMOVDQU   Y4, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI32AVX2_loop4
+
+selectVVVI32AVX2_after4:
+selectVVVI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI32AVX2_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVVI32AVX2_loop1
+
+selectVVVI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI32AVX2_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI32AVX2_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI32AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI32AVX2_row
+	JMP  selectVVVI32AVX2_end
+
+selectVVVI32AVX2_exact1:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX2_exact1
+	JMP       selectVVVI32AVX2_end
+
+selectVVVI32AVX2_exact2:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   Y1, (DX)(R12*4)
+	VMOVDQU   Y2, 32(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX2_exact2
+	JMP       selectVVVI32AVX2_end
+
+selectVVVI32AVX2_exact3:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   Y1, (DX)(R12*4)
+	VMOVDQU   Y2, 32(DX)(R12*4)
+	VMOVDQU   Y3, 64(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX2_exact3
+	JMP       selectVVVI32AVX2_end
+
+selectVVVI32AVX2_exact4:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*4), Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*4)
+	VMOVDQU   Y2, 32(DX)(R12*4)
+	VMOVDQU   Y3, 64(DX)(R12*4)
+	VMOVDQU   Y4, 96(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX2_exact4
+
+selectVVVI32AVX2_end:
+selectVVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVVI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVVI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVVI32AVX2NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000001f, R14
+	SHRQ      $0x02, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI32AVX2NT_head4
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI32AVX2NT_head2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI32AVX2NT_head1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVVI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI32AVX2NT_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*4), Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVNTDQ  Y1, (DX)(R12*4)
+	VMOVNTDQ  Y2, 32(DX)(R12*4)
+	VMOVNTDQ  Y3, 64(DX)(R12*4)
+	VMOVNTDQ  Y4, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI32AVX2NT_loop4
+
+selectVVVI32AVX2NT_after4:
+selectVVVI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI32AVX2NT_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVNTDQ  Y1, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVVI32AVX2NT_loop1
+
+selectVVVI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI32AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*4), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVVI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI32AVX2NT_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI32AVX2NT_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI32AVX2NT_row
+
+selectVVVI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVSI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectVVSI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectVVSI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectVVSI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectVVSI32AVX2_exact4
+
+selectVVSI32AVX2_row:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI32AVX2_after4
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVQ     8(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*4), Y4
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVQ     16(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*4), Y5
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVQ     24(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*4), Y6
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVDQU   Y2, (DX)(R12*4)
+	VMOVDQU   Y3, 32(DX)(R12*4)
+	VMOVDQU   Y4, 64(DX)(R12*4)
+	VMOVDQU   Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI32AVX2_loop4
+
+selectVVSI32AVX2_after4:
+selectVVSI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI32AVX2_after1
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVSI32AVX2_loop1
+
+selectVVSI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI32AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI32AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI32AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI32AVX2_row
+	JMP  selectVVSI32AVX2_end
+
+selectVVSI32AVX2_exact1:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX2_exact1
+	JMP          selectVVSI32AVX2_end
+
+selectVVSI32AVX2_exact2:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX2_exact2
+	JMP          selectVVSI32AVX2_end
+
+selectVVSI32AVX2_exact3:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVQ        16(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*4), Y5
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX2_exact3
+	JMP          selectVVSI32AVX2_end
+
+selectVVSI32AVX2_exact4:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVQ        16(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*4), Y5
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y4
+	VMOVQ        24(SI)(R12*1), X5
+	VMOVDQU      96(R8)(R12*4), Y6
+	VPMOVZXBD    X5, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y4, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX2_exact4
+
+selectVVSI32AVX2_end:
+selectVVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVSI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVSI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVSI32AVX2NT_row:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectVVSI32AVX2NT_head4
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X2
+	VMOVDQU      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectVVSI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI32AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI32AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVD     X2, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVSI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI32AVX2NT_after4
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVQ     8(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*4), Y4
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVQ     16(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*4), Y5
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVQ     24(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*4), Y6
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	VMOVNTDQ  Y3, 32(DX)(R12*4)
+	VMOVNTDQ  Y4, 64(DX)(R12*4)
+	VMOVNTDQ  Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI32AVX2NT_loop4
+
+selectVVSI32AVX2NT_after4:
+selectVVSI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI32AVX2NT_after1
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVSI32AVX2NT_loop1
+
+selectVVSI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI32AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVVSI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI32AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI32AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI32AVX2NT_row
+
+selectVVSI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSVI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectVSVI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectVSVI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectVSVI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectVSVI32AVX2_exact4
+
+selectVSVI32AVX2_row:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI32AVX2_after4
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVQ     8(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVQ     16(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVQ     24(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVDQU   Y2, (DX)(R12*4)
+	VMOVDQU   Y3, 32(DX)(R12*4)
+	VMOVDQU   Y4, 64(DX)(R12*4)
+	VMOVDQU   Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI32AVX2_loop4
+
+selectVSVI32AVX2_after4:
+selectVSVI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI32AVX2_after1
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSVI32AVX2_loop1
+
+selectVSVI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI32AVX2_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI32AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI32AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI32AVX2_row
+	JMP  selectVSVI32AVX2_end
+
+selectVSVI32AVX2_exact1:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX2_exact1
+	JMP          selectVSVI32AVX2_end
+
+selectVSVI32AVX2_exact2:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX2_exact2
+	JMP          selectVSVI32AVX2_end
+
+selectVSVI32AVX2_exact3:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVQ        16(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX2_exact3
+	JMP          selectVSVI32AVX2_end
+
+selectVSVI32AVX2_exact4:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X2, Y2
+	VPCMPEQD     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVQ        8(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVQ        16(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y4
+	VMOVQ        24(SI)(R12*1), X5
+	VMOVDQU      96(R10)(R12*4), Y6
+	VPMOVZXBD    X5, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y6, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y4, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX2_exact4
+
+selectVSVI32AVX2_end:
+selectVSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSVI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSVI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSVI32AVX2NT_row:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectVSVI32AVX2NT_head4
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X2
+	VMOVDQU      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectVSVI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI32AVX2NT_head2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI32AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVD     X2, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSVI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI32AVX2NT_after4
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVQ     8(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVQ     16(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVQ     24(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	VMOVNTDQ  Y3, 32(DX)(R12*4)
+	VMOVNTDQ  Y4, 64(DX)(R12*4)
+	VMOVNTDQ  Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI32AVX2NT_loop4
+
+selectVSVI32AVX2NT_after4:
+selectVSVI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI32AVX2NT_after1
+	VMOVQ     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSVI32AVX2NT_loop1
+
+selectVSVI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI32AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSVI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI32AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI32AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X2, X2
+	VPCMPEQD  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI32AVX2NT_row
+
+selectVSVI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSSI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectVSSI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectVSSI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectVSSI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectVSSI32AVX2_exact4
+
+selectVSSI32AVX2_row:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI32AVX2_after4
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVQ     8(SI)(R12*1), X4
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVQ     16(SI)(R12*1), X5
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVQ     24(SI)(R12*1), X6
+	VPMOVZXBD X6, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVDQU   Y3, (DX)(R12*4)
+	VMOVDQU   Y4, 32(DX)(R12*4)
+	VMOVDQU   Y5, 64(DX)(R12*4)
+	VMOVDQU   Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI32AVX2_loop4
+
+selectVSSI32AVX2_after4:
+selectVSSI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI32AVX2_after1
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSSI32AVX2_loop1
+
+selectVSSI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI32AVX2_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI32AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI32AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI32AVX2_row
+	JMP  selectVSSI32AVX2_end
+
+selectVSSI32AVX2_exact1:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X3
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX2_exact1
+	JMP          selectVSSI32AVX2_end
+
+selectVSSI32AVX2_exact2:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X3
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVQ        8(SI)(R12*1), X4
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX2_exact2
+	JMP          selectVSSI32AVX2_end
+
+selectVSSI32AVX2_exact3:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X3
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVQ        8(SI)(R12*1), X4
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVQ        16(SI)(R12*1), X5
+	VPMOVZXBD    X5, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX2_exact3
+	JMP          selectVSSI32AVX2_end
+
+selectVSSI32AVX2_exact4:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X3
+	VPMOVZXBD    X3, Y3
+	VPCMPEQD     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVQ        8(SI)(R12*1), X4
+	VPMOVZXBD    X4, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVQ        16(SI)(R12*1), X5
+	VPMOVZXBD    X5, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y5
+	VMOVQ        24(SI)(R12*1), X6
+	VPMOVZXBD    X6, Y6
+	VPCMPEQD     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y5, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX2_exact4
+
+selectVSSI32AVX2_end:
+selectVSSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSSI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSSI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSSI32AVX2NT_row:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectVSSI32AVX2NT_head4
+	VMOVD        (SI)(R12*1), X3
+	VPMOVZXBD    X3, X3
+	VPCMPEQD     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X3
+	VMOVDQU      X3, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectVSSI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI32AVX2NT_head2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI32AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVD     X3, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSSI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI32AVX2NT_after4
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVQ     8(SI)(R12*1), X4
+	VPMOVZXBD X4, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVQ     16(SI)(R12*1), X5
+	VPMOVZXBD X5, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVQ     24(SI)(R12*1), X6
+	VPMOVZXBD X6, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	VMOVNTDQ  Y4, 32(DX)(R12*4)
+	VMOVNTDQ  Y5, 64(DX)(R12*4)
+	VMOVNTDQ  Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI32AVX2NT_loop4
+
+selectVSSI32AVX2NT_after4:
+selectVSSI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI32AVX2NT_after1
+	VMOVQ     (SI)(R12*1), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSSI32AVX2NT_loop1
+
+selectVSSI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI32AVX2NT_tail4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectVSSI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI32AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI32AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD X3, X3
+	VPCMPEQD  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI32AVX2NT_row
+
+selectVSSI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVVI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectSVVI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectSVVI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectSVVI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectSVVI32AVX2_exact4
+
+selectSVVI32AVX2_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI32AVX2_after4
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*4), Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVDQU   Y2, (DX)(R12*4)
+	VMOVDQU   Y3, 32(DX)(R12*4)
+	VMOVDQU   Y4, 64(DX)(R12*4)
+	VMOVDQU   Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI32AVX2_loop4
+
+selectSVVI32AVX2_after4:
+selectSVVI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI32AVX2_after1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVVI32AVX2_loop1
+
+selectSVVI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI32AVX2_tail4
+	VMOVDQU   (R8)(R12*4), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI32AVX2_tail2
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI32AVX2_tail1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI32AVX2_row
+	JMP  selectSVVI32AVX2_end
+
+selectSVVI32AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX2_exact1
+	JMP          selectSVVI32AVX2_end
+
+selectSVVI32AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*4), Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y3, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX2_exact2
+	JMP          selectSVVI32AVX2_end
+
+selectSVVI32AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*4), Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*4), Y4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX2_exact3
+	JMP          selectSVVI32AVX2_end
+
+selectSVVI32AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y2
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*4), Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*4), Y4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X1, Y6
+	VPCMPEQD     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y4, Y4
+	VMOVDQU      96(R8)(R12*4), Y5
+	VMOVDQU      96(R10)(R12*4), Y6
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*4)
+	VMOVDQU      Y3, 32(DX)(R12*4)
+	VMOVDQU      Y4, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX2_exact4
+
+selectSVVI32AVX2_end:
+selectSVVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVVI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVVI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVVI32AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectSVVI32AVX2NT_head4
+	VMOVDQU      (R8)(R12*4), X2
+	VMOVDQU      (R10)(R12*4), X3
+	VPMOVZXBD    X1, X4
+	VPCMPEQD     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X2
+	VMOVDQU      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectSVVI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI32AVX2NT_head2
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI32AVX2NT_head1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVD     X2, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVVI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI32AVX2NT_after4
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*4), Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*4), Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*4), Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	VMOVNTDQ  Y3, 32(DX)(R12*4)
+	VMOVNTDQ  Y4, 64(DX)(R12*4)
+	VMOVNTDQ  Y5, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI32AVX2NT_loop4
+
+selectSVVI32AVX2NT_after4:
+selectSVVI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI32AVX2NT_after1
+	VMOVDQU   (R8)(R12*4), Y2
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVNTDQ  Y2, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVVI32AVX2NT_loop1
+
+selectSVVI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI32AVX2NT_tail4
+	VMOVDQU   (R8)(R12*4), X2
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVVI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI32AVX2NT_tail2
+	VMOVQ     (R8)(R12*4), X2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI32AVX2NT_tail1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI32AVX2NT_row
+
+selectSVVI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVSI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVSI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectSVSI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectSVSI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectSVSI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectSVSI32AVX2_exact4
+
+selectSVSI32AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI32AVX2_after4
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVDQU   Y3, (DX)(R12*4)
+	VMOVDQU   Y4, 32(DX)(R12*4)
+	VMOVDQU   Y5, 64(DX)(R12*4)
+	VMOVDQU   Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI32AVX2_loop4
+
+selectSVSI32AVX2_after4:
+selectSVSI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI32AVX2_after1
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVSI32AVX2_loop1
+
+selectSVSI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI32AVX2_tail4
+	VMOVDQU   (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI32AVX2_tail2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI32AVX2_tail1
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI32AVX2_row
+	JMP  selectSVSI32AVX2_end
+
+selectSVSI32AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX2_exact1
+	JMP          selectSVSI32AVX2_end
+
+selectSVSI32AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y4, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX2_exact2
+	JMP          selectSVSI32AVX2_end
+
+selectSVSI32AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*4), Y5
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y5, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX2_exact3
+	JMP          selectSVSI32AVX2_end
+
+selectSVSI32AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*4), Y5
+	VPMOVZXBD    X1, Y6
+	VPCMPEQD     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y5, Y5
+	VMOVDQU      96(R8)(R12*4), Y6
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y6, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y5, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX2_exact4
+
+selectSVSI32AVX2_end:
+selectSVSI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVSI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVSI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVSI32AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectSVSI32AVX2NT_head4
+	VMOVDQU      (R8)(R12*4), X3
+	VPMOVZXBD    X1, X4
+	VPCMPEQD     X0, X4, X4
+	VPBLENDVB    X4, X2, X3, X3
+	VMOVDQU      X3, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectSVSI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI32AVX2NT_head2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI32AVX2NT_head1
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVD     X3, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVSI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI32AVX2NT_after4
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	VMOVNTDQ  Y4, 32(DX)(R12*4)
+	VMOVNTDQ  Y5, 64(DX)(R12*4)
+	VMOVNTDQ  Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI32AVX2NT_loop4
+
+selectSVSI32AVX2NT_after4:
+selectSVSI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI32AVX2NT_after1
+	VMOVDQU   (R8)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVSI32AVX2NT_loop1
+
+selectSVSI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI32AVX2NT_tail4
+	VMOVDQU   (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSVSI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI32AVX2NT_tail2
+	VMOVQ     (R8)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI32AVX2NT_tail1
+	VMOVD     (R8)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI32AVX2NT_row
+
+selectSVSI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI32AVX2(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSSVI32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI32AVX2_done
+	TESTQ CX, CX
+	JLE   selectSSVI32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000008
+	JE    selectSSVI32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    selectSSVI32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    selectSSVI32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    selectSSVI32AVX2_exact4
+
+selectSSVI32AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI32AVX2_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI32AVX2_after4
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVDQU   Y3, (DX)(R12*4)
+	VMOVDQU   Y4, 32(DX)(R12*4)
+	VMOVDQU   Y5, 64(DX)(R12*4)
+	VMOVDQU   Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI32AVX2_loop4
+
+selectSSVI32AVX2_after4:
+selectSSVI32AVX2_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI32AVX2_after1
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSSVI32AVX2_loop1
+
+selectSSVI32AVX2_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI32AVX2_tail4
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI32AVX2_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI32AVX2_tail2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI32AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI32AVX2_tail1
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI32AVX2_row
+	JMP  selectSSVI32AVX2_end
+
+selectSSVI32AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX2_exact1
+	JMP          selectSSVI32AVX2_end
+
+selectSSVI32AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y1, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX2_exact2
+	JMP          selectSSVI32AVX2_end
+
+selectSSVI32AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y1, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX2_exact3
+	JMP          selectSSVI32AVX2_end
+
+selectSSVI32AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*4), Y3
+	VPMOVZXBD    X1, Y4
+	VPCMPEQD     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*4), Y4
+	VPMOVZXBD    X1, Y5
+	VPCMPEQD     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*4), Y5
+	VPMOVZXBD    X1, Y6
+	VPCMPEQD     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y2, Y5
+	VMOVDQU      96(R10)(R12*4), Y6
+	VPMOVZXBD    X1, Y1
+	VPCMPEQD     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*4)
+	VMOVDQU      Y4, 32(DX)(R12*4)
+	VMOVDQU      Y5, 64(DX)(R12*4)
+	VMOVDQU      Y1, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX2_exact4
+
+selectSSVI32AVX2_end:
+selectSSVI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI32AVX2NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSSVI32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI32AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSSVI32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x02, R11
+	VPXOR Y0, Y0, Y0
+
+selectSSVI32AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           selectSSVI32AVX2NT_head4
+	VMOVDQU      (R10)(R12*4), X3
+	VPMOVZXBD    X1, X4
+	VPCMPEQD     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X3
+	VMOVDQU      X3, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+selectSSVI32AVX2NT_head4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI32AVX2NT_head2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI32AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI32AVX2NT_head1
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVD     X3, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI32AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSSVI32AVX2NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI32AVX2NT_after4
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*4), Y4
+	VPMOVZXBD X1, Y5
+	VPCMPEQD  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*4), Y5
+	VPMOVZXBD X1, Y6
+	VPCMPEQD  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*4), Y6
+	VPMOVZXBD X1, Y7
+	VPCMPEQD  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	VMOVNTDQ  Y4, 32(DX)(R12*4)
+	VMOVNTDQ  Y5, 64(DX)(R12*4)
+	VMOVNTDQ  Y6, 96(DX)(R12*4)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI32AVX2NT_loop4
+
+selectSSVI32AVX2NT_after4:
+selectSSVI32AVX2NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI32AVX2NT_after1
+	VMOVDQU   (R10)(R12*4), Y3
+	VPMOVZXBD X1, Y4
+	VPCMPEQD  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVNTDQ  Y3, (DX)(R12*4)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSSVI32AVX2NT_loop1
+
+selectSSVI32AVX2NT_after1:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI32AVX2NT_tail4
+	VMOVDQU   (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*4)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+
+selectSSVI32AVX2NT_tail4:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI32AVX2NT_tail2
+	VMOVQ     (R10)(R12*4), X3
+	VPMOVZXBD X1, X4
+	VPCMPEQD  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*4)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI32AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI32AVX2NT_tail1
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI32AVX2NT_row
+
+selectSSVI32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVVI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectVVVI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectVVVI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectVVVI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectVVVI64AVX2_exact4
+
+selectVVVI64AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI64AVX2_after4
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVD     4(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVD     8(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVD     12(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*8), Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*8)
+	VMOVDQU   Y2, 32(DX)(R12*8)
+	VMOVDQU   Y3, 64(DX)(R12*8)
+	VMOVDQU   Y4, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI64AVX2_loop4
+
+selectVVVI64AVX2_after4:
+selectVVVI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI64AVX2_after1
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVVVI64AVX2_loop1
+
+selectVVVI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI64AVX2_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVDQU   (R8)(R12*8), X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI64AVX2_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI64AVX2_row
+	JMP  selectVVVI64AVX2_end
+
+selectVVVI64AVX2_exact1:
+	XORQ      R12, R12
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVDQU   Y1, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX2_exact1
+	JMP       selectVVVI64AVX2_end
+
+selectVVVI64AVX2_exact2:
+	XORQ      R12, R12
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVD     4(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVDQU   Y1, (DX)(R12*8)
+	VMOVDQU   Y2, 32(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX2_exact2
+	JMP       selectVVVI64AVX2_end
+
+selectVVVI64AVX2_exact3:
+	XORQ      R12, R12
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVD     4(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVD     8(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVDQU   Y1, (DX)(R12*8)
+	VMOVDQU   Y2, 32(DX)(R12*8)
+	VMOVDQU   Y3, 64(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX2_exact3
+	JMP       selectVVVI64AVX2_end
+
+selectVVVI64AVX2_exact4:
+	XORQ      R12, R12
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVD     4(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVD     8(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVD     12(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*8), Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVDQU   Y1, (DX)(R12*8)
+	VMOVDQU   Y2, 32(DX)(R12*8)
+	VMOVDQU   Y3, 64(DX)(R12*8)
+	VMOVDQU   Y4, 96(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX2_exact4
+
+selectVVVI64AVX2_end:
+selectVVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVVI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVVI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVVI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVVI64AVX2NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000001f, R14
+	SHRQ      $0x03, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI64AVX2NT_head2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVDQU   (R8)(R12*8), X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI64AVX2NT_head1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVVI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI64AVX2NT_after4
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVD     4(SI)(R12*1), X2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y4, Y3, Y2
+	VMOVD     8(SI)(R12*1), X3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y5, Y4, Y3
+	VMOVD     12(SI)(R12*1), X4
+	VMOVDQU   96(R8)(R12*8), Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y6, Y5, Y4
+	VMOVNTDQ  Y1, (DX)(R12*8)
+	VMOVNTDQ  Y2, 32(DX)(R12*8)
+	VMOVNTDQ  Y3, 64(DX)(R12*8)
+	VMOVNTDQ  Y4, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI64AVX2NT_loop4
+
+selectVVVI64AVX2NT_after4:
+selectVVVI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVVI64AVX2NT_after1
+	VMOVD     (SI)(R12*1), X1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VPBLENDVB Y1, Y3, Y2, Y1
+	VMOVNTDQ  Y1, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVVVI64AVX2NT_loop1
+
+selectVVVI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVVVI64AVX2NT_tail2
+	VPXOR     X1, X1, X1
+	VPINSRW   $0x00, (SI)(R12*1), X1, X1
+	VMOVDQU   (R8)(R12*8), X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVDQU   X1, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVVI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVVI64AVX2NT_tail1
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVVI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI64AVX2NT_row
+
+selectVVVI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVVSI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectVVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectVVSI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectVVSI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectVVSI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectVVSI64AVX2_exact4
+
+selectVVSI64AVX2_row:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI64AVX2_after4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVD     4(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*8), Y4
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVD     8(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*8), Y5
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVD     12(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*8), Y6
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVDQU   Y2, (DX)(R12*8)
+	VMOVDQU   Y3, 32(DX)(R12*8)
+	VMOVDQU   Y4, 64(DX)(R12*8)
+	VMOVDQU   Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI64AVX2_loop4
+
+selectVVSI64AVX2_after4:
+selectVVSI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI64AVX2_after1
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVDQU   Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVVSI64AVX2_loop1
+
+selectVVSI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI64AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU   (R8)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI64AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI64AVX2_row
+	JMP  selectVVSI64AVX2_end
+
+selectVVSI64AVX2_exact1:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX2_exact1
+	JMP          selectVVSI64AVX2_end
+
+selectVVSI64AVX2_exact2:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX2_exact2
+	JMP          selectVVSI64AVX2_end
+
+selectVVSI64AVX2_exact3:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVD        8(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*8), Y5
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX2_exact3
+	JMP          selectVVSI64AVX2_end
+
+selectVVSI64AVX2_exact4:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y1, Y3, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y1, Y4, Y3
+	VMOVD        8(SI)(R12*1), X4
+	VMOVDQU      64(R8)(R12*8), Y5
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y1, Y5, Y4
+	VMOVD        12(SI)(R12*1), X5
+	VMOVDQU      96(R8)(R12*8), Y6
+	VPMOVZXBQ    X5, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y4, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX2_exact4
+
+selectVVSI64AVX2_end:
+selectVVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVVSI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVVSI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVVSI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectVVSI64AVX2NT_row:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectVVSI64AVX2NT_head2
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU      (R8)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X2
+	VMOVDQU      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectVVSI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI64AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVQ     X2, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVVSI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI64AVX2NT_after4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVD     4(SI)(R12*1), X3
+	VMOVDQU   32(R8)(R12*8), Y4
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y1, Y4, Y3
+	VMOVD     8(SI)(R12*1), X4
+	VMOVDQU   64(R8)(R12*8), Y5
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y1, Y5, Y4
+	VMOVD     12(SI)(R12*1), X5
+	VMOVDQU   96(R8)(R12*8), Y6
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y1, Y6, Y5
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	VMOVNTDQ  Y3, 32(DX)(R12*8)
+	VMOVNTDQ  Y4, 64(DX)(R12*8)
+	VMOVNTDQ  Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI64AVX2NT_loop4
+
+selectVVSI64AVX2NT_after4:
+selectVVSI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVVSI64AVX2NT_after1
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y1, Y3, Y2
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVVSI64AVX2NT_loop1
+
+selectVVSI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVVSI64AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU   (R8)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVVSI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVVSI64AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X1, X3, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVVSI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI64AVX2NT_row
+
+selectVVSI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSVI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectVSVI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectVSVI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectVSVI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectVSVI64AVX2_exact4
+
+selectVSVI64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI64AVX2_after4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVD     4(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVD     8(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVD     12(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVDQU   Y2, (DX)(R12*8)
+	VMOVDQU   Y3, 32(DX)(R12*8)
+	VMOVDQU   Y4, 64(DX)(R12*8)
+	VMOVDQU   Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI64AVX2_loop4
+
+selectVSVI64AVX2_after4:
+selectVSVI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI64AVX2_after1
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVDQU   Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVSVI64AVX2_loop1
+
+selectVSVI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI64AVX2_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI64AVX2_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI64AVX2_row
+	JMP  selectVSVI64AVX2_end
+
+selectVSVI64AVX2_exact1:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX2_exact1
+	JMP          selectVSVI64AVX2_end
+
+selectVSVI64AVX2_exact2:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX2_exact2
+	JMP          selectVSVI64AVX2_end
+
+selectVSVI64AVX2_exact3:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVD        8(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX2_exact3
+	JMP          selectVSVI64AVX2_end
+
+selectVSVI64AVX2_exact4:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X2, Y2
+	VPCMPEQQ     Y0, Y2, Y2
+	VPBLENDVB    Y2, Y3, Y1, Y2
+	VMOVD        4(SI)(R12*1), X3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y4, Y1, Y3
+	VMOVD        8(SI)(R12*1), X4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y5, Y1, Y4
+	VMOVD        12(SI)(R12*1), X5
+	VMOVDQU      96(R10)(R12*8), Y6
+	VPMOVZXBQ    X5, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y6, Y1, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y4, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX2_exact4
+
+selectVSVI64AVX2_end:
+selectVSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSVI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSVI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSVI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSVI64AVX2NT_row:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectVSVI64AVX2NT_head2
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU      (R10)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X2
+	VMOVDQU      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectVSVI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI64AVX2NT_head1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVQ     X2, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSVI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI64AVX2NT_after4
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVD     4(SI)(R12*1), X3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y4, Y1, Y3
+	VMOVD     8(SI)(R12*1), X4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y5, Y1, Y4
+	VMOVD     12(SI)(R12*1), X5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y6, Y1, Y5
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	VMOVNTDQ  Y3, 32(DX)(R12*8)
+	VMOVNTDQ  Y4, 64(DX)(R12*8)
+	VMOVNTDQ  Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI64AVX2NT_loop4
+
+selectVSVI64AVX2NT_after4:
+selectVSVI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSVI64AVX2NT_after1
+	VMOVD     (SI)(R12*1), X2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VPBLENDVB Y2, Y3, Y1, Y2
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVSVI64AVX2NT_loop1
+
+selectVSVI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVSVI64AVX2NT_tail2
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (SI)(R12*1), X2, X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSVI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSVI64AVX2NT_tail1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (SI)(R12*1), X2, X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X2, X2
+	VPCMPEQQ  X0, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSVI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI64AVX2NT_row
+
+selectVSVI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectVSSI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectVSSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectVSSI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectVSSI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectVSSI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectVSSI64AVX2_exact4
+
+selectVSSI64AVX2_row:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI64AVX2_after4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVD     4(SI)(R12*1), X4
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVD     8(SI)(R12*1), X5
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVD     12(SI)(R12*1), X6
+	VPMOVZXBQ X6, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVDQU   Y3, (DX)(R12*8)
+	VMOVDQU   Y4, 32(DX)(R12*8)
+	VMOVDQU   Y5, 64(DX)(R12*8)
+	VMOVDQU   Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI64AVX2_loop4
+
+selectVSSI64AVX2_after4:
+selectVSSI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI64AVX2_after1
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVDQU   Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVSSI64AVX2_loop1
+
+selectVSSI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI64AVX2_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ X3, X3
+	VPCMPEQQ  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI64AVX2_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ X3, X3
+	VPCMPEQQ  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI64AVX2_row
+	JMP  selectVSSI64AVX2_end
+
+selectVSSI64AVX2_exact1:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X3
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX2_exact1
+	JMP          selectVSSI64AVX2_end
+
+selectVSSI64AVX2_exact2:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X3
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVD        4(SI)(R12*1), X4
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX2_exact2
+	JMP          selectVSSI64AVX2_end
+
+selectVSSI64AVX2_exact3:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X3
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVD        4(SI)(R12*1), X4
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVD        8(SI)(R12*1), X5
+	VPMOVZXBQ    X5, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX2_exact3
+	JMP          selectVSSI64AVX2_end
+
+selectVSSI64AVX2_exact4:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*1), X3
+	VPMOVZXBQ    X3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VPBLENDVB    Y3, Y2, Y1, Y3
+	VMOVD        4(SI)(R12*1), X4
+	VPMOVZXBQ    X4, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y1, Y4
+	VMOVD        8(SI)(R12*1), X5
+	VPMOVZXBQ    X5, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y1, Y5
+	VMOVD        12(SI)(R12*1), X6
+	VPMOVZXBQ    X6, Y6
+	VPCMPEQQ     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y1, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y5, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX2_exact4
+
+selectVSSI64AVX2_end:
+selectVSSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectVSSI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectVSSI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectVSSI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectVSSI64AVX2NT_row:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectVSSI64AVX2NT_head2
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ    X3, X3
+	VPCMPEQQ     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X3
+	VMOVDQU      X3, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectVSSI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI64AVX2NT_head1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ X3, X3
+	VPCMPEQQ  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVQ     X3, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectVSSI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI64AVX2NT_after4
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVD     4(SI)(R12*1), X4
+	VPMOVZXBQ X4, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y1, Y4
+	VMOVD     8(SI)(R12*1), X5
+	VPMOVZXBQ X5, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y1, Y5
+	VMOVD     12(SI)(R12*1), X6
+	VPMOVZXBQ X6, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y1, Y6
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	VMOVNTDQ  Y4, 32(DX)(R12*8)
+	VMOVNTDQ  Y5, 64(DX)(R12*8)
+	VMOVNTDQ  Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI64AVX2NT_loop4
+
+selectVSSI64AVX2NT_after4:
+selectVSSI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectVSSI64AVX2NT_after1
+	VMOVD     (SI)(R12*1), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VPBLENDVB Y3, Y2, Y1, Y3
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectVSSI64AVX2NT_loop1
+
+selectVSSI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectVSSI64AVX2NT_tail2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ X3, X3
+	VPCMPEQQ  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectVSSI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectVSSI64AVX2NT_tail1
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ X3, X3
+	VPCMPEQQ  X0, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectVSSI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI64AVX2NT_row
+
+selectVSSI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVVI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectSVVI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectSVVI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectSVVI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectSVVI64AVX2_exact4
+
+selectSVVI64AVX2_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI64AVX2_after4
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*8), Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVDQU   Y2, (DX)(R12*8)
+	VMOVDQU   Y3, 32(DX)(R12*8)
+	VMOVDQU   Y4, 64(DX)(R12*8)
+	VMOVDQU   Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI64AVX2_loop4
+
+selectSVVI64AVX2_after4:
+selectSVVI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI64AVX2_after1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSVVI64AVX2_loop1
+
+selectSVVI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI64AVX2_tail2
+	VMOVDQU   (R8)(R12*8), X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI64AVX2_tail1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI64AVX2_row
+	JMP  selectSVVI64AVX2_end
+
+selectSVVI64AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX2_exact1
+	JMP          selectSVVI64AVX2_end
+
+selectSVVI64AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*8), Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y3, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX2_exact2
+	JMP          selectSVVI64AVX2_end
+
+selectSVVI64AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*8), Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*8), Y4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y4, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX2_exact3
+	JMP          selectSVVI64AVX2_end
+
+selectSVVI64AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y2
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y2
+	VMOVDQU      32(R8)(R12*8), Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y3
+	VMOVDQU      64(R8)(R12*8), Y4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X1, Y6
+	VPCMPEQQ     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y4, Y4
+	VMOVDQU      96(R8)(R12*8), Y5
+	VMOVDQU      96(R10)(R12*8), Y6
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y5, Y1
+	VMOVDQU      Y2, (DX)(R12*8)
+	VMOVDQU      Y3, 32(DX)(R12*8)
+	VMOVDQU      Y4, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX2_exact4
+
+selectSVVI64AVX2_end:
+selectSVVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVVI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVVI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVVI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVVI64AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectSVVI64AVX2NT_head2
+	VMOVDQU      (R8)(R12*8), X2
+	VMOVDQU      (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X4
+	VPCMPEQQ     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X2
+	VMOVDQU      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectSVVI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI64AVX2NT_head1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVQ     X2, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVVI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI64AVX2NT_after4
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVDQU   32(R8)(R12*8), Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y3, Y3
+	VMOVDQU   64(R8)(R12*8), Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VMOVDQU   96(R8)(R12*8), Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	VMOVNTDQ  Y3, 32(DX)(R12*8)
+	VMOVNTDQ  Y4, 64(DX)(R12*8)
+	VMOVNTDQ  Y5, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI64AVX2NT_loop4
+
+selectSVVI64AVX2NT_after4:
+selectSVVI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVVI64AVX2NT_after1
+	VMOVDQU   (R8)(R12*8), Y2
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y2
+	VMOVNTDQ  Y2, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSVVI64AVX2NT_loop1
+
+selectSVVI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSVVI64AVX2NT_tail2
+	VMOVDQU   (R8)(R12*8), X2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X2
+	VMOVDQU   X2, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVVI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVVI64AVX2NT_tail1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVVI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI64AVX2NT_row
+
+selectSVVI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSVSI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectSVSI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectSVSI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectSVSI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectSVSI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectSVSI64AVX2_exact4
+
+selectSVSI64AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI64AVX2_after4
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVDQU   Y3, (DX)(R12*8)
+	VMOVDQU   Y4, 32(DX)(R12*8)
+	VMOVDQU   Y5, 64(DX)(R12*8)
+	VMOVDQU   Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI64AVX2_loop4
+
+selectSVSI64AVX2_after4:
+selectSVSI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI64AVX2_after1
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSVSI64AVX2_loop1
+
+selectSVSI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI64AVX2_tail2
+	VMOVDQU   (R8)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI64AVX2_tail1
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI64AVX2_row
+	JMP  selectSVSI64AVX2_end
+
+selectSVSI64AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y3, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX2_exact1
+	JMP          selectSVSI64AVX2_end
+
+selectSVSI64AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y4, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX2_exact2
+	JMP          selectSVSI64AVX2_end
+
+selectSVSI64AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*8), Y5
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y5, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX2_exact3
+	JMP          selectSVSI64AVX2_end
+
+selectSVSI64AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R8)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y2, Y3, Y3
+	VMOVDQU      32(R8)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y2, Y4, Y4
+	VMOVDQU      64(R8)(R12*8), Y5
+	VPMOVZXBQ    X1, Y6
+	VPCMPEQQ     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y2, Y5, Y5
+	VMOVDQU      96(R8)(R12*8), Y6
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y2, Y6, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y5, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX2_exact4
+
+selectSVSI64AVX2_end:
+selectSVSI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSVSI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSVSI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSVSI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectSVSI64AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectSVSI64AVX2NT_head2
+	VMOVDQU      (R8)(R12*8), X3
+	VPMOVZXBQ    X1, X4
+	VPCMPEQQ     X0, X4, X4
+	VPBLENDVB    X4, X2, X3, X3
+	VMOVDQU      X3, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectSVSI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI64AVX2NT_head1
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVQ     X3, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSVSI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI64AVX2NT_after4
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVDQU   32(R8)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y2, Y4, Y4
+	VMOVDQU   64(R8)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y2, Y5, Y5
+	VMOVDQU   96(R8)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y2, Y6, Y6
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	VMOVNTDQ  Y4, 32(DX)(R12*8)
+	VMOVNTDQ  Y5, 64(DX)(R12*8)
+	VMOVNTDQ  Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI64AVX2NT_loop4
+
+selectSVSI64AVX2NT_after4:
+selectSVSI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSVSI64AVX2NT_after1
+	VMOVDQU   (R8)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y2, Y3, Y3
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSVSI64AVX2NT_loop1
+
+selectSVSI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSVSI64AVX2NT_tail2
+	VMOVDQU   (R8)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X2, X3, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSVSI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSVSI64AVX2NT_tail1
+	VMOVQ     (R8)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X2, X3, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSVSI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI64AVX2NT_row
+
+selectSVSI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI64AVX2(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2
+TEXT ·selectSSVI64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI64AVX2_done
+	TESTQ CX, CX
+	JLE   selectSSVI64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000004
+	JE    selectSSVI64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    selectSSVI64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    selectSSVI64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    selectSSVI64AVX2_exact4
+
+selectSSVI64AVX2_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI64AVX2_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI64AVX2_after4
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVDQU   Y3, (DX)(R12*8)
+	VMOVDQU   Y4, 32(DX)(R12*8)
+	VMOVDQU   Y5, 64(DX)(R12*8)
+	VMOVDQU   Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI64AVX2_loop4
+
+selectSSVI64AVX2_after4:
+selectSSVI64AVX2_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI64AVX2_after1
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSSVI64AVX2_loop1
+
+selectSSVI64AVX2_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI64AVX2_tail2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI64AVX2_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI64AVX2_tail1
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI64AVX2_row
+	JMP  selectSSVI64AVX2_end
+
+selectSSVI64AVX2_exact1:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y3, Y2, Y1
+	VMOVDQU      Y1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX2_exact1
+	JMP          selectSSVI64AVX2_end
+
+selectSSVI64AVX2_exact2:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y4, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y1, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX2_exact2
+	JMP          selectSSVI64AVX2_end
+
+selectSSVI64AVX2_exact3:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y5, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y1, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX2_exact3
+	JMP          selectSSVI64AVX2_end
+
+selectSSVI64AVX2_exact4:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVDQU      (R10)(R12*8), Y3
+	VPMOVZXBQ    X1, Y4
+	VPCMPEQQ     Y0, Y4, Y4
+	VPBLENDVB    Y4, Y3, Y2, Y3
+	VMOVDQU      32(R10)(R12*8), Y4
+	VPMOVZXBQ    X1, Y5
+	VPCMPEQQ     Y0, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y2, Y4
+	VMOVDQU      64(R10)(R12*8), Y5
+	VPMOVZXBQ    X1, Y6
+	VPCMPEQQ     Y0, Y6, Y6
+	VPBLENDVB    Y6, Y5, Y2, Y5
+	VMOVDQU      96(R10)(R12*8), Y6
+	VPMOVZXBQ    X1, Y1
+	VPCMPEQQ     Y0, Y1, Y1
+	VPBLENDVB    Y1, Y6, Y2, Y1
+	VMOVDQU      Y3, (DX)(R12*8)
+	VMOVDQU      Y4, 32(DX)(R12*8)
+	VMOVDQU      Y5, 64(DX)(R12*8)
+	VMOVDQU      Y1, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX2_exact4
+
+selectSSVI64AVX2_end:
+selectSSVI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI64AVX2NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·selectSSVI64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   selectSSVI64AVX2NT_done
+	TESTQ CX, CX
+	JLE   selectSSVI64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  cond+32(FP), SI
+	MOVQ  ldcond+40(FP), DI
+	SHLQ  $0x00, DI
+	MOVQ  a+48(FP), R8
+	MOVQ  lda+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  b+64(FP), R10
+	MOVQ  ldb+72(FP), R11
+	SHLQ  $0x03, R11
+	VPXOR Y0, Y0, Y0
+
+selectSSVI64AVX2NT_row:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           selectSSVI64AVX2NT_head2
+	VMOVDQU      (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X4
+	VPCMPEQQ     X0, X4, X4
+	VPBLENDVB    X4, X3, X2, X3
+	VMOVDQU      X3, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+selectSSVI64AVX2NT_head2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI64AVX2NT_head1
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVQ     X3, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI64AVX2NT_head1:
+	MOVQ R15, R13
+
+selectSSVI64AVX2NT_loop4:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI64AVX2NT_after4
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVDQU   32(R10)(R12*8), Y4
+	VPMOVZXBQ X1, Y5
+	VPCMPEQQ  Y0, Y5, Y5
+	VPBLENDVB Y5, Y4, Y2, Y4
+	VMOVDQU   64(R10)(R12*8), Y5
+	VPMOVZXBQ X1, Y6
+	VPCMPEQQ  Y0, Y6, Y6
+	VPBLENDVB Y6, Y5, Y2, Y5
+	VMOVDQU   96(R10)(R12*8), Y6
+	VPMOVZXBQ X1, Y7
+	VPCMPEQQ  Y0, Y7, Y7
+	VPBLENDVB Y7, Y6, Y2, Y6
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	VMOVNTDQ  Y4, 32(DX)(R12*8)
+	VMOVNTDQ  Y5, 64(DX)(R12*8)
+	VMOVNTDQ  Y6, 96(DX)(R12*8)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI64AVX2NT_loop4
+
+selectSSVI64AVX2NT_after4:
+selectSSVI64AVX2NT_loop1:
+	CMPQ      R13, $0x00000004
+	JB        selectSSVI64AVX2NT_after1
+	VMOVDQU   (R10)(R12*8), Y3
+	VPMOVZXBQ X1, Y4
+	VPCMPEQQ  Y0, Y4, Y4
+	VPBLENDVB Y4, Y3, Y2, Y3
+	VMOVNTDQ  Y3, (DX)(R12*8)
+	ADDQ      $0x00000004, R12
+	SUBQ      $0x00000004, R13
+	JMP       selectSSVI64AVX2NT_loop1
+
+selectSSVI64AVX2NT_after1:
+	CMPQ      R13, $0x00000002
+	JB        selectSSVI64AVX2NT_tail2
+	VMOVDQU   (R10)(R12*8), X3
+	VPMOVZXBQ X1, X4
+	VPCMPEQQ  X0, X4, X4
+	VPBLENDVB X4, X3, X2, X3
+	VMOVDQU   X3, (DX)(R12*8)
+	ADDQ      $0x00000002, R12
+	SUBQ      $0x00000002, R13
+
+selectSSVI64AVX2NT_tail2:
+	CMPQ      R13, $0x00000001
+	JB        selectSSVI64AVX2NT_tail1
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      $0x00000001, R12
+	SUBQ      $0x00000001, R13
+
+selectSSVI64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI64AVX2NT_row
+
+selectSSVI64AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func selectVVVF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·selectVVVF32AVX512(SB), NOSPLIT, $0-80
@@ -9972,5 +21431,9165 @@ selectSSVF64AVX512NT_tail_done:
 	JNZ  selectSSVF64AVX512NT_row
 
 selectSSVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectVVVI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVVI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectVVVI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectVVVI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectVVVI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectVVVI8AVX512_exact4
+
+selectVVVI8AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVVVI8AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 64(SI)(R12*1), Z1
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z3, K1, Z1
+	VMOVDQU64 128(SI)(R12*1), Z2
+	VMOVDQU64 128(R8)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z4, K1, Z2
+	VMOVDQU64 192(SI)(R12*1), Z3
+	VMOVDQU64 192(R8)(R12*1), Z4
+	VMOVDQU64 192(R10)(R12*1), Z5
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMB Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*1)
+	VMOVDQU64 Z1, 64(DX)(R12*1)
+	VMOVDQU64 Z2, 128(DX)(R12*1)
+	VMOVDQU64 Z3, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVVVI8AVX512_loop4
+
+selectVVVI8AVX512_after4:
+selectVVVI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI8AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI8AVX512_loop1
+
+selectVVVI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI8AVX512_row
+	JMP  selectVVVI8AVX512_end
+
+selectVVVI8AVX512_exact1:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX512_exact1
+	JMP       selectVVVI8AVX512_end
+
+selectVVVI8AVX512_exact2:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 64(SI)(R12*1), Z1
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z3, K1, Z1
+	VMOVDQU64 Z0, (DX)(R12*1)
+	VMOVDQU64 Z1, 64(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX512_exact2
+	JMP       selectVVVI8AVX512_end
+
+selectVVVI8AVX512_exact3:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 64(SI)(R12*1), Z1
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z3, K1, Z1
+	VMOVDQU64 128(SI)(R12*1), Z2
+	VMOVDQU64 128(R8)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z4, K1, Z2
+	VMOVDQU64 Z0, (DX)(R12*1)
+	VMOVDQU64 Z1, 64(DX)(R12*1)
+	VMOVDQU64 Z2, 128(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX512_exact3
+	JMP       selectVVVI8AVX512_end
+
+selectVVVI8AVX512_exact4:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 64(SI)(R12*1), Z1
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z3, K1, Z1
+	VMOVDQU64 128(SI)(R12*1), Z2
+	VMOVDQU64 128(R8)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z4, K1, Z2
+	VMOVDQU64 192(SI)(R12*1), Z3
+	VMOVDQU64 192(R8)(R12*1), Z4
+	VMOVDQU64 192(R10)(R12*1), Z5
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMB Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*1)
+	VMOVDQU64 Z1, 64(DX)(R12*1)
+	VMOVDQU64 Z2, 128(DX)(R12*1)
+	VMOVDQU64 Z3, 192(DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX512_exact4
+
+selectVVVI8AVX512_end:
+selectVVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectVVVI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVVI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVVI8AVX512NT_row:
+	XORQ       R12, R12
+	MOVQ       CX, R13
+	MOVQ       DX, R14
+	NEGQ       R14
+	ANDQ       $0x0000003f, R14
+	SHRQ       $0x00, R14
+	CMPQ       R14, R13
+	CMOVQGT    R13, R14
+	MOVQ       R13, R15
+	SUBQ       R14, R15
+	MOVQ       R14, R13
+	TESTQ      R13, R13
+	JZ         selectVVVI8AVX512NT_head_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVVI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVVI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVVVI8AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVDQU64 64(SI)(R12*1), Z1
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z3, K1, Z1
+	VMOVDQU64 128(SI)(R12*1), Z2
+	VMOVDQU64 128(R8)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z4, K1, Z2
+	VMOVDQU64 192(SI)(R12*1), Z3
+	VMOVDQU64 192(R8)(R12*1), Z4
+	VMOVDQU64 192(R10)(R12*1), Z5
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMB Z4, Z5, K1, Z3
+	VMOVNTDQ  Z0, (DX)(R12*1)
+	VMOVNTDQ  Z1, 64(DX)(R12*1)
+	VMOVNTDQ  Z2, 128(DX)(R12*1)
+	VMOVNTDQ  Z3, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVVVI8AVX512NT_loop4
+
+selectVVVI8AVX512NT_after4:
+selectVVVI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI8AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Z0
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMB Z1, Z2, K1, Z0
+	VMOVNTDQ  Z0, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI8AVX512NT_loop1
+
+selectVVVI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVVVI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVVI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI8AVX512NT_row
+
+selectVVVI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectVVSI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVSI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectVVSI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectVVSI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectVVSI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectVVSI8AVX512_exact4
+
+selectVVSI8AVX512_row:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVVSI8AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z0, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Z2
+	VMOVDQU64 64(R8)(R12*1), Z3
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z0, K1, Z2
+	VMOVDQU64 128(SI)(R12*1), Z3
+	VMOVDQU64 128(R8)(R12*1), Z4
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMB Z4, Z0, K1, Z3
+	VMOVDQU64 192(SI)(R12*1), Z4
+	VMOVDQU64 192(R8)(R12*1), Z5
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMB Z5, Z0, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*1)
+	VMOVDQU64 Z2, 64(DX)(R12*1)
+	VMOVDQU64 Z3, 128(DX)(R12*1)
+	VMOVDQU64 Z4, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVVSI8AVX512_loop4
+
+selectVVSI8AVX512_after4:
+selectVVSI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI8AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z0, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI8AVX512_loop1
+
+selectVVSI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z2
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU64  Z2, Z1
+	VPBLENDMB  Z2, Z0, K2, Z1
+	VMOVDQU8   Z1, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI8AVX512_row
+	JMP  selectVVSI8AVX512_end
+
+selectVVSI8AVX512_exact1:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX512_exact1
+	JMP          selectVVSI8AVX512_end
+
+selectVVSI8AVX512_exact2:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R8)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMB    Z3, Z0, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX512_exact2
+	JMP          selectVVSI8AVX512_end
+
+selectVVSI8AVX512_exact3:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R8)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMB    Z3, Z0, K1, Z2
+	VMOVDQU64    128(SI)(R12*1), Z3
+	VMOVDQU64    128(R8)(R12*1), Z4
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMB    Z4, Z0, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	VMOVDQU64    Z3, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX512_exact3
+	JMP          selectVVSI8AVX512_end
+
+selectVVSI8AVX512_exact4:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R8)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMB    Z3, Z0, K1, Z2
+	VMOVDQU64    128(SI)(R12*1), Z3
+	VMOVDQU64    128(R8)(R12*1), Z4
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMB    Z4, Z0, K1, Z3
+	VMOVDQU64    192(SI)(R12*1), Z4
+	VMOVDQU64    192(R8)(R12*1), Z5
+	VPTESTMB     Z4, Z4, K1
+	VMOVDQU64    Z5, Z4
+	VPBLENDMB    Z5, Z0, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	VMOVDQU64    Z3, 128(DX)(R12*1)
+	VMOVDQU64    Z4, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX512_exact4
+
+selectVVSI8AVX512_end:
+selectVVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectVVSI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVSI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVSI8AVX512NT_row:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPTESTMB     Z1, Z1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVVSI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVSI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVVSI8AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z0, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Z2
+	VMOVDQU64 64(R8)(R12*1), Z3
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMB Z3, Z0, K1, Z2
+	VMOVDQU64 128(SI)(R12*1), Z3
+	VMOVDQU64 128(R8)(R12*1), Z4
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMB Z4, Z0, K1, Z3
+	VMOVDQU64 192(SI)(R12*1), Z4
+	VMOVDQU64 192(R8)(R12*1), Z5
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMB Z5, Z0, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*1)
+	VMOVNTDQ  Z2, 64(DX)(R12*1)
+	VMOVNTDQ  Z3, 128(DX)(R12*1)
+	VMOVNTDQ  Z4, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVVSI8AVX512NT_loop4
+
+selectVVSI8AVX512NT_after4:
+selectVVSI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI8AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMB Z2, Z0, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI8AVX512NT_loop1
+
+selectVVSI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVVSI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z2
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU64  Z2, Z1
+	VPBLENDMB  Z2, Z0, K2, Z1
+	VMOVDQU8   Z1, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVSI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI8AVX512NT_row
+
+selectVVSI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectVSVI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSVI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectVSVI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectVSVI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectVSVI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectVSVI8AVX512_exact4
+
+selectVSVI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVSVI8AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMB Z0, Z2, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z3, K1, Z2
+	VMOVDQU64 128(SI)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMB Z0, Z4, K1, Z3
+	VMOVDQU64 192(SI)(R12*1), Z4
+	VMOVDQU64 192(R10)(R12*1), Z5
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMB Z0, Z5, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*1)
+	VMOVDQU64 Z2, 64(DX)(R12*1)
+	VMOVDQU64 Z3, 128(DX)(R12*1)
+	VMOVDQU64 Z4, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVSVI8AVX512_loop4
+
+selectVSVI8AVX512_after4:
+selectVSVI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI8AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMB Z0, Z2, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI8AVX512_loop1
+
+selectVSVI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU64  Z0, Z1
+	VPBLENDMB  Z0, Z2, K2, Z1
+	VMOVDQU8   Z1, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI8AVX512_row
+	JMP  selectVSVI8AVX512_end
+
+selectVSVI8AVX512_exact1:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX512_exact1
+	JMP          selectVSVI8AVX512_end
+
+selectVSVI8AVX512_exact2:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R10)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z3, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX512_exact2
+	JMP          selectVSVI8AVX512_end
+
+selectVSVI8AVX512_exact3:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R10)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z3, K1, Z2
+	VMOVDQU64    128(SI)(R12*1), Z3
+	VMOVDQU64    128(R10)(R12*1), Z4
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMB    Z0, Z4, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	VMOVDQU64    Z3, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX512_exact3
+	JMP          selectVSVI8AVX512_end
+
+selectVSVI8AVX512_exact4:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z1, Z1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K1, Z1
+	VMOVDQU64    64(SI)(R12*1), Z2
+	VMOVDQU64    64(R10)(R12*1), Z3
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z3, K1, Z2
+	VMOVDQU64    128(SI)(R12*1), Z3
+	VMOVDQU64    128(R10)(R12*1), Z4
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMB    Z0, Z4, K1, Z3
+	VMOVDQU64    192(SI)(R12*1), Z4
+	VMOVDQU64    192(R10)(R12*1), Z5
+	VPTESTMB     Z4, Z4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMB    Z0, Z5, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*1)
+	VMOVDQU64    Z2, 64(DX)(R12*1)
+	VMOVDQU64    Z3, 128(DX)(R12*1)
+	VMOVDQU64    Z4, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX512_exact4
+
+selectVSVI8AVX512_end:
+selectVSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectVSVI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSVI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSVI8AVX512NT_row:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z1, Z1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVSVI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSVI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVSVI8AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMB Z0, Z2, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Z2
+	VMOVDQU64 64(R10)(R12*1), Z3
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z3, K1, Z2
+	VMOVDQU64 128(SI)(R12*1), Z3
+	VMOVDQU64 128(R10)(R12*1), Z4
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMB Z0, Z4, K1, Z3
+	VMOVDQU64 192(SI)(R12*1), Z4
+	VMOVDQU64 192(R10)(R12*1), Z5
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMB Z0, Z5, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*1)
+	VMOVNTDQ  Z2, 64(DX)(R12*1)
+	VMOVNTDQ  Z3, 128(DX)(R12*1)
+	VMOVNTDQ  Z4, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVSVI8AVX512NT_loop4
+
+selectVSVI8AVX512NT_after4:
+selectVSVI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI8AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z1, Z1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMB Z0, Z2, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI8AVX512NT_loop1
+
+selectVSVI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVSVI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU64  Z0, Z1
+	VPBLENDMB  Z0, Z2, K2, Z1
+	VMOVDQU8   Z1, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVSVI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI8AVX512NT_row
+
+selectVSVI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectVSSI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSSI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectVSSI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectVSSI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectVSSI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectVSSI8AVX512_exact4
+
+selectVSSI8AVX512_row:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVSSI8AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Z2
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z1, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Z3
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMB Z0, Z1, K1, Z3
+	VMOVDQU64 128(SI)(R12*1), Z4
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMB Z0, Z1, K1, Z4
+	VMOVDQU64 192(SI)(R12*1), Z5
+	VPTESTMB  Z5, Z5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMB Z0, Z1, K1, Z5
+	VMOVDQU64 Z2, (DX)(R12*1)
+	VMOVDQU64 Z3, 64(DX)(R12*1)
+	VMOVDQU64 Z4, 128(DX)(R12*1)
+	VMOVDQU64 Z5, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVSSI8AVX512_loop4
+
+selectVSSI8AVX512_after4:
+selectVSSI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI8AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Z2
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z1, K1, Z2
+	VMOVDQU64 Z2, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI8AVX512_loop1
+
+selectVSSI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z2
+	VPTESTMB   Z2, Z2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMB  Z0, Z1, K2, Z2
+	VMOVDQU8   Z2, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVSSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI8AVX512_row
+	JMP  selectVSSI8AVX512_end
+
+selectVSSI8AVX512_exact1:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z2
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K1, Z2
+	VMOVDQU64    Z2, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX512_exact1
+	JMP          selectVSSI8AVX512_end
+
+selectVSSI8AVX512_exact2:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z2
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Z3
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMB    Z0, Z1, K1, Z3
+	VMOVDQU64    Z2, (DX)(R12*1)
+	VMOVDQU64    Z3, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX512_exact2
+	JMP          selectVSSI8AVX512_end
+
+selectVSSI8AVX512_exact3:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z2
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Z3
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMB    Z0, Z1, K1, Z3
+	VMOVDQU64    128(SI)(R12*1), Z4
+	VPTESTMB     Z4, Z4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMB    Z0, Z1, K1, Z4
+	VMOVDQU64    Z2, (DX)(R12*1)
+	VMOVDQU64    Z3, 64(DX)(R12*1)
+	VMOVDQU64    Z4, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX512_exact3
+	JMP          selectVSSI8AVX512_end
+
+selectVSSI8AVX512_exact4:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Z2
+	VPTESTMB     Z2, Z2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Z3
+	VPTESTMB     Z3, Z3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMB    Z0, Z1, K1, Z3
+	VMOVDQU64    128(SI)(R12*1), Z4
+	VPTESTMB     Z4, Z4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMB    Z0, Z1, K1, Z4
+	VMOVDQU64    192(SI)(R12*1), Z5
+	VPTESTMB     Z5, Z5, K1
+	VMOVDQU64    Z0, Z5
+	VPBLENDMB    Z0, Z1, K1, Z5
+	VMOVDQU64    Z2, (DX)(R12*1)
+	VMOVDQU64    Z3, 64(DX)(R12*1)
+	VMOVDQU64    Z4, 128(DX)(R12*1)
+	VMOVDQU64    Z5, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX512_exact4
+
+selectVSSI8AVX512_end:
+selectVSSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectVSSI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSSI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSSI8AVX512NT_row:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	VPTESTMB     Z2, Z2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K2, Z2
+	VMOVDQU8     Z2, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVSSI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSSI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectVSSI8AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Z2
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z1, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Z3
+	VPTESTMB  Z3, Z3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMB Z0, Z1, K1, Z3
+	VMOVDQU64 128(SI)(R12*1), Z4
+	VPTESTMB  Z4, Z4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMB Z0, Z1, K1, Z4
+	VMOVDQU64 192(SI)(R12*1), Z5
+	VPTESTMB  Z5, Z5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMB Z0, Z1, K1, Z5
+	VMOVNTDQ  Z2, (DX)(R12*1)
+	VMOVNTDQ  Z3, 64(DX)(R12*1)
+	VMOVNTDQ  Z4, 128(DX)(R12*1)
+	VMOVNTDQ  Z5, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectVSSI8AVX512NT_loop4
+
+selectVSSI8AVX512NT_after4:
+selectVSSI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI8AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Z2
+	VPTESTMB  Z2, Z2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMB Z0, Z1, K1, Z2
+	VMOVNTDQ  Z2, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI8AVX512NT_loop1
+
+selectVSSI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z2
+	VPTESTMB   Z2, Z2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMB  Z0, Z1, K2, Z2
+	VMOVDQU8   Z2, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVSSI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI8AVX512NT_row
+
+selectVSSI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectSVVI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVVI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectSVVI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectSVVI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectSVVI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectSVVI8AVX512_exact4
+
+selectSVVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSVVI8AVX512_after4
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*1), Z1
+	VMOVDQU64 64(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMB Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*1), Z1
+	VMOVDQU64 128(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMB Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*1), Z1
+	VMOVDQU64 192(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMB Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*1)
+	VMOVDQU64 Z4, 64(DX)(R12*1)
+	VMOVDQU64 Z5, 128(DX)(R12*1)
+	VMOVDQU64 Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSVVI8AVX512_loop4
+
+selectSVVI8AVX512_after4:
+selectSVVI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI8AVX512_after1
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI8AVX512_loop1
+
+selectSVVI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectSVVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSVVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI8AVX512_row
+	JMP  selectSVVI8AVX512_end
+
+selectSVVI8AVX512_exact1:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX512_exact1
+	JMP          selectSVVI8AVX512_end
+
+selectSVVI8AVX512_exact2:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z1
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z0, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX512_exact2
+	JMP          selectSVVI8AVX512_end
+
+selectSVVI8AVX512_exact3:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z1
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMB    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*1), Z1
+	VMOVDQU64    128(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z0, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX512_exact3
+	JMP          selectSVVI8AVX512_end
+
+selectSVVI8AVX512_exact4:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z1
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z1
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMB    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*1), Z1
+	VMOVDQU64    128(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMB    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R8)(R12*1), Z1
+	VMOVDQU64    192(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z5, 128(DX)(R12*1)
+	VMOVDQU64    Z0, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX512_exact4
+
+selectSVVI8AVX512_end:
+selectSVVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectSVVI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVVI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVVI8AVX512NT_row:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K2, Z3
+	VMOVDQU8     Z3, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSVVI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVVI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSVVI8AVX512NT_after4
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*1), Z1
+	VMOVDQU64 64(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMB Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*1), Z1
+	VMOVDQU64 128(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMB Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*1), Z1
+	VMOVDQU64 192(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMB Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	VMOVNTDQ  Z4, 64(DX)(R12*1)
+	VMOVNTDQ  Z5, 128(DX)(R12*1)
+	VMOVNTDQ  Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSVVI8AVX512NT_loop4
+
+selectSVVI8AVX512NT_after4:
+selectSVVI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI8AVX512NT_after1
+	VMOVDQU64 (R8)(R12*1), Z1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI8AVX512NT_loop1
+
+selectSVVI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectSVVI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSVVI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI8AVX512NT_row
+
+selectSVVI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectSVSI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVSI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectSVSI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectSVSI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectSVSI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectSVSI8AVX512_exact4
+
+selectSVSI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSVSI8AVX512_after4
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMB Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMB Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMB Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMB Z2, Z1, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*1)
+	VMOVDQU64 Z4, 64(DX)(R12*1)
+	VMOVDQU64 Z5, 128(DX)(R12*1)
+	VMOVDQU64 Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSVSI8AVX512_loop4
+
+selectSVSI8AVX512_after4:
+selectSVSI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI8AVX512_after1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMB Z2, Z1, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI8AVX512_loop1
+
+selectSVSI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectSVSI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z2, Z0
+	VPBLENDMB  Z2, Z1, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSVSI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI8AVX512_row
+	JMP  selectSVSI8AVX512_end
+
+selectSVSI8AVX512_exact1:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMB    Z2, Z1, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX512_exact1
+	JMP          selectSVSI8AVX512_end
+
+selectSVSI8AVX512_exact2:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMB    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMB    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z0, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX512_exact2
+	JMP          selectSVSI8AVX512_end
+
+selectSVSI8AVX512_exact3:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMB    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMB    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMB    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z0, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX512_exact3
+	JMP          selectSVSI8AVX512_end
+
+selectSVSI8AVX512_exact4:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMB    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMB    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z5
+	VPBLENDMB    Z2, Z1, K1, Z5
+	VMOVDQU64    192(R8)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMB    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z5, 128(DX)(R12*1)
+	VMOVDQU64    Z0, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX512_exact4
+
+selectSVSI8AVX512_end:
+selectSVSI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectSVSI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVSI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVSI8AVX512NT_row:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z2, Z3
+	VPBLENDMB    Z2, Z1, K2, Z3
+	VMOVDQU8     Z3, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSVSI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVSI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSVSI8AVX512NT_after4
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMB Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMB Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMB Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMB Z2, Z1, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	VMOVNTDQ  Z4, 64(DX)(R12*1)
+	VMOVNTDQ  Z5, 128(DX)(R12*1)
+	VMOVNTDQ  Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSVSI8AVX512NT_loop4
+
+selectSVSI8AVX512NT_after4:
+selectSVSI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI8AVX512NT_after1
+	VMOVDQU64 (R8)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMB Z2, Z1, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI8AVX512NT_loop1
+
+selectSVSI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectSVSI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R8)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z2, Z0
+	VPBLENDMB  Z2, Z1, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSVSI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI8AVX512NT_row
+
+selectSVSI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI8AVX512(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·selectSSVI8AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI8AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSSVI8AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000040
+	JE     selectSSVI8AVX512_exact1
+	CMPQ   CX, $0x00000080
+	JE     selectSSVI8AVX512_exact2
+	CMPQ   CX, $0x000000c0
+	JE     selectSSVI8AVX512_exact3
+	CMPQ   CX, $0x00000100
+	JE     selectSSVI8AVX512_exact4
+
+selectSSVI8AVX512_row:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI8AVX512_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSSVI8AVX512_after4
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMB Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMB Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMB Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*1)
+	VMOVDQU64 Z4, 64(DX)(R12*1)
+	VMOVDQU64 Z5, 128(DX)(R12*1)
+	VMOVDQU64 Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSSVI8AVX512_loop4
+
+selectSSVI8AVX512_after4:
+selectSSVI8AVX512_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI8AVX512_after1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI8AVX512_loop1
+
+selectSSVI8AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectSSVI8AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSSVI8AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI8AVX512_row
+	JMP  selectSSVI8AVX512_end
+
+selectSSVI8AVX512_exact1:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX512_exact1
+	JMP          selectSSVI8AVX512_end
+
+selectSSVI8AVX512_exact2:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z0, 64(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX512_exact2
+	JMP          selectSSVI8AVX512_end
+
+selectSSVI8AVX512_exact3:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMB    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z0, 128(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX512_exact3
+	JMP          selectSSVI8AVX512_end
+
+selectSSVI8AVX512_exact4:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMB    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMB    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R10)(R12*1), Z2
+	VPTESTMB     Z0, Z0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*1)
+	VMOVDQU64    Z4, 64(DX)(R12*1)
+	VMOVDQU64    Z5, 128(DX)(R12*1)
+	VMOVDQU64    Z0, 192(DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX512_exact4
+
+selectSSVI8AVX512_end:
+selectSSVI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI8AVX512NT(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·selectSSVI8AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI8AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSSVI8AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x00, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x00, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x00, R11
+	VPXORD Z0, Z0, Z0
+
+selectSSVI8AVX512NT_row:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x00, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI8AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMB    Z1, Z2, K2, Z3
+	VMOVDQU8     Z3, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSSVI8AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSSVI8AVX512NT_loop4:
+	CMPQ      R13, $0x00000100
+	JB        selectSSVI8AVX512NT_after4
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMB Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMB Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMB Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	VMOVNTDQ  Z4, 64(DX)(R12*1)
+	VMOVNTDQ  Z5, 128(DX)(R12*1)
+	VMOVNTDQ  Z6, 192(DX)(R12*1)
+	ADDQ      $0x00000100, R12
+	SUBQ      $0x00000100, R13
+	JMP       selectSSVI8AVX512NT_loop4
+
+selectSSVI8AVX512NT_after4:
+selectSSVI8AVX512NT_loop1:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI8AVX512NT_after1
+	VMOVDQU64 (R10)(R12*1), Z2
+	VPTESTMB  Z0, Z0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMB Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*1)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI8AVX512NT_loop1
+
+selectSSVI8AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectSSVI8AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectSSVI8AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI8AVX512NT_row
+
+selectSSVI8AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVVI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVVI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectVVVI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectVVVI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectVVVI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectVVVI16AVX512_exact4
+
+selectVVVI16AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVVI16AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 32(SI)(R12*1), Y1
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z3, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Y2
+	VMOVDQU64 128(R8)(R12*2), Z3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z4, K1, Z2
+	VMOVDQU64 96(SI)(R12*1), Y3
+	VMOVDQU64 192(R8)(R12*2), Z4
+	VMOVDQU64 192(R10)(R12*2), Z5
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMW Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*2)
+	VMOVDQU64 Z1, 64(DX)(R12*2)
+	VMOVDQU64 Z2, 128(DX)(R12*2)
+	VMOVDQU64 Z3, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVVI16AVX512_loop4
+
+selectVVVI16AVX512_after4:
+selectVVVI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI16AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI16AVX512_loop1
+
+selectVVVI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI16AVX512_row
+	JMP  selectVVVI16AVX512_end
+
+selectVVVI16AVX512_exact1:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX512_exact1
+	JMP       selectVVVI16AVX512_end
+
+selectVVVI16AVX512_exact2:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 32(SI)(R12*1), Y1
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z3, K1, Z1
+	VMOVDQU64 Z0, (DX)(R12*2)
+	VMOVDQU64 Z1, 64(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX512_exact2
+	JMP       selectVVVI16AVX512_end
+
+selectVVVI16AVX512_exact3:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 32(SI)(R12*1), Y1
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z3, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Y2
+	VMOVDQU64 128(R8)(R12*2), Z3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z4, K1, Z2
+	VMOVDQU64 Z0, (DX)(R12*2)
+	VMOVDQU64 Z1, 64(DX)(R12*2)
+	VMOVDQU64 Z2, 128(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX512_exact3
+	JMP       selectVVVI16AVX512_end
+
+selectVVVI16AVX512_exact4:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 32(SI)(R12*1), Y1
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z3, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Y2
+	VMOVDQU64 128(R8)(R12*2), Z3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z4, K1, Z2
+	VMOVDQU64 96(SI)(R12*1), Y3
+	VMOVDQU64 192(R8)(R12*2), Z4
+	VMOVDQU64 192(R10)(R12*2), Z5
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMW Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*2)
+	VMOVDQU64 Z1, 64(DX)(R12*2)
+	VMOVDQU64 Z2, 128(DX)(R12*2)
+	VMOVDQU64 Z3, 192(DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX512_exact4
+
+selectVVVI16AVX512_end:
+selectVVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVVI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVVI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVVI16AVX512NT_row:
+	XORQ        R12, R12
+	MOVQ        CX, R13
+	MOVQ        DX, R14
+	NEGQ        R14
+	ANDQ        $0x0000003f, R14
+	SHRQ        $0x01, R14
+	CMPQ        R14, R13
+	CMOVQGT     R13, R14
+	MOVQ        R13, R15
+	SUBQ        R14, R15
+	MOVQ        R14, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI16AVX512NT_head_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVVI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVVI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVVI16AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVDQU64 32(SI)(R12*1), Y1
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z3, K1, Z1
+	VMOVDQU64 64(SI)(R12*1), Y2
+	VMOVDQU64 128(R8)(R12*2), Z3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z4, K1, Z2
+	VMOVDQU64 96(SI)(R12*1), Y3
+	VMOVDQU64 192(R8)(R12*2), Z4
+	VMOVDQU64 192(R10)(R12*2), Z5
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMW Z4, Z5, K1, Z3
+	VMOVNTDQ  Z0, (DX)(R12*2)
+	VMOVNTDQ  Z1, 64(DX)(R12*2)
+	VMOVNTDQ  Z2, 128(DX)(R12*2)
+	VMOVNTDQ  Z3, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVVI16AVX512NT_loop4
+
+selectVVVI16AVX512NT_after4:
+selectVVVI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI16AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Y0
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMW Z1, Z2, K1, Z0
+	VMOVNTDQ  Z0, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI16AVX512NT_loop1
+
+selectVVVI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVVI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI16AVX512NT_row
+
+selectVVVI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVSI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVSI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectVVSI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectVVSI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectVVSI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectVVSI16AVX512_exact4
+
+selectVVSI16AVX512_row:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVSI16AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z0, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), Y2
+	VMOVDQU64 64(R8)(R12*2), Z3
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z0, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Y3
+	VMOVDQU64 128(R8)(R12*2), Z4
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMW Z4, Z0, K1, Z3
+	VMOVDQU64 96(SI)(R12*1), Y4
+	VMOVDQU64 192(R8)(R12*2), Z5
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMW Z5, Z0, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*2)
+	VMOVDQU64 Z2, 64(DX)(R12*2)
+	VMOVDQU64 Z3, 128(DX)(R12*2)
+	VMOVDQU64 Z4, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVSI16AVX512_loop4
+
+selectVVSI16AVX512_after4:
+selectVVSI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI16AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z0, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI16AVX512_loop1
+
+selectVVSI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z2
+	VPTESTMB    Y1, Y1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMW   Z2, Z0, K2, Z1
+	VMOVDQU16   Z1, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI16AVX512_row
+	JMP  selectVVSI16AVX512_end
+
+selectVVSI16AVX512_exact1:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX512_exact1
+	JMP          selectVVSI16AVX512_end
+
+selectVVSI16AVX512_exact2:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R8)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMW    Z3, Z0, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX512_exact2
+	JMP          selectVVSI16AVX512_end
+
+selectVVSI16AVX512_exact3:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R8)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMW    Z3, Z0, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Y3
+	VMOVDQU64    128(R8)(R12*2), Z4
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMW    Z4, Z0, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	VMOVDQU64    Z3, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX512_exact3
+	JMP          selectVVSI16AVX512_end
+
+selectVVSI16AVX512_exact4:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R8)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMW    Z3, Z0, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Y3
+	VMOVDQU64    128(R8)(R12*2), Z4
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMW    Z4, Z0, K1, Z3
+	VMOVDQU64    96(SI)(R12*1), Y4
+	VMOVDQU64    192(R8)(R12*2), Z5
+	VPTESTMB     Y4, Y4, K1
+	VMOVDQU64    Z5, Z4
+	VPBLENDMW    Z5, Z0, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	VMOVDQU64    Z3, 128(DX)(R12*2)
+	VMOVDQU64    Z4, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX512_exact4
+
+selectVVSI16AVX512_end:
+selectVVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVSI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVSI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVSI16AVX512NT_row:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPTESTMB     Y1, Y1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K2, Z1
+	VMOVDQU16    Z1, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVVSI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVSI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVVSI16AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z0, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), Y2
+	VMOVDQU64 64(R8)(R12*2), Z3
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMW Z3, Z0, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Y3
+	VMOVDQU64 128(R8)(R12*2), Z4
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMW Z4, Z0, K1, Z3
+	VMOVDQU64 96(SI)(R12*1), Y4
+	VMOVDQU64 192(R8)(R12*2), Z5
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMW Z5, Z0, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*2)
+	VMOVNTDQ  Z2, 64(DX)(R12*2)
+	VMOVNTDQ  Z3, 128(DX)(R12*2)
+	VMOVNTDQ  Z4, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVVSI16AVX512NT_loop4
+
+selectVVSI16AVX512NT_after4:
+selectVVSI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI16AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMW Z2, Z0, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI16AVX512NT_loop1
+
+selectVVSI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z2
+	VPTESTMB    Y1, Y1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMW   Z2, Z0, K2, Z1
+	VMOVDQU16   Z1, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVSI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI16AVX512NT_row
+
+selectVVSI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSVI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSVI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectVSVI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectVSVI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectVSVI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectVSVI16AVX512_exact4
+
+selectVSVI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSVI16AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMW Z0, Z2, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), Y2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z3, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Y3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMW Z0, Z4, K1, Z3
+	VMOVDQU64 96(SI)(R12*1), Y4
+	VMOVDQU64 192(R10)(R12*2), Z5
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMW Z0, Z5, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*2)
+	VMOVDQU64 Z2, 64(DX)(R12*2)
+	VMOVDQU64 Z3, 128(DX)(R12*2)
+	VMOVDQU64 Z4, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSVI16AVX512_loop4
+
+selectVSVI16AVX512_after4:
+selectVSVI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI16AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMW Z0, Z2, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI16AVX512_loop1
+
+selectVSVI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y1, Y1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMW   Z0, Z2, K2, Z1
+	VMOVDQU16   Z1, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI16AVX512_row
+	JMP  selectVSVI16AVX512_end
+
+selectVSVI16AVX512_exact1:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX512_exact1
+	JMP          selectVSVI16AVX512_end
+
+selectVSVI16AVX512_exact2:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R10)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z3, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX512_exact2
+	JMP          selectVSVI16AVX512_end
+
+selectVSVI16AVX512_exact3:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R10)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z3, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Y3
+	VMOVDQU64    128(R10)(R12*2), Z4
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMW    Z0, Z4, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	VMOVDQU64    Z3, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX512_exact3
+	JMP          selectVSVI16AVX512_end
+
+selectVSVI16AVX512_exact4:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y1, Y1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K1, Z1
+	VMOVDQU64    32(SI)(R12*1), Y2
+	VMOVDQU64    64(R10)(R12*2), Z3
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z3, K1, Z2
+	VMOVDQU64    64(SI)(R12*1), Y3
+	VMOVDQU64    128(R10)(R12*2), Z4
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMW    Z0, Z4, K1, Z3
+	VMOVDQU64    96(SI)(R12*1), Y4
+	VMOVDQU64    192(R10)(R12*2), Z5
+	VPTESTMB     Y4, Y4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMW    Z0, Z5, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*2)
+	VMOVDQU64    Z2, 64(DX)(R12*2)
+	VMOVDQU64    Z3, 128(DX)(R12*2)
+	VMOVDQU64    Z4, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX512_exact4
+
+selectVSVI16AVX512_end:
+selectVSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSVI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSVI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSVI16AVX512NT_row:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y1, Y1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K2, Z1
+	VMOVDQU16    Z1, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVSVI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSVI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSVI16AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMW Z0, Z2, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), Y2
+	VMOVDQU64 64(R10)(R12*2), Z3
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z3, K1, Z2
+	VMOVDQU64 64(SI)(R12*1), Y3
+	VMOVDQU64 128(R10)(R12*2), Z4
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMW Z0, Z4, K1, Z3
+	VMOVDQU64 96(SI)(R12*1), Y4
+	VMOVDQU64 192(R10)(R12*2), Z5
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMW Z0, Z5, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*2)
+	VMOVNTDQ  Z2, 64(DX)(R12*2)
+	VMOVNTDQ  Z3, 128(DX)(R12*2)
+	VMOVNTDQ  Z4, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSVI16AVX512NT_loop4
+
+selectVSVI16AVX512NT_after4:
+selectVSVI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI16AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Y1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y1, Y1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMW Z0, Z2, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI16AVX512NT_loop1
+
+selectVSVI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y1, Y1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMW   Z0, Z2, K2, Z1
+	VMOVDQU16   Z1, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVSVI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI16AVX512NT_row
+
+selectVSVI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSSI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSSI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectVSSI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectVSSI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectVSSI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectVSSI16AVX512_exact4
+
+selectVSSI16AVX512_row:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSSI16AVX512_after4
+	VMOVDQU64 (SI)(R12*1), Y2
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z1, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), Y3
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMW Z0, Z1, K1, Z3
+	VMOVDQU64 64(SI)(R12*1), Y4
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMW Z0, Z1, K1, Z4
+	VMOVDQU64 96(SI)(R12*1), Y5
+	VPTESTMB  Y5, Y5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMW Z0, Z1, K1, Z5
+	VMOVDQU64 Z2, (DX)(R12*2)
+	VMOVDQU64 Z3, 64(DX)(R12*2)
+	VMOVDQU64 Z4, 128(DX)(R12*2)
+	VMOVDQU64 Z5, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSSI16AVX512_loop4
+
+selectVSSI16AVX512_after4:
+selectVSSI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI16AVX512_after1
+	VMOVDQU64 (SI)(R12*1), Y2
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z1, K1, Z2
+	VMOVDQU64 Z2, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI16AVX512_loop1
+
+selectVSSI16AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI16AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Y2
+	VPTESTMB   Y2, Y2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMW  Z0, Z1, K2, Z2
+	VMOVDQU16  Z2, K1, (DX)(R12*2)
+	ADDQ       R13, R12
+
+selectVSSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI16AVX512_row
+	JMP  selectVSSI16AVX512_end
+
+selectVSSI16AVX512_exact1:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y2
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K1, Z2
+	VMOVDQU64    Z2, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX512_exact1
+	JMP          selectVSSI16AVX512_end
+
+selectVSSI16AVX512_exact2:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y2
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), Y3
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMW    Z0, Z1, K1, Z3
+	VMOVDQU64    Z2, (DX)(R12*2)
+	VMOVDQU64    Z3, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX512_exact2
+	JMP          selectVSSI16AVX512_end
+
+selectVSSI16AVX512_exact3:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y2
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), Y3
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMW    Z0, Z1, K1, Z3
+	VMOVDQU64    64(SI)(R12*1), Y4
+	VPTESTMB     Y4, Y4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMW    Z0, Z1, K1, Z4
+	VMOVDQU64    Z2, (DX)(R12*2)
+	VMOVDQU64    Z3, 64(DX)(R12*2)
+	VMOVDQU64    Z4, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX512_exact3
+	JMP          selectVSSI16AVX512_end
+
+selectVSSI16AVX512_exact4:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), Y2
+	VPTESTMB     Y2, Y2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), Y3
+	VPTESTMB     Y3, Y3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMW    Z0, Z1, K1, Z3
+	VMOVDQU64    64(SI)(R12*1), Y4
+	VPTESTMB     Y4, Y4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMW    Z0, Z1, K1, Z4
+	VMOVDQU64    96(SI)(R12*1), Y5
+	VPTESTMB     Y5, Y5, K1
+	VMOVDQU64    Z0, Z5
+	VPBLENDMW    Z0, Z1, K1, Z5
+	VMOVDQU64    Z2, (DX)(R12*2)
+	VMOVDQU64    Z3, 64(DX)(R12*2)
+	VMOVDQU64    Z4, 128(DX)(R12*2)
+	VMOVDQU64    Z5, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX512_exact4
+
+selectVSSI16AVX512_end:
+selectVSSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSSI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSSI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSSI16AVX512NT_row:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y2
+	VPTESTMB     Y2, Y2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K2, Z2
+	VMOVDQU16    Z2, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVSSI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSSI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectVSSI16AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), Y2
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z1, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), Y3
+	VPTESTMB  Y3, Y3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMW Z0, Z1, K1, Z3
+	VMOVDQU64 64(SI)(R12*1), Y4
+	VPTESTMB  Y4, Y4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMW Z0, Z1, K1, Z4
+	VMOVDQU64 96(SI)(R12*1), Y5
+	VPTESTMB  Y5, Y5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMW Z0, Z1, K1, Z5
+	VMOVNTDQ  Z2, (DX)(R12*2)
+	VMOVNTDQ  Z3, 64(DX)(R12*2)
+	VMOVNTDQ  Z4, 128(DX)(R12*2)
+	VMOVNTDQ  Z5, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectVSSI16AVX512NT_loop4
+
+selectVSSI16AVX512NT_after4:
+selectVSSI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI16AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), Y2
+	VPTESTMB  Y2, Y2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMW Z0, Z1, K1, Z2
+	VMOVNTDQ  Z2, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI16AVX512NT_loop1
+
+selectVSSI16AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI16AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Y2
+	VPTESTMB   Y2, Y2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMW  Z0, Z1, K2, Z2
+	VMOVDQU16  Z2, K1, (DX)(R12*2)
+	ADDQ       R13, R12
+
+selectVSSI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI16AVX512NT_row
+
+selectVSSI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVVI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVVI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectSVVI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectSVVI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectSVVI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectSVVI16AVX512_exact4
+
+selectSVVI16AVX512_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVVI16AVX512_after4
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*2), Z1
+	VMOVDQU64 64(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMW Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*2), Z1
+	VMOVDQU64 128(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMW Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*2), Z1
+	VMOVDQU64 192(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMW Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*2)
+	VMOVDQU64 Z4, 64(DX)(R12*2)
+	VMOVDQU64 Z5, 128(DX)(R12*2)
+	VMOVDQU64 Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVVI16AVX512_loop4
+
+selectSVVI16AVX512_after4:
+selectSVVI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI16AVX512_after1
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI16AVX512_loop1
+
+selectSVVI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSVVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI16AVX512_row
+	JMP  selectSVVI16AVX512_end
+
+selectSVVI16AVX512_exact1:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX512_exact1
+	JMP          selectSVVI16AVX512_end
+
+selectSVVI16AVX512_exact2:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z1
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z0, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX512_exact2
+	JMP          selectSVVI16AVX512_end
+
+selectSVVI16AVX512_exact3:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z1
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMW    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*2), Z1
+	VMOVDQU64    128(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z0, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX512_exact3
+	JMP          selectSVVI16AVX512_end
+
+selectSVVI16AVX512_exact4:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z1
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z1
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMW    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*2), Z1
+	VMOVDQU64    128(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMW    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R8)(R12*2), Z1
+	VMOVDQU64    192(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z5, 128(DX)(R12*2)
+	VMOVDQU64    Z0, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX512_exact4
+
+selectSVVI16AVX512_end:
+selectSVVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVVI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVVI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVVI16AVX512NT_row:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K2, Z3
+	VMOVDQU16    Z3, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSVVI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVVI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVVI16AVX512NT_after4
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*2), Z1
+	VMOVDQU64 64(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMW Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*2), Z1
+	VMOVDQU64 128(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMW Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*2), Z1
+	VMOVDQU64 192(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMW Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	VMOVNTDQ  Z4, 64(DX)(R12*2)
+	VMOVNTDQ  Z5, 128(DX)(R12*2)
+	VMOVNTDQ  Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVVI16AVX512NT_loop4
+
+selectSVVI16AVX512NT_after4:
+selectSVVI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI16AVX512NT_after1
+	VMOVDQU64 (R8)(R12*2), Z1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI16AVX512NT_loop1
+
+selectSVVI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSVVI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI16AVX512NT_row
+
+selectSVVI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVSI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVSI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectSVSI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectSVSI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectSVSI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectSVSI16AVX512_exact4
+
+selectSVSI16AVX512_row:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVSI16AVX512_after4
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMW Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMW Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMW Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMW Z2, Z1, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*2)
+	VMOVDQU64 Z4, 64(DX)(R12*2)
+	VMOVDQU64 Z5, 128(DX)(R12*2)
+	VMOVDQU64 Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVSI16AVX512_loop4
+
+selectSVSI16AVX512_after4:
+selectSVSI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI16AVX512_after1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMW Z2, Z1, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI16AVX512_loop1
+
+selectSVSI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMW   Z2, Z1, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSVSI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI16AVX512_row
+	JMP  selectSVSI16AVX512_end
+
+selectSVSI16AVX512_exact1:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMW    Z2, Z1, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX512_exact1
+	JMP          selectSVSI16AVX512_end
+
+selectSVSI16AVX512_exact2:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMW    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMW    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z0, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX512_exact2
+	JMP          selectSVSI16AVX512_end
+
+selectSVSI16AVX512_exact3:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMW    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMW    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMW    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z0, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX512_exact3
+	JMP          selectSVSI16AVX512_end
+
+selectSVSI16AVX512_exact4:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMW    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMW    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z5
+	VPBLENDMW    Z2, Z1, K1, Z5
+	VMOVDQU64    192(R8)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMW    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z5, 128(DX)(R12*2)
+	VMOVDQU64    Z0, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX512_exact4
+
+selectSVSI16AVX512_end:
+selectSVSI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVSI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVSI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVSI16AVX512NT_row:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z2, Z3
+	VPBLENDMW    Z2, Z1, K2, Z3
+	VMOVDQU16    Z3, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSVSI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVSI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSVSI16AVX512NT_after4
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMW Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMW Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMW Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMW Z2, Z1, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	VMOVNTDQ  Z4, 64(DX)(R12*2)
+	VMOVNTDQ  Z5, 128(DX)(R12*2)
+	VMOVNTDQ  Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSVSI16AVX512NT_loop4
+
+selectSVSI16AVX512NT_after4:
+selectSVSI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI16AVX512NT_after1
+	VMOVDQU64 (R8)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMW Z2, Z1, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI16AVX512NT_loop1
+
+selectSVSI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R8)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMW   Z2, Z1, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSVSI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI16AVX512NT_row
+
+selectSVSI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI16AVX512(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSSVI16AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI16AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSSVI16AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000020
+	JE     selectSSVI16AVX512_exact1
+	CMPQ   CX, $0x00000040
+	JE     selectSSVI16AVX512_exact2
+	CMPQ   CX, $0x00000060
+	JE     selectSSVI16AVX512_exact3
+	CMPQ   CX, $0x00000080
+	JE     selectSSVI16AVX512_exact4
+
+selectSSVI16AVX512_row:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI16AVX512_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSSVI16AVX512_after4
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMW Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMW Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMW Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*2)
+	VMOVDQU64 Z4, 64(DX)(R12*2)
+	VMOVDQU64 Z5, 128(DX)(R12*2)
+	VMOVDQU64 Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSSVI16AVX512_loop4
+
+selectSSVI16AVX512_after4:
+selectSSVI16AVX512_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI16AVX512_after1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI16AVX512_loop1
+
+selectSSVI16AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI16AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSSVI16AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI16AVX512_row
+	JMP  selectSSVI16AVX512_end
+
+selectSSVI16AVX512_exact1:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX512_exact1
+	JMP          selectSSVI16AVX512_end
+
+selectSSVI16AVX512_exact2:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z0, 64(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX512_exact2
+	JMP          selectSSVI16AVX512_end
+
+selectSSVI16AVX512_exact3:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMW    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z0, 128(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX512_exact3
+	JMP          selectSSVI16AVX512_end
+
+selectSSVI16AVX512_exact4:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMW    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMW    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R10)(R12*2), Z2
+	VPTESTMB     Y0, Y0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*2)
+	VMOVDQU64    Z4, 64(DX)(R12*2)
+	VMOVDQU64    Z5, 128(DX)(R12*2)
+	VMOVDQU64    Z0, 192(DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX512_exact4
+
+selectSSVI16AVX512_end:
+selectSSVI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI16AVX512NT(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSSVI16AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI16AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSSVI16AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x01, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x01, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x01, R11
+	VPXORD Z0, Z0, Z0
+
+selectSSVI16AVX512NT_row:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x01, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI16AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMW    Z1, Z2, K2, Z3
+	VMOVDQU16    Z3, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSSVI16AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSSVI16AVX512NT_loop4:
+	CMPQ      R13, $0x00000080
+	JB        selectSSVI16AVX512NT_after4
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMW Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMW Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMW Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	VMOVNTDQ  Z4, 64(DX)(R12*2)
+	VMOVNTDQ  Z5, 128(DX)(R12*2)
+	VMOVNTDQ  Z6, 192(DX)(R12*2)
+	ADDQ      $0x00000080, R12
+	SUBQ      $0x00000080, R13
+	JMP       selectSSVI16AVX512NT_loop4
+
+selectSSVI16AVX512NT_after4:
+selectSSVI16AVX512NT_loop1:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI16AVX512NT_after1
+	VMOVDQU64 (R10)(R12*2), Z2
+	VPTESTMB  Y0, Y0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMW Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*2)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI16AVX512NT_loop1
+
+selectSSVI16AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI16AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectSSVI16AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI16AVX512NT_row
+
+selectSSVI16AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVVI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVVI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectVVVI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectVVVI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectVVVI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectVVVI32AVX512_exact4
+
+selectVVVI32AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI32AVX512_after4
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 16(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z3, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*4), Z3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z4, K1, Z2
+	VMOVDQU64 48(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*4), Z4
+	VMOVDQU64 192(R10)(R12*4), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMD Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*4)
+	VMOVDQU64 Z1, 64(DX)(R12*4)
+	VMOVDQU64 Z2, 128(DX)(R12*4)
+	VMOVDQU64 Z3, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI32AVX512_loop4
+
+selectVVVI32AVX512_after4:
+selectVVVI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI32AVX512_after1
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI32AVX512_loop1
+
+selectVVVI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI32AVX512_row
+	JMP  selectVVVI32AVX512_end
+
+selectVVVI32AVX512_exact1:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX512_exact1
+	JMP       selectVVVI32AVX512_end
+
+selectVVVI32AVX512_exact2:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 16(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z3, K1, Z1
+	VMOVDQU64 Z0, (DX)(R12*4)
+	VMOVDQU64 Z1, 64(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX512_exact2
+	JMP       selectVVVI32AVX512_end
+
+selectVVVI32AVX512_exact3:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 16(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z3, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*4), Z3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z4, K1, Z2
+	VMOVDQU64 Z0, (DX)(R12*4)
+	VMOVDQU64 Z1, 64(DX)(R12*4)
+	VMOVDQU64 Z2, 128(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX512_exact3
+	JMP       selectVVVI32AVX512_end
+
+selectVVVI32AVX512_exact4:
+	XORQ      R12, R12
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 16(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z3, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*4), Z3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z4, K1, Z2
+	VMOVDQU64 48(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*4), Z4
+	VMOVDQU64 192(R10)(R12*4), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMD Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*4)
+	VMOVDQU64 Z1, 64(DX)(R12*4)
+	VMOVDQU64 Z2, 128(DX)(R12*4)
+	VMOVDQU64 Z3, 192(DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX512_exact4
+
+selectVVVI32AVX512_end:
+selectVVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVVI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVVI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVVI32AVX512NT_row:
+	XORQ        R12, R12
+	MOVQ        CX, R13
+	MOVQ        DX, R14
+	NEGQ        R14
+	ANDQ        $0x0000003f, R14
+	SHRQ        $0x02, R14
+	CMPQ        R14, R13
+	CMOVQGT     R13, R14
+	MOVQ        R13, R15
+	SUBQ        R14, R15
+	MOVQ        R14, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI32AVX512NT_head_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVVI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVVI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVVI32AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVDQU64 16(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z3, K1, Z1
+	VMOVDQU64 32(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*4), Z3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z4, K1, Z2
+	VMOVDQU64 48(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*4), Z4
+	VMOVDQU64 192(R10)(R12*4), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMD Z4, Z5, K1, Z3
+	VMOVNTDQ  Z0, (DX)(R12*4)
+	VMOVNTDQ  Z1, 64(DX)(R12*4)
+	VMOVNTDQ  Z2, 128(DX)(R12*4)
+	VMOVNTDQ  Z3, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVVI32AVX512NT_loop4
+
+selectVVVI32AVX512NT_after4:
+selectVVVI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVVI32AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMD Z1, Z2, K1, Z0
+	VMOVNTDQ  Z0, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVVI32AVX512NT_loop1
+
+selectVVVI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVVI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI32AVX512NT_row
+
+selectVVVI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVSI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVSI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectVVSI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectVVSI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectVVSI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectVVSI32AVX512_exact4
+
+selectVVSI32AVX512_row:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI32AVX512_after4
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z0, K1, Z1
+	VMOVDQU64 16(SI)(R12*1), X2
+	VMOVDQU64 64(R8)(R12*4), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z0, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), X3
+	VMOVDQU64 128(R8)(R12*4), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMD Z4, Z0, K1, Z3
+	VMOVDQU64 48(SI)(R12*1), X4
+	VMOVDQU64 192(R8)(R12*4), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMD Z5, Z0, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*4)
+	VMOVDQU64 Z2, 64(DX)(R12*4)
+	VMOVDQU64 Z3, 128(DX)(R12*4)
+	VMOVDQU64 Z4, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI32AVX512_loop4
+
+selectVVSI32AVX512_after4:
+selectVVSI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI32AVX512_after1
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z0, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI32AVX512_loop1
+
+selectVVSI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMD   Z2, Z0, K2, Z1
+	VMOVDQU32   Z1, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI32AVX512_row
+	JMP  selectVVSI32AVX512_end
+
+selectVVSI32AVX512_exact1:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX512_exact1
+	JMP          selectVVSI32AVX512_end
+
+selectVVSI32AVX512_exact2:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMD    Z3, Z0, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX512_exact2
+	JMP          selectVVSI32AVX512_end
+
+selectVVSI32AVX512_exact3:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMD    Z3, Z0, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), X3
+	VMOVDQU64    128(R8)(R12*4), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMD    Z4, Z0, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	VMOVDQU64    Z3, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX512_exact3
+	JMP          selectVVSI32AVX512_end
+
+selectVVSI32AVX512_exact4:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMD    Z3, Z0, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), X3
+	VMOVDQU64    128(R8)(R12*4), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMD    Z4, Z0, K1, Z3
+	VMOVDQU64    48(SI)(R12*1), X4
+	VMOVDQU64    192(R8)(R12*4), Z5
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z5, Z4
+	VPBLENDMD    Z5, Z0, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	VMOVDQU64    Z3, 128(DX)(R12*4)
+	VMOVDQU64    Z4, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX512_exact4
+
+selectVVSI32AVX512_end:
+selectVVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVSI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVSI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVSI32AVX512NT_row:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K2, Z1
+	VMOVDQU32    Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVVSI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVSI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVVSI32AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z0, K1, Z1
+	VMOVDQU64 16(SI)(R12*1), X2
+	VMOVDQU64 64(R8)(R12*4), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMD Z3, Z0, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), X3
+	VMOVDQU64 128(R8)(R12*4), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMD Z4, Z0, K1, Z3
+	VMOVDQU64 48(SI)(R12*1), X4
+	VMOVDQU64 192(R8)(R12*4), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMD Z5, Z0, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*4)
+	VMOVNTDQ  Z2, 64(DX)(R12*4)
+	VMOVNTDQ  Z3, 128(DX)(R12*4)
+	VMOVNTDQ  Z4, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVVSI32AVX512NT_loop4
+
+selectVVSI32AVX512NT_after4:
+selectVVSI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVVSI32AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMD Z2, Z0, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVVSI32AVX512NT_loop1
+
+selectVVSI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMD   Z2, Z0, K2, Z1
+	VMOVDQU32   Z1, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVSI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI32AVX512NT_row
+
+selectVVSI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSVI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSVI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectVSVI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectVSVI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectVSVI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectVSVI32AVX512_exact4
+
+selectVSVI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI32AVX512_after4
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMD Z0, Z2, K1, Z1
+	VMOVDQU64 16(SI)(R12*1), X2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z3, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), X3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMD Z0, Z4, K1, Z3
+	VMOVDQU64 48(SI)(R12*1), X4
+	VMOVDQU64 192(R10)(R12*4), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMD Z0, Z5, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*4)
+	VMOVDQU64 Z2, 64(DX)(R12*4)
+	VMOVDQU64 Z3, 128(DX)(R12*4)
+	VMOVDQU64 Z4, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI32AVX512_loop4
+
+selectVSVI32AVX512_after4:
+selectVSVI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI32AVX512_after1
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMD Z0, Z2, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI32AVX512_loop1
+
+selectVSVI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMD   Z0, Z2, K2, Z1
+	VMOVDQU32   Z1, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI32AVX512_row
+	JMP  selectVSVI32AVX512_end
+
+selectVSVI32AVX512_exact1:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX512_exact1
+	JMP          selectVSVI32AVX512_end
+
+selectVSVI32AVX512_exact2:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z3, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX512_exact2
+	JMP          selectVSVI32AVX512_end
+
+selectVSVI32AVX512_exact3:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z3, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), X3
+	VMOVDQU64    128(R10)(R12*4), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMD    Z0, Z4, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	VMOVDQU64    Z3, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX512_exact3
+	JMP          selectVSVI32AVX512_end
+
+selectVSVI32AVX512_exact4:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K1, Z1
+	VMOVDQU64    16(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*4), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z3, K1, Z2
+	VMOVDQU64    32(SI)(R12*1), X3
+	VMOVDQU64    128(R10)(R12*4), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMD    Z0, Z4, K1, Z3
+	VMOVDQU64    48(SI)(R12*1), X4
+	VMOVDQU64    192(R10)(R12*4), Z5
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMD    Z0, Z5, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*4)
+	VMOVDQU64    Z2, 64(DX)(R12*4)
+	VMOVDQU64    Z3, 128(DX)(R12*4)
+	VMOVDQU64    Z4, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX512_exact4
+
+selectVSVI32AVX512_end:
+selectVSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSVI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSVI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSVI32AVX512NT_row:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K2, Z1
+	VMOVDQU32    Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSVI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSVI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSVI32AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMD Z0, Z2, K1, Z1
+	VMOVDQU64 16(SI)(R12*1), X2
+	VMOVDQU64 64(R10)(R12*4), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z3, K1, Z2
+	VMOVDQU64 32(SI)(R12*1), X3
+	VMOVDQU64 128(R10)(R12*4), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMD Z0, Z4, K1, Z3
+	VMOVDQU64 48(SI)(R12*1), X4
+	VMOVDQU64 192(R10)(R12*4), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMD Z0, Z5, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*4)
+	VMOVNTDQ  Z2, 64(DX)(R12*4)
+	VMOVNTDQ  Z3, 128(DX)(R12*4)
+	VMOVNTDQ  Z4, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSVI32AVX512NT_loop4
+
+selectVSVI32AVX512NT_after4:
+selectVSVI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSVI32AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMD Z0, Z2, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSVI32AVX512NT_loop1
+
+selectVSVI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMD   Z0, Z2, K2, Z1
+	VMOVDQU32   Z1, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVSVI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI32AVX512NT_row
+
+selectVSVI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSSI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSSI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectVSSI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectVSSI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectVSSI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectVSSI32AVX512_exact4
+
+selectVSSI32AVX512_row:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI32AVX512_after4
+	VMOVDQU64 (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z1, K1, Z2
+	VMOVDQU64 16(SI)(R12*1), X3
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMD Z0, Z1, K1, Z3
+	VMOVDQU64 32(SI)(R12*1), X4
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMD Z0, Z1, K1, Z4
+	VMOVDQU64 48(SI)(R12*1), X5
+	VPTESTMB  X5, X5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMD Z0, Z1, K1, Z5
+	VMOVDQU64 Z2, (DX)(R12*4)
+	VMOVDQU64 Z3, 64(DX)(R12*4)
+	VMOVDQU64 Z4, 128(DX)(R12*4)
+	VMOVDQU64 Z5, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI32AVX512_loop4
+
+selectVSSI32AVX512_after4:
+selectVSSI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI32AVX512_after1
+	VMOVDQU64 (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z1, K1, Z2
+	VMOVDQU64 Z2, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI32AVX512_loop1
+
+selectVSSI32AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI32AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X2
+	VPTESTMB   X2, X2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMD  Z0, Z1, K2, Z2
+	VMOVDQU32  Z2, K1, (DX)(R12*4)
+	ADDQ       R13, R12
+
+selectVSSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI32AVX512_row
+	JMP  selectVSSI32AVX512_end
+
+selectVSSI32AVX512_exact1:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K1, Z2
+	VMOVDQU64    Z2, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX512_exact1
+	JMP          selectVSSI32AVX512_end
+
+selectVSSI32AVX512_exact2:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K1, Z2
+	VMOVDQU64    16(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMD    Z0, Z1, K1, Z3
+	VMOVDQU64    Z2, (DX)(R12*4)
+	VMOVDQU64    Z3, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX512_exact2
+	JMP          selectVSSI32AVX512_end
+
+selectVSSI32AVX512_exact3:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K1, Z2
+	VMOVDQU64    16(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMD    Z0, Z1, K1, Z3
+	VMOVDQU64    32(SI)(R12*1), X4
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMD    Z0, Z1, K1, Z4
+	VMOVDQU64    Z2, (DX)(R12*4)
+	VMOVDQU64    Z3, 64(DX)(R12*4)
+	VMOVDQU64    Z4, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX512_exact3
+	JMP          selectVSSI32AVX512_end
+
+selectVSSI32AVX512_exact4:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K1, Z2
+	VMOVDQU64    16(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMD    Z0, Z1, K1, Z3
+	VMOVDQU64    32(SI)(R12*1), X4
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMD    Z0, Z1, K1, Z4
+	VMOVDQU64    48(SI)(R12*1), X5
+	VPTESTMB     X5, X5, K1
+	VMOVDQU64    Z0, Z5
+	VPBLENDMD    Z0, Z1, K1, Z5
+	VMOVDQU64    Z2, (DX)(R12*4)
+	VMOVDQU64    Z3, 64(DX)(R12*4)
+	VMOVDQU64    Z4, 128(DX)(R12*4)
+	VMOVDQU64    Z5, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX512_exact4
+
+selectVSSI32AVX512_end:
+selectVSSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSSI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSSI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSSI32AVX512NT_row:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K2, Z2
+	VMOVDQU32    Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSSI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSSI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectVSSI32AVX512NT_after4
+	VMOVDQU64 (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z1, K1, Z2
+	VMOVDQU64 16(SI)(R12*1), X3
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMD Z0, Z1, K1, Z3
+	VMOVDQU64 32(SI)(R12*1), X4
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMD Z0, Z1, K1, Z4
+	VMOVDQU64 48(SI)(R12*1), X5
+	VPTESTMB  X5, X5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMD Z0, Z1, K1, Z5
+	VMOVNTDQ  Z2, (DX)(R12*4)
+	VMOVNTDQ  Z3, 64(DX)(R12*4)
+	VMOVNTDQ  Z4, 128(DX)(R12*4)
+	VMOVNTDQ  Z5, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectVSSI32AVX512NT_loop4
+
+selectVSSI32AVX512NT_after4:
+selectVSSI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectVSSI32AVX512NT_after1
+	VMOVDQU64 (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMD Z0, Z1, K1, Z2
+	VMOVNTDQ  Z2, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectVSSI32AVX512NT_loop1
+
+selectVSSI32AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI32AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X2
+	VPTESTMB   X2, X2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMD  Z0, Z1, K2, Z2
+	VMOVDQU32  Z2, K1, (DX)(R12*4)
+	ADDQ       R13, R12
+
+selectVSSI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI32AVX512NT_row
+
+selectVSSI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVVI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVVI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectSVVI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectSVVI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectSVVI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectSVVI32AVX512_exact4
+
+selectSVVI32AVX512_row:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI32AVX512_after4
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*4), Z1
+	VMOVDQU64 64(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMD Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*4), Z1
+	VMOVDQU64 128(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMD Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*4), Z1
+	VMOVDQU64 192(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMD Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*4)
+	VMOVDQU64 Z4, 64(DX)(R12*4)
+	VMOVDQU64 Z5, 128(DX)(R12*4)
+	VMOVDQU64 Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI32AVX512_loop4
+
+selectSVVI32AVX512_after4:
+selectSVVI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI32AVX512_after1
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI32AVX512_loop1
+
+selectSVVI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSVVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI32AVX512_row
+	JMP  selectSVVI32AVX512_end
+
+selectSVVI32AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX512_exact1
+	JMP          selectSVVI32AVX512_end
+
+selectSVVI32AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z1
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX512_exact2
+	JMP          selectSVVI32AVX512_end
+
+selectSVVI32AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z1
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMD    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*4), Z1
+	VMOVDQU64    128(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX512_exact3
+	JMP          selectSVVI32AVX512_end
+
+selectSVVI32AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z1
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z1
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMD    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*4), Z1
+	VMOVDQU64    128(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMD    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R8)(R12*4), Z1
+	VMOVDQU64    192(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z5, 128(DX)(R12*4)
+	VMOVDQU64    Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX512_exact4
+
+selectSVVI32AVX512_end:
+selectSVVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVVI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVVI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVVI32AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K2, Z3
+	VMOVDQU32    Z3, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVVI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVVI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVVI32AVX512NT_after4
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*4), Z1
+	VMOVDQU64 64(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMD Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*4), Z1
+	VMOVDQU64 128(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMD Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*4), Z1
+	VMOVDQU64 192(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMD Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	VMOVNTDQ  Z4, 64(DX)(R12*4)
+	VMOVNTDQ  Z5, 128(DX)(R12*4)
+	VMOVNTDQ  Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVVI32AVX512NT_loop4
+
+selectSVVI32AVX512NT_after4:
+selectSVVI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVVI32AVX512NT_after1
+	VMOVDQU64 (R8)(R12*4), Z1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVVI32AVX512NT_loop1
+
+selectSVVI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSVVI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI32AVX512NT_row
+
+selectSVVI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVSI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVSI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectSVSI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectSVSI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectSVSI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectSVSI32AVX512_exact4
+
+selectSVSI32AVX512_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI32AVX512_after4
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMD Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMD Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMD Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMD Z2, Z1, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*4)
+	VMOVDQU64 Z4, 64(DX)(R12*4)
+	VMOVDQU64 Z5, 128(DX)(R12*4)
+	VMOVDQU64 Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI32AVX512_loop4
+
+selectSVSI32AVX512_after4:
+selectSVSI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI32AVX512_after1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMD Z2, Z1, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI32AVX512_loop1
+
+selectSVSI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMD   Z2, Z1, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSVSI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI32AVX512_row
+	JMP  selectSVSI32AVX512_end
+
+selectSVSI32AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMD    Z2, Z1, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX512_exact1
+	JMP          selectSVSI32AVX512_end
+
+selectSVSI32AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMD    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMD    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX512_exact2
+	JMP          selectSVSI32AVX512_end
+
+selectSVSI32AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMD    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMD    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMD    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX512_exact3
+	JMP          selectSVSI32AVX512_end
+
+selectSVSI32AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMD    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMD    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z5
+	VPBLENDMD    Z2, Z1, K1, Z5
+	VMOVDQU64    192(R8)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMD    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z5, 128(DX)(R12*4)
+	VMOVDQU64    Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX512_exact4
+
+selectSVSI32AVX512_end:
+selectSVSI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVSI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVSI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVSI32AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z2, Z3
+	VPBLENDMD    Z2, Z1, K2, Z3
+	VMOVDQU32    Z3, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVSI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVSI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSVSI32AVX512NT_after4
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMD Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMD Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMD Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMD Z2, Z1, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	VMOVNTDQ  Z4, 64(DX)(R12*4)
+	VMOVNTDQ  Z5, 128(DX)(R12*4)
+	VMOVNTDQ  Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSVSI32AVX512NT_loop4
+
+selectSVSI32AVX512NT_after4:
+selectSVSI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSVSI32AVX512NT_after1
+	VMOVDQU64 (R8)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMD Z2, Z1, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSVSI32AVX512NT_loop1
+
+selectSVSI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R8)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMD   Z2, Z1, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSVSI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI32AVX512NT_row
+
+selectSVSI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI32AVX512(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSSVI32AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI32AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSSVI32AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000010
+	JE     selectSSVI32AVX512_exact1
+	CMPQ   CX, $0x00000020
+	JE     selectSSVI32AVX512_exact2
+	CMPQ   CX, $0x00000030
+	JE     selectSSVI32AVX512_exact3
+	CMPQ   CX, $0x00000040
+	JE     selectSSVI32AVX512_exact4
+
+selectSSVI32AVX512_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI32AVX512_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI32AVX512_after4
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMD Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMD Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMD Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*4)
+	VMOVDQU64 Z4, 64(DX)(R12*4)
+	VMOVDQU64 Z5, 128(DX)(R12*4)
+	VMOVDQU64 Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI32AVX512_loop4
+
+selectSSVI32AVX512_after4:
+selectSSVI32AVX512_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI32AVX512_after1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI32AVX512_loop1
+
+selectSSVI32AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSSVI32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI32AVX512_row
+	JMP  selectSSVI32AVX512_end
+
+selectSSVI32AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX512_exact1
+	JMP          selectSSVI32AVX512_end
+
+selectSSVI32AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX512_exact2
+	JMP          selectSSVI32AVX512_end
+
+selectSSVI32AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMD    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX512_exact3
+	JMP          selectSSVI32AVX512_end
+
+selectSSVI32AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMD    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMD    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R10)(R12*4), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*4)
+	VMOVDQU64    Z4, 64(DX)(R12*4)
+	VMOVDQU64    Z5, 128(DX)(R12*4)
+	VMOVDQU64    Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX512_exact4
+
+selectSSVI32AVX512_end:
+selectSSVI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI32AVX512NT(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSSVI32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI32AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSSVI32AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x02, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x02, R11
+	VPXORD Z0, Z0, Z0
+
+selectSSVI32AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMD    Z1, Z2, K2, Z3
+	VMOVDQU32    Z3, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSSVI32AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSSVI32AVX512NT_loop4:
+	CMPQ      R13, $0x00000040
+	JB        selectSSVI32AVX512NT_after4
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMD Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMD Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMD Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	VMOVNTDQ  Z4, 64(DX)(R12*4)
+	VMOVNTDQ  Z5, 128(DX)(R12*4)
+	VMOVNTDQ  Z6, 192(DX)(R12*4)
+	ADDQ      $0x00000040, R12
+	SUBQ      $0x00000040, R13
+	JMP       selectSSVI32AVX512NT_loop4
+
+selectSSVI32AVX512NT_after4:
+selectSSVI32AVX512NT_loop1:
+	CMPQ      R13, $0x00000010
+	JB        selectSSVI32AVX512NT_after1
+	VMOVDQU64 (R10)(R12*4), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMD Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*4)
+	ADDQ      $0x00000010, R12
+	SUBQ      $0x00000010, R13
+	JMP       selectSSVI32AVX512NT_loop1
+
+selectSSVI32AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectSSVI32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI32AVX512NT_row
+
+selectSSVI32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVVI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVVI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectVVVI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectVVVI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectVVVI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectVVVI64AVX512_exact4
+
+selectVVVI64AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+selectVVVI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI64AVX512_after4
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVQ     8(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z3, K1, Z1
+	VMOVQ     16(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*8), Z3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z4, K1, Z2
+	VMOVQ     24(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*8), Z4
+	VMOVDQU64 192(R10)(R12*8), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMQ Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*8)
+	VMOVDQU64 Z1, 64(DX)(R12*8)
+	VMOVDQU64 Z2, 128(DX)(R12*8)
+	VMOVDQU64 Z3, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI64AVX512_loop4
+
+selectVVVI64AVX512_after4:
+selectVVVI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI64AVX512_after1
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVVI64AVX512_loop1
+
+selectVVVI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI64AVX512_row
+	JMP  selectVVVI64AVX512_end
+
+selectVVVI64AVX512_exact1:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVDQU64 Z0, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX512_exact1
+	JMP       selectVVVI64AVX512_end
+
+selectVVVI64AVX512_exact2:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVQ     8(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z3, K1, Z1
+	VMOVDQU64 Z0, (DX)(R12*8)
+	VMOVDQU64 Z1, 64(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX512_exact2
+	JMP       selectVVVI64AVX512_end
+
+selectVVVI64AVX512_exact3:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVQ     8(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z3, K1, Z1
+	VMOVQ     16(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*8), Z3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z4, K1, Z2
+	VMOVDQU64 Z0, (DX)(R12*8)
+	VMOVDQU64 Z1, 64(DX)(R12*8)
+	VMOVDQU64 Z2, 128(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX512_exact3
+	JMP       selectVVVI64AVX512_end
+
+selectVVVI64AVX512_exact4:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVQ     8(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z3, K1, Z1
+	VMOVQ     16(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*8), Z3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z4, K1, Z2
+	VMOVQ     24(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*8), Z4
+	VMOVDQU64 192(R10)(R12*8), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMQ Z4, Z5, K1, Z3
+	VMOVDQU64 Z0, (DX)(R12*8)
+	VMOVDQU64 Z1, 64(DX)(R12*8)
+	VMOVDQU64 Z2, 128(DX)(R12*8)
+	VMOVDQU64 Z3, 192(DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX512_exact4
+
+selectVVVI64AVX512_end:
+selectVVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVVI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVVI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVVI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVVI64AVX512NT_row:
+	XORQ        R12, R12
+	MOVQ        CX, R13
+	MOVQ        DX, R14
+	NEGQ        R14
+	ANDQ        $0x0000003f, R14
+	SHRQ        $0x03, R14
+	CMPQ        R14, R13
+	CMOVQGT     R13, R14
+	MOVQ        R13, R15
+	SUBQ        R14, R15
+	MOVQ        R14, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI64AVX512NT_head_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVVI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVVI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVVI64AVX512NT_after4
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVQ     8(SI)(R12*1), X1
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z3, K1, Z1
+	VMOVQ     16(SI)(R12*1), X2
+	VMOVDQU64 128(R8)(R12*8), Z3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z4, K1, Z2
+	VMOVQ     24(SI)(R12*1), X3
+	VMOVDQU64 192(R8)(R12*8), Z4
+	VMOVDQU64 192(R10)(R12*8), Z5
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMQ Z4, Z5, K1, Z3
+	VMOVNTDQ  Z0, (DX)(R12*8)
+	VMOVNTDQ  Z1, 64(DX)(R12*8)
+	VMOVNTDQ  Z2, 128(DX)(R12*8)
+	VMOVNTDQ  Z3, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVVI64AVX512NT_loop4
+
+selectVVVI64AVX512NT_after4:
+selectVVVI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVVI64AVX512NT_after1
+	VMOVQ     (SI)(R12*1), X0
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z0
+	VPBLENDMQ Z1, Z2, K1, Z0
+	VMOVNTDQ  Z0, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVVI64AVX512NT_loop1
+
+selectVVVI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVVI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVVI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI64AVX512NT_row
+
+selectVVVI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVVSI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVVSI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectVVSI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectVVSI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectVVSI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectVVSI64AVX512_exact4
+
+selectVVSI64AVX512_row:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVVSI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI64AVX512_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z0, K1, Z1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU64 64(R8)(R12*8), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z0, K1, Z2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU64 128(R8)(R12*8), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMQ Z4, Z0, K1, Z3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU64 192(R8)(R12*8), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMQ Z5, Z0, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*8)
+	VMOVDQU64 Z2, 64(DX)(R12*8)
+	VMOVDQU64 Z3, 128(DX)(R12*8)
+	VMOVDQU64 Z4, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI64AVX512_loop4
+
+selectVVSI64AVX512_after4:
+selectVVSI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI64AVX512_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z0, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVSI64AVX512_loop1
+
+selectVVSI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMQ   Z2, Z0, K2, Z1
+	VMOVDQU64   Z1, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI64AVX512_row
+	JMP  selectVVSI64AVX512_end
+
+selectVVSI64AVX512_exact1:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX512_exact1
+	JMP          selectVVSI64AVX512_end
+
+selectVVSI64AVX512_exact2:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMQ    Z3, Z0, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX512_exact2
+	JMP          selectVVSI64AVX512_end
+
+selectVVSI64AVX512_exact3:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMQ    Z3, Z0, K1, Z2
+	VMOVQ        16(SI)(R12*1), X3
+	VMOVDQU64    128(R8)(R12*8), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMQ    Z4, Z0, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	VMOVDQU64    Z3, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX512_exact3
+	JMP          selectVVSI64AVX512_end
+
+selectVVSI64AVX512_exact4:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R8)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z3, Z2
+	VPBLENDMQ    Z3, Z0, K1, Z2
+	VMOVQ        16(SI)(R12*1), X3
+	VMOVDQU64    128(R8)(R12*8), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z4, Z3
+	VPBLENDMQ    Z4, Z0, K1, Z3
+	VMOVQ        24(SI)(R12*1), X4
+	VMOVDQU64    192(R8)(R12*8), Z5
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z5, Z4
+	VPBLENDMQ    Z5, Z0, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	VMOVDQU64    Z3, 128(DX)(R12*8)
+	VMOVDQU64    Z4, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX512_exact4
+
+selectVVSI64AVX512_end:
+selectVVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVVSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVVSI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVVSI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVVSI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectVVSI64AVX512NT_row:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K2, Z1
+	VMOVDQU64    Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVVSI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVVSI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVVSI64AVX512NT_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z0, K1, Z1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU64 64(R8)(R12*8), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z3, Z2
+	VPBLENDMQ Z3, Z0, K1, Z2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU64 128(R8)(R12*8), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z4, Z3
+	VPBLENDMQ Z4, Z0, K1, Z3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU64 192(R8)(R12*8), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMQ Z5, Z0, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*8)
+	VMOVNTDQ  Z2, 64(DX)(R12*8)
+	VMOVNTDQ  Z3, 128(DX)(R12*8)
+	VMOVNTDQ  Z4, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVVSI64AVX512NT_loop4
+
+selectVVSI64AVX512NT_after4:
+selectVVSI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVVSI64AVX512NT_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z2, Z1
+	VPBLENDMQ Z2, Z0, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVVSI64AVX512NT_loop1
+
+selectVVSI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVVSI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z2, Z1
+	VPBLENDMQ   Z2, Z0, K2, Z1
+	VMOVDQU64   Z1, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVSI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI64AVX512NT_row
+
+selectVVSI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSVI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSVI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectVSVI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectVSVI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectVSVI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectVSVI64AVX512_exact4
+
+selectVSVI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSVI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI64AVX512_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMQ Z0, Z2, K1, Z1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z3, K1, Z2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMQ Z0, Z4, K1, Z3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU64 192(R10)(R12*8), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMQ Z0, Z5, K1, Z4
+	VMOVDQU64 Z1, (DX)(R12*8)
+	VMOVDQU64 Z2, 64(DX)(R12*8)
+	VMOVDQU64 Z3, 128(DX)(R12*8)
+	VMOVDQU64 Z4, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI64AVX512_loop4
+
+selectVSVI64AVX512_after4:
+selectVSVI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI64AVX512_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMQ Z0, Z2, K1, Z1
+	VMOVDQU64 Z1, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSVI64AVX512_loop1
+
+selectVSVI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMQ   Z0, Z2, K2, Z1
+	VMOVDQU64   Z1, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI64AVX512_row
+	JMP  selectVSVI64AVX512_end
+
+selectVSVI64AVX512_exact1:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K1, Z1
+	VMOVDQU64    Z1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX512_exact1
+	JMP          selectVSVI64AVX512_end
+
+selectVSVI64AVX512_exact2:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z3, K1, Z2
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX512_exact2
+	JMP          selectVSVI64AVX512_end
+
+selectVSVI64AVX512_exact3:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z3, K1, Z2
+	VMOVQ        16(SI)(R12*1), X3
+	VMOVDQU64    128(R10)(R12*8), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMQ    Z0, Z4, K1, Z3
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	VMOVDQU64    Z3, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX512_exact3
+	JMP          selectVSVI64AVX512_end
+
+selectVSVI64AVX512_exact4:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X1, X1, K1
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K1, Z1
+	VMOVQ        8(SI)(R12*1), X2
+	VMOVDQU64    64(R10)(R12*8), Z3
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z3, K1, Z2
+	VMOVQ        16(SI)(R12*1), X3
+	VMOVDQU64    128(R10)(R12*8), Z4
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMQ    Z0, Z4, K1, Z3
+	VMOVQ        24(SI)(R12*1), X4
+	VMOVDQU64    192(R10)(R12*8), Z5
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMQ    Z0, Z5, K1, Z4
+	VMOVDQU64    Z1, (DX)(R12*8)
+	VMOVDQU64    Z2, 64(DX)(R12*8)
+	VMOVDQU64    Z3, 128(DX)(R12*8)
+	VMOVDQU64    Z4, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX512_exact4
+
+selectVSVI64AVX512_end:
+selectVSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSVI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSVI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSVI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSVI64AVX512NT_row:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K2, Z1
+	VMOVDQU64    Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSVI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSVI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSVI64AVX512NT_after4
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMQ Z0, Z2, K1, Z1
+	VMOVQ     8(SI)(R12*1), X2
+	VMOVDQU64 64(R10)(R12*8), Z3
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z3, K1, Z2
+	VMOVQ     16(SI)(R12*1), X3
+	VMOVDQU64 128(R10)(R12*8), Z4
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMQ Z0, Z4, K1, Z3
+	VMOVQ     24(SI)(R12*1), X4
+	VMOVDQU64 192(R10)(R12*8), Z5
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMQ Z0, Z5, K1, Z4
+	VMOVNTDQ  Z1, (DX)(R12*8)
+	VMOVNTDQ  Z2, 64(DX)(R12*8)
+	VMOVNTDQ  Z3, 128(DX)(R12*8)
+	VMOVNTDQ  Z4, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSVI64AVX512NT_loop4
+
+selectVSVI64AVX512NT_after4:
+selectVSVI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSVI64AVX512NT_after1
+	VMOVQ     (SI)(R12*1), X1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X1, X1, K1
+	VMOVDQU64 Z0, Z1
+	VPBLENDMQ Z0, Z2, K1, Z1
+	VMOVNTDQ  Z1, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSVI64AVX512NT_loop1
+
+selectVSVI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectVSVI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X1, X1, K2
+	VMOVDQU64   Z0, Z1
+	VPBLENDMQ   Z0, Z2, K2, Z1
+	VMOVDQU64   Z1, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVSVI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI64AVX512NT_row
+
+selectVSVI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectVSSI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectVSSI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectVSSI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectVSSI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectVSSI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectVSSI64AVX512_exact4
+
+selectVSSI64AVX512_row:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectVSSI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI64AVX512_after4
+	VMOVQ     (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z1, K1, Z2
+	VMOVQ     8(SI)(R12*1), X3
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMQ Z0, Z1, K1, Z3
+	VMOVQ     16(SI)(R12*1), X4
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMQ Z0, Z1, K1, Z4
+	VMOVQ     24(SI)(R12*1), X5
+	VPTESTMB  X5, X5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMQ Z0, Z1, K1, Z5
+	VMOVDQU64 Z2, (DX)(R12*8)
+	VMOVDQU64 Z3, 64(DX)(R12*8)
+	VMOVDQU64 Z4, 128(DX)(R12*8)
+	VMOVDQU64 Z5, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI64AVX512_loop4
+
+selectVSSI64AVX512_after4:
+selectVSSI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI64AVX512_after1
+	VMOVQ     (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z1, K1, Z2
+	VMOVDQU64 Z2, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSSI64AVX512_loop1
+
+selectVSSI64AVX512_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI64AVX512_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X2
+	VPTESTMB   X2, X2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMQ  Z0, Z1, K2, Z2
+	VMOVDQU64  Z2, K1, (DX)(R12*8)
+	ADDQ       R13, R12
+
+selectVSSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI64AVX512_row
+	JMP  selectVSSI64AVX512_end
+
+selectVSSI64AVX512_exact1:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K1, Z2
+	VMOVDQU64    Z2, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX512_exact1
+	JMP          selectVSSI64AVX512_end
+
+selectVSSI64AVX512_exact2:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K1, Z2
+	VMOVQ        8(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMQ    Z0, Z1, K1, Z3
+	VMOVDQU64    Z2, (DX)(R12*8)
+	VMOVDQU64    Z3, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX512_exact2
+	JMP          selectVSSI64AVX512_end
+
+selectVSSI64AVX512_exact3:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K1, Z2
+	VMOVQ        8(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMQ    Z0, Z1, K1, Z3
+	VMOVQ        16(SI)(R12*1), X4
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMQ    Z0, Z1, K1, Z4
+	VMOVDQU64    Z2, (DX)(R12*8)
+	VMOVDQU64    Z3, 64(DX)(R12*8)
+	VMOVDQU64    Z4, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX512_exact3
+	JMP          selectVSSI64AVX512_end
+
+selectVSSI64AVX512_exact4:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*1), X2
+	VPTESTMB     X2, X2, K1
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K1, Z2
+	VMOVQ        8(SI)(R12*1), X3
+	VPTESTMB     X3, X3, K1
+	VMOVDQU64    Z0, Z3
+	VPBLENDMQ    Z0, Z1, K1, Z3
+	VMOVQ        16(SI)(R12*1), X4
+	VPTESTMB     X4, X4, K1
+	VMOVDQU64    Z0, Z4
+	VPBLENDMQ    Z0, Z1, K1, Z4
+	VMOVQ        24(SI)(R12*1), X5
+	VPTESTMB     X5, X5, K1
+	VMOVDQU64    Z0, Z5
+	VPBLENDMQ    Z0, Z1, K1, Z5
+	VMOVDQU64    Z2, (DX)(R12*8)
+	VMOVDQU64    Z3, 64(DX)(R12*8)
+	VMOVDQU64    Z4, 128(DX)(R12*8)
+	VMOVDQU64    Z5, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX512_exact4
+
+selectVSSI64AVX512_end:
+selectVSSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectVSSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectVSSI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectVSSI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectVSSI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectVSSI64AVX512NT_row:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K2, Z2
+	VMOVDQU64    Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSSI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectVSSI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectVSSI64AVX512NT_after4
+	VMOVQ     (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z1, K1, Z2
+	VMOVQ     8(SI)(R12*1), X3
+	VPTESTMB  X3, X3, K1
+	VMOVDQU64 Z0, Z3
+	VPBLENDMQ Z0, Z1, K1, Z3
+	VMOVQ     16(SI)(R12*1), X4
+	VPTESTMB  X4, X4, K1
+	VMOVDQU64 Z0, Z4
+	VPBLENDMQ Z0, Z1, K1, Z4
+	VMOVQ     24(SI)(R12*1), X5
+	VPTESTMB  X5, X5, K1
+	VMOVDQU64 Z0, Z5
+	VPBLENDMQ Z0, Z1, K1, Z5
+	VMOVNTDQ  Z2, (DX)(R12*8)
+	VMOVNTDQ  Z3, 64(DX)(R12*8)
+	VMOVNTDQ  Z4, 128(DX)(R12*8)
+	VMOVNTDQ  Z5, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectVSSI64AVX512NT_loop4
+
+selectVSSI64AVX512NT_after4:
+selectVSSI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectVSSI64AVX512NT_after1
+	VMOVQ     (SI)(R12*1), X2
+	VPTESTMB  X2, X2, K1
+	VMOVDQU64 Z0, Z2
+	VPBLENDMQ Z0, Z1, K1, Z2
+	VMOVNTDQ  Z2, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectVSSI64AVX512NT_loop1
+
+selectVSSI64AVX512NT_after1:
+	TESTQ      R13, R13
+	JZ         selectVSSI64AVX512NT_tail_done
+	LEAQ       tailmask<>+0(SB), R14
+	KMOVQ      (R14)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X2
+	VPTESTMB   X2, X2, K2
+	VMOVDQU64  Z0, Z2
+	VPBLENDMQ  Z0, Z1, K2, Z2
+	VMOVDQU64  Z2, K1, (DX)(R12*8)
+	ADDQ       R13, R12
+
+selectVSSI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI64AVX512NT_row
+
+selectVSSI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVVI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVVI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectSVVI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectSVVI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectSVVI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectSVVI64AVX512_exact4
+
+selectSVVI64AVX512_row:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVVI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI64AVX512_after4
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*8), Z1
+	VMOVDQU64 64(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMQ Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*8), Z1
+	VMOVDQU64 128(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMQ Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*8), Z1
+	VMOVDQU64 192(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMQ Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*8)
+	VMOVDQU64 Z4, 64(DX)(R12*8)
+	VMOVDQU64 Z5, 128(DX)(R12*8)
+	VMOVDQU64 Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI64AVX512_loop4
+
+selectSVVI64AVX512_after4:
+selectSVVI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI64AVX512_after1
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVVI64AVX512_loop1
+
+selectSVVI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSVVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI64AVX512_row
+	JMP  selectSVVI64AVX512_end
+
+selectSVVI64AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX512_exact1
+	JMP          selectSVVI64AVX512_end
+
+selectSVVI64AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z1
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX512_exact2
+	JMP          selectSVVI64AVX512_end
+
+selectSVVI64AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z1
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMQ    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*8), Z1
+	VMOVDQU64    128(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX512_exact3
+	JMP          selectSVVI64AVX512_end
+
+selectSVVI64AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z1
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z1
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMQ    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R8)(R12*8), Z1
+	VMOVDQU64    128(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMQ    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R8)(R12*8), Z1
+	VMOVDQU64    192(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z5, 128(DX)(R12*8)
+	VMOVDQU64    Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX512_exact4
+
+selectSVVI64AVX512_end:
+selectSVVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVVI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVVI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVVI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVVI64AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K2, Z3
+	VMOVDQU64    Z3, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVVI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVVI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVVI64AVX512NT_after4
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 64(R8)(R12*8), Z1
+	VMOVDQU64 64(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMQ Z1, Z2, K1, Z4
+	VMOVDQU64 128(R8)(R12*8), Z1
+	VMOVDQU64 128(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMQ Z1, Z2, K1, Z5
+	VMOVDQU64 192(R8)(R12*8), Z1
+	VMOVDQU64 192(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMQ Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	VMOVNTDQ  Z4, 64(DX)(R12*8)
+	VMOVNTDQ  Z5, 128(DX)(R12*8)
+	VMOVNTDQ  Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVVI64AVX512NT_loop4
+
+selectSVVI64AVX512NT_after4:
+selectSVVI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVVI64AVX512NT_after1
+	VMOVDQU64 (R8)(R12*8), Z1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVVI64AVX512NT_loop1
+
+selectSVVI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVVI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSVVI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI64AVX512NT_row
+
+selectSVVI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSVSI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSVSI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectSVSI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectSVSI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectSVSI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectSVSI64AVX512_exact4
+
+selectSVSI64AVX512_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSVSI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI64AVX512_after4
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMQ Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMQ Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMQ Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMQ Z2, Z1, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*8)
+	VMOVDQU64 Z4, 64(DX)(R12*8)
+	VMOVDQU64 Z5, 128(DX)(R12*8)
+	VMOVDQU64 Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI64AVX512_loop4
+
+selectSVSI64AVX512_after4:
+selectSVSI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI64AVX512_after1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMQ Z2, Z1, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVSI64AVX512_loop1
+
+selectSVSI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMQ   Z2, Z1, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSVSI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI64AVX512_row
+	JMP  selectSVSI64AVX512_end
+
+selectSVSI64AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMQ    Z2, Z1, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX512_exact1
+	JMP          selectSVSI64AVX512_end
+
+selectSVSI64AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMQ    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMQ    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX512_exact2
+	JMP          selectSVSI64AVX512_end
+
+selectSVSI64AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMQ    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMQ    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMQ    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX512_exact3
+	JMP          selectSVSI64AVX512_end
+
+selectSVSI64AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z3
+	VPBLENDMQ    Z2, Z1, K1, Z3
+	VMOVDQU64    64(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z4
+	VPBLENDMQ    Z2, Z1, K1, Z4
+	VMOVDQU64    128(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z5
+	VPBLENDMQ    Z2, Z1, K1, Z5
+	VMOVDQU64    192(R8)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z2, Z0
+	VPBLENDMQ    Z2, Z1, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z5, 128(DX)(R12*8)
+	VMOVDQU64    Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX512_exact4
+
+selectSVSI64AVX512_end:
+selectSVSI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSVSI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSVSI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSVSI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSVSI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectSVSI64AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z2, Z3
+	VPBLENDMQ    Z2, Z1, K2, Z3
+	VMOVDQU64    Z3, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVSI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSVSI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSVSI64AVX512NT_after4
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMQ Z2, Z1, K1, Z3
+	VMOVDQU64 64(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z4
+	VPBLENDMQ Z2, Z1, K1, Z4
+	VMOVDQU64 128(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z5
+	VPBLENDMQ Z2, Z1, K1, Z5
+	VMOVDQU64 192(R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z6
+	VPBLENDMQ Z2, Z1, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	VMOVNTDQ  Z4, 64(DX)(R12*8)
+	VMOVNTDQ  Z5, 128(DX)(R12*8)
+	VMOVNTDQ  Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSVSI64AVX512NT_loop4
+
+selectSVSI64AVX512NT_after4:
+selectSVSI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSVSI64AVX512NT_after1
+	VMOVDQU64 (R8)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z2, Z3
+	VPBLENDMQ Z2, Z1, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSVSI64AVX512NT_loop1
+
+selectSVSI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSVSI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R8)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z2, Z0
+	VPBLENDMQ   Z2, Z1, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSVSI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI64AVX512NT_row
+
+selectSVSI64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI64AVX512(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·selectSSVI64AVX512(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI64AVX512_done
+	TESTQ  CX, CX
+	JLE    selectSSVI64AVX512_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000008
+	JE     selectSSVI64AVX512_exact1
+	CMPQ   CX, $0x00000010
+	JE     selectSSVI64AVX512_exact2
+	CMPQ   CX, $0x00000018
+	JE     selectSSVI64AVX512_exact3
+	CMPQ   CX, $0x00000020
+	JE     selectSSVI64AVX512_exact4
+
+selectSSVI64AVX512_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+selectSSVI64AVX512_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI64AVX512_after4
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMQ Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMQ Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMQ Z1, Z2, K1, Z6
+	VMOVDQU64 Z3, (DX)(R12*8)
+	VMOVDQU64 Z4, 64(DX)(R12*8)
+	VMOVDQU64 Z5, 128(DX)(R12*8)
+	VMOVDQU64 Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI64AVX512_loop4
+
+selectSSVI64AVX512_after4:
+selectSSVI64AVX512_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI64AVX512_after1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSSVI64AVX512_loop1
+
+selectSSVI64AVX512_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSSVI64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI64AVX512_row
+	JMP  selectSSVI64AVX512_end
+
+selectSSVI64AVX512_exact1:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX512_exact1
+	JMP          selectSSVI64AVX512_end
+
+selectSSVI64AVX512_exact2:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX512_exact2
+	JMP          selectSSVI64AVX512_end
+
+selectSSVI64AVX512_exact3:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMQ    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX512_exact3
+	JMP          selectSSVI64AVX512_end
+
+selectSSVI64AVX512_exact4:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	VMOVDQU64    (R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K1, Z3
+	VMOVDQU64    64(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z4
+	VPBLENDMQ    Z1, Z2, K1, Z4
+	VMOVDQU64    128(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z5
+	VPBLENDMQ    Z1, Z2, K1, Z5
+	VMOVDQU64    192(R10)(R12*8), Z2
+	VPTESTMB     X0, X0, K1
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K1, Z0
+	VMOVDQU64    Z3, (DX)(R12*8)
+	VMOVDQU64    Z4, 64(DX)(R12*8)
+	VMOVDQU64    Z5, 128(DX)(R12*8)
+	VMOVDQU64    Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX512_exact4
+
+selectSSVI64AVX512_end:
+selectSSVI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func selectSSVI64AVX512NT(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·selectSSVI64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ   m+0(FP), AX
+	MOVQ   n+8(FP), CX
+	TESTQ  AX, AX
+	JLE    selectSSVI64AVX512NT_done
+	TESTQ  CX, CX
+	JLE    selectSSVI64AVX512NT_done
+	MOVQ   dst+16(FP), DX
+	MOVQ   ldd+24(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   cond+32(FP), SI
+	MOVQ   ldcond+40(FP), DI
+	SHLQ   $0x00, DI
+	MOVQ   a+48(FP), R8
+	MOVQ   lda+56(FP), R9
+	SHLQ   $0x03, R9
+	MOVQ   b+64(FP), R10
+	MOVQ   ldb+72(FP), R11
+	SHLQ   $0x03, R11
+	VPXORD Z0, Z0, Z0
+
+selectSSVI64AVX512NT_row:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z3
+	VPBLENDMQ    Z1, Z2, K2, Z3
+	VMOVDQU64    Z3, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSSVI64AVX512NT_head_done:
+	MOVQ R15, R13
+
+selectSSVI64AVX512NT_loop4:
+	CMPQ      R13, $0x00000020
+	JB        selectSSVI64AVX512NT_after4
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVDQU64 64(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z4
+	VPBLENDMQ Z1, Z2, K1, Z4
+	VMOVDQU64 128(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z5
+	VPBLENDMQ Z1, Z2, K1, Z5
+	VMOVDQU64 192(R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z6
+	VPBLENDMQ Z1, Z2, K1, Z6
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	VMOVNTDQ  Z4, 64(DX)(R12*8)
+	VMOVNTDQ  Z5, 128(DX)(R12*8)
+	VMOVNTDQ  Z6, 192(DX)(R12*8)
+	ADDQ      $0x00000020, R12
+	SUBQ      $0x00000020, R13
+	JMP       selectSSVI64AVX512NT_loop4
+
+selectSSVI64AVX512NT_after4:
+selectSSVI64AVX512NT_loop1:
+	CMPQ      R13, $0x00000008
+	JB        selectSSVI64AVX512NT_after1
+	VMOVDQU64 (R10)(R12*8), Z2
+	VPTESTMB  X0, X0, K1
+	VMOVDQU64 Z1, Z3
+	VPBLENDMQ Z1, Z2, K1, Z3
+	VMOVNTDQ  Z3, (DX)(R12*8)
+	ADDQ      $0x00000008, R12
+	SUBQ      $0x00000008, R13
+	JMP       selectSSVI64AVX512NT_loop1
+
+selectSSVI64AVX512NT_after1:
+	TESTQ       R13, R13
+	JZ          selectSSVI64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R14
+	KMOVQ       (R14)(R13*8), K1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectSSVI64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI64AVX512NT_row
+
+selectSSVI64AVX512NT_done:
 	VZEROUPPER
 	RET

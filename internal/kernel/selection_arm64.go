@@ -73,3 +73,143 @@ func selectSVSF64NEON(m int, n int, dst *float64, ldd int, cond *bool, ldcond in
 //
 //go:noescape
 func selectSSVF64NEON(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
+
+// selectVVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSVI8NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVSSI8NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSVSI8NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectSSVI8NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSSVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+
+// selectVVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSVI16NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVSSI16NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVVI16NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSVSI16NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectSSVI16NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSSVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+
+// selectVVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSVI32NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVSSI32NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVVI32NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSVSI32NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectSSVI32NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSSVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+
+// selectVVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVVSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSVI64NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectVSSI64NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond+j], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectVSSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVVI64NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSVSI64NEON computes dst[r*ldd+j] = a[r*lda+j] if cond[r*ldcond], else b[r*ldb] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSVSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+
+// selectSSVI64NEON computes dst[r*ldd+j] = a[r*lda] if cond[r*ldcond], else b[r*ldb+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func selectSSVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)

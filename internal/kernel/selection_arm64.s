@@ -1121,3 +1121,2326 @@ next:
 	BNE	row
 done:
 	RET
+
+	// func selectVVVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectVVVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VCMTST	V2.B16, V2.B16, V2.B16
+	VCMTST	V3.B16, V3.B16, V3.B16
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VBSL	V10.B16, V6.B16, V2.B16
+	VBSL	V11.B16, V7.B16, V3.B16
+	VST1.P	[V0.B16, V1.B16, V2.B16, V3.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VST1.P	[V0.B16, V1.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VST1.P	[V0.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1.P	[V0.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VBSL	V8.B8, V4.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1.P	V0.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1	V0.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectVVSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VCMTST	V2.B16, V2.B16, V2.B16
+	VCMTST	V3.B16, V3.B16, V3.B16
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VBSL	V29.B16, V6.B16, V2.B16
+	VBSL	V29.B16, V7.B16, V3.B16
+	VST1.P	[V0.B16, V1.B16, V2.B16, V3.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VST1.P	[V0.B16, V1.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R12), [V4.B16]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VST1.P	[V0.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R12), [V4.B8]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1.P	[V0.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R12), F4
+	VBSL	V29.B8, V4.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	2(R12), V4.H[0]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1.P	V0.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1	(R12), V4.B[0]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1	V0.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectVSVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VCMTST	V2.B16, V2.B16, V2.B16
+	VCMTST	V3.B16, V3.B16, V3.B16
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VBSL	V10.B16, V30.B16, V2.B16
+	VBSL	V11.B16, V30.B16, V3.B16
+	VST1.P	[V0.B16, V1.B16, V2.B16, V3.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VST1.P	[V0.B16, V1.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R13), [V8.B16]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VST1.P	[V0.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R13), [V8.B8]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1.P	[V0.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R13), F8
+	VBSL	V8.B8, V30.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1.P	2(R13), V8.H[0]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1.P	V0.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VLD1	(R13), V8.B[0]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1	V0.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectVSSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VCMTST	V2.B16, V2.B16, V2.B16
+	VCMTST	V3.B16, V3.B16, V3.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VBSL	V29.B16, V30.B16, V2.B16
+	VBSL	V29.B16, V30.B16, V3.B16
+	VST1.P	[V0.B16, V1.B16, V2.B16, V3.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VST1.P	[V0.B16, V1.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VST1.P	[V0.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1.P	[V0.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1.P	V0.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1	V0.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectSVVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VBIF	V31.B16, V10.B16, V6.B16
+	VBIF	V31.B16, V11.B16, V7.B16
+	VST1.P	[V4.B16, V5.B16, V6.B16, V7.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VST1.P	[V4.B16, V5.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VST1.P	[V4.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1.P	[V4.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VBIF	V31.B8, V8.B8, V4.B8
+	FMOVS.P	F4, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1.P	V4.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1	V4.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVSI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectSVSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VBIF	V31.B16, V29.B16, V6.B16
+	VBIF	V31.B16, V29.B16, V7.B16
+	VST1.P	[V4.B16, V5.B16, V6.B16, V7.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VST1.P	[V4.B16, V5.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VST1.P	[V4.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1.P	[V4.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	VBIF	V31.B8, V29.B8, V4.B8
+	FMOVS.P	F4, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1.P	V4.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1	V4.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSSVI8NEON(m int, n int, dst *int8, ldd int, cond *bool, ldcond int, a *int8, lda int, b *int8, ldb int)
+TEXT ·selectSSVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VBIT	V31.B16, V30.B16, V10.B16
+	VBIT	V31.B16, V30.B16, V11.B16
+	VST1.P	[V8.B16, V9.B16, V10.B16, V11.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VST1.P	[V8.B16, V9.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R13), [V8.B16]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VST1.P	[V8.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R13), [V8.B8]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1.P	[V8.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R13), F8
+	VBIT	V31.B8, V30.B8, V8.B8
+	FMOVS.P	F8, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R13), V8.H[0]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1.P	V8.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.B[0]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1	V8.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectVVVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VZIP2	V1.B16, V1.B16, V3.B16
+	VZIP1	V1.B16, V1.B16, V2.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VBSL	V10.B16, V6.B16, V2.B16
+	VBSL	V11.B16, V7.B16, V3.B16
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VST1.P	[V0.H8, V1.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VST1.P	[V0.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1.P	[V0.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VBSL	V8.B8, V4.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1	V0.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectVVSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VZIP2	V1.B16, V1.B16, V3.B16
+	VZIP1	V1.B16, V1.B16, V2.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VBSL	V29.B16, V6.B16, V2.B16
+	VBSL	V29.B16, V7.B16, V3.B16
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VST1.P	[V0.H8, V1.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R12), [V4.H8]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VST1.P	[V0.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R12), [V4.H4]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1.P	[V0.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R12), F4
+	VBSL	V29.B8, V4.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1	(R12), V4.H[0]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1	V0.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectVSVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VZIP2	V1.B16, V1.B16, V3.B16
+	VZIP1	V1.B16, V1.B16, V2.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VBSL	V10.B16, V30.B16, V2.B16
+	VBSL	V11.B16, V30.B16, V3.B16
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VST1.P	[V0.H8, V1.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	16(R13), [V8.H8]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VST1.P	[V0.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1.P	8(R13), [V8.H4]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1.P	[V0.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	FMOVS.P	4(R13), F8
+	VBSL	V8.B8, V30.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VLD1	(R13), V8.H[0]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1	V0.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectVSSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VCMTST	V1.B16, V1.B16, V1.B16
+	VZIP2	V1.B16, V1.B16, V3.B16
+	VZIP1	V1.B16, V1.B16, V2.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VBSL	V29.B16, V30.B16, V2.B16
+	VBSL	V29.B16, V30.B16, V3.B16
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VST1.P	[V0.H8, V1.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V0.B16
+	VST1.P	[V0.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1.P	[V0.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	FMOVS.P	F0, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1	V0.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectSVVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VBIF	V31.B16, V10.B16, V6.B16
+	VBIF	V31.B16, V11.B16, V7.B16
+	VST1.P	[V4.H8, V5.H8, V6.H8, V7.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VST1.P	[V4.H8, V5.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VST1.P	[V4.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1.P	[V4.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VBIF	V31.B8, V8.B8, V4.B8
+	FMOVS.P	F4, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1	V4.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVSI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectSVSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VBIF	V31.B16, V29.B16, V6.B16
+	VBIF	V31.B16, V29.B16, V7.B16
+	VST1.P	[V4.H8, V5.H8, V6.H8, V7.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VST1.P	[V4.H8, V5.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VST1.P	[V4.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1.P	[V4.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	VBIF	V31.B8, V29.B8, V4.B8
+	FMOVS.P	F4, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1	V4.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSSVI16NEON(m int, n int, dst *int16, ldd int, cond *bool, ldcond int, a *int16, lda int, b *int16, ldb int)
+TEXT ·selectSSVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VBIT	V31.B16, V30.B16, V10.B16
+	VBIT	V31.B16, V30.B16, V11.B16
+	VST1.P	[V8.H8, V9.H8, V10.H8, V11.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VST1.P	[V8.H8, V9.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R13), [V8.H8]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VST1.P	[V8.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R13), [V8.H4]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1.P	[V8.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R13), F8
+	VBIT	V31.B8, V30.B8, V8.B8
+	FMOVS.P	F8, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.H[0]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1	V8.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectVVVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V1.H8, V1.H8, V3.H8
+	VZIP1	V1.H8, V1.H8, V2.H8
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VBSL	V10.B16, V6.B16, V2.B16
+	VBSL	V11.B16, V7.B16, V3.B16
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VST1.P	[V0.S4, V1.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VST1.P	[V0.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	VBSL	V8.B8, V4.B8, V0.B8
+	VST1.P	[V0.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	VBSL	V8.B8, V4.B8, V0.B8
+	FMOVS	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectVVSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V1.H8, V1.H8, V3.H8
+	VZIP1	V1.H8, V1.H8, V2.H8
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VBSL	V29.B16, V6.B16, V2.B16
+	VBSL	V29.B16, V7.B16, V3.B16
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VST1.P	[V0.S4, V1.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	16(R12), [V4.S4]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VST1.P	[V0.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	8(R12), [V4.S2]
+	VBSL	V29.B8, V4.B8, V0.B8
+	VST1.P	[V0.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	FMOVS	(R12), F4
+	VBSL	V29.B8, V4.B8, V0.B8
+	FMOVS	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectVSVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V1.H8, V1.H8, V3.H8
+	VZIP1	V1.H8, V1.H8, V2.H8
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VBSL	V10.B16, V30.B16, V2.B16
+	VBSL	V11.B16, V30.B16, V3.B16
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VST1.P	[V0.S4, V1.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	16(R13), [V8.S4]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VST1.P	[V0.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VLD1.P	8(R13), [V8.S2]
+	VBSL	V8.B8, V30.B8, V0.B8
+	VST1.P	[V0.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	FMOVS	(R13), F8
+	VBSL	V8.B8, V30.B8, V0.B8
+	FMOVS	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectVSSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	16(R11), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.B16, V0.B16, V1.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V1.H8, V1.H8, V3.H8
+	VZIP1	V1.H8, V1.H8, V2.H8
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VBSL	V29.B16, V30.B16, V2.B16
+	VBSL	V29.B16, V30.B16, V3.B16
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VST1.P	[V0.S4, V1.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VBSL	V29.B16, V30.B16, V0.B16
+	VST1.P	[V0.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VBSL	V29.B8, V30.B8, V0.B8
+	VST1.P	[V0.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VBSL	V29.B8, V30.B8, V0.B8
+	FMOVS	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectSVVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VBIF	V31.B16, V10.B16, V6.B16
+	VBIF	V31.B16, V11.B16, V7.B16
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VST1.P	[V4.S4, V5.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VST1.P	[V4.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	VBIF	V31.B8, V8.B8, V4.B8
+	VST1.P	[V4.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	VBIF	V31.B8, V8.B8, V4.B8
+	FMOVS	F4, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVSI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectSVSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VBIF	V31.B16, V29.B16, V6.B16
+	VBIF	V31.B16, V29.B16, V7.B16
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VST1.P	[V4.S4, V5.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VST1.P	[V4.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VBIF	V31.B8, V29.B8, V4.B8
+	VST1.P	[V4.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	VBIF	V31.B8, V29.B8, V4.B8
+	FMOVS	F4, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSSVI32NEON(m int, n int, dst *int32, ldd int, cond *bool, ldcond int, a *int32, lda int, b *int32, ldb int)
+TEXT ·selectSSVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VBIT	V31.B16, V30.B16, V10.B16
+	VBIT	V31.B16, V30.B16, V11.B16
+	VST1.P	[V8.S4, V9.S4, V10.S4, V11.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VST1.P	[V8.S4, V9.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R13), [V8.S4]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VST1.P	[V8.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R13), [V8.S2]
+	VBIT	V31.B8, V30.B8, V8.B8
+	VST1.P	[V8.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R13), F8
+	VBIT	V31.B8, V30.B8, V8.B8
+	FMOVS	F8, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectVVVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V1.S4, V1.S4, V3.S4
+	VZIP1	V1.S4, V1.S4, V2.S4
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VBSL	V10.B16, V6.B16, V2.B16
+	VBSL	V11.B16, V7.B16, V3.B16
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VBSL	V9.B16, V5.B16, V1.B16
+	VST1.P	[V0.D2, V1.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	VBSL	V8.B16, V4.B16, V0.B16
+	VST1.P	[V0.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	VBSL	V8.B16, V4.B16, V0.B16
+	FMOVD	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVVSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectVVSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V1.S4, V1.S4, V3.S4
+	VZIP1	V1.S4, V1.S4, V2.S4
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VBSL	V29.B16, V6.B16, V2.B16
+	VBSL	V29.B16, V7.B16, V3.B16
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VBSL	V29.B16, V5.B16, V1.B16
+	VST1.P	[V0.D2, V1.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	16(R12), [V4.D2]
+	VBSL	V29.B16, V4.B16, V0.B16
+	VST1.P	[V0.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	FMOVD	(R12), F4
+	VBSL	V29.B16, V4.B16, V0.B16
+	FMOVD	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectVSVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V1.S4, V1.S4, V3.S4
+	VZIP1	V1.S4, V1.S4, V2.S4
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VBSL	V10.B16, V30.B16, V2.B16
+	VBSL	V11.B16, V30.B16, V3.B16
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VBSL	V9.B16, V30.B16, V1.B16
+	VST1.P	[V0.D2, V1.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VLD1.P	16(R13), [V8.D2]
+	VBSL	V8.B16, V30.B16, V0.B16
+	VST1.P	[V0.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	FMOVD	(R13), F8
+	VBSL	V8.B16, V30.B16, V0.B16
+	FMOVD	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectVSSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectVSSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	8(R11), [V0.B8]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP2	V0.H8, V0.H8, V1.H8
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V1.S4, V1.S4, V3.S4
+	VZIP1	V1.S4, V1.S4, V2.S4
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VBSL	V29.B16, V30.B16, V2.B16
+	VBSL	V29.B16, V30.B16, V3.B16
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP2	V0.S4, V0.S4, V1.S4
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VBSL	V29.B16, V30.B16, V0.B16
+	VBSL	V29.B16, V30.B16, V1.B16
+	VST1.P	[V0.D2, V1.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VBSL	V29.B16, V30.B16, V0.B16
+	VST1.P	[V0.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VCMTST	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.B16, V0.B16, V0.B16
+	VZIP1	V0.H8, V0.H8, V0.H8
+	VZIP1	V0.S4, V0.S4, V0.S4
+	VBSL	V29.B16, V30.B16, V0.B16
+	FMOVD	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectSVVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VBIF	V31.B16, V10.B16, V6.B16
+	VBIF	V31.B16, V11.B16, V7.B16
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VBIF	V31.B16, V9.B16, V5.B16
+	VST1.P	[V4.D2, V5.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	VBIF	V31.B16, V8.B16, V4.B16
+	VST1.P	[V4.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	VBIF	V31.B16, V8.B16, V4.B16
+	FMOVD	F4, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSVSI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectSVSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VBIF	V31.B16, V29.B16, V6.B16
+	VBIF	V31.B16, V29.B16, V7.B16
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VBIF	V31.B16, V29.B16, V5.B16
+	VST1.P	[V4.D2, V5.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	VBIF	V31.B16, V29.B16, V4.B16
+	VST1.P	[V4.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	VBIF	V31.B16, V29.B16, V4.B16
+	FMOVD	F4, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func selectSSVI64NEON(m int, n int, dst *int64, ldd int, cond *bool, ldcond int, a *int64, lda int, b *int64, ldb int)
+TEXT ·selectSSVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	cond+32(FP), R4
+	MOVD	ldcond+40(FP), R5
+	MOVD	a+48(FP), R6
+	MOVD	lda+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	b+64(FP), R8
+	MOVD	ldb+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VCMTST	V31.B16, V31.B16, V31.B16
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VBIT	V31.B16, V30.B16, V10.B16
+	VBIT	V31.B16, V30.B16, V11.B16
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VBIT	V31.B16, V30.B16, V9.B16
+	VST1.P	[V8.D2, V9.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R13), [V8.D2]
+	VBIT	V31.B16, V30.B16, V8.B16
+	VST1.P	[V8.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R13), F8
+	VBIT	V31.B16, V30.B16, V8.B16
+	FMOVD	F8, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET

@@ -284,6 +284,566 @@ func clampSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func clampSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
+// clampVVVI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVVI8AVX2NT is clampVVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVSI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVSI8AVX2NT is clampVVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSVI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSVI8AVX2NT is clampVSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVVI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVVI8AVX2NT is clampSVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSSI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSSI8AVX2NT is clampVSSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVSI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVSI8AVX2NT is clampSVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSSVI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSSVI8AVX2NT is clampSSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVVI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVVI16AVX2NT is clampVVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVSI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVSI16AVX2NT is clampVVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSVI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSVI16AVX2NT is clampVSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVVI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVVI16AVX2NT is clampSVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSSI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSSI16AVX2NT is clampVSSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVSI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVSI16AVX2NT is clampSVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSSVI16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSSVI16AVX2NT is clampSSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVVI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVVI32AVX2NT is clampVVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVSI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVSI32AVX2NT is clampVVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSVI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSVI32AVX2NT is clampVSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVVI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVVI32AVX2NT is clampSVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSSI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSSI32AVX2NT is clampVSSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVSI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVSI32AVX2NT is clampSVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSSVI32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSSVI32AVX2NT is clampSSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVVI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVVI64AVX2NT is clampVVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVSI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVSI64AVX2NT is clampVVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSVI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSVI64AVX2NT is clampVSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVVI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVVI64AVX2NT is clampSVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSSI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSSI64AVX2NT is clampVSSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVSI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVSI64AVX2NT is clampSVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSSVI64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSSVI64AVX2NT is clampSSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVVU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVVU8AVX2NT is clampVVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVSU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVSU8AVX2NT is clampVVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSVU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSVU8AVX2NT is clampVSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVVU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVVU8AVX2NT is clampSVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSSU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSSU8AVX2NT is clampVSSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVSU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVSU8AVX2NT is clampSVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSSVU8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSSVU8AVX2NT is clampSSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVVU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVVU16AVX2NT is clampVVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVSU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVSU16AVX2NT is clampVVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSVU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSVU16AVX2NT is clampVSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVVU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVVU16AVX2NT is clampSVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSSU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSSU16AVX2NT is clampVSSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVSU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVSU16AVX2NT is clampSVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSSVU16AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSSVU16AVX2NT is clampSSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVVU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVVU32AVX2NT is clampVVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVSU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVSU32AVX2NT is clampVVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSVU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSVU32AVX2NT is clampVSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVVU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVVU32AVX2NT is clampSVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSSU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSSU32AVX2NT is clampVSSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVSU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVSU32AVX2NT is clampSVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSSVU32AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSSVU32AVX2NT is clampSSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVVU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVVU64AVX2NT is clampVVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVSU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVSU64AVX2NT is clampVVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSVU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSVU64AVX2NT is clampVSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVVU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVVU64AVX2NT is clampSVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSSU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampVSSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSSU64AVX2NT is clampVSSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVSU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVSU64AVX2NT is clampSVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSSVU64AVX2 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func clampSSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSSVU64AVX2NT is clampSSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
 // fmaVVVF32AVX512 computes dst[r*ldd+j] = a[r*lda+j]*b[r*ldb+j] + c[r*ldc+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -563,3 +1123,563 @@ func clampSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //
 //go:noescape
 func clampSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// clampVVVI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVVI8AVX512NT is clampVVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVSI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVSI8AVX512NT is clampVVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSVI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSVI8AVX512NT is clampVSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVVI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVVI8AVX512NT is clampSVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSSI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSSI8AVX512NT is clampVSSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVSI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVSI8AVX512NT is clampSVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSSVI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSSVI8AVX512NT is clampSSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVVI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVVI16AVX512NT is clampVVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVSI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVSI16AVX512NT is clampVVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSVI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSVI16AVX512NT is clampVSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVVI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVVI16AVX512NT is clampSVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSSI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSSI16AVX512NT is clampVSSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVSI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVSI16AVX512NT is clampSVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSSVI16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSSVI16AVX512NT is clampSSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVVI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVVI32AVX512NT is clampVVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVSI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVSI32AVX512NT is clampVVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSVI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSVI32AVX512NT is clampVSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVVI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVVI32AVX512NT is clampSVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSSI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSSI32AVX512NT is clampVSSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVSI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVSI32AVX512NT is clampSVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSSVI32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSSVI32AVX512NT is clampSSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVVI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVVI64AVX512NT is clampVVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVSI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVSI64AVX512NT is clampVVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSVI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSVI64AVX512NT is clampVSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVVI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVVI64AVX512NT is clampSVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSSI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSSI64AVX512NT is clampVSSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVSI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVSI64AVX512NT is clampSVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSSVI64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSSVI64AVX512NT is clampSSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVVU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVVU8AVX512NT is clampVVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVSU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVSU8AVX512NT is clampVVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSVU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSVU8AVX512NT is clampVSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVVU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVVU8AVX512NT is clampSVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSSU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSSU8AVX512NT is clampVSSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVSU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVSU8AVX512NT is clampSVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSSVU8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSSVU8AVX512NT is clampSSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVVU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVVU16AVX512NT is clampVVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVSU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVSU16AVX512NT is clampVVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSVU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSVU16AVX512NT is clampVSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVVU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVVU16AVX512NT is clampSVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSSU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSSU16AVX512NT is clampVSSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVSU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVSU16AVX512NT is clampSVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSSVU16AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSSVU16AVX512NT is clampSSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVVU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVVU32AVX512NT is clampVVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVSU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVSU32AVX512NT is clampVVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSVU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSVU32AVX512NT is clampVSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVVU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVVU32AVX512NT is clampSVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSSU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSSU32AVX512NT is clampVSSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVSU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVSU32AVX512NT is clampSVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSSVU32AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSSVU32AVX512NT is clampSSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVVU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVVU64AVX512NT is clampVVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVSU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVSU64AVX512NT is clampVVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSVU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSVU64AVX512NT is clampVSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVVU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVVU64AVX512NT is clampSVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSSU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampVSSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSSU64AVX512NT is clampVSSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampVSSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVSU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVSU64AVX512NT is clampSVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSSVU64AVX512 computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func clampSSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSSVU64AVX512NT is clampSSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func clampSSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)

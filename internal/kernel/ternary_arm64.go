@@ -143,3 +143,283 @@ func clampSVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //
 //go:noescape
 func clampSSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// clampVVVI8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVSI8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSVI8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVVI8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVSSI8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSVSI8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampSSVI8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+
+// clampVVVI16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVSI16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSVI16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVVI16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVSSI16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSVSI16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampSSVI16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+
+// clampVVVI32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVSI32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSVI32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVVI32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVSSI32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSVSI32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampSSVI32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+
+// clampVVVI64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVSI64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSVI64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVVI64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVSSI64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSVSI64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampSSVI64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+
+// clampVVVU8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVSU8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSVU8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVVU8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVSSU8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSVSU8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampSSVU8NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+
+// clampVVVU16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVSU16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSVU16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVVU16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVSSU16NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSVSU16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampSSVU16NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+
+// clampVVVU32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVSU32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSVU32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVVU32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVSSU32NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSVSU32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampSSVU32NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+
+// clampVVVU64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVVSU64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSVU64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVVU64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampVSSU64NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampVSSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSVSU64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb+j]), c[r*ldc]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+
+// clampSSVU64NEON computes dst[r*ldd+j] = min(max(a[r*lda], b[r*ldb]), c[r*ldc+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func clampSSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)

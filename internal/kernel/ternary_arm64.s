@@ -2097,3 +2097,4871 @@ next:
 	BNE	row
 done:
 	RET
+
+	// func clampVVVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampVVVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e256431 // smax v17.16b, v1.16b, v5.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	WORD	$0x4e266452 // smax v18.16b, v2.16b, v6.16b
+	WORD	$0x4e2a6e4e // smin v14.16b, v18.16b, v10.16b
+	WORD	$0x4e276473 // smax v19.16b, v3.16b, v7.16b
+	WORD	$0x4e2b6e6f // smin v15.16b, v19.16b, v11.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e256431 // smax v17.16b, v1.16b, v5.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampVVSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e256431 // smax v17.16b, v1.16b, v5.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	WORD	$0x4e266452 // smax v18.16b, v2.16b, v6.16b
+	WORD	$0x4e3d6e4e // smin v14.16b, v18.16b, v29.16b
+	WORD	$0x4e276473 // smax v19.16b, v3.16b, v7.16b
+	WORD	$0x4e3d6e6f // smin v15.16b, v19.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e256431 // smax v17.16b, v1.16b, v5.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e246410 // smax v16.16b, v0.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e246410 // smax v16.8b, v0.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampVSVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e3e6431 // smax v17.16b, v1.16b, v30.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	WORD	$0x4e3e6452 // smax v18.16b, v2.16b, v30.16b
+	WORD	$0x4e2a6e4e // smin v14.16b, v18.16b, v10.16b
+	WORD	$0x4e3e6473 // smax v19.16b, v3.16b, v30.16b
+	WORD	$0x4e2b6e6f // smin v15.16b, v19.16b, v11.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e3e6431 // smax v17.16b, v1.16b, v30.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R13), [V8.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R13), [V8.B8]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R13), V8.B[0]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampSVVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e2567f1 // smax v17.16b, v31.16b, v5.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	WORD	$0x4e2667f2 // smax v18.16b, v31.16b, v6.16b
+	WORD	$0x4e2a6e4e // smin v14.16b, v18.16b, v10.16b
+	WORD	$0x4e2767f3 // smax v19.16b, v31.16b, v7.16b
+	WORD	$0x4e2b6e6f // smin v15.16b, v19.16b, v11.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e2567f1 // smax v17.16b, v31.16b, v5.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampVSSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e3e6431 // smax v17.16b, v1.16b, v30.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	WORD	$0x4e3e6452 // smax v18.16b, v2.16b, v30.16b
+	WORD	$0x4e3d6e4e // smin v14.16b, v18.16b, v29.16b
+	WORD	$0x4e3e6473 // smax v19.16b, v3.16b, v30.16b
+	WORD	$0x4e3d6e6f // smin v15.16b, v19.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e3e6431 // smax v17.16b, v1.16b, v30.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e3e6410 // smax v16.16b, v0.16b, v30.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e3e6410 // smax v16.8b, v0.8b, v30.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampSVSI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e2567f1 // smax v17.16b, v31.16b, v5.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	WORD	$0x4e2667f2 // smax v18.16b, v31.16b, v6.16b
+	WORD	$0x4e3d6e4e // smin v14.16b, v18.16b, v29.16b
+	WORD	$0x4e2767f3 // smax v19.16b, v31.16b, v7.16b
+	WORD	$0x4e3d6e6f // smin v15.16b, v19.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	WORD	$0x4e2567f1 // smax v17.16b, v31.16b, v5.16b
+	WORD	$0x4e3d6e2d // smin v13.16b, v17.16b, v29.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	WORD	$0x4e2467f0 // smax v16.16b, v31.16b, v4.16b
+	WORD	$0x4e3d6e0c // smin v12.16b, v16.16b, v29.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	WORD	$0x0e2467f0 // smax v16.8b, v31.8b, v4.8b
+	WORD	$0x0e3d6e0c // smin v12.8b, v16.8b, v29.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int, c *int8, ldc int)
+TEXT ·clampSSVI8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	WORD	$0x4e3e67f0 // smax v16.16b, v31.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e3e67f1 // smax v17.16b, v31.16b, v30.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	WORD	$0x4e3e67f2 // smax v18.16b, v31.16b, v30.16b
+	WORD	$0x4e2a6e4e // smin v14.16b, v18.16b, v10.16b
+	WORD	$0x4e3e67f3 // smax v19.16b, v31.16b, v30.16b
+	WORD	$0x4e2b6e6f // smin v15.16b, v19.16b, v11.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	WORD	$0x4e3e67f0 // smax v16.16b, v31.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	WORD	$0x4e3e67f1 // smax v17.16b, v31.16b, v30.16b
+	WORD	$0x4e296e2d // smin v13.16b, v17.16b, v9.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R13), [V8.B16]
+	WORD	$0x4e3e67f0 // smax v16.16b, v31.16b, v30.16b
+	WORD	$0x4e286e0c // smin v12.16b, v16.16b, v8.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R13), [V8.B8]
+	WORD	$0x0e3e67f0 // smax v16.8b, v31.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e3e67f0 // smax v16.8b, v31.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R13), V8.H[0]
+	WORD	$0x0e3e67f0 // smax v16.8b, v31.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.B[0]
+	WORD	$0x0e3e67f0 // smax v16.8b, v31.8b, v30.8b
+	WORD	$0x0e286e0c // smin v12.8b, v16.8b, v8.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampVVVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e656431 // smax v17.8h, v1.8h, v5.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	WORD	$0x4e666452 // smax v18.8h, v2.8h, v6.8h
+	WORD	$0x4e6a6e4e // smin v14.8h, v18.8h, v10.8h
+	WORD	$0x4e676473 // smax v19.8h, v3.8h, v7.8h
+	WORD	$0x4e6b6e6f // smin v15.8h, v19.8h, v11.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e656431 // smax v17.8h, v1.8h, v5.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampVVSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e656431 // smax v17.8h, v1.8h, v5.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	WORD	$0x4e666452 // smax v18.8h, v2.8h, v6.8h
+	WORD	$0x4e7d6e4e // smin v14.8h, v18.8h, v29.8h
+	WORD	$0x4e676473 // smax v19.8h, v3.8h, v7.8h
+	WORD	$0x4e7d6e6f // smin v15.8h, v19.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e656431 // smax v17.8h, v1.8h, v5.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e646410 // smax v16.8h, v0.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e646410 // smax v16.4h, v0.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampVSVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e7e6431 // smax v17.8h, v1.8h, v30.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	WORD	$0x4e7e6452 // smax v18.8h, v2.8h, v30.8h
+	WORD	$0x4e6a6e4e // smin v14.8h, v18.8h, v10.8h
+	WORD	$0x4e7e6473 // smax v19.8h, v3.8h, v30.8h
+	WORD	$0x4e6b6e6f // smin v15.8h, v19.8h, v11.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e7e6431 // smax v17.8h, v1.8h, v30.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R13), [V8.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R13), [V8.H4]
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R13), V8.H[0]
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampSVVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e6567f1 // smax v17.8h, v31.8h, v5.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	WORD	$0x4e6667f2 // smax v18.8h, v31.8h, v6.8h
+	WORD	$0x4e6a6e4e // smin v14.8h, v18.8h, v10.8h
+	WORD	$0x4e6767f3 // smax v19.8h, v31.8h, v7.8h
+	WORD	$0x4e6b6e6f // smin v15.8h, v19.8h, v11.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e6567f1 // smax v17.8h, v31.8h, v5.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampVSSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e7e6431 // smax v17.8h, v1.8h, v30.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	WORD	$0x4e7e6452 // smax v18.8h, v2.8h, v30.8h
+	WORD	$0x4e7d6e4e // smin v14.8h, v18.8h, v29.8h
+	WORD	$0x4e7e6473 // smax v19.8h, v3.8h, v30.8h
+	WORD	$0x4e7d6e6f // smin v15.8h, v19.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e7e6431 // smax v17.8h, v1.8h, v30.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e7e6410 // smax v16.8h, v0.8h, v30.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e7e6410 // smax v16.4h, v0.4h, v30.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampSVSI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e6567f1 // smax v17.8h, v31.8h, v5.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	WORD	$0x4e6667f2 // smax v18.8h, v31.8h, v6.8h
+	WORD	$0x4e7d6e4e // smin v14.8h, v18.8h, v29.8h
+	WORD	$0x4e6767f3 // smax v19.8h, v31.8h, v7.8h
+	WORD	$0x4e7d6e6f // smin v15.8h, v19.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	WORD	$0x4e6567f1 // smax v17.8h, v31.8h, v5.8h
+	WORD	$0x4e7d6e2d // smin v13.8h, v17.8h, v29.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	WORD	$0x4e6467f0 // smax v16.8h, v31.8h, v4.8h
+	WORD	$0x4e7d6e0c // smin v12.8h, v16.8h, v29.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	WORD	$0x0e6467f0 // smax v16.4h, v31.4h, v4.4h
+	WORD	$0x0e7d6e0c // smin v12.4h, v16.4h, v29.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int, c *int16, ldc int)
+TEXT ·clampSSVI16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	WORD	$0x4e7e67f0 // smax v16.8h, v31.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e7e67f1 // smax v17.8h, v31.8h, v30.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	WORD	$0x4e7e67f2 // smax v18.8h, v31.8h, v30.8h
+	WORD	$0x4e6a6e4e // smin v14.8h, v18.8h, v10.8h
+	WORD	$0x4e7e67f3 // smax v19.8h, v31.8h, v30.8h
+	WORD	$0x4e6b6e6f // smin v15.8h, v19.8h, v11.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	WORD	$0x4e7e67f0 // smax v16.8h, v31.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	WORD	$0x4e7e67f1 // smax v17.8h, v31.8h, v30.8h
+	WORD	$0x4e696e2d // smin v13.8h, v17.8h, v9.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R13), [V8.H8]
+	WORD	$0x4e7e67f0 // smax v16.8h, v31.8h, v30.8h
+	WORD	$0x4e686e0c // smin v12.8h, v16.8h, v8.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R13), [V8.H4]
+	WORD	$0x0e7e67f0 // smax v16.4h, v31.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R13), F8
+	WORD	$0x0e7e67f0 // smax v16.4h, v31.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.H[0]
+	WORD	$0x0e7e67f0 // smax v16.4h, v31.4h, v30.4h
+	WORD	$0x0e686e0c // smin v12.4h, v16.4h, v8.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampVVVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ea56431 // smax v17.4s, v1.4s, v5.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	WORD	$0x4ea66452 // smax v18.4s, v2.4s, v6.4s
+	WORD	$0x4eaa6e4e // smin v14.4s, v18.4s, v10.4s
+	WORD	$0x4ea76473 // smax v19.4s, v3.4s, v7.4s
+	WORD	$0x4eab6e6f // smin v15.4s, v19.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ea56431 // smax v17.4s, v1.4s, v5.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ea46410 // smax v16.2s, v0.2s, v4.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	WORD	$0x0ea46410 // smax v16.2s, v0.2s, v4.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampVVSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ea56431 // smax v17.4s, v1.4s, v5.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	WORD	$0x4ea66452 // smax v18.4s, v2.4s, v6.4s
+	WORD	$0x4ebd6e4e // smin v14.4s, v18.4s, v29.4s
+	WORD	$0x4ea76473 // smax v19.4s, v3.4s, v7.4s
+	WORD	$0x4ebd6e6f // smin v15.4s, v19.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ea56431 // smax v17.4s, v1.4s, v5.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea46410 // smax v16.4s, v0.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea46410 // smax v16.2s, v0.2s, v4.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea46410 // smax v16.2s, v0.2s, v4.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampVSVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ebe6431 // smax v17.4s, v1.4s, v30.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	WORD	$0x4ebe6452 // smax v18.4s, v2.4s, v30.4s
+	WORD	$0x4eaa6e4e // smin v14.4s, v18.4s, v10.4s
+	WORD	$0x4ebe6473 // smax v19.4s, v3.4s, v30.4s
+	WORD	$0x4eab6e6f // smin v15.4s, v19.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ebe6431 // smax v17.4s, v1.4s, v30.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ebe6410 // smax v16.2s, v0.2s, v30.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R13), F8
+	WORD	$0x0ebe6410 // smax v16.2s, v0.2s, v30.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampSVVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ea567f1 // smax v17.4s, v31.4s, v5.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	WORD	$0x4ea667f2 // smax v18.4s, v31.4s, v6.4s
+	WORD	$0x4eaa6e4e // smin v14.4s, v18.4s, v10.4s
+	WORD	$0x4ea767f3 // smax v19.4s, v31.4s, v7.4s
+	WORD	$0x4eab6e6f // smin v15.4s, v19.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ea567f1 // smax v17.4s, v31.4s, v5.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ea467f0 // smax v16.2s, v31.2s, v4.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	WORD	$0x0ea467f0 // smax v16.2s, v31.2s, v4.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampVSSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ebe6431 // smax v17.4s, v1.4s, v30.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	WORD	$0x4ebe6452 // smax v18.4s, v2.4s, v30.4s
+	WORD	$0x4ebd6e4e // smin v14.4s, v18.4s, v29.4s
+	WORD	$0x4ebe6473 // smax v19.4s, v3.4s, v30.4s
+	WORD	$0x4ebd6e6f // smin v15.4s, v19.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ebe6431 // smax v17.4s, v1.4s, v30.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebe6410 // smax v16.4s, v0.4s, v30.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebe6410 // smax v16.2s, v0.2s, v30.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebe6410 // smax v16.2s, v0.2s, v30.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampSVSI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ea567f1 // smax v17.4s, v31.4s, v5.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	WORD	$0x4ea667f2 // smax v18.4s, v31.4s, v6.4s
+	WORD	$0x4ebd6e4e // smin v14.4s, v18.4s, v29.4s
+	WORD	$0x4ea767f3 // smax v19.4s, v31.4s, v7.4s
+	WORD	$0x4ebd6e6f // smin v15.4s, v19.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	WORD	$0x4ea567f1 // smax v17.4s, v31.4s, v5.4s
+	WORD	$0x4ebd6e2d // smin v13.4s, v17.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea467f0 // smax v16.4s, v31.4s, v4.4s
+	WORD	$0x4ebd6e0c // smin v12.4s, v16.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea467f0 // smax v16.2s, v31.2s, v4.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ea467f0 // smax v16.2s, v31.2s, v4.2s
+	WORD	$0x0ebd6e0c // smin v12.2s, v16.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int, c *int32, ldc int)
+TEXT ·clampSSVI32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ebe67f0 // smax v16.4s, v31.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ebe67f1 // smax v17.4s, v31.4s, v30.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	WORD	$0x4ebe67f2 // smax v18.4s, v31.4s, v30.4s
+	WORD	$0x4eaa6e4e // smin v14.4s, v18.4s, v10.4s
+	WORD	$0x4ebe67f3 // smax v19.4s, v31.4s, v30.4s
+	WORD	$0x4eab6e6f // smin v15.4s, v19.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ebe67f0 // smax v16.4s, v31.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	WORD	$0x4ebe67f1 // smax v17.4s, v31.4s, v30.4s
+	WORD	$0x4ea96e2d // smin v13.4s, v17.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ebe67f0 // smax v16.4s, v31.4s, v30.4s
+	WORD	$0x4ea86e0c // smin v12.4s, v16.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ebe67f0 // smax v16.2s, v31.2s, v30.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R13), F8
+	WORD	$0x0ebe67f0 // smax v16.2s, v31.2s, v30.2s
+	WORD	$0x0ea86e0c // smin v12.2s, v16.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampVVVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4ee53431 // cmgt v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x4ee63452 // cmgt v18.2d, v2.2d, v6.2d
+	VBSL	V6.B16, V2.B16, V18.B16
+	WORD	$0x4eea364e // cmgt v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x4ee73473 // cmgt v19.2d, v3.2d, v7.2d
+	VBSL	V7.B16, V3.B16, V19.B16
+	WORD	$0x4eeb366f // cmgt v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4ee53431 // cmgt v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampVVSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4ee53431 // cmgt v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x4ee63452 // cmgt v18.2d, v2.2d, v6.2d
+	VBSL	V6.B16, V2.B16, V18.B16
+	WORD	$0x4efd364e // cmgt v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x4ee73473 // cmgt v19.2d, v3.2d, v7.2d
+	VBSL	V7.B16, V3.B16, V19.B16
+	WORD	$0x4efd366f // cmgt v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4ee53431 // cmgt v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee43410 // cmgt v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampVSVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4efe3431 // cmgt v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x4efe3452 // cmgt v18.2d, v2.2d, v30.2d
+	VBSL	V30.B16, V2.B16, V18.B16
+	WORD	$0x4eea364e // cmgt v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x4efe3473 // cmgt v19.2d, v3.2d, v30.2d
+	VBSL	V30.B16, V3.B16, V19.B16
+	WORD	$0x4eeb366f // cmgt v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4efe3431 // cmgt v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R13), F8
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampSVVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4ee537f1 // cmgt v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x4ee637f2 // cmgt v18.2d, v31.2d, v6.2d
+	VBSL	V6.B16, V31.B16, V18.B16
+	WORD	$0x4eea364e // cmgt v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x4ee737f3 // cmgt v19.2d, v31.2d, v7.2d
+	VBSL	V7.B16, V31.B16, V19.B16
+	WORD	$0x4eeb366f // cmgt v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4ee537f1 // cmgt v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampVSSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4efe3431 // cmgt v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x4efe3452 // cmgt v18.2d, v2.2d, v30.2d
+	VBSL	V30.B16, V2.B16, V18.B16
+	WORD	$0x4efd364e // cmgt v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x4efe3473 // cmgt v19.2d, v3.2d, v30.2d
+	VBSL	V30.B16, V3.B16, V19.B16
+	WORD	$0x4efd366f // cmgt v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4efe3431 // cmgt v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4efe3410 // cmgt v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampSVSI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4ee537f1 // cmgt v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x4ee637f2 // cmgt v18.2d, v31.2d, v6.2d
+	VBSL	V6.B16, V31.B16, V18.B16
+	WORD	$0x4efd364e // cmgt v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x4ee737f3 // cmgt v19.2d, v31.2d, v7.2d
+	VBSL	V7.B16, V31.B16, V19.B16
+	WORD	$0x4efd366f // cmgt v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x4ee537f1 // cmgt v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x4efd362d // cmgt v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4ee437f0 // cmgt v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x4efd360c // cmgt v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
+TEXT ·clampSSVI64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4efe37f0 // cmgt v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4efe37f1 // cmgt v17.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x4efe37f2 // cmgt v18.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V18.B16
+	WORD	$0x4eea364e // cmgt v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x4efe37f3 // cmgt v19.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V19.B16
+	WORD	$0x4eeb366f // cmgt v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4efe37f0 // cmgt v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x4efe37f1 // cmgt v17.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V17.B16
+	WORD	$0x4ee9362d // cmgt v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4efe37f0 // cmgt v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R13), F8
+	WORD	$0x4efe37f0 // cmgt v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x4ee8360c // cmgt v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampVVVU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V1.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VUMAX	V6.B16, V2.B16, V18.B16
+	VUMIN	V10.B16, V18.B16, V14.B16
+	VUMAX	V7.B16, V3.B16, V19.B16
+	VUMIN	V11.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V1.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampVVSU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V1.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VUMAX	V6.B16, V2.B16, V18.B16
+	VUMIN	V29.B16, V18.B16, V14.B16
+	VUMAX	V7.B16, V3.B16, V19.B16
+	VUMIN	V29.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V1.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R12), [V4.B16]
+	VUMAX	V4.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R12), [V4.B8]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R12), V4.H[0]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R12), V4.B[0]
+	VUMAX	V4.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampVSVU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V1.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VUMAX	V30.B16, V2.B16, V18.B16
+	VUMIN	V10.B16, V18.B16, V14.B16
+	VUMAX	V30.B16, V3.B16, V19.B16
+	VUMIN	V11.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V1.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VLD1.P	16(R13), [V8.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VLD1.P	8(R13), [V8.B8]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R13), F8
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VLD1	(R13), V8.B[0]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampSVVU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V31.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VUMAX	V6.B16, V31.B16, V18.B16
+	VUMIN	V10.B16, V18.B16, V14.B16
+	VUMAX	V7.B16, V31.B16, V19.B16
+	VUMIN	V11.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V31.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	VLD1.P	16(R13), [V8.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	VLD1.P	8(R13), [V8.B8]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	VLD1.P	2(R13), V8.H[0]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	VLD1	(R13), V8.B[0]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampVSSU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.B16]
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V1.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VUMAX	V30.B16, V2.B16, V18.B16
+	VUMIN	V29.B16, V18.B16, V14.B16
+	VUMAX	V30.B16, V3.B16, V19.B16
+	VUMIN	V29.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V1.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VUMAX	V30.B16, V0.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VUMAX	V30.B8, V0.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampSVSU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.B16]
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V31.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VUMAX	V6.B16, V31.B16, V18.B16
+	VUMIN	V29.B16, V18.B16, V14.B16
+	VUMAX	V7.B16, V31.B16, V19.B16
+	VUMIN	V29.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R12), [V4.B16, V5.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VUMAX	V5.B16, V31.B16, V17.B16
+	VUMIN	V29.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R12), [V4.B16]
+	VUMAX	V4.B16, V31.B16, V16.B16
+	VUMIN	V29.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R12), [V4.B8]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R12), F4
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R12), V4.H[0]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.B[0]
+	VUMAX	V4.B8, V31.B8, V16.B8
+	VUMIN	V29.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int, c *uint8, ldc int)
+TEXT ·clampSSVU8NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.B16]
+	VLD1R	(R6), [V30.B16]
+	MOVD	R8, R13
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VUMAX	V30.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V31.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VUMAX	V30.B16, V31.B16, V18.B16
+	VUMIN	V10.B16, V18.B16, V14.B16
+	VUMAX	V30.B16, V31.B16, V19.B16
+	VUMIN	V11.B16, V19.B16, V15.B16
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R13), [V8.B16, V9.B16]
+	VUMAX	V30.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VUMAX	V30.B16, V31.B16, V17.B16
+	VUMIN	V9.B16, V17.B16, V13.B16
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R13), [V8.B16]
+	VUMAX	V30.B16, V31.B16, V16.B16
+	VUMIN	V8.B16, V16.B16, V12.B16
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R13), [V8.B8]
+	VUMAX	V30.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R13), F8
+	VUMAX	V30.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R13), V8.H[0]
+	VUMAX	V30.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.B[0]
+	VUMAX	V30.B8, V31.B8, V16.B8
+	VUMIN	V8.B8, V16.B8, V12.B8
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampVVVU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V1.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VUMAX	V6.H8, V2.H8, V18.H8
+	VUMIN	V10.H8, V18.H8, V14.H8
+	VUMAX	V7.H8, V3.H8, V19.H8
+	VUMIN	V11.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V1.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampVVSU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V1.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VUMAX	V6.H8, V2.H8, V18.H8
+	VUMIN	V29.H8, V18.H8, V14.H8
+	VUMAX	V7.H8, V3.H8, V19.H8
+	VUMIN	V29.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V1.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R12), [V4.H8]
+	VUMAX	V4.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R12), [V4.H4]
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R12), F4
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R12), V4.H[0]
+	VUMAX	V4.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampVSVU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V1.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VUMAX	V30.H8, V2.H8, V18.H8
+	VUMIN	V10.H8, V18.H8, V14.H8
+	VUMAX	V30.H8, V3.H8, V19.H8
+	VUMIN	V11.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V1.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VLD1.P	16(R13), [V8.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VLD1.P	8(R13), [V8.H4]
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	4(R13), F8
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VLD1	(R13), V8.H[0]
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampSVVU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V31.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VUMAX	V6.H8, V31.H8, V18.H8
+	VUMIN	V10.H8, V18.H8, V14.H8
+	VUMAX	V7.H8, V31.H8, V19.H8
+	VUMIN	V11.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V31.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	VLD1.P	16(R13), [V8.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	VLD1.P	8(R13), [V8.H4]
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	FMOVS.P	4(R13), F8
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	VLD1	(R13), V8.H[0]
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampVSSU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.H8]
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V1.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VUMAX	V30.H8, V2.H8, V18.H8
+	VUMIN	V29.H8, V18.H8, V14.H8
+	VUMAX	V30.H8, V3.H8, V19.H8
+	VUMIN	V29.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V1.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VUMAX	V30.H8, V0.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VUMAX	V30.H4, V0.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampSVSU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.H8]
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.H8, V5.H8, V6.H8, V7.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V31.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VUMAX	V6.H8, V31.H8, V18.H8
+	VUMIN	V29.H8, V18.H8, V14.H8
+	VUMAX	V7.H8, V31.H8, V19.H8
+	VUMIN	V29.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R12), [V4.H8, V5.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VUMAX	V5.H8, V31.H8, V17.H8
+	VUMIN	V29.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R12), [V4.H8]
+	VUMAX	V4.H8, V31.H8, V16.H8
+	VUMIN	V29.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R12), [V4.H4]
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R12), F4
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R12), V4.H[0]
+	VUMAX	V4.H4, V31.H4, V16.H4
+	VUMIN	V29.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int, c *uint16, ldc int)
+TEXT ·clampSSVU16NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$1, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$1, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.H8]
+	VLD1R	(R6), [V30.H8]
+	MOVD	R8, R13
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.H8, V9.H8, V10.H8, V11.H8]
+	VUMAX	V30.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V31.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VUMAX	V30.H8, V31.H8, V18.H8
+	VUMIN	V10.H8, V18.H8, V14.H8
+	VUMAX	V30.H8, V31.H8, V19.H8
+	VUMIN	V11.H8, V19.H8, V15.H8
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R13), [V8.H8, V9.H8]
+	VUMAX	V30.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VUMAX	V30.H8, V31.H8, V17.H8
+	VUMIN	V9.H8, V17.H8, V13.H8
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R13), [V8.H8]
+	VUMAX	V30.H8, V31.H8, V16.H8
+	VUMIN	V8.H8, V16.H8, V12.H8
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R13), [V8.H4]
+	VUMAX	V30.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R13), F8
+	VUMAX	V30.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R13), V8.H[0]
+	VUMAX	V30.H4, V31.H4, V16.H4
+	VUMIN	V8.H4, V16.H4, V12.H4
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampVVVU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V1.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VUMAX	V6.S4, V2.S4, V18.S4
+	VUMIN	V10.S4, V18.S4, V14.S4
+	VUMAX	V7.S4, V3.S4, V19.S4
+	VUMIN	V11.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V1.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	VUMAX	V4.S2, V0.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	VUMAX	V4.S2, V0.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampVVSU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V1.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VUMAX	V6.S4, V2.S4, V18.S4
+	VUMIN	V29.S4, V18.S4, V14.S4
+	VUMAX	V7.S4, V3.S4, V19.S4
+	VUMIN	V29.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V1.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	VUMAX	V4.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	VUMAX	V4.S2, V0.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	VUMAX	V4.S2, V0.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampVSVU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V1.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VUMAX	V30.S4, V2.S4, V18.S4
+	VUMIN	V10.S4, V18.S4, V14.S4
+	VUMAX	V30.S4, V3.S4, V19.S4
+	VUMIN	V11.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V1.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R13), [V8.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R13), [V8.S2]
+	VUMAX	V30.S2, V0.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R13), F8
+	VUMAX	V30.S2, V0.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampSVVU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V31.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VUMAX	V6.S4, V31.S4, V18.S4
+	VUMIN	V10.S4, V18.S4, V14.S4
+	VUMAX	V7.S4, V31.S4, V19.S4
+	VUMIN	V11.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V31.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	VUMAX	V4.S2, V31.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	VUMAX	V4.S2, V31.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampVSSU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V1.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VUMAX	V30.S4, V2.S4, V18.S4
+	VUMIN	V29.S4, V18.S4, V14.S4
+	VUMAX	V30.S4, V3.S4, V19.S4
+	VUMIN	V29.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V1.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VUMAX	V30.S4, V0.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VUMAX	V30.S2, V0.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	VUMAX	V30.S2, V0.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampSVSU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V31.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VUMAX	V6.S4, V31.S4, V18.S4
+	VUMIN	V29.S4, V18.S4, V14.S4
+	VUMAX	V7.S4, V31.S4, V19.S4
+	VUMIN	V29.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VUMAX	V5.S4, V31.S4, V17.S4
+	VUMIN	V29.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VUMAX	V4.S4, V31.S4, V16.S4
+	VUMIN	V29.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VUMAX	V4.S2, V31.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	VUMAX	V4.S2, V31.S2, V16.S2
+	VUMIN	V29.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int, c *uint32, ldc int)
+TEXT ·clampSSVU32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VUMAX	V30.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V31.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VUMAX	V30.S4, V31.S4, V18.S4
+	VUMIN	V10.S4, V18.S4, V14.S4
+	VUMAX	V30.S4, V31.S4, V19.S4
+	VUMIN	V11.S4, V19.S4, V15.S4
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	VUMAX	V30.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VUMAX	V30.S4, V31.S4, V17.S4
+	VUMIN	V9.S4, V17.S4, V13.S4
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R13), [V8.S4]
+	VUMAX	V30.S4, V31.S4, V16.S4
+	VUMIN	V8.S4, V16.S4, V12.S4
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R13), [V8.S2]
+	VUMAX	V30.S2, V31.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R13), F8
+	VUMAX	V30.S2, V31.S2, V16.S2
+	VUMIN	V8.S2, V16.S2, V12.S2
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampVVVU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6ee53431 // cmhi v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x6ee63452 // cmhi v18.2d, v2.2d, v6.2d
+	VBSL	V6.B16, V2.B16, V18.B16
+	WORD	$0x6eea364e // cmhi v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x6ee73473 // cmhi v19.2d, v3.2d, v7.2d
+	VBSL	V7.B16, V3.B16, V19.B16
+	WORD	$0x6eeb366f // cmhi v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6ee53431 // cmhi v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampVVSU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6ee53431 // cmhi v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x6ee63452 // cmhi v18.2d, v2.2d, v6.2d
+	VBSL	V6.B16, V2.B16, V18.B16
+	WORD	$0x6efd364e // cmhi v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x6ee73473 // cmhi v19.2d, v3.2d, v7.2d
+	VBSL	V7.B16, V3.B16, V19.B16
+	WORD	$0x6efd366f // cmhi v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6ee53431 // cmhi v17.2d, v1.2d, v5.2d
+	VBSL	V5.B16, V1.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x6ee43410 // cmhi v16.2d, v0.2d, v4.2d
+	VBSL	V4.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampVSVU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6efe3431 // cmhi v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x6efe3452 // cmhi v18.2d, v2.2d, v30.2d
+	VBSL	V30.B16, V2.B16, V18.B16
+	WORD	$0x6eea364e // cmhi v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x6efe3473 // cmhi v19.2d, v3.2d, v30.2d
+	VBSL	V30.B16, V3.B16, V19.B16
+	WORD	$0x6eeb366f // cmhi v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6efe3431 // cmhi v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R13), F8
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampSVVU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6ee537f1 // cmhi v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x6ee637f2 // cmhi v18.2d, v31.2d, v6.2d
+	VBSL	V6.B16, V31.B16, V18.B16
+	WORD	$0x6eea364e // cmhi v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x6ee737f3 // cmhi v19.2d, v31.2d, v7.2d
+	VBSL	V7.B16, V31.B16, V19.B16
+	WORD	$0x6eeb366f // cmhi v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6ee537f1 // cmhi v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampVSSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampVSSU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6efe3431 // cmhi v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x6efe3452 // cmhi v18.2d, v2.2d, v30.2d
+	VBSL	V30.B16, V2.B16, V18.B16
+	WORD	$0x6efd364e // cmhi v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x6efe3473 // cmhi v19.2d, v3.2d, v30.2d
+	VBSL	V30.B16, V3.B16, V19.B16
+	WORD	$0x6efd366f // cmhi v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6efe3431 // cmhi v17.2d, v1.2d, v30.2d
+	VBSL	V30.B16, V1.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6efe3410 // cmhi v16.2d, v0.2d, v30.2d
+	VBSL	V30.B16, V0.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampSVSU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6ee537f1 // cmhi v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	WORD	$0x6ee637f2 // cmhi v18.2d, v31.2d, v6.2d
+	VBSL	V6.B16, V31.B16, V18.B16
+	WORD	$0x6efd364e // cmhi v14.2d, v18.2d, v29.2d
+	VBSL	V18.B16, V29.B16, V14.B16
+	WORD	$0x6ee737f3 // cmhi v19.2d, v31.2d, v7.2d
+	VBSL	V7.B16, V31.B16, V19.B16
+	WORD	$0x6efd366f // cmhi v15.2d, v19.2d, v29.2d
+	VBSL	V19.B16, V29.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	WORD	$0x6ee537f1 // cmhi v17.2d, v31.2d, v5.2d
+	VBSL	V5.B16, V31.B16, V17.B16
+	WORD	$0x6efd362d // cmhi v13.2d, v17.2d, v29.2d
+	VBSL	V17.B16, V29.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x6ee437f0 // cmhi v16.2d, v31.2d, v4.2d
+	VBSL	V4.B16, V31.B16, V16.B16
+	WORD	$0x6efd360c // cmhi v12.2d, v16.2d, v29.2d
+	VBSL	V16.B16, V29.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func clampSSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
+TEXT ·clampSSVU64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x6efe37f0 // cmhi v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6efe37f1 // cmhi v17.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	WORD	$0x6efe37f2 // cmhi v18.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V18.B16
+	WORD	$0x6eea364e // cmhi v14.2d, v18.2d, v10.2d
+	VBSL	V18.B16, V10.B16, V14.B16
+	WORD	$0x6efe37f3 // cmhi v19.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V19.B16
+	WORD	$0x6eeb366f // cmhi v15.2d, v19.2d, v11.2d
+	VBSL	V19.B16, V11.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x6efe37f0 // cmhi v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	WORD	$0x6efe37f1 // cmhi v17.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V17.B16
+	WORD	$0x6ee9362d // cmhi v13.2d, v17.2d, v9.2d
+	VBSL	V17.B16, V9.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x6efe37f0 // cmhi v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R13), F8
+	WORD	$0x6efe37f0 // cmhi v16.2d, v31.2d, v30.2d
+	VBSL	V30.B16, V31.B16, V16.B16
+	WORD	$0x6ee8360c // cmhi v12.2d, v16.2d, v8.2d
+	VBSL	V16.B16, V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET

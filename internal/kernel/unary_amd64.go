@@ -284,6 +284,126 @@ func sinVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func cosVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
+// negVI8AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func negVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// negVI8AVX2NT is negVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// absVI8AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// absVI8AVX2NT is absVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// negVI16AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func negVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// negVI16AVX2NT is negVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// absVI16AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// absVI16AVX2NT is absVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// negVI32AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func negVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// negVI32AVX2NT is negVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// absVI32AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// absVI32AVX2NT is absVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// negVI64AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func negVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// negVI64AVX2NT is negVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVI64AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVI64AVX2NT is absVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVU8AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+
+// absVU8AVX2NT is absVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+
+// absVU16AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+
+// absVU16AVX2NT is absVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+
+// absVU32AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+
+// absVU32AVX2NT is absVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+
+// absVU64AVX2 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func absVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int)
+
+// absVU64AVX2NT is absVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int)
+
 // negVF32AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -563,3 +683,123 @@ func sinVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func cosVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// negVI8AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func negVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// negVI8AVX512NT is negVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// absVI8AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// absVI8AVX512NT is absVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// negVI16AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func negVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// negVI16AVX512NT is negVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// absVI16AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// absVI16AVX512NT is absVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// negVI32AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func negVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// negVI32AVX512NT is negVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// absVI32AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// absVI32AVX512NT is absVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// negVI64AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func negVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// negVI64AVX512NT is negVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func negVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVI64AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVI64AVX512NT is absVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVU8AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+
+// absVU8AVX512NT is absVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+
+// absVU16AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+
+// absVU16AVX512NT is absVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+
+// absVU32AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+
+// absVU32AVX512NT is absVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+
+// absVU64AVX512 computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func absVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int)
+
+// absVU64AVX512NT is absVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func absVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int)

@@ -203,3 +203,63 @@ func sinVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func cosVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// negVI8NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func negVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// absVI8NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int)
+
+// negVI16NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func negVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// absVI16NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int)
+
+// negVI32NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func negVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// absVI32NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int)
+
+// negVI64NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func negVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVI64NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int)
+
+// absVU8NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+
+// absVU16NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+
+// absVU32NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+
+// absVU64NEON computes dst[r*ldd+j] = math.Abs(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func absVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int)

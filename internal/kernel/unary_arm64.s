@@ -44753,3 +44753,685 @@ next:
 	BNE	row
 done:
 	RET
+
+	// func negVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int)
+TEXT ·negVI8NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e20b80c // neg v12.16b, v0.16b
+	WORD	$0x6e20b82d // neg v13.16b, v1.16b
+	WORD	$0x6e20b84e // neg v14.16b, v2.16b
+	WORD	$0x6e20b86f // neg v15.16b, v3.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x6e20b80c // neg v12.16b, v0.16b
+	WORD	$0x6e20b82d // neg v13.16b, v1.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x6e20b80c // neg v12.16b, v0.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x2e20b80c // neg v12.8b, v0.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e20b80c // neg v12.8b, v0.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x2e20b80c // neg v12.8b, v0.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x2e20b80c // neg v12.8b, v0.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVI8NEON(m int, n int, dst *int8, ldd int, a *int8, lda int)
+TEXT ·absVI8NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x4e20b80c // abs v12.16b, v0.16b
+	WORD	$0x4e20b82d // abs v13.16b, v1.16b
+	WORD	$0x4e20b84e // abs v14.16b, v2.16b
+	WORD	$0x4e20b86f // abs v15.16b, v3.16b
+	VST1.P	[V12.B16, V13.B16, V14.B16, V15.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	WORD	$0x4e20b80c // abs v12.16b, v0.16b
+	WORD	$0x4e20b82d // abs v13.16b, v1.16b
+	VST1.P	[V12.B16, V13.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	WORD	$0x4e20b80c // abs v12.16b, v0.16b
+	VST1.P	[V12.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	WORD	$0x0e20b80c // abs v12.8b, v0.8b
+	VST1.P	[V12.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e20b80c // abs v12.8b, v0.8b
+	FMOVS.P	F12, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	WORD	$0x0e20b80c // abs v12.8b, v0.8b
+	VST1.P	V12.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	WORD	$0x0e20b80c // abs v12.8b, v0.8b
+	VST1	V12.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func negVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int)
+TEXT ·negVI16NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e60b80c // neg v12.8h, v0.8h
+	WORD	$0x6e60b82d // neg v13.8h, v1.8h
+	WORD	$0x6e60b84e // neg v14.8h, v2.8h
+	WORD	$0x6e60b86f // neg v15.8h, v3.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x6e60b80c // neg v12.8h, v0.8h
+	WORD	$0x6e60b82d // neg v13.8h, v1.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x6e60b80c // neg v12.8h, v0.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x2e60b80c // neg v12.4h, v0.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x2e60b80c // neg v12.4h, v0.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x2e60b80c // neg v12.4h, v0.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVI16NEON(m int, n int, dst *int16, ldd int, a *int16, lda int)
+TEXT ·absVI16NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x4e60b80c // abs v12.8h, v0.8h
+	WORD	$0x4e60b82d // abs v13.8h, v1.8h
+	WORD	$0x4e60b84e // abs v14.8h, v2.8h
+	WORD	$0x4e60b86f // abs v15.8h, v3.8h
+	VST1.P	[V12.H8, V13.H8, V14.H8, V15.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	WORD	$0x4e60b80c // abs v12.8h, v0.8h
+	WORD	$0x4e60b82d // abs v13.8h, v1.8h
+	VST1.P	[V12.H8, V13.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	WORD	$0x4e60b80c // abs v12.8h, v0.8h
+	VST1.P	[V12.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	WORD	$0x0e60b80c // abs v12.4h, v0.4h
+	VST1.P	[V12.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	WORD	$0x0e60b80c // abs v12.4h, v0.4h
+	FMOVS.P	F12, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	WORD	$0x0e60b80c // abs v12.4h, v0.4h
+	VST1	V12.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func negVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int)
+TEXT ·negVI32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ea0b80c // neg v12.4s, v0.4s
+	WORD	$0x6ea0b82d // neg v13.4s, v1.4s
+	WORD	$0x6ea0b84e // neg v14.4s, v2.4s
+	WORD	$0x6ea0b86f // neg v15.4s, v3.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x6ea0b80c // neg v12.4s, v0.4s
+	WORD	$0x6ea0b82d // neg v13.4s, v1.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x6ea0b80c // neg v12.4s, v0.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x2ea0b80c // neg v12.2s, v0.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x2ea0b80c // neg v12.2s, v0.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVI32NEON(m int, n int, dst *int32, ldd int, a *int32, lda int)
+TEXT ·absVI32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ea0b80c // abs v12.4s, v0.4s
+	WORD	$0x4ea0b82d // abs v13.4s, v1.4s
+	WORD	$0x4ea0b84e // abs v14.4s, v2.4s
+	WORD	$0x4ea0b86f // abs v15.4s, v3.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ea0b80c // abs v12.4s, v0.4s
+	WORD	$0x4ea0b82d // abs v13.4s, v1.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ea0b80c // abs v12.4s, v0.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ea0b80c // abs v12.2s, v0.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ea0b80c // abs v12.2s, v0.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func negVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int)
+TEXT ·negVI64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6ee0b80c // neg v12.2d, v0.2d
+	WORD	$0x6ee0b82d // neg v13.2d, v1.2d
+	WORD	$0x6ee0b84e // neg v14.2d, v2.2d
+	WORD	$0x6ee0b86f // neg v15.2d, v3.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x6ee0b80c // neg v12.2d, v0.2d
+	WORD	$0x6ee0b82d // neg v13.2d, v1.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x6ee0b80c // neg v12.2d, v0.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x6ee0b80c // neg v12.2d, v0.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int)
+TEXT ·absVI64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4ee0b80c // abs v12.2d, v0.2d
+	WORD	$0x4ee0b82d // abs v13.2d, v1.2d
+	WORD	$0x4ee0b84e // abs v14.2d, v2.2d
+	WORD	$0x4ee0b86f // abs v15.2d, v3.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4ee0b80c // abs v12.2d, v0.2d
+	WORD	$0x4ee0b82d // abs v13.2d, v1.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4ee0b80c // abs v12.2d, v0.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4ee0b80c // abs v12.2d, v0.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int)
+TEXT ·absVU8NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 64 elements, then the low bits of the count
+	SUBS	$64, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VST1.P	[V0.B16, V1.B16, V2.B16, V3.B16], 64(R10)
+	SUBS	$64, R14, R14
+	BGE	loop
+tail:
+	TBZ	$5, R14, tail16
+	VLD1.P	32(R11), [V0.B16, V1.B16]
+	VST1.P	[V0.B16, V1.B16], 32(R10)
+tail16:
+	TBZ	$4, R14, tail8
+	VLD1.P	16(R11), [V0.B16]
+	VST1.P	[V0.B16], 16(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	8(R11), [V0.B8]
+	VST1.P	[V0.B8], 8(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	FMOVS.P	4(R11), F0
+	FMOVS.P	F0, 4(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	2(R11), V0.H[0]
+	VST1.P	V0.H[0], 2(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.B[0]
+	VST1	V0.B[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int)
+TEXT ·absVU16NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$1, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$1, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 32 elements, then the low bits of the count
+	SUBS	$32, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.H8, V1.H8, V2.H8, V3.H8]
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R10)
+	SUBS	$32, R14, R14
+	BGE	loop
+tail:
+	TBZ	$4, R14, tail8
+	VLD1.P	32(R11), [V0.H8, V1.H8]
+	VST1.P	[V0.H8, V1.H8], 32(R10)
+tail8:
+	TBZ	$3, R14, tail4
+	VLD1.P	16(R11), [V0.H8]
+	VST1.P	[V0.H8], 16(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	8(R11), [V0.H4]
+	VST1.P	[V0.H4], 8(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	FMOVS.P	4(R11), F0
+	FMOVS.P	F0, 4(R10)
+tail1:
+	TBZ	$0, R14, next
+	VLD1	(R11), V0.H[0]
+	VST1	V0.H[0], (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int)
+TEXT ·absVU32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VST1.P	[V0.S4, V1.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VST1.P	[V0.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VST1.P	[V0.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func absVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int)
+TEXT ·absVU64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VST1.P	[V0.D2, V1.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VST1.P	[V0.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	F0, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET

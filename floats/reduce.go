@@ -109,9 +109,10 @@ func scan(dst, s []float64, f func(x, y float64) float64, kernel func(dst, s []f
 // L = math.Inf(1) gives the maximum absolute value.
 // Does not correctly compute the zero norm (use Count).
 //
-// L = 1 is elem.Norm1 and L = 2 elem.Norm2 (without overflow or underflow
-// on the way, as gonum's); for any other L the terms |s[i]|^L are elem's
-// Pow, summed by elem.Sum in pieces of 512 added in order. A NaN in s
+// L = 1 is elem.Norm1; L = 2 is the square root of elem.SumSq, or
+// elem.Norm2 where that sum overflows or underflows (no overflow or
+// underflow on the way, as gonum's); for any other L the terms |s[i]|^L are
+// elem's Pow, summed by elem.Sum in pieces of 512 added in order. A NaN in s
 // gives a NaN, except for L = +Inf with an infinity in s: +Inf, as
 // gonum's math.Max gives.
 func Norm(s []float64, L float64) float64 {
@@ -119,7 +120,7 @@ func Norm(s []float64, L float64) float64 {
 	case len(s) == 0:
 		return 0
 	case L == 2:
-		return elem.Norm2(s)
+		return norm2(s, nil)
 	case L == 1:
 		return elem.Norm1(s)
 	case math.IsInf(L, 1):
@@ -134,7 +135,9 @@ func Norm(s []float64, L float64) float64 {
 // Distance computes the L-norm of s - t. See Norm for special cases.
 // It panics if the slice argument lengths do not match.
 //
-// L = 1, 2 and +Inf are elem.Distance, the others Norm's pieces. For
+// L = 1 and +Inf are elem.Distance; L = 2 sums the squares of the
+// differences by elem.SumSq in pieces of 512, with Norm's fallback to
+// elem.Distance; the others are Norm's pieces. For
 // L = +Inf, gonum's loop skips the differences that are NaN, and so does
 // Distance.
 func Distance(s, t []float64, L float64) float64 {
@@ -144,7 +147,9 @@ func Distance(s, t []float64, L float64) float64 {
 	switch {
 	case len(s) == 0:
 		return 0
-	case L == 1 || L == 2:
+	case L == 2:
+		return norm2(s, t)
+	case L == 1:
 		return elem.Distance(s, t, L)
 	case math.IsInf(L, 1):
 		if d := elem.Distance(s, t, L); d == d {
@@ -153,6 +158,37 @@ func Distance(s, t []float64, L float64) float64 {
 		return maxAbsDiff(s, t)
 	}
 	return pNorm(s, t, L)
+}
+
+// norm2 is the Euclidean norm of s, or of s - t: the square root of
+// elem.SumSq (of each piece of 512 differences, added in order) where that
+// sum shows that no square overflowed and none that matters underflowed,
+// else elem's scaled algorithm (elem.Norm2, elem.Distance), which neither
+// overflows nor underflows but costs several times more (it runs in Go,
+// SumSq in SIMD kernels).
+func norm2(s, t []float64) float64 {
+	var sq float64
+	if t == nil {
+		sq = elem.SumSq(s)
+	} else {
+		var buf [piece]float64
+		for off := 0; off < len(s); off += piece {
+			n := min(piece, len(s)-off)
+			p := buf[:n]
+			elem.Sub(p, s[off:off+n], t[off:off+n])
+			sq += elem.SumSq(p)
+		}
+	}
+	switch {
+	case sq >= 0x1p-900 && sq <= math.MaxFloat64, sq != sq:
+		// Squares below 2^-1022 lose at most n*2^-1074 from a sum above
+		// 2^-900; a NaN is a NaN input or difference, which the scaled
+		// algorithm gives as a NaN too.
+		return math.Sqrt(sq)
+	case t == nil:
+		return elem.Norm2(s)
+	}
+	return elem.Distance(s, t, 2)
 }
 
 // pNorm is (sum |s[i] - t[i]|^L)^(1/L), or of |s[i]| when t is nil, for an

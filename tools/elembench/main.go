@@ -273,7 +273,7 @@ func checkType(t string) error {
 // elemType is an element type elembench times: whether a binary op is
 // defined on it, and its typed setups.
 type elemType struct {
-	defined func(elem.Op) bool
+	defined func(op any) bool // an op of benchOp.op's types
 	kernel  func(op elem.Op, kind string, n, workers int) func()
 	family  func(o benchOp, kind string, n int) func() // the non-binary ops
 	curve   func(w io.Writer, cfg config, sizes []int, copies *copyRefs) curveTimings
@@ -281,11 +281,11 @@ type elemType struct {
 }
 
 func floatType[T elem.Float]() elemType {
-	return elemType{elem.DefinedOn[T], kernelCall[T], floatFamilyCall[T], measureCurve[T], reduceCallsOf[T]}
+	return elemType{definedOn[T], kernelCall[T], familyCall[T], measureCurve[T], reduceCallsOf[T]}
 }
 
 func intType[T elem.Integer]() elemType {
-	return elemType{elem.DefinedOn[T], kernelCall[T], intFamilyCall[T], measureCurve[T], reduceCallsOf[T]}
+	return elemType{definedOn[T], kernelCall[T], intFamilyCall[T], measureCurve[T], reduceCallsOf[T]}
 }
 
 // typeNames are the -types names, in order.

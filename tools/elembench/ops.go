@@ -12,9 +12,6 @@ import (
 type benchOp struct {
 	name string
 	op   any // elem.Op, elem.UnaryOp, ..., or selectOp
-	// floats says which element types a non-binary op is defined on: the
-	// floats, or else the integers (binary ops ask elem.DefinedOn).
-	floats bool
 	// kinds maps each kind the op has to the arrays its call moves.
 	kinds map[string]arrays
 }
@@ -37,33 +34,51 @@ func benchOps() []benchOp {
 	binary := map[string]arrays{"vv": {3, 0}, "vs": {2, 0}, "sv": {2, 0}}
 	var ops []benchOp
 	for _, op := range elem.Ops() {
-		ops = append(ops, benchOp{op.String(), op, true, binary})
+		ops = append(ops, benchOp{op.String(), op, binary})
 	}
 	for _, op := range elem.UnaryOps() {
-		ops = append(ops, benchOp{op.String(), op, true, map[string]arrays{kindUnary: {2, 0}}})
+		ops = append(ops, benchOp{op.String(), op, map[string]arrays{kindUnary: {2, 0}}})
 	}
 	for _, op := range elem.TernaryOps() {
-		ops = append(ops, benchOp{op.String(), op, true, map[string]arrays{kindTernary: {4, 0}}})
+		ops = append(ops, benchOp{op.String(), op, map[string]arrays{kindTernary: {4, 0}}})
 	}
 	for _, op := range elem.CompareOps() {
-		ops = append(ops, benchOp{op.String(), op, true, map[string]arrays{"vv": {2, 1}, "vs": {1, 1}}})
+		ops = append(ops, benchOp{op.String(), op, map[string]arrays{"vv": {2, 1}, "vs": {1, 1}}})
 	}
-	ops = append(ops, benchOp{"select", selectOp{}, true, map[string]arrays{"vv": {3, 1}, "vs": {2, 1}}})
+	ops = append(ops, benchOp{"select", selectOp{}, map[string]arrays{"vv": {3, 1}, "vs": {2, 1}}})
 	for _, op := range elem.BitOps() {
-		ops = append(ops, benchOp{op.String(), op, false, map[string]arrays{"vv": {3, 0}}})
+		ops = append(ops, benchOp{op.String(), op, map[string]arrays{"vv": {3, 0}}})
 	}
 	for _, op := range elem.ShiftOps() {
-		ops = append(ops, benchOp{op.String(), op, false, map[string]arrays{"vs": {2, 0}}})
+		ops = append(ops, benchOp{op.String(), op, map[string]arrays{"vs": {2, 0}}})
 	}
 	return ops
 }
 
 // definedOn reports whether o is defined on the element type t.
 func (o benchOp) definedOn(t string) bool {
-	if op, ok := o.op.(elem.Op); ok {
-		return elemTypes[t].defined(op)
+	return elemTypes[t].defined(o.op)
+}
+
+// definedOn reports whether op, one of benchOp.op's types, is defined on T.
+func definedOn[T elem.Number](op any) bool {
+	switch op := op.(type) {
+	case elem.Op:
+		return elem.DefinedOn[T](op)
+	case elem.UnaryOp:
+		return elem.UnaryDefinedOn[T](op)
+	case elem.TernaryOp:
+		return elem.TernaryDefinedOn[T](op)
+	case elem.CompareOp:
+		return elem.CompareDefinedOn[T](op)
+	case selectOp:
+		return true
 	}
-	return o.floats == (t == "float32" || t == "float64")
+	switch any(T(0)).(type) { // the bitwise and shift ops: integers
+	case float32, float64:
+		return false
+	}
+	return true
 }
 
 // bytes is what a call of kind on n elements of t reads and writes.
@@ -84,9 +99,9 @@ func familyBufs[T elem.Number](n int) (dst, a, b, c []T, mask []bool) {
 	return bufs[2], bufs[0], bufs[1], c, mask
 }
 
-// floatFamilyCall returns the call of the non-binary float op o and kind on
-// n elements of T.
-func floatFamilyCall[T elem.Float](o benchOp, kind string, n int) func() {
+// familyCall returns the call of the op o of the unary, ternary, compare or
+// select family and kind on n elements of T.
+func familyCall[T elem.Number](o benchOp, kind string, n int) func() {
 	dst, a, b, c, mask := familyBufs[T](n)
 	s := b[0]
 	switch op := o.op.(type) {
@@ -105,18 +120,20 @@ func floatFamilyCall[T elem.Float](o benchOp, kind string, n int) func() {
 		}
 		return func() { elem.Select(dst, mask, a, b) }
 	}
-	panic("elembench: " + o.name + " is not a float op") // definedOn filtered
+	panic("elembench: " + o.name + " is not defined on the type") // definedOn filtered
 }
 
-// intFamilyCall returns the call of the non-binary integer op o and kind on
-// n elements of T.
-func intFamilyCall[T elem.Integer](o benchOp, _ string, n int) func() {
-	dst, a, b, _, _ := familyBufs[T](n)
+// intFamilyCall returns the call of the non-binary op o and kind on n
+// elements of the integer type T: the bitwise and shift ops beside
+// familyCall's.
+func intFamilyCall[T elem.Integer](o benchOp, kind string, n int) func() {
 	switch op := o.op.(type) {
 	case elem.BitOp:
+		dst, a, b, _, _ := familyBufs[T](n)
 		return func() { elem.ApplyBitwise(op, dst, a, b) }
 	case elem.ShiftOp:
+		dst, a, _, _, _ := familyBufs[T](n)
 		return func() { elem.ApplyShift(op, dst, a, 3) }
 	}
-	panic("elembench: " + o.name + " is not an integer op") // definedOn filtered
+	return familyCall[T](o, kind, n)
 }

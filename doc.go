@@ -3,10 +3,11 @@
 //
 //   - binary ops Add, Sub, Mul, Min, Max (and Div, floats only), with a
 //     scalar on either side, and on integers And, Or, Xor, AndNot, Shl, Shr;
-//   - unary ops on floats: Neg, Abs, Sqrt, Floor, Ceil, Trunc, RoundToEven,
-//     Round;
-//   - FMA with one rounding (FMA, MulScalarAdd, MulAddScalar), Clamp,
-//     Select (NumPy's where), comparisons into []bool (Eq ... Ge);
+//   - unary ops Neg and Abs (integers: two's complement, as Go's -x), and
+//     on floats Sqrt, Floor, Ceil, Trunc, RoundToEven, Round;
+//   - on floats FMA with one rounding (FMA, MulScalarAdd, MulAddScalar);
+//     Clamp, Select (NumPy's where) and comparisons into []bool (Eq ... Ge)
+//     on every type;
 //   - Convert between any two element types;
 //   - reductions on floats and integers (Sum, Dot, SumSq, MinOf, MaxOf, ArgMin, ArgMax)
 //     with one summation order, the same bits on every CPU;

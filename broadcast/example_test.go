@@ -97,3 +97,16 @@ func ExampleSelect() {
 	// Output:
 	// [1 2 3 0 0 0] <nil>
 }
+
+// A mask of the pixels above their row's threshold: a (2, 3) image against
+// a (2, 1) column of thresholds, as NumPy's img > thr[:, None].
+func ExampleCompare() {
+	img := []uint8{10, 200, 90, 40, 50, 60}
+	thr := []uint8{100, 45}
+	mask := make([]bool, 6)
+	if err := broadcast.Compare(elem.OpGt, mask, img, broadcast.S(2, 3), thr, broadcast.S(2, 1)); err != nil {
+		panic(err)
+	}
+	fmt.Println(mask)
+	// Output: [false true false false true true]
+}

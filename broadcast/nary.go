@@ -64,7 +64,7 @@ func ApplyTernary[T elem.Number](op elem.TernaryOp, dst, a []T, aShape Shape, b 
 		return opNotDefined(op, T(0))
 	}
 	var out [scratchAxes]int
-	x, err := numpyNary(out[:], [3]Shape{aShape, bShape, cShape}, &ternaryNames)
+	x, err := numpyNary(out[:], [3]Shape{aShape, bShape, cShape}, 3, &ternaryNames)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func ApplyTernary[T elem.Number](op elem.TernaryOp, dst, a []T, aShape Shape, b 
 // error nothing is written.
 func Select[T elem.Number](dst []T, cond []bool, condShape Shape, a []T, aShape Shape, b []T, bShape Shape) error {
 	var out [scratchAxes]int
-	x, err := numpyNary(out[:], [3]Shape{condShape, aShape, bShape}, &selectNames)
+	x, err := numpyNary(out[:], [3]Shape{condShape, aShape, bShape}, 3, &selectNames)
 	if err != nil {
 		return err
 	}
@@ -130,8 +130,43 @@ func opNotDefined(op interface{ Valid() bool }, zero any) error {
 	return newError(errs(ErrOp), "%v is not defined on %T", op, zero)
 }
 
+// Compare computes dst = a op b (elem.Compare's comparisons, Go's
+// operators: false for a NaN but with Ne), a and b broadcast under the NUMPY
+// rule, as NumPy's np.less(a, b) and the like. dst holds the output's
+// elements in row-major order and shares no memory with a or b (an error
+// wrapping [ErrOverlap]). On error nothing is written.
+func Compare[T elem.Number](op elem.CompareOp, dst []bool, a []T, aShape Shape, b []T, bShape Shape) error {
+	if !elem.CompareDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
+	}
+	var out [scratchAxes]int
+	x, err := numpyNary(out[:], [3]Shape{aShape, bShape}, 2, &compareNames)
+	if err != nil {
+		return err
+	}
+	if err := checkNary(&x, dst, spanOf(a), spanOf(b)); err != nil {
+		return err
+	}
+	lda, inca := x.block(1)
+	ldb, incb := x.block(2)
+	k, ok := kernel.KindFor(2, inca|incb<<1)
+	x.run(func(off [nditer.Operands]int, m, cols int) {
+		if ok {
+			kernel.Compare(k, kernel.CompareOp(op), m, cols, dst[off[0]:], x.ld, a[off[1]:], lda, b[off[2]:], ldb, false)
+			return
+		}
+		for r := range m { // both inputs repeat one value along each row
+			row := dst[off[0]+r*x.ld:][:cols]
+			kernel.Compare(kernel.VV, kernel.CompareOp(op), 1, 1, row, 0, a[off[1]+r*lda:], 0, b[off[2]+r*ldb:], 0, false)
+			fill(row)
+		}
+	})
+	return nil
+}
+
 // The inputs' names in the N-ary calls' messages.
 var (
+	compareNames = [3]string{"a", "b"}
 	unaryNames   = [3]string{"a"}
 	ternaryNames = [3]string{"a", "b", "c"}
 	selectNames  = [3]string{"cond", "a", "b"}
@@ -162,14 +197,14 @@ func newNary(out Shape, shapes [3]Shape, inputs int, names *[3]string) (nary, er
 	return x, err
 }
 
-// numpyNary is newNary for three inputs with the output their NUMPY
-// broadcast, computed in buf (scratchAxes dims; a deeper output goes to the
-// heap).
-func numpyNary(buf []int, shapes [3]Shape, names *[3]string) (nary, error) {
+// numpyNary is newNary for the first inputs shapes with the output their
+// NUMPY broadcast, computed in buf (scratchAxes dims; a deeper output goes
+// to the heap).
+func numpyNary(buf []int, shapes [3]Shape, inputs int, names *[3]string) (nary, error) {
 	rank := 0
-	for _, s := range shapes {
+	for _, s := range shapes[:inputs] {
 		if !valid(s) {
-			return nary{}, numpyError(shapes)
+			return nary{}, numpyError(shapes, inputs)
 		}
 		rank = max(rank, len(s))
 	}
@@ -177,15 +212,20 @@ func numpyNary(buf []int, shapes [3]Shape, names *[3]string) (nary, error) {
 	if rank > len(buf) {
 		out = make([]int, rank)
 	}
-	if d, _, _ := numpyInto(out, shapes[:]); d >= 0 || !fits(out) {
-		return nary{}, numpyError(shapes)
+	if d, _, _ := numpyInto(out, shapes[:inputs]); d >= 0 || !fits(out) {
+		return nary{}, numpyError(shapes, inputs)
 	}
-	return newNary(out, shapes, 3, names)
+	return newNary(out, shapes, inputs, names)
 }
 
-// numpyError returns the error of Numpy for the shapes, on copies.
-func numpyError(shapes [3]Shape) error {
-	_, err := Numpy(shapes[0].Clone(), shapes[1].Clone(), shapes[2].Clone())
+// numpyError returns the error of Numpy for the first inputs shapes, on
+// copies.
+func numpyError(shapes [3]Shape, inputs int) error {
+	clones := make([]Shape, inputs)
+	for k, s := range shapes[:inputs] {
+		clones[k] = s.Clone()
+	}
+	_, err := Numpy(clones...)
 	return err
 }
 
@@ -251,7 +291,7 @@ func spanOf[E any](s []E) span {
 // checkNary validates the data lengths and dst's overlap with every input:
 // dst may be exactly an input laid out as the output, and share nothing
 // with the others.
-func checkNary[T elem.Number](x *nary, dst []T, ins ...span) error {
+func checkNary[E any](x *nary, dst []E, ins ...span) error {
 	if len(dst) != x.length[0] {
 		return newError(errs(ErrDataLength), "dst has %d elements; the output %v of %s needs %d", len(dst), x.out.Clone(), x.describe(), x.length[0])
 	}
@@ -306,7 +346,7 @@ func (x *nary) run(block func(off [nditer.Operands]int, m, n int)) {
 }
 
 // fill sets every element of row to its first.
-func fill[T elem.Number](row []T) {
+func fill[E any](row []E) {
 	for j := 1; j < len(row); j++ {
 		row[j] = row[0]
 	}

@@ -219,3 +219,48 @@ func TestNaryErrorsWriteNothing(t *testing.T) {
 		})
 	}
 }
+
+func TestCompare(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testCompare[float32])
+		t.Run("float64", testCompare[float64])
+		t.Run("int8", testCompare[int8])
+		t.Run("uint16", testCompare[uint16])
+		t.Run("int64", testCompare[int64])
+	})
+}
+
+func testCompare[T elem.Number](t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, c := range callCases(rng, 2) {
+		out, err := Numpy(c.inputs...)
+		require.NoError(t, err)
+		c.out = out
+		data := make([][]T, 2)
+		for k, in := range c.inputs {
+			n, _ := in.Size()
+			data[k] = testkit.RandomNumbers[T](rng, n)
+		}
+		n, _ := c.out.Size()
+		for _, op := range elem.CompareOps() {
+			what := fmt.Sprintf("%v %v", op, c)
+			want := make([]bool, n)
+			naryRef(t, c, func(o int, at []int) {
+				elem.Compare(op, want[o:o+1], data[0][at[0]:][:1], data[1][at[1]:][:1])
+			})
+			got := make([]bool, n)
+			require.NoError(t, Compare(op, got, data[0], c.inputs[0], data[1], c.inputs[1]), what)
+			require.Equal(t, want, got, what)
+		}
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	dst := []bool{true, true, true}
+	require.ErrorIs(t, Compare(elem.OpLt, dst, []int32{1, 2}, S(2), []int32{1, 2, 3}, S(3)), ErrIncompatible)
+	require.ErrorIs(t, Compare(elem.OpLt, dst[:2], []int32{1, 2, 3}, S(3), []int32{1}, S()), ErrDataLength)
+	require.ErrorIs(t, Compare(elem.CompareOp(99), dst, []int32{1, 2, 3}, S(3), []int32{1}, S()), ErrOp)
+	require.Equal(t, []bool{true, true, true}, dst, "nothing written")
+	require.NoError(t, Compare(elem.OpLt, dst, []uint8{1, 200, 3}, S(3), []uint8{100}, S()))
+	require.Equal(t, []bool{true, false, true}, dst)
+}

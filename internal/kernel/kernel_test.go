@@ -101,8 +101,10 @@ func check(t *testing.T, tc typeCase, c call, off int, rng *rand.Rand) {
 
 // TestKernelsMatchGeneric runs every op of every family on every kind and
 // element type, with every implementation, against the generic reference:
-// every length to 300 and some long ones, every start offset, dst fresh or
-// exactly an input.
+// every length to 300 and some long ones, every start offset (for a
+// family's first kind; the others, whose kernels differ from it in the
+// per-row operands alone, at the offsets 0, 1, 5, 10 and 15), dst fresh
+// or exactly an input.
 func TestKernelsMatchGeneric(t *testing.T) {
 	testkit.EachSIMDImplementation(t, func(t *testing.T) {
 		eachType(t, 1, func(t *testing.T, tc typeCase) {
@@ -112,7 +114,7 @@ func TestKernelsMatchGeneric(t *testing.T) {
 					for k := range f.kinds {
 						for _, n := range testLengths() {
 							for off := range testOffsets() {
-								if (n > 300 || isMathOp(f.ops[op])) && off%5 != 0 && off != 1 {
+								if (n > 300 || k > 0 || isMathOp(f.ops[op])) && off%5 != 0 && off != 1 {
 									continue
 								}
 								for _, al := range f.aliases(k) {

@@ -86,7 +86,7 @@ func BenchmarkDeep(b *testing.B) {
 func BenchmarkManyScalars(b *testing.B) {
 	for _, n := range []int{10_000, 40_000} {
 		sum := expr.Input[float32]("x", 8)
-		args := []expr.Arg[float32]{expr.Array("x", make([]float32, 8))}
+		args := []expr.Binding{expr.Array("x", make([]float32, 8))}
 		for i := range n {
 			name := "s" + strconv.Itoa(i)
 			sum = expr.Add(sum, expr.Scalar[float32](name))
@@ -175,7 +175,7 @@ func BenchmarkShortRows(b *testing.B) {
 			b.Fatal(err)
 		}
 		in := map[string][]float32{}
-		var args []expr.Arg[float32]
+		var args []expr.Binding
 		for _, name := range p.Inputs() {
 			size, _ := broadcast.Shape(c.shapes[name]).Size()
 			data := make([]float32, size)

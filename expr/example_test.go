@@ -95,9 +95,9 @@ func Example_activations() {
 		if err != nil {
 			panic(err)
 		}
-		args := []expr.Arg[float32]{expr.Array("x", x)}
+		args := []expr.Binding{expr.Array("x", x)}
 		if src == "log(p / q)" {
-			args = []expr.Arg[float32]{expr.Array("p", []float32{101, 99, 100, 103}), expr.Array("q", []float32{100, 101, 99, 100})}
+			args = []expr.Binding{expr.Array("p", []float32{101, 99, 100, 103}), expr.Array("q", []float32{100, 101, 99, 100})}
 		}
 		dst := make([]float32, p.Len())
 		if err := p.Run(dst, args...); err != nil {

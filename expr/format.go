@@ -75,6 +75,8 @@ func (n *node[T]) formatLeaf(sb *strings.Builder) bool {
 		sb.WriteString(n.name)
 	case n.kind == kindConst:
 		sb.WriteString(formatConst(n.val))
+	case n.kind == kindConvert:
+		n.from.format(sb)
 	default:
 		return false
 	}

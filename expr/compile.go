@@ -219,7 +219,8 @@ func blockFor(caches cpuinfo.Caches, live, size int, stream bool) int {
 }
 
 // Compile plans the expression root. It fails when two uses of one name
-// disagree (shapes, or array and scalar), when the shapes do not broadcast,
+// disagree (shapes, element types, or array and scalar), when the shapes
+// do not broadcast,
 // or when root is a bare input or constant (nothing to compute).
 func Compile[T elem.Number](root Node[T]) (*Plan[T], error) { return compile(root, 0) }
 

@@ -150,19 +150,9 @@ func (cp *convPart[To, From]) bindValue(s any, vi int, bits uint64) {
 	s.(*scratch[From]).vals[vi] = valueOf[From](bits)
 }
 
-func (cp *convPart[To, From]) release(s any) {
-	data := s.(*scratch[From]).data
-	for k := range data { // not clear, which calls the runtime
-		data[k] = nil
-	}
-}
+func (cp *convPart[To, From]) release(s any) { s.(*scratch[From]).dropData() }
 
-func (cp *convPart[To, From]) resetTiles(t any) {
-	st := t.(*scratch[From])
-	for k := range st.tiles {
-		st.tiles[k].Reset()
-	}
-}
+func (cp *convPart[To, From]) resetTiles(t any) { t.(*scratch[From]).resetTiles() }
 
 func (cp *convPart[To, From]) fillTiles(b, t any, n0, count int) {
 	cp.c.p.fillTiles(b.(*scratch[From]), t.(*scratch[From]), n0, count)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -200,4 +201,135 @@ func convValues[T elem.Number](rng *rand.Rand, n int) []T {
 	}
 	rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// celsius is a defined element type.
+type celsius float32
+
+// TestConvertErrors compiles and runs plans whose names disagree on their
+// element types, or whose Args do not match them.
+func TestConvertErrors(t *testing.T) {
+	x8 := Convert[float32](Input[uint8]("x", 3))
+	for _, c := range []struct {
+		what string
+		root Node[float32]
+		want string
+	}{
+		{"array of two types", Add(x8, Input[float32]("x", 3)), `input "x" is used with element types uint8 and float32`},
+		{"scalar of two types", Add(Convert[float32](Scalar[int32]("s")), Scalar[float32]("s")), `input "s" is used with element types int32 and float32`},
+		{"scalar and array", Add(x8, Convert[float32](Scalar[uint8]("x"))), `"x" is used both as a scalar and as an array of shape (3)`},
+		{"defined type", Add(x8, Convert[float32](Input[celsius]("c", 3))), `input "c" is of the defined type expr.celsius`},
+		{"empty argument", Add(x8, Convert[float32](Node[uint8]{})), "a conversion has an empty Node argument"},
+	} {
+		_, err := Compile(c.root)
+		require.ErrorIs(t, err, ErrInput, c.what)
+		require.ErrorContains(t, err, c.want, c.what)
+	}
+
+	p, err := Compile(Add(x8, Input[float32]("m", 3)))
+	require.NoError(t, err)
+	dst := []float32{7, 7, 7}
+	x, m := []uint8{1, 2, 3}, []float32{1, 2, 3}
+	for _, c := range []struct {
+		what string
+		args []Binding
+		is   error
+		want string
+	}{
+		{"wrong type", []Binding{Array("x", []int8{1, 2, 3}), Array("m", m)}, ErrInput, `input "x" is of element type uint8, bound with an Arg[int8]`},
+		{"wrong type, plan's", []Binding{Array("x", []float32{1, 2, 3}), Array("m", m)}, ErrInput, `input "x" is of element type uint8, bound with an Arg[float32]`},
+		{"nil Binding", []Binding{Array("x", x), nil}, ErrInput, "argument 1 is a nil Binding"},
+		{"missing", []Binding{Array("x", x)}, ErrInput, `missing array input "m"`},
+		{"length", []Binding{Array("x", x[:2]), Array("m", m)}, ErrLength, `input "x" has 2 elements`},
+	} {
+		err := p.Run(dst, c.args...)
+		require.ErrorIs(t, err, c.is, c.what)
+		require.ErrorContains(t, err, c.want, c.what)
+		require.Equal(t, []float32{7, 7, 7}, dst, c.what)
+	}
+
+	// dst may be an input of its own element type only.
+	q, err := Compile(Convert[int32](Add(Convert[float32](Input[int32]("i", 3)), Convert[float32](Input[float32]("f", 3)))))
+	require.NoError(t, err)
+	i, f := []int32{1, 2, 3}, []float32{0.5, 0.5, 0.5}
+	require.NoError(t, q.Run(i, Array("i", i), Array("f", f)))
+	require.Equal(t, []int32{1, 2, 3}, i)
+	err = q.Run(unsafe.Slice((*int32)(unsafe.Pointer(&f[0])), 3), Array("i", i), Array("f", f))
+	require.ErrorIs(t, err, ErrOverlap)
+	require.ErrorContains(t, err, `input "f"`)
+}
+
+// TestConvertDefinedType runs a plan of a defined type with inputs of its
+// type and of a predeclared one.
+func TestConvertDefinedType(t *testing.T) {
+	p, err := Compile(Add(Convert[celsius](Input[int16]("x", 2)), Input[celsius]("c", 2)))
+	require.NoError(t, err)
+	dst := make([]celsius, 2)
+	require.NoError(t, p.Run(dst, Array("x", []int16{-3, 300}), Array("c", []celsius{0.5, 1})))
+	require.Equal(t, []celsius{-2.5, 301}, dst)
+	require.ErrorContains(t, p.Run(dst, Array("x", []int16{1, 2}), Array("c", []float32{0.5, 1})),
+		`input "c" is of element type expr.celsius, bound with an Arg[float32]`)
+}
+
+// TestConvertChain runs conversions nested in conversions, nodes shared
+// across them, and the same conversion twice, and prints them.
+func TestConvertChain(t *testing.T) {
+	x := Input[uint8]("x", 5, 40)
+	f := Convert[float32](x)
+	scaled := Mul(f, Scalar[float32]("k"))
+	wide := Convert[float64](Add(scaled, f)) // f feeds two ops
+	root := Convert[uint16](Add(Sqrt(wide), Convert[float64](Max(scaled, Convert[float32](Input[int64]("y", 40))))))
+	require.Equal(t, "uint16((sqrt(float64(((float32(x) * k) + float32(x)))) + float64(max((float32(x) * k), float32(y)))))", root.String())
+	rng := rand.New(rand.NewPCG(1, 25))
+	xs, ys := convValues[uint8](rng, 200), convValues[int64](rng, 40)
+	k := float32(1.7)
+	for _, block := range []int{0, 48} {
+		p, err := compile(root, block)
+		require.NoError(t, err)
+		require.Equal(t, []string{"x", "y"}, p.Inputs())
+		require.Equal(t, []string{"k"}, p.Scalars())
+		got := make([]uint16, 200)
+		require.NoError(t, p.Run(got, Array("x", xs), Value("k", k), Array("y", ys)))
+		fx, fy := make([]float32, 200), make([]float32, 200)
+		elem.Convert(fx, xs)
+		elem.Convert(fy, expand(ys, []int{40}, broadcast.Shape{5, 40}))
+		sc := make([]float32, 200)
+		elem.MulScalar(sc, fx, k)
+		w, v := make([]float64, 200), make([]float64, 200)
+		elem.Convert(w, add(sc, fx))
+		elem.Sqrt(w, w)
+		elem.Convert(v, maxOf(sc, fy))
+		want := make([]uint16, 200)
+		elem.Convert(want, add(w, v))
+		requireSameValues(t, want, got, fmt.Sprintf("block %d", block))
+	}
+}
+
+// TestImagePipeline runs the uint8 image pipeline as one plan against the
+// same ops in separate passes, bit for bit, and checks that warm runs
+// allocate nothing.
+func TestImagePipeline(t *testing.T) {
+	const h, w, c = 48, 64, 3
+	n := h * w * c
+	x := make([]uint8, n)
+	for i := range x {
+		x[i] = uint8(i * 37)
+	}
+	m, s := []float32{124, 116, 104}, []float32{58, 57, 57}
+	p, err := Compile(Convert[uint8](Clamp(Round(Mul(Div(Sub(Convert[float32](Input[uint8]("x", h, w, c)), Input[float32]("m", c)),
+		Input[float32]("s", c)), Const[float32](255))), Const[float32](0), Const[float32](255))))
+	require.NoError(t, err)
+	got := make([]uint8, n)
+	run := func() { require.NoError(t, p.Run(got, Array("x", x), Array("m", m), Array("s", s))) }
+	run()
+	tmp, want := make([]float32, n), make([]uint8, n)
+	elem.Convert(tmp, x)
+	elem.Sub(tmp, tmp, expand(m, []int{c}, broadcast.Shape{h, w, c}))
+	elem.Div(tmp, tmp, expand(s, []int{c}, broadcast.Shape{h, w, c}))
+	elem.MulScalar(tmp, tmp, 255)
+	elem.Round(tmp, tmp)
+	elem.Clamp(tmp, tmp, 0, 255)
+	elem.Convert(want, tmp)
+	require.Equal(t, want, got)
+	require.Zero(t, testing.AllocsPerRun(20, run))
 }

@@ -110,3 +110,27 @@ func Example_activations() {
 	// x * sigmoid(x)                 [-0.238406 -0.188770 0.311230 1.761594]
 	// log(p / q)                     [0.009950 -0.020001 0.010050 0.029559]
 }
+
+// An image's uint8 pixels, 2 x 2 x 3 channels last, normalised per channel
+// and brought back to uint8, clamp(round((x - m) / s * 255), 0, 255): the
+// conversions run block by block with the float32 ops, one pass over the
+// pixels, and the inputs of both types are bound in one run.
+func ExampleConvert() {
+	x := expr.Convert[float32](expr.Input[uint8]("x", 2, 2, 3))
+	m, s := expr.Input[float32]("m", 3), expr.Input[float32]("s", 3)
+	y := expr.Mul(expr.Div(expr.Sub(x, m), s), expr.Const[float32](255))
+	root := expr.Convert[uint8](expr.Clamp(expr.Round(y), expr.Const[float32](0), expr.Const[float32](255)))
+	p, err := expr.Compile(root)
+	if err != nil {
+		panic(err)
+	}
+	pixels := []uint8{0, 64, 128, 100, 150, 200, 255, 255, 255, 30, 60, 90}
+	dst := make([]uint8, p.Len())
+	err = p.Run(dst, expr.Array("x", pixels),
+		expr.Array("m", []float32{0, 50, 100}), expr.Array("s", []float32{255, 510, 1020}))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [0 7 7 100 50 25 255 103 39 30 5 0]
+}

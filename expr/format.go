@@ -11,7 +11,9 @@ import (
 )
 
 // String writes n in the syntax Parse reads, every operation explicit:
-// binary ops infix in parentheses, the others as function calls. It walks
+// binary ops infix in parentheses, the others as function calls, and a
+// conversion as a call of its type's name, float32(x), which Parse does
+// not read. It walks
 // the expression on a stack of its own, so that any depth the builder can
 // make prints (a node that feeds several others is written at each use).
 func (n Node[T]) String() string {

@@ -146,8 +146,8 @@ func placeTemps[T elem.Number](temps [][]T, block int) {
 }
 
 // Run computes the expression into dst, which must have Len elements,
-// with the inputs bound by args: every array and scalar input exactly
-// once. dst may be exactly one array input whose shape is the output's (the
+// with the inputs bound by args (Args of the inputs' element types):
+// every array and scalar input exactly once. dst may be exactly one array input whose shape is the output's (the
 // computation then runs in place); any other overlap of dst with an input
 // is an error. On any error nothing is written.
 func (p *Plan[T]) Run(dst []T, args ...Binding) error {
@@ -249,9 +249,7 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Binding) error {
 // put returns s to the pool without the caller's slices, which it must not
 // keep alive.
 func (p *Plan[T]) put(s *scratch[T]) {
-	for k := range p.arrays { // not clear, which calls the runtime
-		s.data[k] = nil
-	}
+	s.dropData()
 	s.src[len(s.src)-1] = nil
 	s.dst = nil
 	for j, pt := range p.parts {
@@ -264,6 +262,21 @@ func (p *Plan[T]) put(s *scratch[T]) {
 		return
 	}
 	p.pool.Put(s)
+}
+
+// dropData forgets the bound arrays, which the scratch must not keep
+// alive.
+func (s *scratch[T]) dropData() {
+	for k := range s.data { // not clear, which calls the runtime
+		s.data[k] = nil
+	}
+}
+
+// resetTiles marks the tiles empty.
+func (s *scratch[T]) resetTiles() {
+	for k := range s.tiles {
+		s.tiles[k].Reset()
+	}
 }
 
 // bind checks dst and args against the plan and stores the inputs in s,
@@ -543,9 +556,7 @@ func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo
 	base, idx := t.base, t.idx
 	clear(base)
 	clear(idx)
-	for k := range t.tiles { // b's inputs are not those of the last run
-		t.tiles[k].Reset()
-	}
+	t.resetTiles() // b's inputs are not those of the last run
 	for j, pt := range p.parts {
 		pt.resetTiles(t.subs[j])
 	}

@@ -208,7 +208,8 @@ func BenchmarkShortRows(b *testing.B) {
 // BenchmarkImagePipeline times clamp(round((x - m) / s * 255), 0, 255) from
 // uint8 pixels (480, 640, 3) to uint8, m and s float32 per channel: one plan
 // with its conversions, against the same ops in separate passes of elem
-// calls (m and s expanded to the image's size beforehand, untimed).
+// calls (m and s expanded to the image's size beforehand, untimed), and
+// against a float32 plan between two conversion passes.
 func BenchmarkImagePipeline(b *testing.B) {
 	const h, w, c = 480, 640, 3
 	n := h * w * c
@@ -242,6 +243,23 @@ func BenchmarkImagePipeline(b *testing.B) {
 			elem.MulScalar(tmp, tmp, 255)
 			elem.Round(tmp, tmp)
 			elem.Clamp(tmp, tmp, 0, 255)
+			elem.Convert(out, tmp)
+		}
+	})
+	// As before conversions were nodes: a pass of its own for each.
+	xf := expr.Input[float32]("x", h, w, c)
+	y := expr.Mul(expr.Div(expr.Sub(xf, expr.Input[float32]("m", c)), expr.Input[float32]("s", c)), expr.Const[float32](255))
+	pf, err := expr.Compile(expr.Clamp(expr.Round(y), expr.Const[float32](0), expr.Const[float32](255)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("convert-plan-convert", func(b *testing.B) {
+		b.SetBytes(int64(2 * n))
+		for b.Loop() {
+			elem.Convert(tmp, x)
+			if err := pf.Run(tmp, expr.Array("x", tmp), expr.Array("m", m), expr.Array("s", s)); err != nil {
+				b.Fatal(err)
+			}
 			elem.Convert(out, tmp)
 		}
 	})

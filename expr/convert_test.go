@@ -333,3 +333,24 @@ func TestImagePipeline(t *testing.T) {
 	require.Equal(t, want, got)
 	require.Zero(t, testing.AllocsPerRun(20, run))
 }
+
+// TestConvertInputAtRoot converts an input alone, and converts an input
+// there and back in place over it.
+func TestConvertInputAtRoot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 25))
+	x := convValues[float32](rng, 700)
+	p, err := Compile(Convert[uint8](Input[float32]("x", 700)))
+	require.NoError(t, err)
+	got, want := make([]uint8, 700), make([]uint8, 700)
+	require.NoError(t, p.Run(got, Array("x", x)))
+	elem.Convert(want, x)
+	require.Equal(t, want, got)
+
+	q, err := Compile(Convert[float32](Convert[int16](Input[float32]("x", 700))))
+	require.NoError(t, err)
+	mid, back := make([]int16, 700), make([]float32, 700)
+	elem.Convert(mid, x)
+	elem.Convert(back, mid)
+	require.NoError(t, q.Run(x, Array("x", x)))
+	requireSameValues(t, back, x, "in place")
+}

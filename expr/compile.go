@@ -796,7 +796,8 @@ func (p *Plan[T]) Streams() bool { return p.usable() == nil && p.streams() }
 // long (2 KiB; short rows against repeated ones run as rows of a tile) and
 // its traffic past half the L2 or its output long (8 KiB), where they are
 // faster than a kernel call per op.
-// A run whose dst is one of its inputs takes them too.
+// A run whose dst is one of its inputs takes them too; a plan with
+// conversions (see Convert) never does.
 func (p *Plan[T]) Fused() bool {
 	if p == nil || !p.fusable() {
 		return false

@@ -123,7 +123,8 @@ func checkPair[To, From elem.Number](t *testing.T, rng *rand.Rand) {
 func bindable[T elem.Number](p *Plan[T], args []Binding) []Binding {
 	var keep []Binding
 	for _, a := range args {
-		v, _ := p.view(a)
+		var v argView
+		p.view(a, &v)
 		if _, ok := p.byName[v.name]; ok {
 			keep = append(keep, a)
 		}

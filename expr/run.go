@@ -293,9 +293,9 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Binding) error {
 	dn := uintptr(len(dst)) * size
 	inPlace := false
 	na := len(p.arrays)
+	var a argView
 	for i := range args {
-		a, ok := p.view(args[i])
-		if !ok {
+		if !p.view(args[i], &a) {
 			return fmt.Errorf("%w: argument %d is a nil Binding", ErrInput, i)
 		}
 		k := -1
@@ -339,7 +339,12 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Binding) error {
 				ErrOverlap, p.out, sl.name, sl.shape)
 		}
 		inPlace = inPlace || dn > 0 && x == d
-		p.bindArray(s, k, &a)
+		if sl.tag == p.tag {
+			s.data[k] = unsafe.Slice((*T)(a.ptr), a.n)
+		}
+		if len(p.parts) > 0 {
+			p.bindParts(s, k, &a)
+		}
 	}
 	if n := len(p.names); len(args) < n { // each arg bound a different input
 		for k := range n {
@@ -352,13 +357,10 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Binding) error {
 	return nil
 }
 
-// bindArray stores array input k, bound by a, in s and in the scratches of
-// the parts of its element type.
-func (p *Plan[T]) bindArray(s *scratch[T], k int, a *argView) {
+// bindParts stores array input k, bound by a, in the scratches of the
+// parts of its element type.
+func (p *Plan[T]) bindParts(s *scratch[T], k int, a *argView) {
 	tag := p.arrays[k].tag
-	if tag == p.tag {
-		s.data[k] = unsafe.Slice((*T)(a.ptr), a.n)
-	}
 	for j, pt := range p.parts {
 		if pt.tag() == tag {
 			pt.bindArray(s.subs[j], k, a.ptr, a.n)

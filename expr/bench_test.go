@@ -86,7 +86,7 @@ func BenchmarkDeep(b *testing.B) {
 func BenchmarkManyScalars(b *testing.B) {
 	for _, n := range []int{10_000, 40_000} {
 		sum := expr.Input[float32]("x", 8)
-		args := []expr.Arg[float32]{expr.Array("x", make([]float32, 8))}
+		args := []expr.Binding{expr.Array("x", make([]float32, 8))}
 		for i := range n {
 			name := "s" + strconv.Itoa(i)
 			sum = expr.Add(sum, expr.Scalar[float32](name))
@@ -175,7 +175,7 @@ func BenchmarkShortRows(b *testing.B) {
 			b.Fatal(err)
 		}
 		in := map[string][]float32{}
-		var args []expr.Arg[float32]
+		var args []expr.Binding
 		for _, name := range p.Inputs() {
 			size, _ := broadcast.Shape(c.shapes[name]).Size()
 			data := make([]float32, size)
@@ -203,4 +203,73 @@ func BenchmarkShortRows(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkImagePipeline times clamp(round((x - m) / s * 255), 0, 255) from
+// uint8 pixels (480, 640, 3) to uint8, m and s float32 per channel: one plan
+// with its conversions, against the same ops in separate passes of elem
+// calls (m and s expanded to the image's size beforehand, untimed), and
+// against a float32 plan between two conversion passes.
+func BenchmarkImagePipeline(b *testing.B) {
+	const h, w, c = 480, 640, 3
+	n := h * w * c
+	x, out := make([]uint8, n), make([]uint8, n)
+	for i := range x {
+		x[i] = uint8(i * 37)
+	}
+	m, s := []float32{0.485 * 255, 0.456 * 255, 0.406 * 255}, []float32{0.229 * 255, 0.224 * 255, 0.225 * 255}
+	p, err := expr.Compile(imagePipeline(h, w, c))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("plan", func(b *testing.B) {
+		b.SetBytes(int64(2 * n))
+		for b.Loop() {
+			if err := p.Run(out, expr.Array("x", x), expr.Array("m", m), expr.Array("s", s)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	mm, ss, tmp := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range mm {
+		mm[i], ss[i] = m[i%c], s[i%c]
+	}
+	b.Run("passes", func(b *testing.B) {
+		b.SetBytes(int64(2 * n))
+		for b.Loop() {
+			elem.Convert(tmp, x)
+			elem.Sub(tmp, tmp, mm)
+			elem.Div(tmp, tmp, ss)
+			elem.MulScalar(tmp, tmp, 255)
+			elem.Round(tmp, tmp)
+			elem.Clamp(tmp, tmp, 0, 255)
+			elem.Convert(out, tmp)
+		}
+	})
+	// As before conversions were nodes: a pass of its own for each.
+	xf := expr.Input[float32]("x", h, w, c)
+	y := expr.Mul(expr.Div(expr.Sub(xf, expr.Input[float32]("m", c)), expr.Input[float32]("s", c)), expr.Const[float32](255))
+	pf, err := expr.Compile(expr.Clamp(expr.Round(y), expr.Const[float32](0), expr.Const[float32](255)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("convert-plan-convert", func(b *testing.B) {
+		b.SetBytes(int64(2 * n))
+		for b.Loop() {
+			elem.Convert(tmp, x)
+			if err := pf.Run(tmp, expr.Array("x", tmp), expr.Array("m", m), expr.Array("s", s)); err != nil {
+				b.Fatal(err)
+			}
+			elem.Convert(out, tmp)
+		}
+	})
+}
+
+// imagePipeline is clamp(round((x - m) / s * 255), 0, 255) of uint8 pixels
+// x of shape (h, w, c) into uint8, m and s float32 per channel.
+func imagePipeline(h, w, c int) expr.Node[uint8] {
+	x := expr.Convert[float32](expr.Input[uint8]("x", h, w, c))
+	m, s := expr.Input[float32]("m", c), expr.Input[float32]("s", c)
+	y := expr.Mul(expr.Div(expr.Sub(x, m), s), expr.Const[float32](255))
+	return expr.Convert[uint8](expr.Clamp(expr.Round(y), expr.Const[float32](0), expr.Const[float32](255)))
 }

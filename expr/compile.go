@@ -57,7 +57,12 @@ type step[T elem.Number] struct {
 	// axis, one value per row (s) for the others; when the result does not
 	// vary along it either, every argument is a row of one.
 	kind kernel.Kind
+	conv conversion[T] // a conversion's
 }
+
+// valueAt is where a scalar's value goes: the plan's vals (part < 0) or
+// part's, at index vi.
+type valueAt struct{ part, vi int }
 
 // call is a step of a run of one block, the whole output, with what step
 // works out for every block worked out once: its operands as indexes in the
@@ -96,7 +101,9 @@ type slot struct {
 	inc, ld int
 	// row says that it is a repeated row of a tiled plan, which a tile
 	// stands in for.
-	row bool
+	row  bool
+	tag  etype // its element type
+	size int   // and that type's size in bytes
 }
 
 // Plan is a compiled expression: the output shape, the inputs, the kernel
@@ -113,9 +120,18 @@ type Plan[T elem.Number] struct {
 	consts  []T            // vals holds consts, then scalars
 	names   []string       // the inputs' names by binding index: arrays, then scalars
 	byName  map[string]int // the binding index of each name
-	steps   []step[T]
-	ntemps  int
-	nbools  int
+	// tags are the inputs' element types by binding index, and scalarTo
+	// where each scalar's value goes, by binding index past the arrays:
+	// the plan's vals or a part's.
+	tags     []etype
+	scalarTo [][]valueAt
+	tag      etype // T's
+	// parts are the arguments of the plan's conversions, each a plan of
+	// its element type run block by block with this one (see part).
+	parts  []part
+	steps  []step[T]
+	ntemps int
+	nbools int
 
 	size      []int // coalesced output axes, outermost first
 	dstStride []int
@@ -203,7 +219,8 @@ func blockFor(caches cpuinfo.Caches, live, size int, stream bool) int {
 }
 
 // Compile plans the expression root. It fails when two uses of one name
-// disagree (shapes, or array and scalar), when the shapes do not broadcast,
+// disagree (shapes, element types, or array and scalar), when the shapes
+// do not broadcast,
 // or when root is a bare input or constant (nothing to compute).
 func Compile[T elem.Number](root Node[T]) (*Plan[T], error) { return compile(root, 0) }
 
@@ -216,41 +233,54 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	if root.n.kind <= kindConst {
 		return nil, fmt.Errorf("%w: it is a bare %s", ErrNoOp, leafWord[root.n.kind])
 	}
-	p := &Plan[T]{}
-	c := compiler[T]{p: p, id: map[*node[T]]int32{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{},
-		constIdx: map[*node[T]]int{}}
+	p := &Plan[T]{tag: tagOf[T]()}
+	reg := newRegistry[T]()
+	c := newCompiler(p, reg)
 	if err := c.collect(root.n); err != nil {
 		return nil, err
 	}
+	p.arrays, p.parts = reg.arrays, reg.parts
 	if err := p.layout(); err != nil {
 		return nil, err
 	}
-	p.index()
-	p.steps = make([]step[T], 0, len(c.ops))
-	c.emit(root.n)
+	p.index(reg)
+	// size is the largest element size of the plan's parts, which the
+	// blocks and tiles are sized for.
 	size := int(unsafe.Sizeof(T(0)))
 	p.streamBytes = p.outLen * size
 	vin := 0
 	for _, s := range p.arrays {
-		p.streamBytes += s.length * size
+		p.streamBytes += s.length * s.size
+		size = max(size, s.size)
 		if s.stride[len(s.stride)-1] != 0 {
 			vin++
 		}
 	}
+	for _, pt := range p.parts { // each after the parts it converts from, which it registered first
+		pt.emit(p.arrays)
+	}
+	p.steps = make([]step[T], 0, len(c.ops))
+	c.emit(root.n)
+	p.routeScalars(c.scalarGlobal)
 	live := 1 + vin + p.ntemps + (p.nbools+size-1)/size
 	caches := cpuinfo.Get().Caches
 	p.block = [2]int{blockFor(caches, live, size, false), blockFor(caches, live, size, true)}
 	if block > 0 {
 		p.block = [2]int{block, block}
 	}
-	p.tileRows(min(p.block[0], p.block[1]))
+	p.tileRows(min(p.block[0], p.block[1]), size)
+	for _, pt := range p.parts {
+		pt.adopt(p.size, p.dstStride, p.tile)
+	}
 	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
-	c.fuse(block)
-	switch g := p.geom[0]; {
-	case p.tile > 0 && len(p.size) == 2 && p.tile == p.outLen: // a tiled output of one block, one row of the tile
-		p.calls = p.oneBlockCalls(1, p.tile, p.tile)
-	case p.tile == 0 && (g.total == 1 || p.geom[1].total == 1): // either block is the whole output
-		p.calls = p.oneBlockCalls(g.d1, g.n0, g.dstLd)
+	if len(p.parts) == 0 { // the fused kernels and one-block calls know one element type
+		c.fuse(block)
+		switch g := p.geom[0]; {
+		case p.tile > 0 && len(p.size) == 2 && p.tile == p.outLen: // a tiled output of one block, one row of the tile
+			p.calls = p.oneBlockCalls(1, p.tile, p.tile)
+		case p.tile == 0 && (g.total == 1 || p.geom[1].total == 1): // either block is the whole output
+			p.calls = p.oneBlockCalls(g.d1, g.n0, g.dstLd)
+		}
 	}
 	maxBlock := max(p.block[0], p.block[1])
 	p.pool.New = func() any { return newScratch(p, maxBlock) }
@@ -259,16 +289,27 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 
 var leafWord = [...]string{kindInput: "input", kindScalar: "scalar", kindConst: "constant"}
 
-// compiler is the state of one Compile.
+// compiler is the state of one Compile for the plan or part p, of element
+// type T.
 type compiler[T elem.Number] struct {
 	p         *Plan[T]
+	reg       *registry
 	id        map[*node[T]]int32 // each op node's index in ops
 	ops       []opState
-	arrayIdx  map[string]int
-	scalarIdx map[string]int
-	constIdx  map[*node[T]]int
-	freeT     []int
-	freeB     []int
+	scalarIdx map[string]int // p's scalars
+	// scalarGlobal are the indexes of p's scalars in reg.scalars.
+	scalarGlobal []int
+	constIdx     map[*node[T]]int
+	convs        map[*node[T]]conversion[T] // the conversions' parts
+	freeT        []int
+	freeB        []int
+	// sub says that p is a part, whose root goes to a temporary.
+	sub bool
+}
+
+func newCompiler[T elem.Number](p *Plan[T], reg *registry) *compiler[T] {
+	return &compiler[T]{p: p, reg: reg, id: map[*node[T]]int32{}, scalarIdx: map[string]int{},
+		constIdx: map[*node[T]]int{}, convs: map[*node[T]]conversion[T]{}}
 }
 
 // opState is what Compile knows of an op node of the expression.
@@ -307,6 +348,13 @@ func (c *compiler[T]) collect(root *node[T]) error {
 		}
 		c.id[n] = int32(len(c.ops))
 		c.ops = append(c.ops, opState{uses: 1})
+		if n.kind == kindConvert {
+			cv, err := n.from.part(c.reg)
+			if err != nil {
+				return err
+			}
+			c.convs[n] = cv
+		}
 		for i := n.nargs - 1; i >= 0; i-- { // the first argument on top
 			stack = append(stack, n.args[i])
 		}
@@ -317,14 +365,20 @@ func (c *compiler[T]) collect(root *node[T]) error {
 // collectLeaf numbers leaf n, if it is the first use of its input or
 // constant, and checks the use of its name against the others.
 func (c *compiler[T]) collectLeaf(n *node[T]) error {
+	r := c.reg
+	if n.kind != kindConst {
+		if err := c.checkType(n.name); err != nil {
+			return err
+		}
+	}
 	switch n.kind {
 	case kindInput:
-		if _, ok := c.scalarIdx[n.name]; ok {
+		if _, ok := r.scalarIdx[n.name]; ok {
 			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, broadcast.Shape(n.shape))
 		}
-		if i, ok := c.arrayIdx[n.name]; ok {
-			if !c.p.arrays[i].shape.Equal(n.shape) {
-				return fmt.Errorf("%w: input %q is used with shapes %v and %v", ErrInput, n.name, c.p.arrays[i].shape, broadcast.Shape(n.shape))
+		if i, ok := r.arrayIdx[n.name]; ok {
+			if !r.arrays[i].shape.Equal(n.shape) {
+				return fmt.Errorf("%w: input %q is used with shapes %v and %v", ErrInput, n.name, r.arrays[i].shape, broadcast.Shape(n.shape))
 			}
 			return nil
 		}
@@ -333,15 +387,23 @@ func (c *compiler[T]) collectLeaf(n *node[T]) error {
 			return fmt.Errorf("%w: input %q: %w", ErrInput, n.name, err)
 		}
 		length, _ := s.Size()
-		c.arrayIdx[n.name] = len(c.p.arrays)
-		c.p.arrays = append(c.p.arrays, slot{name: n.name, shape: s.Clone(), length: length})
+		r.arrayIdx[n.name] = len(r.arrays)
+		r.arrays = append(r.arrays, slot{name: n.name, shape: s.Clone(), length: length, tag: c.p.tag, size: int(unsafe.Sizeof(T(0)))})
 	case kindScalar:
-		if i, ok := c.arrayIdx[n.name]; ok {
-			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, c.p.arrays[i].shape)
+		if i, ok := r.arrayIdx[n.name]; ok {
+			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, r.arrays[i].shape)
+		}
+		g, ok := r.scalarIdx[n.name]
+		if !ok {
+			g = len(r.scalars)
+			r.scalarIdx[n.name] = g
+			r.scalars = append(r.scalars, n.name)
+			r.scalarTags = append(r.scalarTags, c.p.tag)
 		}
 		if _, ok := c.scalarIdx[n.name]; !ok {
 			c.scalarIdx[n.name] = len(c.p.scalars)
 			c.p.scalars = append(c.p.scalars, n.name)
+			c.scalarGlobal = append(c.scalarGlobal, g)
 		}
 	case kindConst:
 		if _, ok := c.constIdx[n]; !ok {
@@ -349,6 +411,24 @@ func (c *compiler[T]) collectLeaf(n *node[T]) error {
 			c.p.consts = append(c.p.consts, n.val)
 		}
 	}
+	return nil
+}
+
+// checkType records T as the element type of input name, or returns the
+// error for a name used with two element types, or for an input of a
+// defined type other than the plan's, which a run could not bind (see
+// Plan.view).
+func (c *compiler[T]) checkType(name string) error {
+	r := c.reg
+	typ := fmt.Sprintf("%T", T(0))
+	if had, ok := r.typeName[name]; ok && had != typ {
+		return fmt.Errorf("%w: input %q is used with element types %s and %s", ErrInput, name, had, typ)
+	}
+	if _, same := r.plan.(T); c.p.tag == tagOther && !same {
+		return fmt.Errorf("%w: input %q is of the defined type %s; a plan of %T takes inputs of its element type or of elem's predeclared ones",
+			ErrInput, name, typ, r.plan)
+	}
+	r.typeName[name] = typ
 	return nil
 }
 
@@ -366,15 +446,33 @@ func (n *node[T]) invalidOp() error {
 	return fmt.Errorf("%w: %v is not one of elem's comparisons", ErrOp, elem.CompareOp(n.op))
 }
 
-// index fills names and byName.
-func (p *Plan[T]) index() {
+// index fills names, byName and tags, the scalars of every part in
+// reg's order.
+func (p *Plan[T]) index(reg *registry) {
 	for _, s := range p.arrays {
 		p.names = append(p.names, s.name)
+		p.tags = append(p.tags, s.tag)
 	}
-	p.names = append(p.names, p.scalars...)
+	p.names = append(p.names, reg.scalars...)
+	p.tags = append(p.tags, reg.scalarTags...)
 	p.byName = make(map[string]int, len(p.names))
 	for k, name := range p.names {
 		p.byName[name] = k
+	}
+}
+
+// routeScalars fills scalarTo from the scalars of the plan (their indexes
+// in the registry's, global) and of its parts.
+func (p *Plan[T]) routeScalars(global []int) {
+	p.scalarTo = make([][]valueAt, len(p.names)-len(p.arrays))
+	for i, g := range global {
+		p.scalarTo[g] = append(p.scalarTo[g], valueAt{part: -1, vi: len(p.consts) + i})
+	}
+	for j, pt := range p.parts {
+		gs, first := pt.scalarVals()
+		for i, g := range gs {
+			p.scalarTo[g] = append(p.scalarTo[g], valueAt{part: j, vi: first + i})
+		}
 	}
 }
 
@@ -430,7 +528,7 @@ func (p *Plan[T]) layout() error {
 func (c *compiler[T]) leaf(n *node[T]) operand {
 	switch n.kind {
 	case kindInput:
-		i := c.arrayIdx[n.name]
+		i := c.reg.arrayIdx[n.name]
 		st := c.p.arrays[i].stride
 		r := len(st)
 		o := operand{at: inArray, idx: i, vin: st[r-1] != 0}
@@ -499,6 +597,11 @@ func (c *compiler[T]) step(f *emitFrame[T], root bool) {
 		out.vin = out.vin || s.in[i].vin
 		out.vout = out.vout || s.in[i].vout
 	}
+	if n.kind == kindConvert {
+		s.conv = c.convs[n]
+		src := s.conv.source()
+		out.vin, out.vout = src.vin, src.vout
+	}
 	bools := n.kind == kindCompare
 	// Free the arguments that may be overwritten in place first.
 	for i := range n.nargs {
@@ -507,7 +610,7 @@ func (c *compiler[T]) step(f *emitFrame[T], root bool) {
 		}
 	}
 	switch {
-	case root:
+	case root && !c.sub:
 		out.at = inDst
 	case bools:
 		out.at, out.idx = inBools, c.alloc(&c.freeB, &c.p.nbools)
@@ -526,7 +629,9 @@ func (c *compiler[T]) step(f *emitFrame[T], root bool) {
 			mask |= 1 << i
 		}
 	}
-	s.kind, _ = kernel.KindFor(n.nargs, mask)
+	if n.nargs > 0 {
+		s.kind, _ = kernel.KindFor(n.nargs, mask)
+	}
 	c.p.steps = append(c.p.steps, s)
 	c.ops[f.id].done, c.ops[f.id].at = true, out
 }
@@ -652,12 +757,13 @@ func (p *Plan[T]) Inputs() []string {
 	return names
 }
 
-// Scalars returns the names of the scalar inputs, in order of first use.
+// Scalars returns the names of the scalar inputs, in order of first use
+// (by the parts of each element type in turn, in a plan with conversions).
 func (p *Plan[T]) Scalars() []string {
 	if p == nil {
 		return nil
 	}
-	return append([]string(nil), p.scalars...)
+	return append([]string(nil), p.names[len(p.arrays):]...)
 }
 
 // BlockLen returns the length of each temporary of a run with streaming
@@ -690,7 +796,8 @@ func (p *Plan[T]) Streams() bool { return p.usable() == nil && p.streams() }
 // long (2 KiB; short rows against repeated ones run as rows of a tile) and
 // its traffic past half the L2 or its output long (8 KiB), where they are
 // faster than a kernel call per op.
-// A run whose dst is one of its inputs takes them too.
+// A run whose dst is one of its inputs takes them too; a plan with
+// conversions (see Convert) never does.
 func (p *Plan[T]) Fused() bool {
 	if p == nil || !p.fusable() {
 		return false

@@ -25,6 +25,14 @@
 // expressions from text. Inputs are arrays with shapes, which broadcast
 // against each other under the NumPy rule, and scalars bound at every run.
 //
+// Convert converts between element types within a plan, as elem.Convert
+// does (floats to integers truncated toward zero and saturated), so that
+// uint8 pixels converted to float32, normalised and converted back are one
+// pass: the inputs may then be of several types, each bound with an Arg of
+// its own (Run takes them as Bindings), and each conversion runs block by
+// block with the ops on both sides of it. Plans with conversions run their
+// ops as calls of elem's kernels, not in the fused kernels.
+//
 // Results are bit for bit those of running the same ops one at a time
 // through elem: no contraction of a*b + c into an FMA (write FMA for that),
 // no reassociation, and NaN payloads as elem's kernels give them. Broadcast

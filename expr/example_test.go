@@ -95,9 +95,9 @@ func Example_activations() {
 		if err != nil {
 			panic(err)
 		}
-		args := []expr.Arg[float32]{expr.Array("x", x)}
+		args := []expr.Binding{expr.Array("x", x)}
 		if src == "log(p / q)" {
-			args = []expr.Arg[float32]{expr.Array("p", []float32{101, 99, 100, 103}), expr.Array("q", []float32{100, 101, 99, 100})}
+			args = []expr.Binding{expr.Array("p", []float32{101, 99, 100, 103}), expr.Array("q", []float32{100, 101, 99, 100})}
 		}
 		dst := make([]float32, p.Len())
 		if err := p.Run(dst, args...); err != nil {
@@ -109,4 +109,28 @@ func Example_activations() {
 	// 0.5*x*(1 + erf(x*0.70710678))  [-0.045500 -0.154269 0.345731 1.954500]
 	// x * sigmoid(x)                 [-0.238406 -0.188770 0.311230 1.761594]
 	// log(p / q)                     [0.009950 -0.020001 0.010050 0.029559]
+}
+
+// An image's uint8 pixels, 2 x 2 x 3 channels last, normalised per channel
+// and brought back to uint8, clamp(round((x - m) / s * 255), 0, 255): the
+// conversions run block by block with the float32 ops, one pass over the
+// pixels, and the inputs of both types are bound in one run.
+func ExampleConvert() {
+	x := expr.Convert[float32](expr.Input[uint8]("x", 2, 2, 3))
+	m, s := expr.Input[float32]("m", 3), expr.Input[float32]("s", 3)
+	y := expr.Mul(expr.Div(expr.Sub(x, m), s), expr.Const[float32](255))
+	root := expr.Convert[uint8](expr.Clamp(expr.Round(y), expr.Const[float32](0), expr.Const[float32](255)))
+	p, err := expr.Compile(root)
+	if err != nil {
+		panic(err)
+	}
+	pixels := []uint8{0, 64, 128, 100, 150, 200, 255, 255, 255, 30, 60, 90}
+	dst := make([]uint8, p.Len())
+	err = p.Run(dst, expr.Array("x", pixels),
+		expr.Array("m", []float32{0, 50, 100}), expr.Array("s", []float32{255, 510, 1020}))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [0 7 7 100 50 25 255 103 39 30 5 0]
 }

@@ -22,8 +22,8 @@ type env[T elem.Number] struct {
 }
 
 // args binds every input of p from e.
-func (e env[T]) args(p *Plan[T]) []Arg[T] {
-	var args []Arg[T]
+func (e env[T]) args(p *Plan[T]) []Binding {
+	var args []Binding
 	for _, n := range p.Inputs() {
 		args = append(args, Array(n, e.arrays[n]))
 	}
@@ -249,8 +249,9 @@ func checkRuns[T elem.Float](t *testing.T, g *gen[T], p *Plan[T], want []T, what
 			inPlace := append([]T(nil), x...)
 			args := g.env.args(p)
 			for i := range args {
-				if args[i].name == name {
-					args[i].data = inPlace
+				if a := args[i].(Arg[T]); a.name == name {
+					a.data = inPlace
+					args[i] = a
 				}
 			}
 			require.NoError(t, p.Run(inPlace, args...), what)
@@ -396,20 +397,20 @@ func TestErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		dst  []float32
-		args []Arg[float32]
+		args []Binding
 		is   error
 		want string
 	}{
-		{"dst length", make([]float32, 11), []Arg[float32]{Array("x", xs), Array("w", ws), Value[float32]("m", 1)}, ErrLength, "dst has length 11, the output shape (4,3) needs 12"},
-		{"data length", nil, []Arg[float32]{Array("x", xs[:11]), Array("w", ws), Value[float32]("m", 1)}, ErrLength, `input "x" has 11 elements, its shape (4,3) has 12`},
-		{"unknown", nil, []Arg[float32]{Array("x", xs), Array("w", ws), Value[float32]("m", 1), Array("y", xs)}, ErrInput, `unknown input "y"`},
-		{"missing", nil, []Arg[float32]{Array("x", xs), Value[float32]("m", 1)}, ErrInput, `missing array input "w" of shape (3)`},
-		{"missing scalar", nil, []Arg[float32]{Array("x", xs), Array("w", ws)}, ErrInput, `missing scalar input "m"`},
-		{"twice", nil, []Arg[float32]{Array("x", xs), Array("x", xs), Array("w", ws), Value[float32]("m", 1)}, ErrInput, `input "x" is bound twice`},
-		{"array as scalar", nil, []Arg[float32]{Value[float32]("x", 1), Array("w", ws), Value[float32]("m", 1)}, ErrInput, `"x" is an array input of shape (4,3); bind it with Array`},
-		{"scalar as array", nil, []Arg[float32]{Array("x", xs), Array("w", ws), Array("m", ws)}, ErrInput, `"m" is a scalar input; bind it with Value`},
-		{"row inside dst", nil, []Arg[float32]{Array("x", xs), Array[float32]("w", nil), Value[float32]("m", 1)}, ErrOverlap, `dst (shape (4,3)) and input "w" (shape (3))`},
-		{"shifted dst", nil, []Arg[float32]{Array[float32]("x", nil), Array("w", ws), Value[float32]("m", 1)}, ErrOverlap, `input "x" (shape (4,3))`},
+		{"dst length", make([]float32, 11), []Binding{Array("x", xs), Array("w", ws), Value[float32]("m", 1)}, ErrLength, "dst has length 11, the output shape (4,3) needs 12"},
+		{"data length", nil, []Binding{Array("x", xs[:11]), Array("w", ws), Value[float32]("m", 1)}, ErrLength, `input "x" has 11 elements, its shape (4,3) has 12`},
+		{"unknown", nil, []Binding{Array("x", xs), Array("w", ws), Value[float32]("m", 1), Array("y", xs)}, ErrInput, `unknown input "y"`},
+		{"missing", nil, []Binding{Array("x", xs), Value[float32]("m", 1)}, ErrInput, `missing array input "w" of shape (3)`},
+		{"missing scalar", nil, []Binding{Array("x", xs), Array("w", ws)}, ErrInput, `missing scalar input "m"`},
+		{"twice", nil, []Binding{Array("x", xs), Array("x", xs), Array("w", ws), Value[float32]("m", 1)}, ErrInput, `input "x" is bound twice`},
+		{"array as scalar", nil, []Binding{Value[float32]("x", 1), Array("w", ws), Value[float32]("m", 1)}, ErrInput, `"x" is an array input of shape (4,3); bind it with Array`},
+		{"scalar as array", nil, []Binding{Array("x", xs), Array("w", ws), Array("m", ws)}, ErrInput, `"m" is a scalar input; bind it with Value`},
+		{"row inside dst", nil, []Binding{Array("x", xs), Array[float32]("w", nil), Value[float32]("m", 1)}, ErrOverlap, `dst (shape (4,3)) and input "w" (shape (3))`},
+		{"shifted dst", nil, []Binding{Array[float32]("x", nil), Array("w", ws), Value[float32]("m", 1)}, ErrOverlap, `input "x" (shape (4,3))`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -422,12 +423,14 @@ func TestErrors(t *testing.T) {
 				dst = buf[:len(c.dst)]
 			}
 			for i := range c.args {
+				a := c.args[i].(Arg[float32])
 				switch {
-				case c.args[i].name == "w" && c.args[i].data == nil && !c.args[i].scalar:
-					c.args[i].data = buf[5:8]
-				case c.args[i].name == "x" && c.args[i].data == nil && !c.args[i].scalar:
-					c.args[i].data = buf[1:13]
+				case a.name == "w" && a.data == nil && !a.scalar:
+					a.data = buf[5:8]
+				case a.name == "x" && a.data == nil && !a.scalar:
+					a.data = buf[1:13]
 				}
+				c.args[i] = a
 			}
 			err := p.Run(dst, c.args...)
 			require.ErrorIs(t, err, c.is)
@@ -563,7 +566,7 @@ func TestFusedKernelsRun(t *testing.T) {
 	require.NotNil(t, p.fused, "every op here has a fused kernel")
 	s := p.pool.Get().(*scratch[float32])
 	defer p.pool.Put(s)
-	require.NoError(t, p.bind(s, make([]float32, n), []Arg[float32]{Array("x", make([]float32, n)), Value[float32]("m", 1), Value[float32]("s", 2)}))
+	require.NoError(t, p.bind(s, make([]float32, n), []Binding{Array("x", make([]float32, n)), Value[float32]("m", 1), Value[float32]("s", 2)}))
 	_, _, fused := p.fuser(s)
 	_, _, _, has := kernel.FuseImpl[float32](true, 1<<30)
 	require.Equal(t, has, fused, "runs of %d bytes take the fused kernels where they exist", p.streamBytes)
@@ -598,7 +601,7 @@ func TestFusedRowEnds(t *testing.T) {
 					testkit.RequireSameBits(t, want, got, what)
 					copy(got, g.env.arrays["x"])
 					args := g.env.args(p)
-					args[0].data = got
+					args[0] = Array("x", got)
 					require.NoError(t, p.Run(got, args...), what)
 					testkit.RequireSameBits(t, want, got, what+", in place over x")
 				}
@@ -616,7 +619,7 @@ func TestBindNames(t *testing.T) {
 	}
 	var sum Node[float64]
 	want := 0.0
-	var args []Arg[float64]
+	var args []Binding
 	for i, n := range arrays {
 		v := float64(i + 1)
 		if i == 0 {
@@ -643,9 +646,9 @@ func TestBindNames(t *testing.T) {
 		require.Equal(t, want, dst[0])
 	}
 	for _, drop := range []string{"a65", "xy", "", "st"} {
-		var fewer []Arg[float64]
+		var fewer []Binding
 		for _, a := range args {
-			if a.name != drop {
+			if a.(Arg[float64]).name != drop {
 				fewer = append(fewer, a)
 			}
 		}

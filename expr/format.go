@@ -11,7 +11,9 @@ import (
 )
 
 // String writes n in the syntax Parse reads, every operation explicit:
-// binary ops infix in parentheses, the others as function calls. It walks
+// binary ops infix in parentheses, the others as function calls, and a
+// conversion as a call of its type's name, float32(x), which Parse does
+// not read. It walks
 // the expression on a stack of its own, so that any depth the builder can
 // make prints (a node that feeds several others is written at each use).
 func (n Node[T]) String() string {
@@ -75,6 +77,8 @@ func (n *node[T]) formatLeaf(sb *strings.Builder) bool {
 		sb.WriteString(n.name)
 	case n.kind == kindConst:
 		sb.WriteString(formatConst(n.val))
+	case n.kind == kindConvert:
+		n.from.format(sb)
 	default:
 		return false
 	}

@@ -38,7 +38,7 @@ func testMathMatchesNamedCalls[T elem.Float](t *testing.T) {
 			plan, err := expr.Compile(root)
 			require.NoError(t, err)
 			got := make([]T, n)
-			in := []expr.Arg[T]{expr.Array("x", x)}
+			in := []expr.Binding{expr.Array("x", x)}
 			if usesP.MatchString(src) {
 				in = append(in, expr.Array("p", p))
 			}

@@ -17,6 +17,7 @@ const (
 	kindTernary             // FMA or Clamp
 	kindCompare             // a comparison, feeding a Where
 	kindSelect              // Where
+	kindConvert             // Convert: a value of another element type, converted
 )
 
 // node is one vertex of an expression: a leaf (input, scalar, constant) or
@@ -29,9 +30,10 @@ type node[T elem.Number] struct {
 	op    uint8 // a kernel.Op, UnaryOp, TernaryOp or CompareOp
 	args  [3]*node[T]
 	nargs int
-	name  string // input and scalar
-	shape []int  // input
-	val   T      // constant
+	name  string    // input and scalar
+	shape []int     // input
+	val   T         // constant
+	from  source[T] // a conversion's argument, of another element type
 
 	binary  func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool)
 	unary   func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
@@ -54,7 +56,7 @@ type resolvedKernel struct {
 // defined reports whether an op node has its op's entry: the builders leave
 // it out for an op that elem does not define (on T), which Compile reports.
 func (n *node[T]) defined() bool {
-	return n.binary != nil || n.unary != nil || n.ternary != nil || n.compare != nil || n.pick != nil
+	return n.binary != nil || n.unary != nil || n.ternary != nil || n.compare != nil || n.pick != nil || n.from != nil
 }
 
 // Node is an expression whose value is an array of T: an input, a scalar, a

@@ -28,11 +28,11 @@ const tileBytes = fuseChunkBytes
 // (every implementation's) about tileBytes long, at most be elements, the
 // smallest block of a run (a multiple of n only, when be is smaller); an
 // output of one block is one row of the tile, or not tiled (see
-// oneBlockTileRows).
-func (p *Plan[T]) tileRows(be int) {
+// oneBlockTileRows). size is the largest element size of the plan's
+// parts (see Convert).
+func (p *Plan[T]) tileRows(be, size int) {
 	r := len(p.size)
 	n := p.size[r-1]
-	size := int(unsafe.Sizeof(T(0)))
 	if r < 2 || n*size > rowtile.RowBytes || n > be {
 		return
 	}
@@ -87,10 +87,9 @@ const (
 // block needs them), the whole tiles as the rows of one block, and the
 // rest as a block of one row.
 func (p *Plan[T]) tiled(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, total int) {
-	for k := range p.arrays {
-		if p.arrays[k].row {
-			t.tiles[k].Fill(b.data[k], t.off[k], g.n0, min(p.tile, total))
-		}
+	p.fillTiles(b, t, g.n0, min(p.tile, total))
+	for j, pt := range p.parts {
+		pt.fillTiles(b.subs[j], t.subs[j], g.n0, min(p.tile, total))
 	}
 	whole := total / p.tile
 	if whole > 0 {
@@ -108,6 +107,17 @@ func (p *Plan[T]) tiled(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, tot
 	}
 	t.off[len(p.arrays)] += skip
 	p.compute(fr, b, t, dst, g, 1, rest)
+}
+
+// fillTiles expands into t's tiles the first count elements of the
+// repeated rows of T (those of other types are the parts'), from the
+// current block's offsets, rows of n0.
+func (p *Plan[T]) fillTiles(b, t *scratch[T], n0, count int) {
+	for k := range p.arrays {
+		if p.arrays[k].row && p.arrays[k].tag == p.tag {
+			t.tiles[k].Fill(b.data[k], t.off[k], n0, count)
+		}
+	}
 }
 
 // rowLen is the length of the rows that a block's kernel calls see: the

@@ -20,6 +20,13 @@ type Arg[T elem.Number] struct {
 	scalar bool
 }
 
+// Binding is an Arg of any element type, as Run and RunParallel take
+// them: a plan with conversions (see Convert) binds inputs of several
+// element types in one run, each with an Arg of its own type.
+type Binding interface{ binding() }
+
+func (Arg[T]) binding() {}
+
 // Array binds the array input name to data, stored contiguously in
 // row-major order with the shape the input was declared with.
 func Array[T elem.Number](name string, data []T) Arg[T] { return Arg[T]{name: name, data: data} }
@@ -65,6 +72,10 @@ type scratch[T elem.Number] struct {
 	fslots  []uintptr
 	fchunks []T
 	fbools  []bool
+	// subs are the scratches of the plan's parts (see part), by index in
+	// Plan.parts, shared by the scratch of the plan and those of its
+	// parts, whose off is the plan's.
+	subs []any
 }
 
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
@@ -90,7 +101,7 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	if p.tile > 0 {
 		s.tiles = make([]rowtile.Tile[T], na)
 		for k := range s.tiles {
-			if p.arrays[k].row {
+			if p.arrays[k].row && p.arrays[k].tag == p.tag {
 				s.tiles[k].Buf = make([]T, p.tile)
 				s.src[nv+na+p.ntemps+k] = s.tiles[k].Buf
 			}
@@ -101,6 +112,12 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	}
 	for i := range s.bools {
 		s.bools[i] = make([]bool, block)
+	}
+	if len(p.parts) > 0 {
+		s.subs = make([]any, len(p.parts))
+		for j, pt := range p.parts {
+			s.subs[j] = pt.newScratch(block, s.subs, s.off)
+		}
 	}
 	return s
 }
@@ -129,11 +146,11 @@ func placeTemps[T elem.Number](temps [][]T, block int) {
 }
 
 // Run computes the expression into dst, which must have Len elements,
-// with the inputs bound by args: every array and scalar input exactly
-// once. dst may be exactly one array input whose shape is the output's (the
+// with the inputs bound by args (Args of the inputs' element types):
+// every array and scalar input exactly once. dst may be exactly one array input whose shape is the output's (the
 // computation then runs in place); any other overlap of dst with an input
 // is an error. On any error nothing is written.
-func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
+func (p *Plan[T]) Run(dst []T, args ...Binding) error {
 	if err := p.usable(); err != nil {
 		return err
 	}
@@ -197,7 +214,7 @@ const parallelGrain = 1 << 15
 // <= 0), each computing a range of whole blocks; calls too small to gain run
 // on the calling goroutine alone. The result is bit for bit that of Run,
 // errors included.
-func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
+func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Binding) error {
 	if err := p.usable(); err != nil {
 		return err
 	}
@@ -232,11 +249,12 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
 // put returns s to the pool without the caller's slices, which it must not
 // keep alive.
 func (p *Plan[T]) put(s *scratch[T]) {
-	for k := range p.arrays { // not clear, which calls the runtime
-		s.data[k] = nil
-	}
+	s.dropData()
 	s.src[len(s.src)-1] = nil
 	s.dst = nil
+	for j, pt := range p.parts {
+		pt.release(s.subs[j])
+	}
 	if !p.shared.Load() && p.spare.CompareAndSwap(nil, s) {
 		if !p.filled.Load() {
 			p.filled.Store(true)
@@ -246,9 +264,24 @@ func (p *Plan[T]) put(s *scratch[T]) {
 	p.pool.Put(s)
 }
 
+// dropData forgets the bound arrays, which the scratch must not keep
+// alive.
+func (s *scratch[T]) dropData() {
+	for k := range s.data { // not clear, which calls the runtime
+		s.data[k] = nil
+	}
+}
+
+// resetTiles marks the tiles empty.
+func (s *scratch[T]) resetTiles() {
+	for k := range s.tiles {
+		s.tiles[k].Reset()
+	}
+}
+
 // bind checks dst and args against the plan and stores the inputs in s,
 // recording in s.inPlace whether dst is one of them.
-func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
+func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Binding) error {
 	if len(dst) != p.outLen {
 		return fmt.Errorf("%w: dst has length %d, the output shape %v needs %d", ErrLength, len(dst), p.out, p.outLen)
 	}
@@ -259,10 +292,12 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
 	dn := uintptr(len(dst)) * size
 	inPlace := false
-	scalar0 := len(p.consts) - len(p.arrays) // vals index of binding index 0
 	na := len(p.arrays)
+	var a argView
 	for i := range args {
-		a := &args[i]
+		if !p.view(args[i], &a) {
+			return fmt.Errorf("%w: argument %d is a nil Binding", ErrInput, i)
+		}
 		k := -1
 		if i < len(s.argNames) { // the name at i last time, the same string, and of a's kind
 			if c := s.argNames[i]; len(c) == len(a.name) && unsafe.StringData(c) == unsafe.StringData(a.name) {
@@ -272,12 +307,15 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 			}
 		}
 		if k < 0 {
-			if k = p.find(a); k < 0 {
-				return p.unknown(a)
+			if k = p.find(&a); k < 0 {
+				return p.unknown(&a)
 			}
 			if i < len(s.argNames) {
 				s.argNames[i], s.argKeys[i] = a.name, k
 			}
+		}
+		if a.tag != p.tags[k] {
+			return fmt.Errorf("%w: input %q is of element type %s, bound with an Arg[%s]", ErrInput, a.name, p.typeName(p.tags[k]), p.typeName(a.tag))
 		}
 		w, bit := k>>6, uint64(1)<<(k&63)
 		if bound[w]&bit != 0 {
@@ -285,22 +323,28 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 		}
 		bound[w] |= bit
 		if a.scalar {
-			s.vals[scalar0+k] = a.val
+			p.bindValue(s, k-na, a.bits)
 			continue
 		}
 		sl := &p.arrays[k]
-		if len(a.data) != sl.length {
-			return fmt.Errorf("%w: input %q has %d elements, its shape %v has %d", ErrLength, a.name, len(a.data), sl.shape, sl.length)
+		if a.n != sl.length {
+			return fmt.Errorf("%w: input %q has %d elements, its shape %v has %d", ErrLength, a.name, a.n, sl.shape, sl.length)
 		}
 		// dst may share memory with an input only by being exactly that
-		// input (of the output's shape, as its length is dst's).
-		x, xn := uintptr(unsafe.Pointer(unsafe.SliceData(a.data))), uintptr(len(a.data))*size
-		if !alias.SameOrDisjointRuns(d, dn, x, xn) {
+		// input (of the output's shape, as its length is dst's, and of its
+		// element type).
+		x, xn := uintptr(a.ptr), uintptr(a.n*sl.size)
+		if !alias.SameOrDisjointRuns(d, dn, x, xn) || dn > 0 && x == d && sl.tag != p.tag {
 			return fmt.Errorf("%w: dst (shape %v) and input %q (shape %v) share memory without being the same array",
 				ErrOverlap, p.out, sl.name, sl.shape)
 		}
 		inPlace = inPlace || dn > 0 && x == d
-		s.data[k] = a.data
+		if sl.tag == p.tag {
+			s.data[k] = unsafe.Slice((*T)(a.ptr), a.n)
+		}
+		if len(p.parts) > 0 {
+			p.bindParts(s, k, &a)
+		}
 	}
 	if n := len(p.names); len(args) < n { // each arg bound a different input
 		for k := range n {
@@ -313,12 +357,43 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 	return nil
 }
 
+// bindParts stores array input k, bound by a, in the scratches of the
+// parts of its element type.
+func (p *Plan[T]) bindParts(s *scratch[T], k int, a *argView) {
+	tag := p.arrays[k].tag
+	for j, pt := range p.parts {
+		if pt.tag() == tag {
+			pt.bindArray(s.subs[j], k, a.ptr, a.n)
+		}
+	}
+}
+
+// bindValue stores the value of scalar i (binding index past the arrays),
+// bits as valueBits gives them, where the plan and its parts read it.
+func (p *Plan[T]) bindValue(s *scratch[T], i int, bits uint64) {
+	for _, at := range p.scalarTo[i] {
+		if at.part < 0 {
+			s.vals[at.vi] = valueOf[T](bits)
+		} else {
+			p.parts[at.part].bindValue(s.subs[at.part], at.vi, bits)
+		}
+	}
+}
+
+// typeName names the element type tag of an input or Arg of p.
+func (p *Plan[T]) typeName(tag etype) string {
+	if tag != tagOther {
+		return tagNames[tag]
+	}
+	return fmt.Sprintf("%T", T(0)) // the one defined type a plan's inputs may have
+}
+
 // find returns the binding index of a's name and kind (arrays first, then
 // scalars), or -1: a run looks up the names its per-position cache misses
 // (see scratch.argNames), in constant time, however many inputs the plan
 // has (searching them one by one took 5.5 s in the first run of a plan of
 // 40000 scalars).
-func (p *Plan[T]) find(a *Arg[T]) int {
+func (p *Plan[T]) find(a *argView) int {
 	if k, ok := p.byName[a.name]; ok && k >= len(p.arrays) == a.scalar {
 		return k
 	}
@@ -326,8 +401,8 @@ func (p *Plan[T]) find(a *Arg[T]) int {
 }
 
 // unknown is the error for an argument that binds no input.
-func (p *Plan[T]) unknown(a *Arg[T]) error {
-	for _, n := range p.scalars {
+func (p *Plan[T]) unknown(a *argView) error {
+	for _, n := range p.names[len(p.arrays):] {
 		if n == a.name {
 			return fmt.Errorf("%w: %q is a scalar input; bind it with Value, not Array", ErrInput, a.name)
 		}
@@ -337,7 +412,7 @@ func (p *Plan[T]) unknown(a *Arg[T]) error {
 			return fmt.Errorf("%w: %q is an array input of shape %v; bind it with Array, not Value", ErrInput, a.name, s.shape)
 		}
 	}
-	return fmt.Errorf("%w: unknown input %q (arrays %q, scalars %q)", ErrInput, a.name, p.Inputs(), p.scalars)
+	return fmt.Errorf("%w: unknown input %q (arrays %q, scalars %q)", ErrInput, a.name, p.Inputs(), p.Scalars())
 }
 
 // missing is the error for binding index k left unbound.
@@ -345,7 +420,7 @@ func (p *Plan[T]) missing(k int) error {
 	if k < len(p.arrays) {
 		return fmt.Errorf("%w: missing array input %q of shape %v", ErrInput, p.arrays[k].name, p.arrays[k].shape)
 	}
-	return fmt.Errorf("%w: missing scalar input %q", ErrInput, p.scalars[k-len(p.arrays)])
+	return fmt.Errorf("%w: missing scalar input %q", ErrInput, p.names[k])
 }
 
 // geometry is how a run cuts the output into blocks: m rows of n elements
@@ -483,8 +558,9 @@ func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo
 	base, idx := t.base, t.idx
 	clear(base)
 	clear(idx)
-	for k := range t.tiles { // b's inputs are not those of the last run
-		t.tiles[k].Reset()
+	t.resetTiles() // b's inputs are not those of the last run
+	for j, pt := range p.parts {
+		pt.resetTiles(t.subs[j])
 	}
 	c, rb := 0, 0
 	if lo > 0 {
@@ -641,6 +717,8 @@ func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g *geometry, m, n 
 		a, lda := p.arg(s.in[1], b, t, dst, g, n)
 		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
 		nd.pick(k, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
+	case kindConvert:
+		s.conv.run(b, t, g, m, n, d, ldd, stream)
 	}
 }
 
@@ -658,8 +736,8 @@ func (p *Plan[T]) touch(b, t *scratch[T], m, n int) {
 	r := len(p.size)
 	for i := range p.arrays {
 		st := p.arrays[i].stride
-		if st[r-1] == 0 || m > 1 && (r < 2 || st[r-2] == 0) || k == len(base) {
-			continue // repeated values, or rows: in cache after the first block
+		if st[r-1] == 0 || m > 1 && (r < 2 || st[r-2] == 0) || k == len(base) || p.arrays[i].tag != p.tag {
+			continue // repeated values, or rows: in cache after the first block; or of a part's type
 		}
 		base[k] = unsafe.Pointer(&b.data[i][t.off[i]])
 		if r >= 2 {

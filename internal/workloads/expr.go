@@ -73,7 +73,7 @@ func NewExpr(w Expr) (*ExprInstance, error) {
 	}
 	const s, t = 0.5, 1.75
 	in := &ExprInstance{Plan: p, Add: func() { elem.Add(dst, x, y) }}
-	run := func(args ...expr.Arg[float32]) func() {
+	run := func(args ...expr.Binding) func() {
 		return func() {
 			if err := p.Run(dst, args...); err != nil {
 				panic(err)

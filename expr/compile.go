@@ -441,6 +441,9 @@ func (n *node[T]) invalidOp() error {
 		}
 		return fmt.Errorf("%w: %v is not one of elem's binary ops", ErrOp, elem.Op(n.op))
 	case kindUnary:
+		if op := elem.UnaryOp(n.op); op.Valid() {
+			return fmt.Errorf("%w: %v is not defined on %T", ErrOp, op, T(0))
+		}
 		return fmt.Errorf("%w: %v is not one of elem's unary ops", ErrOp, elem.UnaryOp(n.op))
 	}
 	return fmt.Errorf("%w: %v is not one of elem's comparisons", ErrOp, elem.CompareOp(n.op))

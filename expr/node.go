@@ -71,7 +71,7 @@ type Node[T elem.Number] struct{ n *node[T] }
 
 // Cond is a comparison: an array of booleans that only Where consumes, as
 // elem's comparisons feed elem.Select.
-type Cond[T elem.Float] struct{ n *node[T] }
+type Cond[T elem.Number] struct{ n *node[T] }
 
 // Input is an array input of the given shape (outermost dimension first; no
 // sizes for a rank-0 array of one element). The shapes of all the inputs of
@@ -133,10 +133,11 @@ func Pow[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpPow, a, b) }
 func Apply[T elem.Number](op elem.Op, a, b Node[T]) Node[T] { return binary(op, a, b) }
 
 // Unary is op(a) for one of elem's unary ops, as elem.ApplyUnary. Compile
-// fails, with an error wrapping ErrOp, on an invalid op.
-func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
+// fails, with an error wrapping ErrOp, on an invalid op or one that elem
+// does not define on T (the integer types have Neg and Abs).
+func Unary[T elem.Number](op elem.UnaryOp, a Node[T]) Node[T] {
 	n := &node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1}
-	if op.Valid() {
+	if elem.UnaryDefinedOn[T](op) {
 		n.unary = kernel.UnaryEntry[T](kernel.UnaryOp(op))
 		n.kernel = func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
 			return resolvedKernel{k2: kernel.UnaryKernel[T](kernel.UnaryOp(op), k, m, n, stream)}
@@ -145,11 +146,12 @@ func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
 	return Node[T]{n}
 }
 
-// Neg is -a, as elem.Neg.
-func Neg[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpNeg, a) }
+// Neg is -a, as elem.Neg (integers wrap around).
+func Neg[T elem.Number](a Node[T]) Node[T] { return Unary(elem.OpNeg, a) }
 
-// Abs is |a|, as elem.Abs.
-func Abs[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpAbs, a) }
+// Abs is |a|, as elem.Abs (integers wrap around: the most negative value
+// stays).
+func Abs[T elem.Number](a Node[T]) Node[T] { return Unary(elem.OpAbs, a) }
 
 // Sqrt is the square root of a, as elem.Sqrt.
 func Sqrt[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSqrt, a) }
@@ -205,7 +207,7 @@ func Sin[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSin, a) }
 // Cos is the cosine, as elem.Cos.
 func Cos[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpCos, a) }
 
-func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
+func ternary[T elem.Number](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3,
 		ternary: kernel.TernaryEntry[T](kernel.TernaryOp(op)),
 		kernel: func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
@@ -218,11 +220,11 @@ func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
 func FMA[T elem.Float](a, b, c Node[T]) Node[T] { return ternary(elem.OpFMA, a, b, c) }
 
 // Clamp is a limited to [lo, hi], as elem.Clamp.
-func Clamp[T elem.Float](a, lo, hi Node[T]) Node[T] { return ternary(elem.OpClamp, a, lo, hi) }
+func Clamp[T elem.Number](a, lo, hi Node[T]) Node[T] { return ternary(elem.OpClamp, a, lo, hi) }
 
 // Compare is a op b, as elem.Compare. Compile fails, with an error
 // wrapping ErrOp, on an invalid op.
-func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
+func Compare[T elem.Number](op elem.CompareOp, a, b Node[T]) Cond[T] {
 	n := &node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}
 	if op.Valid() {
 		n.compare = kernel.CompareEntry[T](kernel.CompareOp(op))
@@ -234,25 +236,25 @@ func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
 }
 
 // Eq is a == b.
-func Eq[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpEq, a, b) }
+func Eq[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpEq, a, b) }
 
 // Ne is a != b.
-func Ne[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpNe, a, b) }
+func Ne[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpNe, a, b) }
 
 // Lt is a < b.
-func Lt[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpLt, a, b) }
+func Lt[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpLt, a, b) }
 
 // Le is a <= b.
-func Le[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpLe, a, b) }
+func Le[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpLe, a, b) }
 
 // Gt is a > b.
-func Gt[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGt, a, b) }
+func Gt[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpGt, a, b) }
 
 // Ge is a >= b.
-func Ge[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGe, a, b) }
+func Ge[T elem.Number](a, b Node[T]) Cond[T] { return Compare(elem.OpGe, a, b) }
 
 // Where is a where c holds and b elsewhere, as elem.Select.
-func Where[T elem.Float](c Cond[T], a, b Node[T]) Node[T] {
+func Where[T elem.Number](c Cond[T], a, b Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindSelect, args: [3]*node[T]{c.n, a.n, b.n}, nargs: 3,
 		pick: kernel.SelectionEntry[T](kernel.OpSelect),
 		kernel: func(k kernel.Kind, m, n int, stream bool) resolvedKernel {

@@ -42,10 +42,10 @@ var (
 // as a transposed or column view, run through L1-sized tiles: the operands
 // the kernel cannot take are gathered into contiguous tiles, the call
 // computes dst's tile, and the next step scatters it back. A move (a copy)
-// takes every layout: its tiles are blocks of the data, cut to the same
-// sizes so that the transposition of one stays in L1, and nothing is
-// gathered. The walk is written once for every call and element type: it
-// sees operands as bytes; only the kernel calls are typed.
+// takes every layout and gathers nothing: it runs on whole blocks of the
+// data, or, when it transposes, on bands of whole rows of dst (bandRows).
+// The walk is written once for every call and element type: it sees
+// operands as bytes; only the kernel calls are typed.
 type blockWalk struct {
 	blockKernel
 	nest viewNest

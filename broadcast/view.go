@@ -67,12 +67,6 @@ func (v View[T]) origin(name viewName) (int, error) {
 	return o.origin()
 }
 
-// distinct is [viewOperand.distinct] on v as dst.
-func (v View[T]) distinct(name viewName) error {
-	o := operandOf(name, v)
-	return o.distinct()
-}
-
 // viewOperand is a view as the planner of view calls takes it, whatever
 // its element type: its name in messages, its layout, and its data as
 // bytes with the size of an element. The planner and the walker of the

@@ -349,14 +349,16 @@ func TestViewExactCheckBound(t *testing.T) {
 		{[]int{3 << (bits.UintSize - 24), 1 << (bits.UintSize - 23)}, ""}, // 3 << 40, 1 << 41 on 64-bit
 		{[]int{2, 0}, "indices (0,0) and (0,1) address the same element"},
 	} {
-		err := View[int8]{Shape: S(3, 2), Strides: c.strides}.distinct(nameDst)
+		dst := operandOf(nameDst, View[int8]{Shape: S(3, 2), Strides: c.strides})
+		err := dst.distinct()
 		if c.msg == "" {
 			require.NoError(t, err, "strides %v", c.strides)
 			continue
 		}
 		requireErr(t, err, errs(ErrOverlap), c.msg)
 	}
-	err := View[int8]{Shape: S(1<<13, 1<<13, 2), Strides: []int{1 << 13, 1, 1}}.distinct(nameDst)
+	dst := operandOf(nameDst, View[int8]{Shape: S(1<<13, 1<<13, 2), Strides: []int{1 << 13, 1, 1}})
+	err := dst.distinct()
 	requireErr(t, err, errs(ErrOverlap), "134217728 of its elements lie on 67108865 places")
 }
 

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/broadcast"
+	"github.com/simdkit/elem/internal/bufplace"
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/workloads"
 )
@@ -109,4 +111,66 @@ func BenchmarkViews(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
 		})
 	}
+}
+
+// BenchmarkCopyView times CopyView on the layout changes of image and
+// tensor code, beside the plain Go loops that a program writes for them
+// ("loop" in dst's order, "loop-src" in src's) and a contiguous copy of the
+// same bytes ("copy"): HWC to CHW images of 480x640 and 224x224 RGB pixels (uint8
+// and float32), an NCHW to NHWC tensor of 64 channels of 56x56 (float32),
+// and a 1024x1024 float32 matrix transposed. Buffers: src and dst at 0 and
+// 3072 bytes after page boundaries. ns/B is per byte of dst.
+func BenchmarkCopyView(b *testing.B) {
+	benchmarkCopyView[uint8](b, "HWC-CHW/480x640x3/uint8", 480*640, 3)
+	benchmarkCopyView[float32](b, "HWC-CHW/480x640x3/float32", 480*640, 3)
+	benchmarkCopyView[uint8](b, "HWC-CHW/224x224x3/uint8", 224*224, 3)
+	benchmarkCopyView[float32](b, "HWC-CHW/224x224x3/float32", 224*224, 3)
+	benchmarkCopyView[float32](b, "NCHW-NHWC/1x64x56x56/float32", 64, 56*56)
+	benchmarkCopyView[float32](b, "transpose/1024x1024/float32", 1024, 1024)
+}
+
+// benchmarkCopyView times the transposition of an m x n matrix (m pixels
+// of n channels to n planes of m values, n channels of m pixels to m
+// pixels of n channels, or a matrix) as CopyView, the plain loop and a
+// contiguous copy.
+func benchmarkCopyView[T elem.Number](b *testing.B, name string, m, n int) {
+	bufs := bufplace.Three[T](m * n)
+	src, dst := bufs[0], bufs[2]
+	for i := range src {
+		src[i] = T(i % 251)
+	}
+	view := broadcast.ViewOf(src, broadcast.Shape{m, n}).Transposed()
+	out := broadcast.ViewOf(dst, broadcast.Shape{n, m})
+	bytes := int64(len(dst)) * int64(unsafe.Sizeof(T(0)))
+	run := func(sub string, f func()) {
+		b.Run(name+"/"+sub, func(b *testing.B) {
+			b.SetBytes(bytes)
+			for b.Loop() {
+				f()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bytes), "ns/B")
+		})
+	}
+	run("view", func() {
+		if err := broadcast.CopyView(out, view); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("loop", func() {
+		for r := range n {
+			row := dst[r*m : r*m+m]
+			for j := range row {
+				row[j] = src[j*n+r]
+			}
+		}
+	})
+	run("loop-src", func() {
+		for j := range m {
+			px := src[j*n : j*n+n]
+			for r, v := range px {
+				dst[r*m+j] = v
+			}
+		}
+	})
+	run("copy", func() { copy(dst, src) })
 }

@@ -133,11 +133,10 @@ func applyViewComplex[C elem.Complex](op elem.Op, dst, a, b View[C]) error {
 		return err
 	}
 	var n viewNest
-	views := [3]View[C]{dst, a, b}
-	if err := checkViews(&n, views); err != nil || n.empty {
+	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameA, a), operandOf(nameB, b)}
+	if err := n.plan(ops[:]); err != nil || n.empty {
 		return err
 	}
-	n.simplify()
 	var stride [maxOperands][]int
 	for k := range stride {
 		stride[k] = n.stride[k][:n.rank]

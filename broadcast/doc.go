@@ -20,7 +20,13 @@
 // runs NUMPY broadcasting on views of a, b and dst, with the plan's stages
 // (coalescing by the NumPy rule, loop order by dst's strides, kernel calls
 // on blocks contiguous in every operand) and L1-sized gather/scatter tiles
-// for the blocks that are not (a transposed or column view).
+// for the blocks that are not (a transposed or column view). The other
+// families run on views with the same planner and rules: [CopyView] (bit
+// for bit, any [Element] type: HWC to CHW images, NCHW to NHWC tensors and
+// transposed matrices through the transposition kernels), [FillView],
+// [ApplyUnaryView], [ApplyTernaryView], [CompareView] into a View[bool],
+// [SelectView] and [ConvertView]; a rank-0 view broadcasts into every
+// element of dst.
 //
 // # Other op families
 //

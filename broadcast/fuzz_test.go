@@ -141,12 +141,16 @@ func specials[T elem.Float](out []T) {
 // reversed dims, repeated input elements, offsets; dst exactly a when
 // inPlace allows it), runs ApplyView for a fuzzer-chosen op, element type
 // and implementation, and compares every element of dst's data, those
-// outside the view included, with the naive N-d loop.
+// outside the view included, with the naive N-d loop. With mode's bit 4
+// it copies a into dst (CopyView, a broadcast to the output) instead, and
+// fills dst with b's first element (FillView).
 func FuzzViews(f *testing.F) {
 	f.Add([]byte{2, 3, 1, 2, 1, 3}, uint64(1), uint8(0), uint8(1), uint8(0))
 	f.Add([]byte{2, 33, 33, 2, 33, 33}, uint64(7), uint8(3), uint8(0), uint8(5))
 	f.Add([]byte{4, 8, 1, 2, 7, 4, 1, 7, 1, 7}, uint64(3), uint8(5), uint8(2), uint8(10))
 	f.Add([]byte{0, 0}, uint64(9), uint8(2), uint8(0), uint8(3))
+	f.Add([]byte{3, 5, 1, 7, 2, 7, 1}, uint64(11), uint8(0), uint8(1), uint8(16))
+	f.Add([]byte{2, 33, 9, 2, 1, 9}, uint64(13), uint8(0), uint8(2), uint8(26))
 	f.Fuzz(func(t *testing.T, spec []byte, seed uint64, opByte, implByte, mode uint8) {
 		as, bs, ok := shapesFrom(spec)
 		if !ok {
@@ -156,22 +160,22 @@ func FuzzViews(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, uint64(mode)))
 		switch mode % 6 {
 		case 0:
-			fuzzViewCase[float32](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[float32](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		case 1:
-			fuzzViewCase[float64](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[float64](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		case 2:
-			fuzzViewCase[int8](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[int8](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		case 3:
-			fuzzViewCase[uint16](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[uint16](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		case 4:
-			fuzzViewCase[int32](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[int32](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		default:
-			fuzzViewCase[uint64](t, rng, op, as, bs, mode&8 != 0)
+			fuzzViewCase[uint64](t, rng, op, as, bs, mode&8 != 0, mode&16 != 0)
 		}
 	})
 }
 
-func fuzzViewCase[T elem.Number](t *testing.T, rng *rand.Rand, op elem.Op, as, bs Shape, inPlace bool) {
+func fuzzViewCase[T elem.Number](t *testing.T, rng *rand.Rand, op elem.Op, as, bs Shape, inPlace, moves bool) {
 	out, err := Numpy(as, bs)
 	if err != nil {
 		x, y := randomView[T](rng, as, true), randomView[T](rng, bs, true)
@@ -184,6 +188,13 @@ func fuzzViewCase[T elem.Number](t *testing.T, rng *rand.Rand, op elem.Op, as, b
 	dst := randomView[T](rng, out, false)
 	if inPlace && out.Equal(as) {
 		dst = a
+	}
+	if moves {
+		checkCopy(t, "copy", dst, a)
+		if len(b.Data) > 0 {
+			checkFill(t, dst, b.Data[0])
+		}
+		return
 	}
 	checkView(t, []elem.Op{op}, dst, a, b)
 }

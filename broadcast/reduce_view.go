@@ -47,7 +47,7 @@ func (op Reduction) String() string {
 // dst must not share memory with a.Data; the view is validated first
 // (ErrView).
 func ReduceView[T elem.Number](op Reduction, dst []T, dstShape Shape, a View[T], axes ...int) error {
-	origin, err := a.origin("a")
+	origin, err := a.origin(nameA)
 	if err != nil {
 		return err
 	}

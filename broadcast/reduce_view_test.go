@@ -43,7 +43,7 @@ func stridedViews[T elem.Number](rng *rand.Rand, pool func(*rand.Rand, int) []te
 
 // materialize copies the view into a contiguous array of its shape.
 func materialize[T elem.Number](v View[T]) []T {
-	origin, err := v.origin("v")
+	origin, err := v.origin(nameView)
 	if err != nil {
 		panic(err)
 	}

@@ -367,6 +367,7 @@ func TestShapeLiteralsStayOnTheStack(t *testing.T) {
 	testkit.SkipAllocsUnderRace(t)
 	img, out := make([]float32, 256*256*3), make([]float32, 256*256*3)
 	gain, cond := make([]float32, 3), make([]bool, 3)
+	mask, bytes := make([]bool, 256*3), make([]uint8, 256*3)
 	for _, c := range []struct {
 		name   string
 		allocs float64 // those of the results
@@ -394,6 +395,27 @@ func TestShapeLiteralsStayOnTheStack(t *testing.T) {
 		{"ApplyView (a transposed input)", 0, func() error {
 			return ApplyView(elem.OpAdd, View[float32]{Data: out[:256*3], Shape: Shape{256, 3}, Strides: []int{3, 1}},
 				View[float32]{Data: img[:256*3], Shape: Shape{256, 3}, Strides: []int{1, 256}}, View[float32]{Data: gain, Shape: Shape{3}, Strides: []int{1}})
+		}},
+		{"CopyView (HWC to CHW)", 0, func() error {
+			return CopyView(View[float32]{Data: out[:256*3], Shape: Shape{3, 256}, Strides: []int{256, 1}},
+				View[float32]{Data: img[:256*3], Shape: Shape{3, 256}, Strides: []int{1, 3}})
+		}},
+		{"FillView (a column)", 0, func() error {
+			return FillView(View[float32]{Data: out[:255*3+1], Shape: Shape{256}, Strides: []int{3}}, 2)
+		}},
+		{"ApplyUnaryView", 0, func() error {
+			return ApplyUnaryView(elem.OpExp, View[float32]{Data: out[:256*3], Shape: Shape{256, 3}, Strides: []int{3, 1}}, View[float32]{Data: gain, Shape: Shape{3}, Strides: []int{1}})
+		}},
+		{"CompareView", 0, func() error {
+			return CompareView(elem.OpLt, View[bool]{Data: mask, Shape: Shape{256, 3}, Strides: []int{1, 256}},
+				View[float32]{Data: img[:256*3], Shape: Shape{256, 3}, Strides: []int{3, 1}}, View[float32]{Data: gain, Shape: Shape{3}, Strides: []int{1}})
+		}},
+		{"SelectView", 0, func() error {
+			return SelectView(View[float32]{Data: out[:256*3], Shape: Shape{256, 3}, Strides: []int{3, 1}}, View[bool]{Data: cond, Shape: Shape{3}, Strides: []int{1}},
+				View[float32]{Data: img[:256*3], Shape: Shape{256, 3}, Strides: []int{1, 256}}, View[float32]{Data: gain[:1], Shape: Shape{}, Strides: []int{}})
+		}},
+		{"ConvertView", 0, func() error {
+			return ConvertView(View[uint8]{Data: bytes, Shape: Shape{3, 256}, Strides: []int{256, 1}}, View[float32]{Data: img[:256*3], Shape: Shape{3, 256}, Strides: []int{1, 3}})
 		}},
 		{"View.Validate", 0, func() error {
 			return View[float32]{Data: img, Shape: Shape{256, 256, 3}, Strides: []int{768, 3, 1}}.Validate()

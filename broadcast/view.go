@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/elemtype"
 )
 
 // View is an N-d strided view of data, NumPy's ndarray over a Go slice: the
@@ -20,15 +22,22 @@ import (
 // negative strides, so that an offset into a larger array is a slice of it
 // (Data: buf[off:]). A gonum mat.Dense sub-matrix m (RawMatrix() r) is
 // View{r.Data, Shape{r.Rows, r.Cols}, []int{r.Stride, 1}}.
-type View[T elem.Number | elem.Complex] struct {
+type View[T Element] struct {
 	Data    []T
 	Shape   Shape
 	Strides []int
 }
 
+// Element is the element type of a [View]: elem's real numbers, its
+// complex numbers, and bool (the masks that [CompareView] writes and
+// [SelectView] reads). Each call says which of them it takes.
+type Element interface {
+	elem.Number | elem.Complex | ~bool
+}
+
 // ViewOf is the contiguous row-major (C-order) view of data with shape s.
 // It does not check that data fits s: the call that runs the view does.
-func ViewOf[T elem.Number | elem.Complex](data []T, s Shape) View[T] {
+func ViewOf[T Element](data []T, s Shape) View[T] {
 	return View[T]{Data: data, Shape: s, Strides: contiguous(s)}
 }
 
@@ -47,33 +56,83 @@ func (v View[T]) Transposed() View[T] {
 // empty; a view with a size-0 dim addresses none). The error wraps
 // [ErrView] and names the first offending dim.
 func (v View[T]) Validate() error {
-	_, err := v.origin("view")
+	_, err := v.origin(nameView)
 	return err
 }
 
 // origin validates v, naming it name in messages, and returns the index in
 // Data of its element at index 0.
-func (v View[T]) origin(name string) (int, error) {
-	if len(v.Strides) != len(v.Shape) {
+func (v View[T]) origin(name viewName) (int, error) {
+	o := operandOf(name, v)
+	return o.origin()
+}
+
+// viewOperand is a view as the planner of view calls takes it, whatever
+// its element type: its name in messages, its layout, and its data as
+// bytes with the size of an element. The planner and the walker of the
+// calls are written once for every element type, and only the kernel
+// calls are typed.
+type viewOperand struct {
+	name    viewName
+	shape   Shape
+	strides []int
+	data    []byte
+	size    int
+}
+
+// viewName names an operand of a view call in messages: a number, not
+// a string, so that formatting it does not make the operand's content, and
+// with it the caller's shapes, escape to the heap (escape analysis does not
+// tell a struct's fields apart).
+type viewName uint8
+
+// The operands' names.
+const (
+	nameDst viewName = iota
+	nameSrc
+	nameA
+	nameB
+	nameC
+	nameCond
+	nameView
+)
+
+var viewNames = [...]string{"dst", "src", "a", "b", "c", "cond", "view"}
+
+func (n viewName) String() string { return viewNames[n] }
+
+// operandOf is v as an operand named name.
+func operandOf[T Element](name viewName, v View[T]) viewOperand {
+	return viewOperand{name, v.Shape, v.Strides, elemtype.Recast[byte](v.Data), int(unsafe.Sizeof(*new(T)))}
+}
+
+// elements is how many elements v's data holds.
+func (v *viewOperand) elements() int { return len(v.data) / v.size }
+
+// origin validates v and returns the index in its data of its element at
+// index 0.
+func (v *viewOperand) origin() (int, error) {
+	name := v.name
+	if len(v.strides) != len(v.shape) {
 		return 0, newError(errs(ErrView), "%s: shape %v has %d dims but %d strides %v",
-			name, v.Shape.Clone(), len(v.Shape), len(v.Strides), slices.Clone(v.Strides))
+			name, v.shape.Clone(), len(v.shape), len(v.strides), slices.Clone(v.strides))
 	}
-	if err := v.Shape.validate(name); err != nil {
+	if err := v.shape.validate(name.String()); err != nil {
 		return 0, err
 	}
-	if slices.Contains(v.Shape, 0) {
+	if slices.Contains(v.shape, 0) {
 		return 0, nil // no element is addressed
 	}
-	if len(v.Data) == 0 { // the loop below checks dims, and rank 0 has none
-		n, _ := count(v.Shape)
+	if len(v.data) == 0 { // the loop below checks dims, and rank 0 has none
+		n, _ := count(v.shape)
 		return 0, newError(errs(ErrView), "%s does not fit in its data: it addresses %d elements but Data is empty",
-			v.describe(name), n)
+			v.describe(), n)
 	}
 	lo, hi := 0, 0 // the lowest and highest offset from index 0 so far
-	for d, n := range v.Shape {
-		s := v.Strides[d]
+	for d, n := range v.shape {
+		s := v.strides[d]
 		if s != 0 && n-1 > math.MaxInt/2/abs(s) {
-			return 0, v.outside(name, d, "its reach overflows int")
+			return 0, v.outside(d, "its reach overflows int")
 		}
 		reach := (n - 1) * s
 		if s < 0 {
@@ -81,23 +140,23 @@ func (v View[T]) origin(name string) (int, error) {
 		} else {
 			hi += reach
 		}
-		if hi-lo >= len(v.Data) || hi-lo < 0 {
-			return 0, v.outside(name, d, fmt.Sprintf("it reaches index %d of Data, which has %d elements", hi-lo, len(v.Data)))
+		if n := v.elements(); hi-lo >= n || hi-lo < 0 {
+			return 0, v.outside(d, fmt.Sprintf("it reaches index %d of Data, which has %d elements", hi-lo, n))
 		}
 	}
 	return -lo, nil
 }
 
 // outside reports dim d of v reaching outside its data.
-func (v View[T]) outside(name string, d int, why string) error {
+func (v *viewOperand) outside(d int, why string) error {
 	return newError(errs(ErrView), "%s does not fit in its data: dim %d (size %d, stride %d): %s",
-		v.describe(name), d, v.Shape[d], v.Strides[d], why)
+		v.describe(), d, v.shape[d], v.strides[d], why)
 }
 
 // describe names v in messages: "a with shape (2,3) and strides [3 1]". It
 // formats copies, so that v's slices stay the caller's (see [Shape]).
-func (v View[T]) describe(name string) string {
-	return fmt.Sprintf("%s with shape %v and strides %v", name, v.Shape.Clone(), slices.Clone(v.Strides))
+func (v *viewOperand) describe() string {
+	return fmt.Sprintf("%s with shape %v and strides %v", v.name, v.shape.Clone(), slices.Clone(v.strides))
 }
 
 // distinct returns an error wrapping ErrOverlap if the view, a destination,
@@ -112,15 +171,15 @@ func (v View[T]) describe(name string) string {
 // out), one step per element, of the order of the call that writes them.
 // Beyond maxExactExtent a reach is not walked: more elements than places in
 // it repeat one, and fewer are refused undecided.
-func (v View[T]) distinct(name string) error {
-	if slices.Contains(v.Shape, 0) {
+func (v *viewOperand) distinct() error {
+	if slices.Contains(v.shape, 0) {
 		return nil
 	}
 	var buf [scratchAxes]strideDim
 	dims := buf[:0]
-	for d, n := range v.Shape {
+	for d, n := range v.shape {
 		if n > 1 {
-			dims = append(dims, strideDim{n, abs(v.Strides[d]), d})
+			dims = append(dims, strideDim{n, abs(v.strides[d]), d})
 		}
 	}
 	slices.SortFunc(dims, func(x, y strideDim) int { return x.stride - y.stride })
@@ -153,13 +212,13 @@ func (v View[T]) distinct(name string) error {
 			return nil
 		}
 		return newError(errs(ErrOverlap), "%s writes some elements twice: indices %v and %v address the same element",
-			v.describe(name), v.index(dims, first), v.index(dims, again))
+			v.describe(), v.index(dims, first), v.index(dims, again))
 	case n > reach+1:
 		return newError(errs(ErrOverlap), "%s writes some elements twice: %d of its elements lie on %d places",
-			v.describe(name), n, reach+1)
+			v.describe(), n, reach+1)
 	}
 	return newError(errs(ErrOverlap), "%s has interleaved dims reaching over more than %d elements: whether it writes some element twice is not checked, and such a dst is refused",
-		v.describe(name), maxExactExtent)
+		v.describe(), maxExactExtent)
 }
 
 // strideDim is a dim of a view as distinct walks it: its size, |stride|
@@ -211,11 +270,11 @@ func step(dims []strideDim, idx *[scratchAxes]int, at *int) bool {
 
 // index formats an index over dims, taken from distinct's walk (which runs
 // reversed dims forwards), as an index of v: 0 in v's other dims.
-func (v View[T]) index(dims []strideDim, idx [scratchAxes]int) Shape {
-	out := make(Shape, len(v.Shape))
+func (v *viewOperand) index(dims []strideDim, idx [scratchAxes]int) Shape {
+	out := make(Shape, len(v.shape))
 	for i, x := range dims {
 		out[x.dim] = idx[i]
-		if v.Strides[x.dim] < 0 {
+		if v.strides[x.dim] < 0 {
 			out[x.dim] = x.size - 1 - idx[i]
 		}
 	}

@@ -24,7 +24,7 @@ func naiveView[T elem.Number](op elem.Op, dst, a, b View[T]) []T {
 	var bases [3]int
 	var strides [3][]int
 	for k, v := range vs {
-		bases[k], _ = v.origin("")
+		bases[k], _ = v.origin(nameA)
 		strides[k] = make([]int, len(dst.Shape))
 		for d := range dst.Shape {
 			if i := d - (len(dst.Shape) - len(v.Shape)); i >= 0 && v.Shape[i] != 1 {
@@ -48,16 +48,21 @@ func naiveView[T elem.Number](op elem.Op, dst, a, b View[T]) []T {
 	return out
 }
 
-func sameView[T elem.Number](x, y View[T]) bool {
+func sameView[T Element](x, y View[T]) bool {
 	return len(x.Data) > 0 && len(y.Data) > 0 && &x.Data[0] == &y.Data[0] &&
 		slices.Equal(x.Shape, y.Shape) && slices.Equal(x.Strides, y.Strides)
 }
 
-// randomView lays out shape s in fresh data: the dims nested in a random
-// order, some with gaps, some reversed, at a random offset in the data with
-// slack after it. An input (repeat) may also repeat an element along a dim
-// (stride 0).
+// randomView lays out shape s in fresh random numbers (see randomLayout).
 func randomView[T elem.Number](rng *rand.Rand, s Shape, repeat bool) View[T] {
+	return randomLayout(rng, s, repeat, func(n int) []T { return testkit.RandomNumbers[T](rng, n) })
+}
+
+// randomLayout lays out shape s in data from fill: the dims nested in a
+// random order, some with gaps, some reversed, at a random offset in the
+// data with slack after it. An input (repeat) may also repeat an element
+// along a dim (stride 0).
+func randomLayout[T Element](rng *rand.Rand, s Shape, repeat bool, fill func(n int) []T) View[T] {
 	v := View[T]{Shape: slices.Clone(s), Strides: make([]int, len(s))}
 	reach := 1
 	for _, d := range rng.Perm(len(s)) {
@@ -75,7 +80,7 @@ func randomView[T elem.Number](rng *rand.Rand, s Shape, repeat bool) View[T] {
 		reach = 0
 	}
 	off := rng.IntN(5)
-	data := testkit.RandomNumbers[T](rng, off+reach+rng.IntN(5))
+	data := fill(off + reach + rng.IntN(5))
 	v.Data = data[off : off+reach]
 	return v
 }
@@ -248,7 +253,7 @@ func TestViewDataHoldsEveryElement(t *testing.T) {
 			out := ViewOf(make([]float64, elements(v.Shape)), slices.Clone(v.Shape))
 			for k, views := range [][3]View[float64]{{v, one, one}, {out, v, one}, {out, one, v}} {
 				err := ApplyView(elem.OpAdd, views[0], views[1], views[2])
-				requireErr(t, err, errs(ErrView), viewNames[k]+" with shape "+v.Shape.String())
+				requireErr(t, err, errs(ErrView), [...]string{"dst", "a", "b"}[k]+" with shape "+v.Shape.String())
 			}
 			require.Equal(t, []float64{10, 20, 30, 40}, buf, "written on error")
 		})
@@ -344,14 +349,16 @@ func TestViewExactCheckBound(t *testing.T) {
 		{[]int{3 << (bits.UintSize - 24), 1 << (bits.UintSize - 23)}, ""}, // 3 << 40, 1 << 41 on 64-bit
 		{[]int{2, 0}, "indices (0,0) and (0,1) address the same element"},
 	} {
-		err := View[int8]{Shape: S(3, 2), Strides: c.strides}.distinct("dst")
+		dst := operandOf(nameDst, View[int8]{Shape: S(3, 2), Strides: c.strides})
+		err := dst.distinct()
 		if c.msg == "" {
 			require.NoError(t, err, "strides %v", c.strides)
 			continue
 		}
 		requireErr(t, err, errs(ErrOverlap), c.msg)
 	}
-	err := View[int8]{Shape: S(1<<13, 1<<13, 2), Strides: []int{1 << 13, 1, 1}}.distinct("dst")
+	dst := operandOf(nameDst, View[int8]{Shape: S(1<<13, 1<<13, 2), Strides: []int{1 << 13, 1, 1}})
+	err := dst.distinct()
 	requireErr(t, err, errs(ErrOverlap), "134217728 of its elements lie on 67108865 places")
 }
 

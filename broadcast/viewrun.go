@@ -1,14 +1,13 @@
 package broadcast
 
 import (
-	"github.com/simdkit/elem/internal/elemtype"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/alias"
 	"github.com/simdkit/elem/internal/coalesce"
+	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/nditer"
 )
@@ -37,7 +36,10 @@ import (
 // operand run as kernel calls straight on the data; the others, such as a
 // transposed or column view, run through L1-sized tiles: strided operands
 // are gathered into contiguous tiles, the kernel runs on them, and a
-// strided dst is scattered back.
+// strided dst is scattered back. The other view calls ([CopyView],
+// [FillView], [ApplyUnaryView], [ApplyTernaryView], [CompareView],
+// [SelectView], [ConvertView]) are planned and run the same way, with the
+// same rules.
 //
 // On complex values (elem.Complex) the ops are Add, Sub, Mul and Div, with
 // elem's bits for them, row by row; the others give an error wrapping
@@ -75,7 +77,7 @@ func ApplyView[T elem.Number | elem.Complex](op elem.Op, dst, a, b View[T]) erro
 }
 
 // recastView returns v as a view of N, a type of T's layout.
-func recastView[N, T elem.Number | elem.Complex](v View[T]) View[N] {
+func recastView[N, T Element](v View[T]) View[N] {
 	return View[N]{Data: elemtype.Recast[N](v.Data), Shape: v.Shape, Strides: v.Strides}
 }
 
@@ -87,109 +89,121 @@ func applyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
 	if !elem.DefinedOn[T](op) {
 		return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
 	}
-	var n viewNest
-	if err := checkViews(&n, [3]View[T]{dst, a, b}); err != nil || n.empty {
+	var w blockWalk
+	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameA, a), operandOf(nameB, b)}
+	if err := w.plan(binaryKernel, ops[:]...); err != nil {
 		return err
 	}
-	n.simplify()
-	runNest(&n, kernel.Op(op), [3][]T{dst.Data, a.Data, b.Data})
-	return nil
-}
-
-// checkViews lays the views out into n and checks that dst shares no
-// element with an input that it is not exactly.
-func checkViews[T elem.Number | elem.Complex](n *viewNest, views [3]View[T]) error {
-	if err := layoutViews(n, views); err != nil {
-		return err
-	}
-	for k := 1; k < 3; k++ {
-		if viewConflict(n, views[0].Data, views[k].Data, k) {
-			name := viewNames[k]
-			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
-				views[0].Shape.Clone(), slices.Clone(views[0].Strides), name, views[k].Shape.Clone(), slices.Clone(views[k].Strides), name)
-		}
+	for w.next(ops[:]) {
+		d, ldd := blockOf[T](&w, ops[:], 0)
+		x, lda := blockOf[T](&w, ops[:], 1)
+		y, ldb := blockOf[T](&w, ops[:], 2)
+		kernel.Binary(w.kind(), kernel.Op(op), w.rows, w.cols, d, ldd, x, lda, y, ldb, w.stream)
 	}
 	return nil
 }
 
-var viewNames = [3]string{"dst", "a", "b"}
-
-// viewNest is the loop nest of a view call over the output's dims,
-// outermost first, before and after simplification: per operand (dst, a,
-// b) the index in its Data of the element at index 0, and its strides.
+// viewNest is the loop nest of a view call over dst's dims, outermost
+// first, before and after simplification: per operand (dst, then the
+// inputs) the index in its data of the element at index 0, and its
+// strides; the operands a call does not have keep strides of 0.
 type viewNest struct {
+	ops    int // operands: dst and the inputs
 	rank   int
 	size   [scratchAxes]int
-	stride [nditer.Operands][scratchAxes]int // the last stays 0: views have two inputs
+	stride [nditer.Operands][scratchAxes]int
 	base   [nditer.Operands]int
 	empty  bool
 }
 
-// layoutViews validates the views and lays them out over the output shape,
-// dst's, which the inputs must broadcast to.
-func layoutViews[T elem.Number | elem.Complex](n *viewNest, v [3]View[T]) error {
-	for k := range v {
-		o, err := v[k].origin(viewNames[k])
+// plan validates the operands (dst first, then one to three inputs), lays
+// them out over dst's shape, which every input must broadcast to, checks
+// that dst addresses each element once and shares none with an input that
+// it is not exactly, and simplifies the nest.
+func (n *viewNest) plan(ops []viewOperand) error {
+	n.ops = len(ops)
+	for k := range ops {
+		o, err := ops[k].origin()
 		if err != nil {
 			return err
 		}
 		n.base[k] = o
 	}
-	out := v[0].Shape
-	if len(v[1].Shape) > len(out) || len(v[2].Shape) > len(out) || len(out) > scratchAxes {
-		return shapeMismatch(v)
+	out := ops[0].shape
+	var shapes [nditer.Operands]Shape
+	for k := range ops {
+		shapes[k] = ops[k].shape
+		if len(shapes[k]) > len(out) || len(out) > scratchAxes {
+			return shapeMismatch(ops)
+		}
 	}
 	var got [scratchAxes]int
-	if d, _, _ := numpyInto(got[:len(out)], []Shape{v[1].Shape, v[2].Shape, out}); d >= 0 || !out.Equal(got[:len(out)]) {
-		return shapeMismatch(v)
+	if d, _, _ := numpyInto(got[:len(out)], shapes[:len(ops)]); d >= 0 || !out.Equal(got[:len(out)]) {
+		return shapeMismatch(ops)
 	}
-	if err := v[0].distinct("dst"); err != nil {
+	if err := ops[0].distinct(); err != nil {
 		return err
 	}
 	n.rank = len(out)
 	for d, size := range out {
 		n.size[d] = size
 		n.empty = n.empty || size == 0
-		n.stride[0][d] = v[0].Strides[d]
-		for k := 1; k < 3; k++ {
-			if i := d - (len(out) - len(v[k].Shape)); i >= 0 && v[k].Shape[i] != 1 {
-				n.stride[k][d] = v[k].Strides[i]
+		n.stride[0][d] = ops[0].strides[d]
+		for k := 1; k < len(ops); k++ {
+			if i := d - (len(out) - len(ops[k].shape)); i >= 0 && ops[k].shape[i] != 1 {
+				n.stride[k][d] = ops[k].strides[i]
 			}
 		}
+	}
+	for k := 1; k < len(ops); k++ {
+		if n.conflict(&ops[0], &ops[k], k) {
+			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
+				out.Clone(), slices.Clone(ops[0].strides), ops[k].name, ops[k].shape.Clone(), slices.Clone(ops[k].strides), ops[k].name)
+		}
+	}
+	if !n.empty {
+		n.simplify()
 	}
 	return nil
 }
 
-// shapeMismatch reports views whose shapes do not broadcast to dst's.
-func shapeMismatch[T elem.Number | elem.Complex](v [3]View[T]) error {
-	if len(v[0].Shape) > scratchAxes {
-		return newError(errs(ErrRank), "dst has %d dims: views have at most %d", len(v[0].Shape), scratchAxes)
+// shapeMismatch reports inputs whose shapes do not broadcast to dst's.
+func shapeMismatch(ops []viewOperand) error {
+	if len(ops[0].shape) > scratchAxes {
+		return newError(errs(ErrRank), "dst has %d dims: views have at most %d", len(ops[0].shape), scratchAxes)
 	}
-	out, err := Numpy(v[1].Shape.Clone(), v[2].Shape.Clone())
+	in := ops[1:]
+	names := listShapes(len(in), func(i int) string { return in[i].name.String() + " " + in[i].shape.Clone().String() })
+	if len(in) == 1 {
+		return newError(errs(ErrIncompatible), "%s does not broadcast to dst's shape %v", names, ops[0].shape.Clone())
+	}
+	shapes := make([]Shape, len(in))
+	for k := range in {
+		shapes[k] = in[k].shape.Clone()
+	}
+	out, err := Numpy(shapes...)
 	if err != nil {
 		return err
 	}
-	return newError(errs(ErrIncompatible), "a %v and b %v do not broadcast to dst's shape %v: their broadcast shape is %v",
-		v[1].Shape.Clone(), v[2].Shape.Clone(), v[0].Shape.Clone(), out)
+	return newError(errs(ErrIncompatible), "%s do not broadcast to dst's shape %v: their broadcast shape is %v",
+		names, ops[0].shape.Clone(), out)
 }
 
-// viewConflict reports whether dst shares an element with input k without
-// being exactly that view: disjoint data slices settle it in two
-// comparisons, the rest goes to package alias with both views' layouts.
-func viewConflict[T elem.Number | elem.Complex](n *viewNest, dst, x []T, k int) bool {
+// conflict reports whether dst shares an element with input x (operand k)
+// without being exactly that view: disjoint data settles it in two
+// comparisons, the rest goes to package alias with both views' layouts
+// (views of elements of different sizes are never the same).
+func (n *viewNest) conflict(dst, x *viewOperand, k int) bool {
 	if n.empty {
 		return false
 	}
-	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	var zero T
-	size := unsafe.Sizeof(zero)
-	if d0+uintptr(len(dst))*size <= x0 || x0+uintptr(len(x))*size <= d0 {
+	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst.data))), uintptr(unsafe.Pointer(unsafe.SliceData(x.data)))
+	if d0+uintptr(len(dst.data)) <= x0 || x0+uintptr(len(x.data)) <= d0 {
 		return false
 	}
-	ds := alias.Span{Start: d0 + uintptr(n.base[0])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[0][:n.rank]}
-	xs := alias.Span{Start: x0 + uintptr(n.base[k])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[k][:n.rank]}
+	ds := alias.Span{Start: d0 + uintptr(n.base[0]*dst.size), Elem: dst.size, Size: n.size[:n.rank], Stride: n.stride[0][:n.rank]}
+	xs := alias.Span{Start: x0 + uintptr(n.base[k]*x.size), Elem: x.size, Size: n.size[:n.rank], Stride: n.stride[k][:n.rank]}
 	return !alias.Same(ds, xs) && alias.Overlap(ds, xs) // Same first: it is cheaper, and in place is common
-
 }
 
 // simplify turns the nest into the loop order that runs it: dims of size 1
@@ -221,216 +235,15 @@ func (n *viewNest) simplify() {
 		}
 		r++
 	}
-	st := [][]int{n.stride[0][:r], n.stride[1][:r], n.stride[2][:r]}
-	n.rank = coalesce.Nest(n.size[:r], st)
+	var st [nditer.Operands][]int
+	for k := range st {
+		st[k] = n.stride[k][:r]
+	}
+	n.rank = coalesce.Nest(n.size[:r], st[:n.ops])
 	if n.rank == 0 { // one element
 		n.rank, n.size[0] = 1, 1
-		for k := range n.stride {
+		for k := range n.ops {
 			n.stride[k][0] = 1
 		}
-	}
-}
-
-// runNest runs the simplified nest: an odometer over the outer dims, one
-// 2-D block (the two innermost dims) per step.
-func runNest[T elem.Number](n *viewNest, op kernel.Op, data [3][]T) {
-	r := n.rank
-	b := viewBlock{n: n.size[r-1], m: 1, op: op}
-	outer := r - 1
-	for k := range 3 {
-		b.inc[k] = n.stride[k][r-1]
-	}
-	if r >= 2 {
-		b.m = n.size[r-2]
-		outer = r - 2
-		for k := range 3 {
-			b.ld[k] = n.stride[k][r-2]
-		}
-	}
-	b.direct = b.inc[0] == 1 && b.inc[1]|1 == 1 && b.inc[2]|1 == 1 && b.inc[1]|b.inc[2] == 1
-	if b.direct && b.m > 1 && (b.ld[1] < 0 || b.ld[2] < 0) {
-		b.m, b.ld, outer = 1, [3]int{}, r-1 // the rows run one by one: a kernel's rows go forward
-	}
-	total := 1
-	for _, s := range n.size[:r] {
-		total *= s
-	}
-	b.stream = kernel.StreamFlat[T](total, 3) && kernel.StreamBlock(b.m, b.n, b.ld[0], int(unsafe.Sizeof(T(0))))
-	o := nditer.Odometer{Size: n.size[:outer]}
-	var idx [scratchAxes]int
-	o.Idx = idx[:outer]
-	for k := range o.Stride {
-		o.Stride[k] = n.stride[k][:outer]
-	}
-	o.Base = n.base
-	o.At = o.Base
-	if !b.direct {
-		runTiled(&b, &o, data)
-		kernel.FenceAfter(b.stream)
-		return
-	}
-	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[b.inc[1]][b.inc[2]]
-	for {
-		at := &o.At
-		kernel.Binary(kind, op, b.m, b.n, data[0][at[0]:], b.ld[0], data[1][at[1]:], b.ld[1], data[2][at[2]:], b.ld[2], b.stream)
-		if !o.Next() {
-			kernel.FenceAfter(b.stream)
-			return
-		}
-	}
-}
-
-// viewBlock is the m x n block of a nest: operand k at offset r*ld[k] +
-// j*inc[k] from its block start. direct says the block runs as kernel calls
-// on the data itself: dst's inner stride is 1, each input's 0 or 1 (not
-// both 0), and no input's leading stride is negative.
-type viewBlock struct {
-	m, n    int
-	ld, inc [3]int
-	op      kernel.Op
-	direct  bool
-	stream  bool
-}
-
-// viewTileBytes is the size of a tile: three of them (dst and two inputs)
-// stay within L1. Measured for a + b.T, 1024x1024 float32 (Zen 4, ns per
-// element, contiguous Add 0.15): tiles of 4 KiB 0.39, 8 KiB 0.29, 16 KiB
-// 0.27 (but 48 KiB of tiles).
-const viewTileBytes = 8 << 10
-
-// transposeCols is the width of a tile when an input is gathered across
-// its rows (a transposed view): the tile's rows (viewTileBytes / 64 / size
-// of them) span whole cache lines of it, and the kernel's rows stay long.
-// For a + b.T above: 32 columns 0.80 ns per element, 64 0.29, 128 0.34.
-const transposeCols = 64
-
-// tileBuffers hold the tiles of runs: three tiles of viewTileBytes, as
-// words so that every element type is aligned in them. From a pool rather
-// than the stack, since Go would clear 24 KiB of stack at every run.
-var tileBuffers = sync.Pool{New: func() any { return new([3 * viewTileBytes / 8]uint64) }}
-
-// runTiled runs every block of the odometer through tiles.
-func runTiled[T elem.Number](b *viewBlock, o *nditer.Odometer, data [3][]T) {
-	buf := tileBuffers.Get().(*[3 * viewTileBytes / 8]uint64)
-	defer tileBuffers.Put(buf)
-	capacity := viewTileBytes / int(unsafe.Sizeof(T(0)))
-	var tiles [3][]T
-	for k := range tiles {
-		tiles[k] = unsafe.Slice((*T)(unsafe.Pointer(&buf[k*viewTileBytes/8])), capacity)
-	}
-	cols := min(b.n, capacity)
-	for k := 1; k < 3; k++ {
-		if b.m > 1 && !b.usable(k, 2) && abs(b.ld[k]) < abs(b.inc[k]) {
-			cols = min(b.n, transposeCols)
-		}
-	}
-	rows := min(b.m, capacity/cols)
-	for {
-		for r0 := 0; r0 < b.m; r0 += rows {
-			for c0 := 0; c0 < b.n; c0 += cols {
-				computeTile(b, &tiles, data, o.At, r0, min(rows, b.m-r0), c0, min(cols, b.n-c0))
-			}
-		}
-		if !o.Next() {
-			return
-		}
-	}
-}
-
-// usable reports whether operand k can be used in place for a tile of
-// rows rows: a kernel reads and writes rows forward, with inner stride 1 (0
-// for an input that repeats one value per row).
-func (b *viewBlock) usable(k, rows int) bool {
-	inner := b.inc[k] == 1 || k > 0 && b.inc[k] == 0
-	return inner && (rows == 1 || b.ld[k] >= 0)
-}
-
-// computeTile computes rows r0..r0+rr and columns c0..c0+cc of block b at the
-// operand offsets at: the operands that cannot be used in place are
-// gathered into contiguous tiles, and dst, if it cannot, is computed in its
-// tile and scattered back. Two inputs that both repeat one value per row
-// have no kernel: a is gathered then.
-func computeTile[T elem.Number](b *viewBlock, tiles *[3][]T, data [3][]T, at [nditer.Operands]int, r0, rr, c0, cc int) {
-	var ops [3][]T
-	var ld, inc, off [3]int
-	for k := range 3 {
-		off[k] = at[k] + r0*b.ld[k] + c0*b.inc[k]
-		if b.usable(k, rr) && (k != 1 || b.inc[1]|b.inc[2] != 0) {
-			ops[k], ld[k], inc[k] = data[k][off[k]:], b.ld[k], b.inc[k]
-			continue
-		}
-		ops[k], ld[k], inc[k] = tiles[k][:rr*cc], cc, 1
-		if k > 0 {
-			gather(ops[k], data[k], off[k], rr, cc, b.ld[k], b.inc[k])
-		}
-	}
-	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[inc[1]][inc[2]]
-	kernel.Binary(kind, b.op, rr, cc, ops[0], ld[0], ops[1], ld[1], ops[2], ld[2], b.stream && b.usable(0, rr))
-	if !b.usable(0, rr) {
-		scatter(data[0], off[0], rr, cc, b.ld[0], b.inc[0], ops[0])
-	}
-}
-
-// gather copies the rows x cols elements of x at off + r*ld + j*inc into
-// tile, row-major. It walks x along its smaller stride, so that a
-// transposed view is read a cache line at a time. The view's validation
-// has proven every offset inside x: the loops index without bounds checks.
-func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
-	_ = tile[rows*cols-1]
-	src := unsafe.Pointer(unsafe.SliceData(x))
-	if ld == 1 && rows > 1 { // columns of x's rows: a transposition
-		kernel.Transpose[T](unsafe.Pointer(&tile[0]), cols, unsafe.Add(src, off*int(unsafe.Sizeof(T(0)))), inc, cols, rows)
-		return
-	}
-	if rows > 1 && abs(inc) > abs(ld) { // walk down the columns instead
-		rows, cols, ld, inc = cols, rows, inc, ld
-		for r := range rows {
-			copyStrided[T](unsafe.Pointer(&tile[r]), rows, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
-		}
-		return
-	}
-	for r := range rows {
-		copyStrided[T](unsafe.Pointer(&tile[r*cols]), 1, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
-	}
-}
-
-// copyStrided copies n elements of T from src, inc elements apart, to dst,
-// dinc elements apart, four at a time. Every pointer it forms is that of an
-// element it copies: src and dst advance by offsets, never past their last
-// element (nor, for a negative stride, before their first), which the
-// unsafe.Pointer rules forbid even undereferenced.
-func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer, inc, n int) {
-	size := int(unsafe.Sizeof(T(0)))
-	ds, ss := dinc*size, inc*size
-	d, s := 0, 0 // byte offsets of element j
-	j := 0
-	for ; j+4 <= n; j += 4 {
-		v0 := *(*T)(unsafe.Add(src, s))
-		v1 := *(*T)(unsafe.Add(src, s+ss))
-		v2 := *(*T)(unsafe.Add(src, s+2*ss))
-		v3 := *(*T)(unsafe.Add(src, s+3*ss))
-		*(*T)(unsafe.Add(dst, d)) = v0
-		*(*T)(unsafe.Add(dst, d+ds)) = v1
-		*(*T)(unsafe.Add(dst, d+2*ds)) = v2
-		*(*T)(unsafe.Add(dst, d+3*ds)) = v3
-		s, d = s+4*ss, d+4*ds
-	}
-	for ; j < n; j++ {
-		*(*T)(unsafe.Add(dst, d)) = *(*T)(unsafe.Add(src, s))
-		s, d = s+ss, d+ds
-	}
-}
-
-// scatter is gather's inverse for dst, whose inner stride is the smaller:
-// it writes the tile to dst at off + r*ld + j*inc.
-func scatter[T elem.Number](dst []T, off, rows, cols, ld, inc int, tile []T) {
-	_ = tile[rows*cols-1]
-	base := unsafe.Pointer(unsafe.SliceData(dst))
-	if ld == 1 && rows > 1 { // the tile's columns are dst's rows
-		kernel.Transpose[T](unsafe.Add(base, off*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[0]), cols, rows, cols)
-		return
-	}
-	for r := range rows {
-		copyStrided[T](unsafe.Add(base, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[r*cols]), 1, cols)
 	}
 }

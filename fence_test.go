@@ -18,7 +18,11 @@ import (
 var fencedByCaller = map[string]string{
 	"broadcast.exec.block":  "exec.run, and runParallel's parts",
 	"broadcast.exec.tiled":  "exec.run, and runParallel's parts",
-	"broadcast.computeTile": "runNest, after runTiled",
+	"broadcast.applyView":   "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.unaryView":   "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.ternaryView": "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.selectView":  "blockWalk.next, whose close fences when the walk ends",
+	"expr.convPart.run":     "Plan.step's callers: Plan.run, and RunParallel's parts",
 	"expr.Plan.step":        "Plan.run, and RunParallel's parts",
 	"expr.Plan.one":         "Plan.run",
 	"expr.Plan.fuseCall":    "Plan.run, and RunParallel's parts",

@@ -2,7 +2,6 @@ package broadcast
 
 import (
 	"github.com/simdkit/elem"
-	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 )
 
@@ -56,23 +55,14 @@ func copyViews(ops []viewOperand) error {
 }
 
 // ApplyUnaryView computes dst = op(a) elementwise (elem.ApplyUnary's bits),
-// a broadcast to dst's shape. It is defined on the types elem.ApplyUnary
-// takes, the floats; on others it is an error wrapping [ErrOp]. dst may be
-// exactly a (in place).
+// a broadcast to dst's shape. It is defined where elem.ApplyUnary is (every
+// op on the floats; Neg and Abs on the integers too, with Go's
+// two's-complement wrap-around, see elem.UnaryDefinedOn); an op not defined
+// on T is an error wrapping [ErrOp]. dst may be exactly a (in place).
 func ApplyUnaryView[T elem.Number](op elem.UnaryOp, dst, a View[T]) error {
-	if !op.Valid() {
-		return newError(errs(ErrOp), "invalid %v", op)
+	if !elem.UnaryDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
 	}
-	switch elemtype.KindOf[T]() {
-	case elemtype.Float32:
-		return unaryView(op, recastView[float32](dst), recastView[float32](a))
-	case elemtype.Float64:
-		return unaryView(op, recastView[float64](dst), recastView[float64](a))
-	}
-	return notDefined[T](op)
-}
-
-func unaryView[T elem.Float](op elem.UnaryOp, dst, a View[T]) error {
 	var w blockWalk
 	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameA, a)}
 	if err := w.plan(unaryKernel, ops[:]...); err != nil {
@@ -88,23 +78,14 @@ func unaryView[T elem.Float](op elem.UnaryOp, dst, a View[T]) error {
 
 // ApplyTernaryView computes dst = op(a, b, c) elementwise (elem.ApplyTernary's
 // bits: OpFMA is a*b + c rounded once, OpClamp is min(max(a, b), c)), the
-// inputs broadcast to dst's shape. It is defined on the types
-// elem.ApplyTernary takes, the floats; on others it is an error wrapping
+// inputs broadcast to dst's shape. It is defined where elem.ApplyTernary is
+// (every op on the floats, Clamp on the integers too, see
+// elem.TernaryDefinedOn); an op not defined on T is an error wrapping
 // [ErrOp]. dst may be exactly an input.
 func ApplyTernaryView[T elem.Number](op elem.TernaryOp, dst, a, b, c View[T]) error {
-	if !op.Valid() {
-		return newError(errs(ErrOp), "invalid %v", op)
+	if !elem.TernaryDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
 	}
-	switch elemtype.KindOf[T]() {
-	case elemtype.Float32:
-		return ternaryView(op, recastView[float32](dst), recastView[float32](a), recastView[float32](b), recastView[float32](c))
-	case elemtype.Float64:
-		return ternaryView(op, recastView[float64](dst), recastView[float64](a), recastView[float64](b), recastView[float64](c))
-	}
-	return notDefined[T](op)
-}
-
-func ternaryView[T elem.Float](op elem.TernaryOp, dst, a, b, c View[T]) error {
 	var w blockWalk
 	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameA, a), operandOf(nameB, b), operandOf(nameC, c)}
 	if err := w.plan(ternaryKernel, ops[:]...); err != nil {
@@ -121,23 +102,13 @@ func ternaryView[T elem.Float](op elem.TernaryOp, dst, a, b, c View[T]) error {
 }
 
 // CompareView sets dst = a op b elementwise, with Go's comparison operators
-// (elem.Compare's results: every comparison with a NaN is false but !=),
-// a and b broadcast to dst's shape. It is defined on the types elem.Compare
-// takes, the floats; on others it is an error wrapping [ErrOp].
+// (elem.Compare's results: every comparison with a NaN is false but !=;
+// the unsigned types in unsigned order), a and b broadcast to dst's shape,
+// on every element type elem.Compare takes.
 func CompareView[T elem.Number](op elem.CompareOp, dst View[bool], a, b View[T]) error {
-	if !op.Valid() {
-		return newError(errs(ErrOp), "invalid %v", op)
+	if !elem.CompareDefinedOn[T](op) {
+		return opNotDefined(op, T(0))
 	}
-	switch elemtype.KindOf[T]() {
-	case elemtype.Float32:
-		return compareView(op, dst, recastView[float32](a), recastView[float32](b))
-	case elemtype.Float64:
-		return compareView(op, dst, recastView[float64](a), recastView[float64](b))
-	}
-	return notDefined[T](op)
-}
-
-func compareView[T elem.Float](op elem.CompareOp, dst View[bool], a, b View[T]) error {
 	var w blockWalk
 	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameA, a), operandOf(nameB, b)}
 	if err := w.plan(compareKernel, ops[:]...); err != nil {
@@ -153,20 +124,9 @@ func compareView[T elem.Float](op elem.CompareOp, dst View[bool], a, b View[T]) 
 }
 
 // SelectView sets dst = a where cond, else b, elementwise (NumPy's where,
-// elem.Select's bits), cond, a and b broadcast to dst's shape. It is
-// defined on the types elem.Select takes, the floats; on others it is an
-// error wrapping [ErrOp]. dst may be exactly a or b.
+// elem.Select's bits), cond, a and b broadcast to dst's shape, on every
+// element type elem.Select takes. dst may be exactly a or b.
 func SelectView[T elem.Number](dst View[T], cond View[bool], a, b View[T]) error {
-	switch elemtype.KindOf[T]() {
-	case elemtype.Float32:
-		return selectView(recastView[float32](dst), cond, recastView[float32](a), recastView[float32](b))
-	case elemtype.Float64:
-		return selectView(recastView[float64](dst), cond, recastView[float64](a), recastView[float64](b))
-	}
-	return notDefined[T]("select")
-}
-
-func selectView[T elem.Float](dst View[T], cond View[bool], a, b View[T]) error {
 	var w blockWalk
 	ops := [...]viewOperand{operandOf(nameDst, dst), operandOf(nameCond, cond), operandOf(nameA, a), operandOf(nameB, b)}
 	if err := w.plan(ternaryKernel, ops[:]...); err != nil {
@@ -205,9 +165,4 @@ func ConvertView[D, S elem.Number](dst View[D], src View[S]) error {
 		}
 	}
 	return nil
-}
-
-// notDefined is the error of a call of op on a type it is not defined on.
-func notDefined[T elem.Number](op any) error {
-	return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
 }

@@ -16,16 +16,16 @@ import (
 // entry without a fence of their own, with the callers that fence for them:
 // they run one block of work made of many calls.
 var fencedByCaller = map[string]string{
-	"broadcast.exec.block":  "exec.run, and runParallel's parts",
-	"broadcast.exec.tiled":  "exec.run, and runParallel's parts",
-	"broadcast.applyView":   "blockWalk.next, whose close fences when the walk ends",
-	"broadcast.unaryView":   "blockWalk.next, whose close fences when the walk ends",
-	"broadcast.ternaryView": "blockWalk.next, whose close fences when the walk ends",
-	"broadcast.selectView":  "blockWalk.next, whose close fences when the walk ends",
-	"expr.convPart.run":     "Plan.step's callers: Plan.run, and RunParallel's parts",
-	"expr.Plan.step":        "Plan.run, and RunParallel's parts",
-	"expr.Plan.one":         "Plan.run",
-	"expr.Plan.fuseCall":    "Plan.run, and RunParallel's parts",
+	"broadcast.exec.block":       "exec.run, and runParallel's parts",
+	"broadcast.exec.tiled":       "exec.run, and runParallel's parts",
+	"broadcast.applyView":        "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.ApplyUnaryView":   "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.ApplyTernaryView": "blockWalk.next, whose close fences when the walk ends",
+	"broadcast.SelectView":       "blockWalk.next, whose close fences when the walk ends",
+	"expr.convPart.run":          "Plan.step's callers: Plan.run, and RunParallel's parts",
+	"expr.Plan.step":             "Plan.run, and RunParallel's parts",
+	"expr.Plan.one":              "Plan.run",
+	"expr.Plan.fuseCall":         "Plan.run, and RunParallel's parts",
 }
 
 // TestStreamingCallsFence checks the contract of the kernels' streaming

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/simdkit/elem/gen/arm64enc"
@@ -163,6 +164,9 @@ func (k *neonKernel) mathSteps(p *registry.MathProgram, arr arm64enc.Arrangement
 			k.p.VUSHR(arr, d, a[0], int(s.Imm))
 		case registry.MLt:
 			k.p.FVector(arm64enc.FCmGt, arr, d, a[1], a[0])
+		case registry.MNLt:
+			k.p.FVector(arm64enc.FCmGt, arr, d, a[1], a[0])
+			k.p.VUnary(arm64enc.Not, b16, d, d)
 		case registry.MEq:
 			k.p.FVector(arm64enc.FCmEq, arr, d, a[0], a[1])
 		case registry.MSqrt:
@@ -171,10 +175,12 @@ func (k *neonKernel) mathSteps(p *registry.MathProgram, arr arm64enc.Arrangement
 			k.p.FVector(arm64enc.FCmEq, arr, d, a[0], a[0])
 			k.p.VUnary(arm64enc.Not, b16, d, d)
 		case registry.MTable:
-			// No gather: lane by lane, through a general register.
+			// No gather: lane by lane, through a general register, the
+			// index masked to the table's length.
 			k.p.MOVDAddr(p.TableSymbol(int(s.Imm)), 0, rConst)
 			for lane := range 16 / p.T.Size() {
 				k.p.VMOVToGP(arr, rIndex, a[0], lane)
+				k.p.ANDMask(rIndex, rIndex, bits.TrailingZeros(uint(len(p.Tables[s.Imm].Entries))))
 				k.p.LoadIndexed(p.T.Size(), rIndex, rConst, rIndex)
 				k.p.VMOVFromGP(arr, d, lane, rIndex)
 			}

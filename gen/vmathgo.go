@@ -148,6 +148,9 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 			g.p("%s := %s %s %s", v, a[0], compares[op], a[1])
 		case op == registry.MSqrt:
 			g.p("%s := %s(math.Sqrt(float64(%s)))", v, t, val(s.Args[0], registry.LaneFloat))
+		case op == registry.MNLt:
+			a := args(s, registry.LaneFloat)
+			g.p("%s := !(%s < %s)", v, a[0], a[1])
 		case op == registry.MNaN:
 			a := val(s.Args[0], registry.LaneFloat)
 			g.p("%s := %s != %s", v, a, a)
@@ -156,7 +159,7 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 		case op == registry.MMaskOr:
 			g.p("%s := %s || %s", v, val(s.Args[0], registry.LaneMask), val(s.Args[1], registry.LaneMask))
 		case op == registry.MTable:
-			g.p("%s := %s[%s]", v, p.TableSymbol(int(s.Imm)), val(s.Args[0], registry.LaneBits))
+			g.p("%s := %s[%s&%#x]", v, p.TableSymbol(int(s.Imm)), val(s.Args[0], registry.LaneBits), len(p.Tables[s.Imm].Entries)-1)
 		case op == registry.MSelect:
 			g.p("%s := %s", v, val(s.Args[2], lanes[i]))
 			g.p("if %s { %s = %s }", val(s.Args[0], registry.LaneMask), v, val(s.Args[1], lanes[i]))

@@ -131,7 +131,12 @@ func compileFunctions(file *ir.File) error {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, fn := range file.Functions() {
-		g.Go(func() error { return local.Execute(&ir.File{Sections: []ir.Section{fn}}) })
+		g.Go(func() error {
+			if err := local.Execute(&ir.File{Sections: []ir.Section{fn}}); err != nil {
+				return fmt.Errorf("%s: %w", fn.Name, err)
+			}
+			return nil
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return err

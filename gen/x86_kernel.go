@@ -208,7 +208,10 @@ func (k *x86Kernel) generate() {
 	rows := k.GP64()
 	k.MOVQ(m, rows)
 	k.j, k.cnt = k.GP64(), k.GP64()
-	exact := !k.stream && k.op.Family.Stream // rows of exactly q vectors, as in column broadcasts
+	// Rows of exactly q vectors, as in column broadcasts, take a loop of
+	// their own; not for the math ops, whose steps cost far more than a
+	// loop's, and whose interleaved vectors make such copies long.
+	exact := !k.stream && k.op.Family.Stream && !k.op.Math
 	if exact {
 		for q := 1; q <= k.unroll(); q++ {
 			k.CMPQ(n, U32(uint32(q*k.lanes)))

@@ -23,7 +23,10 @@ import (
 // AVX2 interleaves two, as its sixteen registers hold two programs' values.
 func x86Math(name string) x86Emitter {
 	prog := func(k *x86Kernel) *registry.MathProgram { return registry.MathProgramOf(registry.FindOp(name), k.t) }
-	return x86Emitter{features: []string{"cpu.X86.HasFMA"},
+	// The first input stays in memory, read where a step uses it (an L1
+	// load folded into the instruction), which spares a register through
+	// the whole program.
+	return x86Emitter{features: []string{"cpu.X86.HasFMA"}, memInput: 1,
 		unroll: func(isa x86ISA) int {
 			return x86MathGroups(isa, registry.MathProgramOf(registry.FindOp(name), registry.Float64))
 		},
@@ -45,8 +48,11 @@ func x86MathGroups(isa x86ISA, p *registry.MathProgram) int {
 	if isa.masked {
 		regs = 32
 	}
-	outside, blocks := p.Pressure()
-	g := max(1, min(4, (regs-4)/(outside+1)))
+	outside, blocks := p.Pressure(1)
+	if len(p.Tables) > 0 {
+		regs -= 3 // a lookup's own: the index masked, a second half, a blend's mask
+	}
+	g := max(1, min(8, (regs-4)/(outside+1)))
 	for _, bp := range blocks {
 		for g > 1 && (g-1)*(bp.Across+1)+bp.Inside+1 > regs-4 {
 			g--
@@ -87,18 +93,25 @@ func (k *x86Kernel) mathTable(p *registry.MathProgram) Mem {
 	return m
 }
 
-// mathLookup gathers the entries of p's table i at the indices idx. The
-// gather's destination and mask are written first (the destination is
+// mathLookup is the entries of p's table i at the indices idx (their bits
+// modulo the table's length). A table of one vector register's bytes is a
+// permutation with the table as its memory operand (VPERMPS, VPERMPD: they
+// read the index's low bits only), one of two registers' on AVX-512 a
+// two-table permutation (VPERMT2PS, VPERMT2PD), and on AVX2 sixteen
+// float32 entries two permutations and a blend on the index's bit 3 (the
+// sign bit once shifted); larger tables are gathers of the masked index.
+// A gather's destination and mask are written first (the destination is
 // read too, the mask cleared), which also keeps them in registers apart
 // from the index, as the instruction requires.
 func (k *x86Kernel) mathLookup(p *registry.MathProgram, i int, idx Op, w int) Op {
+	entries := p.Tables[i].Entries
 	name := p.TableSymbol(i)
 	tables := x86MathTables[k.Context]
 	m, ok := tables[name]
 	if !ok {
 		m = k.StaticGlobal(name)
 		k.DataAttributes(attr.RODATA | attr.NOPTR)
-		for j, e := range p.Tables[i].Entries {
+		for j, e := range entries {
 			if p.T.Bits == 32 {
 				k.AddDatum(4*j, U32(e))
 			} else {
@@ -107,26 +120,67 @@ func (k *x86Kernel) mathLookup(p *registry.MathProgram, i int, idx Op, w int) Op
 		}
 		tables[name] = m
 	}
+	size := len(entries) * p.T.Size()
+	f32 := p.T.Bits == 32
+	r := narrow(k.vec(w), w)
+	switch {
+	case size == w && (f32 || k.isa.masked):
+		pick(p.T, k.VPERMPS, k.VPERMPD)(m, idx, r)
+		return r
+	case size == 2*w && k.isa.masked:
+		k.VMOVUPS(m, r) // the first half, which the permutation overwrites
+		pick(p.T, k.VPERMT2PS, k.VPERMT2PD)(m.Offset(w), idx, r)
+		return r
+	case size == 2*w && f32:
+		hi := narrow(k.vec(w), w)
+		k.VPERMPS(m, idx, r)
+		k.VPERMPS(m.Offset(w), idx, hi)
+		sel := narrow(k.vec(w), w)
+		k.VPSLLD(U8(28), idx, sel)
+		k.VBLENDVPS(sel, hi, r, r)
+		return r
+	}
 	base := k.GP64()
 	k.LEAQ(m, base)
-	at := Mem{Base: base, Index: idx.(reg.Register), Scale: uint8(p.T.Size())}
-	r := narrow(k.vec(w), w)
+	masked := narrow(k.vec(w), w)
+	k.and(k.indexMask(p.T, len(entries)), idx, masked, w)
+	at := Mem{Base: base, Index: masked.(reg.Register), Scale: uint8(p.T.Size())}
 	cmpeq, gather := k.VPCMPEQD, k.VPGATHERDD
-	if p.T.Bits == 64 {
+	if !f32 {
 		cmpeq, gather = k.VPCMPEQQ, k.VPGATHERQQ
 	}
 	if k.isa.masked {
-		mask := k.K()
-		cmpeq(idx, idx, mask)
-		k.VPXORD(idx, idx, r)
-		gather(at, mask, r)
+		gm := k.K()
+		cmpeq(masked, masked, gm)
+		k.VPXORD(masked, masked, r) // r written, not read: no value flows in
+		gather(at, gm, r)
 		return r
 	}
-	mask := narrow(k.vec(w), w)
-	cmpeq(idx, idx, mask)
-	k.VPXOR(idx, idx, r)
-	gather(mask, at, r)
+	gm := narrow(k.vec(w), w)
+	cmpeq(masked, masked, gm)
+	k.VPXOR(masked, masked, r)
+	gather(gm, at, r)
 	return r
+}
+
+// indexMask is a vector of len - 1 in lanes of T's width, in k's file.
+func (k *x86Kernel) indexMask(t registry.Type, n int) Mem {
+	tables := x86MathTables[k.Context]
+	name := fmt.Sprintf("tablemask%d_%d", n, t.Bits)
+	if m, ok := tables[name]; ok {
+		return m
+	}
+	m := k.StaticGlobal(name)
+	k.DataAttributes(attr.RODATA | attr.NOPTR)
+	c := uint64(n - 1)
+	if t.Bits == 32 {
+		c |= c << 32
+	}
+	for j := 0; j < 64; j += 8 {
+		k.AddDatum(j, U64(c))
+	}
+	tables[name] = m
+	return m
 }
 
 // mathSteps emits program p on the inputs at width w and returns the
@@ -240,7 +294,7 @@ func (k *x86Kernel) mathBlockOut(p *registry.MathProgram, i int, in []x86Src, va
 	src := func(x int) Op { return k.mathValue(p, x, in, vals, table, w, false) }
 	switch {
 	case k.isa.masked && w == 64:
-		pick(p.T, k.VBLENDMPS, k.VBLENDMPD)(src(a[1]), r, src(a[0]), r)
+		k.mathInst(p, table, w, k.VBLENDMPS, k.VBLENDMPD, k.VBLENDMPS_BCST, k.VBLENDMPD_BCST)(src(a[1]), r, src(a[0]), r)
 	case p.T.Bits == 32:
 		k.VBLENDVPS(src(a[0]), src(a[1]), r, r)
 	default:
@@ -258,12 +312,61 @@ func (k *x86Kernel) mathValue(p *registry.MathProgram, a int, in []x86Src, vals 
 			return m
 		}
 		r := narrow(k.vec(w), w)
-		k.VMOVUPS(m, r)
+		switch {
+		case w < 64:
+			k.VMOVUPS(m, r)
+		case p.T.Bits == 32:
+			k.VBROADCASTSS(m, r)
+		default:
+			k.VBROADCASTSD(m, r)
+		}
 		return r
 	case registry.MIn:
+		if !reg {
+			return in[s.Imm].v
+		}
 		return k.reg(in[s.Imm], w)
 	}
 	return vals[a]
+}
+
+// mathInst is the instruction that takes the f32 or f64 form by p's type,
+// or, in a 64-byte vector with an operand from the constant table, the
+// form that broadcasts it from its first 4 or 8 bytes: the linker aligns
+// the table to 32 bytes only, and a 64-byte load across two cache lines
+// costs two (log10 ran at half log2's speed for its table's address).
+func (k *x86Kernel) mathInst(p *registry.MathProgram, table Mem, w int, f32, f64, f32b, f64b func(...Op)) func(...Op) {
+	return func(ops ...Op) {
+		if w == 64 && slices.ContainsFunc(ops, func(o Op) bool { m, ok := o.(Mem); return ok && m.Symbol == table.Symbol }) {
+			pick(p.T, f32b, f64b)(ops...)
+			return
+		}
+		pick(p.T, f32, f64)(ops...)
+	}
+}
+
+// mathMove copies v (a register, or memory: a constant broadcast) into
+// r.
+func (k *x86Kernel) mathMove(p *registry.MathProgram, table Mem, w int, v, r Op) {
+	k.mathInst(p, table, w, k.VMOVUPS, k.VMOVUPD, k.VBROADCASTSS, k.VBROADCASTSD)(v, r)
+}
+
+// mathBits is mathInst of a bitwise op (VPAND.. on AVX2, the D or Q form
+// of AVX-512).
+func (k *x86Kernel) mathBits(p *registry.MathProgram, table Mem, w int, op registry.MathOp) func(...Op) {
+	type forms struct {
+		avx2         func(x, y, r Op)
+		d, q, db, qb func(...Op)
+	}
+	f := map[registry.MathOp]forms{
+		registry.MAnd: {k.VPAND, k.VPANDD, k.VPANDQ, k.VPANDD_BCST, k.VPANDQ_BCST},
+		registry.MOr:  {k.VPOR, k.VPORD, k.VPORQ, k.VPORD_BCST, k.VPORQ_BCST},
+		registry.MXor: {k.VPXOR, k.VPXORD, k.VPXORQ, k.VPXORD_BCST, k.VPXORQ_BCST},
+	}[op]
+	if w < 64 {
+		return func(ops ...Op) { f.avx2(ops[0], ops[1], ops[2]) }
+	}
+	return k.mathInst(p, table, w, f.d, f.q, f.db, f.qb)
 }
 
 // mathStep emits step i of program p for one vector, whose values are vals.
@@ -275,6 +378,9 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 	src := func(a int) Op { return k.mathValue(p, a, in, vals, table, w, false) }
 	reg := func(a int) Op { return k.mathValue(p, a, in, vals, table, w, true) }
 	ps := func(f32op, f64op func(...Op)) func(...Op) { return pick(p.T, f32op, f64op) }
+	ib := func(f32op, f64op, f32b, f64b func(...Op)) func(...Op) {
+		return k.mathInst(p, table, w, f32op, f64op, f32b, f64b)
+	}
 	s := p.Steps[i]
 	if s.Op == registry.MIn || s.Op == registry.MConst {
 		return
@@ -297,9 +403,12 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 	switch s.Op {
 	case registry.MAdd, registry.MMul, registry.MMin, registry.MMax, registry.MSub, registry.MDiv:
 		inst := map[registry.MathOp]func(...Op){
-			registry.MAdd: ps(k.VADDPS, k.VADDPD), registry.MSub: ps(k.VSUBPS, k.VSUBPD),
-			registry.MMul: ps(k.VMULPS, k.VMULPD), registry.MDiv: ps(k.VDIVPS, k.VDIVPD),
-			registry.MMin: ps(k.VMINPS, k.VMINPD), registry.MMax: ps(k.VMAXPS, k.VMAXPD),
+			registry.MAdd: ib(k.VADDPS, k.VADDPD, k.VADDPS_BCST, k.VADDPD_BCST),
+			registry.MSub: ib(k.VSUBPS, k.VSUBPD, k.VSUBPS_BCST, k.VSUBPD_BCST),
+			registry.MMul: ib(k.VMULPS, k.VMULPD, k.VMULPS_BCST, k.VMULPD_BCST),
+			registry.MDiv: ib(k.VDIVPS, k.VDIVPD, k.VDIVPS_BCST, k.VDIVPD_BCST),
+			registry.MMin: ib(k.VMINPS, k.VMINPD, k.VMINPS_BCST, k.VMINPD_BCST),
+			registry.MMax: ib(k.VMAXPS, k.VMAXPD, k.VMAXPS_BCST, k.VMAXPD_BCST),
 		}[s.Op]
 		x, y := a[0], a[1]
 		if isConst(x) && (s.Op == registry.MAdd || s.Op == registry.MMul) {
@@ -308,36 +417,7 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 		r = dst(false)
 		inst(src(y), reg(x), r)
 	case registry.MFMA, registry.MFNMA:
-		x, y, z := a[0], a[1], a[2]
-		if isConst(x) {
-			x, y = y, x
-		}
-		f213 := ps(k.VFMADD213PS, k.VFMADD213PD)
-		f231 := ps(k.VFMADD231PS, k.VFMADD231PD)
-		if s.Op == registry.MFNMA {
-			f213 = ps(k.VFNMADD213PS, k.VFNMADD213PD)
-			f231 = ps(k.VFNMADD231PS, k.VFNMADD231PD)
-		}
-		switch {
-		case isConst(z) || isConst(x):
-			// r = x; r = r*y + z, z from memory.
-			if dies(x) && x != y {
-				r = vals[x]
-			} else {
-				r = narrow(k.vec(w), w)
-				k.VMOVUPS(reg(x), r)
-			}
-			f213(src(z), reg(y), r)
-		default:
-			// r = z; r = x*y + r, y from memory.
-			r = narrow(k.vec(w), w)
-			if dies(z) && z != x && z != y {
-				r = vals[z]
-			} else {
-				k.VMOVUPS(reg(z), r)
-			}
-			f231(src(y), reg(x), r)
-		}
+		r = k.mathFMA(p, table, s, vals, dies, isConst, src, reg, w)
 	case registry.MIAdd, registry.MISub:
 		r = dst(false)
 		if s.Op == registry.MIAdd {
@@ -345,9 +425,9 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 			if isConst(x) {
 				x, y = y, x
 			}
-			ps(k.VPADDD, k.VPADDQ)(src(y), reg(x), r)
+			ib(k.VPADDD, k.VPADDQ, k.VPADDD_BCST, k.VPADDQ_BCST)(src(y), reg(x), r)
 		} else {
-			ps(k.VPSUBD, k.VPSUBQ)(src(a[1]), reg(a[0]), r)
+			ib(k.VPSUBD, k.VPSUBQ, k.VPSUBD_BCST, k.VPSUBQ_BCST)(src(a[1]), reg(a[0]), r)
 		}
 	case registry.MAnd, registry.MOr, registry.MXor:
 		x, y := a[0], a[1]
@@ -355,7 +435,7 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 			x, y = y, x
 		}
 		r = dst(false)
-		map[registry.MathOp]func(x, y, r Op, w int){registry.MAnd: k.and, registry.MOr: k.or, registry.MXor: k.xor}[s.Op](src(y), reg(x), r, w)
+		k.mathBits(p, table, w, s.Op)(src(y), reg(x), r)
 	case registry.MShl, registry.MShr:
 		inst := ps(k.VPSLLD, k.VPSLLQ)
 		if s.Op == registry.MShr {
@@ -365,19 +445,25 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 		inst(U8(uint8(s.Imm)), reg(a[0]), r)
 	case registry.MSqrt:
 		r = dst(false)
-		ps(k.VSQRTPS, k.VSQRTPD)(src(a[0]), r)
-	case registry.MLt, registry.MEq, registry.MNaN:
-		pred := map[registry.MathOp]uint8{registry.MLt: 0x11, registry.MEq: 0x00, registry.MNaN: 0x03}[s.Op]
-		y := a[0]
+		ib(k.VSQRTPS, k.VSQRTPD, k.VSQRTPS_BCST, k.VSQRTPD_BCST)(src(a[0]), r)
+	case registry.MLt, registry.MNLt, registry.MEq, registry.MNaN:
+		// LT_OQ, NLT_UQ, EQ_OQ, UNORD_Q: none signals on a quiet NaN.
+		pred := map[registry.MathOp]uint8{registry.MLt: 0x11, registry.MNLt: 0x15, registry.MEq: 0x00, registry.MNaN: 0x03}[s.Op]
+		x, y := a[0], a[0]
 		if len(a) > 1 {
 			y = a[1]
+		}
+		if isConst(x) && !isConst(y) {
+			// c < y as y > c (GT_OQ, NGT_UQ): the constant from memory.
+			x, y = y, x
+			pred = map[uint8]uint8{0x11: 0x1E, 0x15: 0x1A, 0x00: 0x00}[pred]
 		}
 		if kmask {
 			r = k.K()
 		} else {
 			r = dst(false)
 		}
-		ps(k.VCMPPS, k.VCMPPD)(U8(pred), src(y), reg(a[0]), r)
+		ib(k.VCMPPS, k.VCMPPD, k.VCMPPS_BCST, k.VCMPPD_BCST)(U8(pred), src(y), reg(x), r)
 	case registry.MMaskAnd, registry.MMaskOr:
 		r = dst(true)
 		switch {
@@ -401,7 +487,7 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 				r = narrow(k.vec(w), w)
 				k.VMOVUPS(reg(a[2]), r)
 			}
-			ps(k.VBLENDMPS, k.VBLENDMPD)(src(a[1]), r, src(a[0]), r)
+			ib(k.VBLENDMPS, k.VBLENDMPD, k.VBLENDMPS_BCST, k.VBLENDMPD_BCST)(src(a[1]), r, src(a[0]), r)
 			break
 		}
 		r = dst(false)
@@ -416,4 +502,59 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 		panic(fmt.Sprintf("gen: %s: no amd64 form of step %d", p.Name, i))
 	}
 	vals[i] = r
+}
+
+// mathFMA emits the fused step s (x*y + z, or z - x*y) into a register it
+// may overwrite, choosing among the three forms of the instruction (231:
+// z is the destination; 213 and 132: a factor is) one that needs no copy:
+// the destination is an argument read here for the last time, else a new
+// register into which a constant argument is loaded (a load costs what a
+// copy does, and leaves the other arguments where they are), else a copy
+// of z. A constant is otherwise the memory operand, which is the form's
+// last source.
+func (k *x86Kernel) mathFMA(p *registry.MathProgram, table Mem, s registry.MathStep, vals []Op, dies, isConst func(int) bool,
+	src, reg func(int) Op, w int) Op {
+	ib := func(f32op, f64op, f32b, f64b func(...Op)) func(...Op) {
+		return k.mathInst(p, table, w, f32op, f64op, f32b, f64b)
+	}
+	f231 := ib(k.VFMADD231PS, k.VFMADD231PD, k.VFMADD231PS_BCST, k.VFMADD231PD_BCST)
+	f213 := ib(k.VFMADD213PS, k.VFMADD213PD, k.VFMADD213PS_BCST, k.VFMADD213PD_BCST)
+	f132 := ib(k.VFMADD132PS, k.VFMADD132PD, k.VFMADD132PS_BCST, k.VFMADD132PD_BCST)
+	if s.Op == registry.MFNMA {
+		f231 = ib(k.VFNMADD231PS, k.VFNMADD231PD, k.VFNMADD231PS_BCST, k.VFNMADD231PD_BCST)
+		f213 = ib(k.VFNMADD213PS, k.VFNMADD213PD, k.VFNMADD213PS_BCST, k.VFNMADD213PD_BCST)
+		f132 = ib(k.VFNMADD132PS, k.VFNMADD132PD, k.VFNMADD132PS_BCST, k.VFNMADD132PD_BCST)
+	}
+	x, y, z := s.Args[0], s.Args[1], s.Args[2]
+	if isConst(x) || dies(y) && !dies(x) {
+		x, y = y, x // the factor to overwrite first, a constant second
+	}
+	// onFactor emits dst = dst*y + z with dst holding x's value: y or z
+	// from memory.
+	onFactor := func(dst Op) Op {
+		if isConst(y) && !isConst(z) {
+			f132(src(y), reg(z), dst)
+		} else {
+			f213(src(z), reg(y), dst)
+		}
+		return dst
+	}
+	switch {
+	case dies(z):
+		f231(src(y), reg(x), vals[z])
+		return vals[z]
+	case dies(x):
+		return onFactor(vals[x])
+	case isConst(x) || isConst(y):
+		if !isConst(x) {
+			x, y = y, x
+		}
+		dst := narrow(k.vec(w), w)
+		k.mathMove(p, table, w, src(x), dst)
+		return onFactor(dst)
+	}
+	dst := narrow(k.vec(w), w)
+	k.mathMove(p, table, w, src(z), dst)
+	f231(src(y), reg(x), dst)
+	return dst
 }

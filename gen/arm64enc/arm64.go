@@ -405,6 +405,19 @@ func (p *Program) CMP(n, m Reg) {
 	}
 }
 
+// ANDMask sets d = n & (2^bits - 1), 1 <= bits <= 63: a logical
+// immediate that one instruction encodes.
+func (p *Program) ANDMask(d, n Reg, bits int) {
+	if !p.ok(checkRegs(d, n)) {
+		return
+	}
+	if bits < 1 || bits > 63 {
+		p.fail(fmt.Errorf("asm: AND mask of %d bits out of range 1..63", bits))
+		return
+	}
+	p.inst("AND", fmt.Sprintf("$%#x", uint64(1)<<bits-1), n.String(), d.String())
+}
+
 // LSLImm sets d = n << shift, 0 <= shift <= 63.
 func (p *Program) LSLImm(d, n Reg, shift int) {
 	if !p.ok(checkRegs(d, n)) {

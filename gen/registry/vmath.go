@@ -92,13 +92,14 @@ const (
 	MShl                   // a << Imm
 	MShr                   // a >> Imm, logical
 	MLt                    // a < b, false for NaN
+	MNLt                   // !(a < b): true for NaN
 	MEq                    // a == b, false for NaN
 	MNaN                   // a is NaN
 	MMaskAnd               // masks a && b
 	MMaskOr                // masks a || b
 	MSelect                // a where mask m, else b (Args m, a, b)
 	MSqrt                  // the square root of a, correctly rounded
-	MTable                 // entry a (bits, in range) of table Imm
+	MTable                 // entry a mod len (a's bits) of table Imm, whose length is a power of two
 )
 
 // Lane is what a value holds.
@@ -250,6 +251,7 @@ func (b *mathBuilder) or(x, y int) int      { return b.step(MOr, 0, x, y) }
 func (b *mathBuilder) shl(x, n int) int     { return b.step(MShl, uint64(n), x) }
 func (b *mathBuilder) shr(x, n int) int     { return b.step(MShr, uint64(n), x) }
 func (b *mathBuilder) lt(x, y int) int      { return b.step(MLt, 0, x, y) }
+func (b *mathBuilder) nlt(x, y int) int     { return b.step(MNLt, 0, x, y) }
 func (b *mathBuilder) eq(x, y int) int      { return b.step(MEq, 0, x, y) }
 func (b *mathBuilder) isNaN(x int) int      { return b.step(MNaN, 0, x) }
 func (b *mathBuilder) sel(m, x, y int) int  { return b.step(MSelect, 0, m, x, y) }
@@ -286,8 +288,14 @@ func (p *MathProgram) checkBlocks() {
 	}
 }
 
-// table is the entry at index idx of the lookup table name with entries.
+// table is the entry at index idx (its bits modulo the length, a power of
+// two) of the lookup table name with entries. A table of 64 bytes or 128
+// is a register permutation on AVX-512 (and of 32 or 64 bytes on AVX2),
+// which takes the index's low bits as they are.
 func (b *mathBuilder) table(name string, idx int, entries []uint64) int {
+	if n := len(entries); n&(n-1) != 0 {
+		panic(fmt.Sprintf("registry: %s: table %s of %d entries", b.p.Name, name, n))
+	}
 	b.p.Tables = append(b.p.Tables, MathTable{Name: name, Entries: entries})
 	return b.step(MTable, uint64(len(b.p.Tables)-1), idx)
 }
@@ -338,9 +346,9 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"exp":     expProgram,
 	"exp2":    exp2Program,
 	"expm1":   expm1Program,
-	"log":     logProgram,
-	"log2":    logBaseProgram("log2", func() *big.Float { return newBig().SetInt64(1) }, func() *big.Float { return newBig().Quo(newBig().SetInt64(1), bigLn2()) }),
-	"log10":   logBaseProgram("log10", func() *big.Float { return newBig().Quo(bigLn2(), bigLn10()) }, func() *big.Float { return newBig().Quo(newBig().SetInt64(1), bigLn10()) }),
+	"log":     logProgramOf("log"),
+	"log2":    logProgramOf("log2"),
+	"log10":   logProgramOf("log10"),
 	"log1p":   log1pProgram,
 	"sigmoid": sigmoidProgram,
 	"tanh":    tanhProgram,
@@ -510,20 +518,6 @@ func (b *mathBuilder) expm1HL(x int) (int, int) {
 	return h, b.add(err, b.scale(pe, e))
 }
 
-// expProgram is e^x: (s + lo) scaled (see expCore).
-func expProgram(t Type) *MathProgram {
-	b := newMath("exp", t, 1)
-	e := b.expCore(b.in(0), false)
-	return b.finish(b.scale(b.add(e.s, e.lo), e))
-}
-
-// exp2Program is 2^x, as exp with x - round(x) for r (times ln 2).
-func exp2Program(t Type) *MathProgram {
-	b := newMath("exp2", t, 1)
-	e := b.expCore(b.in(0), true)
-	return b.finish(b.scale(b.add(e.s, e.lo), e))
-}
-
 // expm1Program is e^x - 1 (see expm1HL), relatively accurate near 0.
 func expm1Program(t Type) *MathProgram {
 	b := newMath("expm1", t, 1)
@@ -597,115 +591,6 @@ func (b *mathBuilder) logReduce(x int) (k, f int) {
 	return k, b.sub(m, b.f(1))
 }
 
-// logPoly is fdlibm's s = f/(2+f) and R, with log(1+f) = f - f^2/2 +
-// s*(f^2/2 + R): R a polynomial in s^2 (four terms for float32, seven for
-// float64), evaluated as two halves in s^4.
-func (b *mathBuilder) logPoly(f int) (s, R int) {
-	lg := []float64{0.66666662693, 0.40000972152, 0.28498786688, 0.24279078841}
-	if b.p.T.Bits == 64 {
-		lg = []float64{6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
-			2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01}
-	}
-	s = b.div(f, b.add(b.f(2), f))
-	z := b.mul(s, s)
-	w := b.mul(z, z)
-	var odd, even []float64 // lg1, lg3, ... and lg2, lg4, ...
-	for i, c := range lg {
-		if i%2 == 0 {
-			odd = append(odd, c)
-		} else {
-			even = append(even, c)
-		}
-	}
-	return s, b.add(b.mul(z, b.horner(w, odd...)), b.mul(w, b.horner(w, even...)))
-}
-
-// logSpecial gives r the values of log's special arguments: -Inf at ±0
-// (at x == zeroAt), NaN below it, +Inf at +Inf.
-func (b *mathBuilder) logSpecial(x, r int, zeroAt float64) int {
-	fb := bitsOf(b.p.T)
-	z := b.f(zeroAt)
-	r = b.sel(b.eq(x, z), b.f(-fb.inf), r)
-	r = b.sel(b.lt(x, z), b.bits(fb.defNaN), r)
-	return b.sel(b.eq(x, b.f(fb.inf)), b.f(fb.inf), r)
-}
-
-// logProgram is fdlibm's log (Go's math.Log), branch-free (see logReduce
-// and logPoly): k*ln2hi - ((hfsq - (s*(hfsq+R) + k*ln2lo)) - f), the last
-// step fused (exact product, one rounding).
-func logProgram(t Type) *MathProgram {
-	b := newMath("log", t, 1)
-	x := b.in(0)
-	ln2hi, ln2lo := float64(math.Float32frombits(0x3F317180)), float64(math.Float32frombits(0x3717F7D1))
-	if t.Bits == 64 {
-		ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
-	}
-	k, f := b.logReduce(x)
-	s, R := b.logPoly(f)
-	hfsq := b.mul(b.mul(b.f(0.5), f), f)
-	inner := b.fma(s, b.add(hfsq, R), b.mul(k, b.c(ln2lo)))
-	r := b.fma(k, b.c(ln2hi), b.sub(f, b.sub(hfsq, inner)))
-	return b.finish(b.logSpecial(x, r, 0))
-}
-
-// logHL is log(1+f) as hi + lo: hi = f - hfsq rounded, and lo its exact
-// rounding error, hfsq's own (exact by a fused step) and s*(hfsq+R).
-func (b *mathBuilder) logHL(f int) (hi, lo int) {
-	s, R := b.logPoly(f)
-	half := b.mul(b.f(0.5), f)
-	hfsq := b.mul(half, f)
-	hfsqLo := b.fma(half, f, b.neg(hfsq))
-	hi = b.sub(f, hfsq)
-	e2 := b.sub(b.sub(f, hi), hfsq)
-	return hi, b.fma(s, b.add(hfsq, R), b.sub(e2, hfsqLo))
-}
-
-// logBase is k*L + (hi + lo)*C + extra for the log of another base or of
-// 1 + x: L and C as hi and lo parts (k*Lhi exact), the large terms summed
-// exactly and every small one added to their error, one rounding at the
-// end.
-func (b *mathBuilder) logBase(k, hi, lo int, L, C *big.Float, extra int) int {
-	t := b.p.T
-	// |k| < 2^8 (float32) or 2^11: hi keeps 15 or 40 bits.
-	bits := 15
-	if t.Bits == 64 {
-		bits = 40
-	}
-	lh, ll := splitConstBits(t, L, bits)
-	ch, cl := splitConst(t, C)
-	ph := b.mul(hi, b.f(ch))
-	pl := b.fma(hi, b.f(ch), b.neg(ph))
-	small := b.fma(lo, b.f(ch), b.fma(hi, b.f(cl), b.fma(k, b.f(ll), pl)))
-	if extra >= 0 {
-		small = b.add(small, extra)
-	}
-	w, e := b.twoSum(b.mul(k, b.f(lh)), ph)
-	return b.add(w, b.add(e, small))
-}
-
-func logBaseProgram(name string, L, C func() *big.Float) func(t Type) *MathProgram {
-	return func(t Type) *MathProgram {
-		b := newMath(name, t, 1)
-		x := b.in(0)
-		k, f := b.logReduce(x)
-		hi, lo := b.logHL(f)
-		return b.finish(b.logSpecial(x, b.logBase(k, hi, lo, L(), C(), -1), 0))
-	}
-}
-
-// log1pProgram is log(1 + x): u = 1 + x with its exact rounding error e,
-// log u as for log (logBase with L = ln 2), plus e/u; ±0 kept.
-func log1pProgram(t Type) *MathProgram {
-	b := newMath("log1p", t, 1)
-	x := b.in(0)
-	u, e := b.twoSum(b.f(1), x)
-	k, f := b.logReduce(u)
-	hi, lo := b.logHL(f)
-	r := b.logBase(k, hi, lo, bigLn2(), newBig().SetInt64(1), b.div(e, u))
-	r = b.logSpecial(x, r, -1)
-	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))
-}
-
 // mathBinaryOp is the row of a math function of two operands.
 func mathBinaryOp(name, named, formula, doc string) Op {
 	return Op{Name: name, Formula: formula, Family: Binary, Types: Floats, Math: true, Compute: true, Named: named, Doc: doc,
@@ -726,12 +611,18 @@ func mathOp(name, named, formula, doc string) Op {
 // for a block computed one vector after another, the most live inside it
 // plus, for every other vector, the values live across it (a vector's
 // values from before a block that it still reads during or after it).
-func (p *MathProgram) Pressure() (outside int, block []BlockPressure) {
+// The first inMemory inputs hold no register (a back end reads them from
+// memory where they are used).
+func (p *MathProgram) Pressure(inMemory int) (outside int, block []BlockPressure) {
 	last := p.LastUse()
+	holds := func(j int) bool {
+		s := p.Steps[j]
+		return s.Op != MConst && !(s.Op == MIn && int(s.Imm) < inMemory)
+	}
 	live := func(i int) int {
 		n := 0
 		for j := 0; j <= i; j++ {
-			if p.Steps[j].Op != MConst && last[j] >= i {
+			if holds(j) && last[j] >= i {
 				n++
 			}
 		}
@@ -745,7 +636,7 @@ func (p *MathProgram) Pressure() (outside int, block []BlockPressure) {
 			bp.Inside = max(bp.Inside, live(i))
 		}
 		for j := 0; j < bl.Start; j++ {
-			if p.Steps[j].Op != MConst && last[j] >= bl.Start {
+			if holds(j) && last[j] >= bl.Start {
 				bp.Across++
 			}
 		}

@@ -972,305 +972,484 @@ func pow64(x0, x1 float64) float64 {
 
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
 func exp32(x0 float32) float32 {
-	v2 := max(x0, float32(-105))
-	v4 := min(v2, float32(89))
-	v7 := fma32(v4, float32(1.442695), float32(1.2582912e+07))
-	v8 := float32(v7 - float32(1.2582912e+07))
-	v10 := fma32(-v8, float32(0.69314575), v4)
-	v12 := fma32(-v8, float32(1.4286068e-06), v10)
-	v13 := float32(v10 - v12)
-	v14 := fma32(-v8, float32(1.4286068e-06), v13)
-	v17 := fma32(float32(2.4801588e-05), v12, float32(0.0001984127))
-	v19 := fma32(v17, v12, float32(0.0013888889))
-	v21 := fma32(v19, v12, float32(0.008333334))
-	v23 := fma32(v21, v12, float32(0.041666668))
-	v25 := fma32(v23, v12, float32(0.16666667))
-	v27 := fma32(v25, v12, float32(0.5))
-	v28 := float32(v12 * v12)
-	v29 := fma32(v14, v12, v14)
-	v30 := fma32(v27, v28, v29)
-	v32 := float32(float32(1) + v12)
-	v33 := float32(float32(1) - v32)
-	v34 := float32(v33 + v12)
-	v35 := float32(v34 + v30)
-	v37 := math.Float32bits(v7) - uint32(0x4b3fff00)
-	v38 := v37 >> 1
-	v40 := v38 - uint32(0x1)
-	v41 := v40 << 23
-	v42 := v37 - v38
-	v43 := v42 - uint32(0x1)
-	v44 := v43 << 23
-	v45 := float32(v32 + v35)
-	v46 := float32(v45 * math.Float32frombits(v41))
-	v47 := float32(v46 * math.Float32frombits(v44))
-	v48 := x0 != x0
-	v50 := math.Float32bits(x0) | uint32(0x400000)
-	v51 := math.Float32bits(v47)
-	if v48 {
-		v51 = v50
+	v3 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
+	v4 := float32(v3 - float32(1.2582912e+07))
+	v7 := fma32(-v4, float32(0.04333496), x0)
+	v8 := fma32(-v4, float32(-1.3262153e-05), v7)
+	v11 := fma32(float32(0.1666672), v8, float32(0.5000163))
+	v12 := float32(v8 * v8)
+	v13 := exptail_32[math.Float32bits(v3)&0xf]
+	v14 := float32(v8 + math.Float32frombits(v13))
+	v15 := fma32(v12, v11, v14)
+	v16 := exphi_32[math.Float32bits(v3)&0xf]
+	v17 := math.Float32bits(v3) << 19
+	v18 := v16 + v17
+	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
+	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v23 := !(math.Float32frombits(v21) < float32(87.25))
+	v54 := math.Float32bits(v19)
+	if v23 {
+		v25 := math.Float32bits(v3) & uint32(0xf)
+		v26 := exphi_32[math.Float32bits(v3)&0xf]
+		v27 := v25 << 19
+		v28 := v26 + v27
+		v29 := fma32(v15, math.Float32frombits(v28), math.Float32frombits(v28))
+		v31 := math.Float32bits(v3) - uint32(0x4b3ff000)
+		v32 := v31 >> 4
+		v33 := v32 >> 1
+		v35 := v33 - uint32(0x1)
+		v36 := v35 << 23
+		v37 := v32 - v33
+		v38 := v37 - uint32(0x1)
+		v39 := v38 << 23
+		v40 := float32(v29 * math.Float32frombits(v36))
+		v41 := float32(v40 * math.Float32frombits(v39))
+		v43 := float32(89) < x0
+		v45 := math.Float32bits(v41)
+		if v43 {
+			v45 = uint32(0x7f800000)
+		}
+		v47 := x0 < float32(-105)
+		v49 := v45
+		if v47 {
+			v49 = uint32(0x0)
+		}
+		v50 := x0 != x0
+		v52 := math.Float32bits(x0) | uint32(0x400000)
+		v53 := v49
+		if v50 {
+			v53 = v52
+		}
+		v54 = v53
 	}
-	return math.Float32frombits(v51)
+	return math.Float32frombits(v54)
+}
+
+// exptail_32 is a lookup table of the math functions (see gen/registry).
+var exptail_32 = [...]uint32{
+	0x0, 0x3346cb6a, 0xb24e0611, 0x334b2482,
+	0x33092801, 0x331b85f2, 0xb3051aa8, 0xb2006c56,
+	0x329302ae, 0xb302e5a2, 0x31b3d0e5, 0x31d1daf2,
+	0xb27ce182, 0xb1b4b0da, 0xb1d290be, 0x31b0a147,
+}
+
+// exphi_32 is a lookup table of the math functions (see gen/registry).
+var exphi_32 = [...]uint32{
+	0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3,
+	0x3f7837f0, 0x3f76f532, 0x3f75fed7, 0x3f75583f,
+	0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
+	0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d,
 }
 
 // exp64 is exp on float64, the steps of its program (see gen/registry/vmath.go).
 func exp64(x0 float64) float64 {
-	v2 := max(x0, float64(-746))
-	v4 := min(v2, float64(710))
-	v7 := math.FMA(v4, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v8 := float64(v7 - float64(6.755399441055744e+15))
-	v10 := math.FMA(-v8, float64(0.6931471803691238), v4)
-	v12 := math.FMA(-v8, float64(1.9082149292705877e-10), v10)
-	v13 := float64(v10 - v12)
-	v14 := math.FMA(-v8, float64(1.9082149292705877e-10), v13)
-	v17 := math.FMA(float64(1.6059043836821613e-10), v12, float64(2.08767569878681e-09))
-	v19 := math.FMA(v17, v12, float64(2.505210838544172e-08))
-	v21 := math.FMA(v19, v12, float64(2.755731922398589e-07))
-	v23 := math.FMA(v21, v12, float64(2.7557319223985893e-06))
-	v25 := math.FMA(v23, v12, float64(2.48015873015873e-05))
-	v27 := math.FMA(v25, v12, float64(0.0001984126984126984))
-	v29 := math.FMA(v27, v12, float64(0.001388888888888889))
-	v31 := math.FMA(v29, v12, float64(0.008333333333333333))
-	v33 := math.FMA(v31, v12, float64(0.041666666666666664))
-	v35 := math.FMA(v33, v12, float64(0.16666666666666666))
-	v37 := math.FMA(v35, v12, float64(0.5))
-	v38 := float64(v12 * v12)
-	v39 := math.FMA(v14, v12, v14)
-	v40 := math.FMA(v37, v38, v39)
-	v42 := float64(float64(1) + v12)
-	v43 := float64(float64(1) - v42)
-	v44 := float64(v43 + v12)
-	v45 := float64(v44 + v40)
-	v47 := math.Float64bits(v7) - uint64(0x4337fffffffff800)
-	v48 := v47 >> 1
-	v50 := v48 - uint64(0x1)
-	v51 := v50 << 52
-	v52 := v47 - v48
-	v53 := v52 - uint64(0x1)
-	v54 := v53 << 52
-	v55 := float64(v42 + v45)
-	v56 := float64(v55 * math.Float64frombits(v51))
-	v57 := float64(v56 * math.Float64frombits(v54))
-	v58 := x0 != x0
-	v60 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v61 := math.Float64bits(v57)
-	if v58 {
-		v61 = v60
+	v3 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
+	v4 := float64(v3 - float64(6.755399441055744e+15))
+	v7 := math.FMA(-v4, float64(0.04332169877307024), x0)
+	v8 := math.FMA(-v4, float64(1.1926343307941173e-11), v7)
+	v11 := math.FMA(float64(0.001388859175110862), v8, float64(0.008333473005576074))
+	v13 := math.FMA(v11, v8, float64(0.041666666693668065))
+	v15 := math.FMA(v13, v8, float64(0.1666666666438263))
+	v17 := math.FMA(v15, v8, float64(0.49999999999999595))
+	v18 := float64(v8 * v8)
+	v19 := exptail_64[math.Float64bits(v3)&0xf]
+	v20 := float64(v8 + math.Float64frombits(v19))
+	v21 := math.FMA(v18, v17, v20)
+	v22 := exphi_64[math.Float64bits(v3)&0xf]
+	v23 := math.Float64bits(v3) << 48
+	v24 := v22 + v23
+	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
+	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v29 := !(math.Float64frombits(v27) < float64(708.25))
+	v60 := math.Float64bits(v25)
+	if v29 {
+		v31 := math.Float64bits(v3) & uint64(0xf)
+		v32 := exphi_64[math.Float64bits(v3)&0xf]
+		v33 := v31 << 48
+		v34 := v32 + v33
+		v35 := math.FMA(v21, math.Float64frombits(v34), math.Float64frombits(v34))
+		v37 := math.Float64bits(v3) - uint64(0x4337ffffffff8000)
+		v38 := v37 >> 4
+		v39 := v38 >> 1
+		v41 := v39 - uint64(0x1)
+		v42 := v41 << 52
+		v43 := v38 - v39
+		v44 := v43 - uint64(0x1)
+		v45 := v44 << 52
+		v46 := float64(v35 * math.Float64frombits(v42))
+		v47 := float64(v46 * math.Float64frombits(v45))
+		v49 := float64(710) < x0
+		v51 := math.Float64bits(v47)
+		if v49 {
+			v51 = uint64(0x7ff0000000000000)
+		}
+		v53 := x0 < float64(-746)
+		v55 := v51
+		if v53 {
+			v55 = uint64(0x0)
+		}
+		v56 := x0 != x0
+		v58 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v59 := v55
+		if v56 {
+			v59 = v58
+		}
+		v60 = v59
 	}
-	return math.Float64frombits(v61)
+	return math.Float64frombits(v60)
+}
+
+// exptail_64 is a lookup table of the math functions (see gen/registry).
+var exptail_64 = [...]uint64{
+	0x0, 0x3c979aa65d837b6d, 0xbc801b15eaa59348, 0x3c968efde3a8a894,
+	0x3c834d754db0abb6, 0x3c859f48a72a4c6d, 0x3c7690cebb7aafb0, 0x3c9063e1e21c5409,
+	0xbc93b3efbf5e2228, 0xbc7b32dcb94da51d, 0x3c8db72fc1f0eab4, 0x3c71affc2b91ce27,
+	0x3c8c1a7792cb3387, 0x3c736eae30af0cb3, 0x3c74a385a63d07a7, 0xbc8ff7128fd391f0,
+}
+
+// exphi_64 is a lookup table of the math functions (see gen/registry).
+var exphi_64 = [...]uint64{
+	0x3ff0000000000000, 0x3fefb5586cf9890f, 0x3fef72b83c7d517b, 0x3fef387a6e756238,
+	0x3fef06fe0a31b715, 0x3feedea64c123422, 0x3feebfdad5362a27, 0x3feeab07dd485429,
+	0x3feea09e667f3bcd, 0x3feea11473eb0187, 0x3feeace5422aa0db, 0x3feec49182a3f090,
+	0x3feee89f995ad3ad, 0x3fef199bdd85529c, 0x3fef5818dcfba487, 0x3fefa4afa2a490da,
 }
 
 // log32 is log on float32, the steps of its program (see gen/registry/vmath.go).
 func log32(x0 float32) float32 {
-	v2 := x0 < float32(1.1754944e-38)
-	v4 := float32(x0 * float32(3.3554432e+07))
-	v5 := x0
-	if v2 {
-		v5 = v4
+	v3 := math.Float32bits(x0) + uint32(0x4d0000)
+	v4 := v3 >> 23
+	v6 := v4 | uint32(0x4b000000)
+	v8 := float32(math.Float32frombits(v6) - float32(8.388735e+06))
+	v10 := v3 & uint32(0x7fffff)
+	v12 := v10 + uint32(0x3f330000)
+	v13 := v3 >> 19
+	v14 := loginvc_32[v13&0xf]
+	v16 := fma32(math.Float32frombits(v12), math.Float32frombits(v14), float32(-1))
+	v18 := loglhi_32[v13&0xf]
+	v19 := fma32(v8, float32(0.69314575), math.Float32frombits(v18))
+	v21 := logllo_32[v13&0xf]
+	v22 := fma32(v8, float32(1.4286068e-06), math.Float32frombits(v21))
+	v23 := float32(v19 + v16)
+	v24 := float32(v19 - v23)
+	v25 := float32(v24 + v16)
+	v28 := fma32(float32(-0.16705765), v16, float32(0.20038347))
+	v30 := fma32(v28, v16, float32(-0.24999967))
+	v32 := fma32(v30, v16, float32(0.3333331))
+	v34 := fma32(v32, v16, float32(-0.5))
+	v35 := float32(v16 * v16)
+	v36 := float32(v25 + v22)
+	v37 := fma32(v35, v34, v36)
+	v38 := float32(v23 + v37)
+	v41 := x0 < float32(1.1754944e-38)
+	v42 := !(x0 < float32(math.Inf(1)))
+	v43 := v41 || v42
+	v85 := math.Float32bits(v38)
+	if v43 {
+		v45 := float32(x0 * float32(3.3554432e+07))
+		v47 := math.Float32bits(v45) + uint32(0x4d0000)
+		v48 := v47 >> 23
+		v49 := v48 | uint32(0x4b000000)
+		v50 := float32(math.Float32frombits(v49) - float32(8.388735e+06))
+		v51 := float32(v50 - float32(25))
+		v52 := v47 & uint32(0x7fffff)
+		v53 := v52 + uint32(0x3f330000)
+		v54 := v47 >> 19
+		v55 := loginvc_32[v54&0xf]
+		v56 := fma32(math.Float32frombits(v53), math.Float32frombits(v55), float32(-1))
+		v57 := loglhi_32[v54&0xf]
+		v58 := fma32(v51, float32(0.69314575), math.Float32frombits(v57))
+		v59 := logllo_32[v54&0xf]
+		v60 := fma32(v51, float32(1.4286068e-06), math.Float32frombits(v59))
+		v61 := float32(v58 + v56)
+		v62 := float32(v58 - v61)
+		v63 := float32(v62 + v56)
+		v64 := fma32(float32(-0.16705765), v56, float32(0.20038347))
+		v65 := fma32(v64, v56, float32(-0.24999967))
+		v66 := fma32(v65, v56, float32(0.3333331))
+		v67 := fma32(v66, v56, float32(-0.5))
+		v68 := float32(v56 * v56)
+		v69 := float32(v63 + v60)
+		v70 := fma32(v68, v67, v69)
+		v71 := float32(v61 + v70)
+		v73 := x0 == float32(0)
+		v75 := math.Float32bits(v71)
+		if v73 {
+			v75 = uint32(0xff800000)
+		}
+		v76 := x0 < float32(0)
+		v78 := v75
+		if v76 {
+			v78 = uint32(0x7fc00000)
+		}
+		v79 := x0 == float32(math.Inf(1))
+		v80 := v78
+		if v79 {
+			v80 = uint32(0x7f800000)
+		}
+		v81 := x0 != x0
+		v83 := math.Float32bits(x0) | uint32(0x400000)
+		v84 := v80
+		if v81 {
+			v84 = v83
+		}
+		v85 = v84
 	}
-	v8 := math.Float32bits(v5) + uint32(0x4afb0d)
-	v9 := v8 >> 23
-	v11 := v9 | uint32(0x4b000000)
-	v14 := uint32(0x4b00007f)
-	if v2 {
-		v14 = uint32(0x4b000098)
-	}
-	v15 := float32(math.Float32frombits(v11) - math.Float32frombits(v14))
-	v17 := v8 & uint32(0x7fffff)
-	v19 := v17 + uint32(0x3f3504f3)
-	v20 := float32(math.Float32frombits(v19) - float32(1))
-	v22 := float32(float32(2) + v20)
-	v23 := float32(v20 / v22)
-	v24 := float32(v23 * v23)
-	v25 := float32(v24 * v24)
-	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
-	v29 := float32(v24 * v28)
-	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
-	v33 := float32(v25 * v32)
-	v34 := float32(v29 + v33)
-	v36 := float32(float32(0.5) * v20)
-	v37 := float32(v36 * v20)
-	v38 := float32(v37 + v34)
-	v40 := float32(v15 * float32(9.058001e-06))
-	v41 := fma32(v23, v38, v40)
-	v43 := float32(v37 - v41)
-	v44 := float32(v20 - v43)
-	v45 := fma32(v15, float32(0.6931381), v44)
-	v47 := x0 == float32(0)
-	v49 := math.Float32bits(v45)
-	if v47 {
-		v49 = uint32(0xff800000)
-	}
-	v50 := x0 < float32(0)
-	v52 := v49
-	if v50 {
-		v52 = uint32(0x7fc00000)
-	}
-	v54 := x0 == float32(math.Inf(1))
-	v55 := v52
-	if v54 {
-		v55 = uint32(0x7f800000)
-	}
-	v56 := x0 != x0
-	v58 := math.Float32bits(x0) | uint32(0x400000)
-	v59 := v55
-	if v56 {
-		v59 = v58
-	}
-	return math.Float32frombits(v59)
+	return math.Float32frombits(v85)
+}
+
+// loginvc_32 is a lookup table of the math functions (see gen/registry).
+var loginvc_32 = [...]uint32{
+	0x3fb00000, 0x3fa80000, 0x3fa80000, 0x3fa00000,
+	0x3f980000, 0x3f900000, 0x3f900000, 0x3f880000,
+	0x3f880000, 0x3f800000, 0x3f700000, 0x3f680000,
+	0x3f580000, 0x3f500000, 0x3f480000, 0x3f380000,
+}
+
+// loglhi_32 is a lookup table of the math functions (see gen/registry).
+var loglhi_32 = [...]uint32{
+	0xbea30c00, 0xbe8b3a00, 0xbe8b3a00, 0xbe648000,
+	0xbe2ff800, 0xbdf13800, 0xbdf13800, 0xbd785000,
+	0xbd785000, 0x0, 0x3d843000, 0x3dc99800,
+	0x3e2dfc00, 0x3e54a000, 0x3e7cc800, 0x3ea91600,
+}
+
+// logllo_32 is a lookup table of the math functions (see gen/registry).
+var logllo_32 = [...]uint32{
+	0xb63c21c6, 0xb6e55d5d, 0xb6e55d5d, 0x35838656,
+	0xb6c1c29e, 0xb4edc55e, 0xb4edc55e, 0xb5c30046,
+	0xb5c30046, 0x80000000, 0xb6ce94c4, 0x36bcbab3,
+	0xb6fe52af, 0xb6161ba9, 0x3663659e, 0xb68fc63b,
 }
 
 // log64 is log on float64, the steps of its program (see gen/registry/vmath.go).
 func log64(x0 float64) float64 {
-	v2 := x0 < float64(2.2250738585072014e-308)
-	v4 := float64(x0 * float64(1.8014398509481984e+16))
-	v5 := x0
-	if v2 {
-		v5 = v4
-	}
-	v8 := math.Float64bits(v5) + uint64(0x95f619980c433)
-	v9 := v8 >> 52
-	v11 := v9 | uint64(0x4330000000000000)
-	v14 := uint64(0x43300000000003ff)
-	if v2 {
-		v14 = uint64(0x4330000000000435)
-	}
-	v15 := float64(math.Float64frombits(v11) - math.Float64frombits(v14))
-	v17 := v8 & uint64(0xfffffffffffff)
-	v19 := v17 + uint64(0x3fe6a09e667f3bcd)
-	v20 := float64(math.Float64frombits(v19) - float64(1))
-	v22 := float64(float64(2) + v20)
-	v23 := float64(v20 / v22)
-	v24 := float64(v23 * v23)
-	v25 := float64(v24 * v24)
-	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
-	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
-	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
-	v33 := float64(v24 * v32)
-	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
-	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
-	v39 := float64(v25 * v38)
-	v40 := float64(v33 + v39)
-	v42 := float64(float64(0.5) * v20)
-	v43 := float64(v42 * v20)
-	v44 := float64(v43 + v40)
-	v46 := float64(v15 * float64(1.9082149292705877e-10))
-	v47 := math.FMA(v23, v44, v46)
-	v49 := float64(v43 - v47)
-	v50 := float64(v20 - v49)
-	v51 := math.FMA(v15, float64(0.6931471803691238), v50)
-	v53 := x0 == float64(0)
-	v55 := math.Float64bits(v51)
+	v3 := math.Float64bits(x0) + uint64(0x9a00000000000)
+	v4 := v3 >> 52
+	v6 := v4 | uint64(0x4330000000000000)
+	v8 := float64(math.Float64frombits(v6) - float64(4.503599627371519e+15))
+	v10 := v3 & uint64(0xfffffffffffff)
+	v12 := v10 + uint64(0x3fe6600000000000)
+	v13 := v3 >> 48
+	v14 := loginvc_64[v13&0xf]
+	v16 := math.FMA(math.Float64frombits(v12), math.Float64frombits(v14), float64(-1))
+	v18 := loglhi_64[v13&0xf]
+	v19 := math.FMA(v8, float64(0.693145751953125), math.Float64frombits(v18))
+	v21 := logllo_64[v13&0xf]
+	v22 := math.FMA(v8, float64(1.4286068203094173e-06), math.Float64frombits(v21))
+	v23 := float64(v19 + v16)
+	v24 := float64(v19 - v23)
+	v25 := float64(v24 + v16)
+	v28 := math.FMA(float64(0.09135002678568427), v16, float64(-0.10044217831765348))
+	v30 := math.FMA(v28, v16, float64(0.11111016958744))
+	v32 := math.FMA(v30, v16, float64(-0.12499914865976047))
+	v34 := math.FMA(v32, v16, float64(0.14285714377485995))
+	v36 := math.FMA(v34, v16, float64(-0.1666666673831381))
+	v38 := math.FMA(v36, v16, float64(0.19999999999960497))
+	v40 := math.FMA(v38, v16, float64(-0.24999999999975417))
+	v42 := math.FMA(v40, v16, float64(0.33333333333333337))
+	v44 := math.FMA(v42, v16, float64(-0.5))
+	v45 := float64(v16 * v16)
+	v46 := float64(v25 + v22)
+	v47 := math.FMA(v45, v44, v46)
+	v48 := float64(v23 + v47)
+	v51 := x0 < float64(2.2250738585072014e-308)
+	v52 := !(x0 < float64(math.Inf(1)))
+	v53 := v51 || v52
+	v100 := math.Float64bits(v48)
 	if v53 {
-		v55 = uint64(0xfff0000000000000)
+		v55 := float64(x0 * float64(1.8014398509481984e+16))
+		v57 := math.Float64bits(v55) + uint64(0x9a00000000000)
+		v58 := v57 >> 52
+		v59 := v58 | uint64(0x4330000000000000)
+		v60 := float64(math.Float64frombits(v59) - float64(4.503599627371519e+15))
+		v61 := float64(v60 - float64(54))
+		v62 := v57 & uint64(0xfffffffffffff)
+		v63 := v62 + uint64(0x3fe6600000000000)
+		v64 := v57 >> 48
+		v65 := loginvc_64[v64&0xf]
+		v66 := math.FMA(math.Float64frombits(v63), math.Float64frombits(v65), float64(-1))
+		v67 := loglhi_64[v64&0xf]
+		v68 := math.FMA(v61, float64(0.693145751953125), math.Float64frombits(v67))
+		v69 := logllo_64[v64&0xf]
+		v70 := math.FMA(v61, float64(1.4286068203094173e-06), math.Float64frombits(v69))
+		v71 := float64(v68 + v66)
+		v72 := float64(v68 - v71)
+		v73 := float64(v72 + v66)
+		v74 := math.FMA(float64(0.09135002678568427), v66, float64(-0.10044217831765348))
+		v75 := math.FMA(v74, v66, float64(0.11111016958744))
+		v76 := math.FMA(v75, v66, float64(-0.12499914865976047))
+		v77 := math.FMA(v76, v66, float64(0.14285714377485995))
+		v78 := math.FMA(v77, v66, float64(-0.1666666673831381))
+		v79 := math.FMA(v78, v66, float64(0.19999999999960497))
+		v80 := math.FMA(v79, v66, float64(-0.24999999999975417))
+		v81 := math.FMA(v80, v66, float64(0.33333333333333337))
+		v82 := math.FMA(v81, v66, float64(-0.5))
+		v83 := float64(v66 * v66)
+		v84 := float64(v73 + v70)
+		v85 := math.FMA(v83, v82, v84)
+		v86 := float64(v71 + v85)
+		v88 := x0 == float64(0)
+		v90 := math.Float64bits(v86)
+		if v88 {
+			v90 = uint64(0xfff0000000000000)
+		}
+		v91 := x0 < float64(0)
+		v93 := v90
+		if v91 {
+			v93 = uint64(0x7ff8000000000001)
+		}
+		v94 := x0 == float64(math.Inf(1))
+		v95 := v93
+		if v94 {
+			v95 = uint64(0x7ff0000000000000)
+		}
+		v96 := x0 != x0
+		v98 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v99 := v95
+		if v96 {
+			v99 = v98
+		}
+		v100 = v99
 	}
-	v56 := x0 < float64(0)
-	v58 := v55
-	if v56 {
-		v58 = uint64(0x7ff8000000000001)
-	}
-	v60 := x0 == float64(math.Inf(1))
-	v61 := v58
-	if v60 {
-		v61 = uint64(0x7ff0000000000000)
-	}
-	v62 := x0 != x0
-	v64 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v65 := v61
-	if v62 {
-		v65 = v64
-	}
-	return math.Float64frombits(v65)
+	return math.Float64frombits(v100)
+}
+
+// loginvc_64 is a lookup table of the math functions (see gen/registry).
+var loginvc_64 = [...]uint64{
+	0x3ff6000000000000, 0x3ff5000000000000, 0x3ff5000000000000, 0x3ff4000000000000,
+	0x3ff3000000000000, 0x3ff2000000000000, 0x3ff2000000000000, 0x3ff1000000000000,
+	0x3ff1000000000000, 0x3ff0000000000000, 0x3fee000000000000, 0x3fed000000000000,
+	0x3feb000000000000, 0x3fea000000000000, 0x3fe9000000000000, 0x3fe7000000000000,
+}
+
+// loglhi_64 is a lookup table of the math functions (see gen/registry).
+var loglhi_64 = [...]uint64{
+	0xbfd4618000000000, 0xbfd1674000000000, 0xbfd1674000000000, 0xbfcc900000000000,
+	0xbfc5ff0000000000, 0xbfbe270000000000, 0xbfbe270000000000, 0xbfaf0a0000000000,
+	0xbfaf0a0000000000, 0x0, 0x3fb0860000000000, 0x3fb9330000000000,
+	0x3fc5bf8000000000, 0x3fca940000000000, 0x3fcf990000000000, 0x3fd522c000000000,
+}
+
+// logllo_64 is a lookup table of the math functions (see gen/registry).
+var logllo_64 = [...]uint64{
+	0xbec78438bd84fa17, 0xbedcababa60e039d, 0xbedcababa60e039d, 0x3eb070cacbbca7b4,
+	0xbed83853c9e9e43a, 0xbe9db8abcb97a7aa, 0xbe9db8abcb97a7aa, 0xbeb86008b15330be,
+	0xbeb86008b15330be, 0x8000000000000000, 0xbed9d298717e5dd7, 0x3ed7975652622b87,
+	0xbedfca55e127023f, 0xbec2c375261c90d4, 0x3ecc6cb3b3797d99, 0xbed1f8c75c2831f0,
 }
 
 // exp232 is exp2 on float32, the steps of its program (see gen/registry/vmath.go).
 func exp232(x0 float32) float32 {
-	v2 := max(x0, float32(-151))
-	v4 := min(v2, float32(128))
-	v6 := float32(v4 + float32(1.2582912e+07))
-	v7 := float32(v6 - float32(1.2582912e+07))
-	v8 := float32(v4 - v7)
-	v10 := float32(v8 * float32(0.6931472))
-	v13 := math.Float32bits(v10) ^ uint32(0x80000000)
-	v14 := fma32(v8, float32(0.6931472), math.Float32frombits(v13))
-	v15 := fma32(v8, float32(-1.9046542e-09), v14)
-	v18 := fma32(float32(2.4801588e-05), v10, float32(0.0001984127))
-	v20 := fma32(v18, v10, float32(0.0013888889))
-	v22 := fma32(v20, v10, float32(0.008333334))
-	v24 := fma32(v22, v10, float32(0.041666668))
-	v26 := fma32(v24, v10, float32(0.16666667))
-	v28 := fma32(v26, v10, float32(0.5))
-	v29 := float32(v10 * v10)
-	v30 := fma32(v15, v10, v15)
-	v31 := fma32(v28, v29, v30)
-	v33 := float32(float32(1) + v10)
-	v34 := float32(float32(1) - v33)
-	v35 := float32(v34 + v10)
-	v36 := float32(v35 + v31)
-	v38 := math.Float32bits(v6) - uint32(0x4b3fff00)
-	v39 := v38 >> 1
-	v41 := v39 - uint32(0x1)
-	v42 := v41 << 23
-	v43 := v38 - v39
-	v44 := v43 - uint32(0x1)
-	v45 := v44 << 23
-	v46 := float32(v33 + v36)
-	v47 := float32(v46 * math.Float32frombits(v42))
-	v48 := float32(v47 * math.Float32frombits(v45))
-	v49 := x0 != x0
-	v51 := math.Float32bits(x0) | uint32(0x400000)
-	v52 := math.Float32bits(v48)
-	if v49 {
-		v52 = v51
+	v3 := fma32(x0, float32(16), float32(1.2582912e+07))
+	v4 := float32(v3 - float32(1.2582912e+07))
+	v6 := fma32(-v4, float32(0.0625), x0)
+	v8 := float32(v6 * float32(0.6931472))
+	v11 := fma32(float32(0.1666672), v8, float32(0.5000163))
+	v12 := float32(v8 * v8)
+	v13 := exptail_32[math.Float32bits(v3)&0xf]
+	v14 := float32(v8 + math.Float32frombits(v13))
+	v15 := fma32(v12, v11, v14)
+	v16 := exphi_32[math.Float32bits(v3)&0xf]
+	v17 := math.Float32bits(v3) << 19
+	v18 := v16 + v17
+	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
+	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v23 := !(math.Float32frombits(v21) < float32(125.5))
+	v54 := math.Float32bits(v19)
+	if v23 {
+		v25 := math.Float32bits(v3) & uint32(0xf)
+		v26 := exphi_32[math.Float32bits(v3)&0xf]
+		v27 := v25 << 19
+		v28 := v26 + v27
+		v29 := fma32(v15, math.Float32frombits(v28), math.Float32frombits(v28))
+		v31 := math.Float32bits(v3) - uint32(0x4b3ff000)
+		v32 := v31 >> 4
+		v33 := v32 >> 1
+		v35 := v33 - uint32(0x1)
+		v36 := v35 << 23
+		v37 := v32 - v33
+		v38 := v37 - uint32(0x1)
+		v39 := v38 << 23
+		v40 := float32(v29 * math.Float32frombits(v36))
+		v41 := float32(v40 * math.Float32frombits(v39))
+		v43 := float32(128) < x0
+		v45 := math.Float32bits(v41)
+		if v43 {
+			v45 = uint32(0x7f800000)
+		}
+		v47 := x0 < float32(-151)
+		v49 := v45
+		if v47 {
+			v49 = uint32(0x0)
+		}
+		v50 := x0 != x0
+		v52 := math.Float32bits(x0) | uint32(0x400000)
+		v53 := v49
+		if v50 {
+			v53 = v52
+		}
+		v54 = v53
 	}
-	return math.Float32frombits(v52)
+	return math.Float32frombits(v54)
 }
 
 // exp264 is exp2 on float64, the steps of its program (see gen/registry/vmath.go).
 func exp264(x0 float64) float64 {
-	v2 := max(x0, float64(-1076))
-	v4 := min(v2, float64(1024))
-	v6 := float64(v4 + float64(6.755399441055744e+15))
-	v7 := float64(v6 - float64(6.755399441055744e+15))
-	v8 := float64(v4 - v7)
-	v10 := float64(v8 * float64(0.6931471805599453))
-	v13 := math.Float64bits(v10) ^ uint64(0x8000000000000000)
-	v14 := math.FMA(v8, float64(0.6931471805599453), math.Float64frombits(v13))
-	v15 := math.FMA(v8, float64(2.3190468138462996e-17), v14)
-	v18 := math.FMA(float64(1.6059043836821613e-10), v10, float64(2.08767569878681e-09))
-	v20 := math.FMA(v18, v10, float64(2.505210838544172e-08))
-	v22 := math.FMA(v20, v10, float64(2.755731922398589e-07))
-	v24 := math.FMA(v22, v10, float64(2.7557319223985893e-06))
-	v26 := math.FMA(v24, v10, float64(2.48015873015873e-05))
-	v28 := math.FMA(v26, v10, float64(0.0001984126984126984))
-	v30 := math.FMA(v28, v10, float64(0.001388888888888889))
-	v32 := math.FMA(v30, v10, float64(0.008333333333333333))
-	v34 := math.FMA(v32, v10, float64(0.041666666666666664))
-	v36 := math.FMA(v34, v10, float64(0.16666666666666666))
-	v38 := math.FMA(v36, v10, float64(0.5))
-	v39 := float64(v10 * v10)
-	v40 := math.FMA(v15, v10, v15)
-	v41 := math.FMA(v38, v39, v40)
-	v43 := float64(float64(1) + v10)
-	v44 := float64(float64(1) - v43)
-	v45 := float64(v44 + v10)
-	v46 := float64(v45 + v41)
-	v48 := math.Float64bits(v6) - uint64(0x4337fffffffff800)
-	v49 := v48 >> 1
-	v51 := v49 - uint64(0x1)
-	v52 := v51 << 52
-	v53 := v48 - v49
-	v54 := v53 - uint64(0x1)
-	v55 := v54 << 52
-	v56 := float64(v43 + v46)
-	v57 := float64(v56 * math.Float64frombits(v52))
-	v58 := float64(v57 * math.Float64frombits(v55))
-	v59 := x0 != x0
-	v61 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v62 := math.Float64bits(v58)
-	if v59 {
-		v62 = v61
+	v3 := math.FMA(x0, float64(16), float64(6.755399441055744e+15))
+	v4 := float64(v3 - float64(6.755399441055744e+15))
+	v6 := math.FMA(-v4, float64(0.0625), x0)
+	v8 := float64(v6 * float64(0.6931471805599453))
+	v11 := math.FMA(float64(0.001388859175110862), v8, float64(0.008333473005576074))
+	v13 := math.FMA(v11, v8, float64(0.041666666693668065))
+	v15 := math.FMA(v13, v8, float64(0.1666666666438263))
+	v17 := math.FMA(v15, v8, float64(0.49999999999999595))
+	v18 := float64(v8 * v8)
+	v19 := exptail_64[math.Float64bits(v3)&0xf]
+	v20 := float64(v8 + math.Float64frombits(v19))
+	v21 := math.FMA(v18, v17, v20)
+	v22 := exphi_64[math.Float64bits(v3)&0xf]
+	v23 := math.Float64bits(v3) << 48
+	v24 := v22 + v23
+	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
+	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v29 := !(math.Float64frombits(v27) < float64(1021.5))
+	v60 := math.Float64bits(v25)
+	if v29 {
+		v31 := math.Float64bits(v3) & uint64(0xf)
+		v32 := exphi_64[math.Float64bits(v3)&0xf]
+		v33 := v31 << 48
+		v34 := v32 + v33
+		v35 := math.FMA(v21, math.Float64frombits(v34), math.Float64frombits(v34))
+		v37 := math.Float64bits(v3) - uint64(0x4337ffffffff8000)
+		v38 := v37 >> 4
+		v39 := v38 >> 1
+		v41 := v39 - uint64(0x1)
+		v42 := v41 << 52
+		v43 := v38 - v39
+		v44 := v43 - uint64(0x1)
+		v45 := v44 << 52
+		v46 := float64(v35 * math.Float64frombits(v42))
+		v47 := float64(v46 * math.Float64frombits(v45))
+		v49 := float64(1024) < x0
+		v51 := math.Float64bits(v47)
+		if v49 {
+			v51 = uint64(0x7ff0000000000000)
+		}
+		v53 := x0 < float64(-1076)
+		v55 := v51
+		if v53 {
+			v55 = uint64(0x0)
+		}
+		v56 := x0 != x0
+		v58 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v59 := v55
+		if v56 {
+			v59 = v58
+		}
+		v60 = v59
 	}
-	return math.Float64frombits(v62)
+	return math.Float64frombits(v60)
 }
 
 // expm132 is expm1 on float32, the steps of its program (see gen/registry/vmath.go).
@@ -1408,316 +1587,482 @@ func expm164(x0 float64) float64 {
 
 // log232 is log2 on float32, the steps of its program (see gen/registry/vmath.go).
 func log232(x0 float32) float32 {
-	v2 := x0 < float32(1.1754944e-38)
-	v4 := float32(x0 * float32(3.3554432e+07))
-	v5 := x0
-	if v2 {
-		v5 = v4
+	v3 := math.Float32bits(x0) + uint32(0x4d0000)
+	v4 := v3 >> 23
+	v6 := v4 | uint32(0x4b000000)
+	v8 := float32(math.Float32frombits(v6) - float32(8.388735e+06))
+	v10 := v3 & uint32(0x7fffff)
+	v12 := v10 + uint32(0x3f330000)
+	v13 := v3 >> 19
+	v14 := log2invc_32[v13&0xf]
+	v16 := fma32(math.Float32frombits(v12), math.Float32frombits(v14), float32(-1))
+	v17 := log2lhi_32[v13&0xf]
+	v18 := fma32(v8, float32(1), math.Float32frombits(v17))
+	v20 := log2llo_32[v13&0xf]
+	v21 := fma32(v8, float32(0), math.Float32frombits(v20))
+	v23 := float32(v16 * float32(1.442695))
+	v25 := fma32(v16, float32(1.925963e-08), v21)
+	v26 := fma32(-v16, float32(1.442695), v23)
+	v27 := float32(v25 - v26)
+	v28 := float32(v18 + v23)
+	v29 := float32(v18 - v28)
+	v30 := float32(v29 + v23)
+	v33 := fma32(float32(-0.24101324), v16, float32(0.28909224))
+	v35 := fma32(v33, v16, float32(-0.36067328))
+	v37 := fma32(v35, v16, float32(0.48089802))
+	v39 := fma32(v37, v16, float32(-0.7213475))
+	v40 := float32(v16 * v16)
+	v41 := float32(v30 + v27)
+	v42 := fma32(v40, v39, v41)
+	v43 := float32(v28 + v42)
+	v46 := x0 < float32(1.1754944e-38)
+	v47 := !(x0 < float32(math.Inf(1)))
+	v48 := v46 || v47
+	v93 := math.Float32bits(v43)
+	if v48 {
+		v50 := float32(x0 * float32(3.3554432e+07))
+		v52 := math.Float32bits(v50) + uint32(0x4d0000)
+		v53 := v52 >> 23
+		v54 := v53 | uint32(0x4b000000)
+		v55 := float32(math.Float32frombits(v54) - float32(8.388735e+06))
+		v56 := float32(v55 - float32(25))
+		v57 := v52 & uint32(0x7fffff)
+		v58 := v57 + uint32(0x3f330000)
+		v59 := v52 >> 19
+		v60 := log2invc_32[v59&0xf]
+		v61 := fma32(math.Float32frombits(v58), math.Float32frombits(v60), float32(-1))
+		v62 := log2lhi_32[v59&0xf]
+		v63 := fma32(v56, float32(1), math.Float32frombits(v62))
+		v64 := log2llo_32[v59&0xf]
+		v65 := fma32(v56, float32(0), math.Float32frombits(v64))
+		v66 := float32(v61 * float32(1.442695))
+		v67 := fma32(v61, float32(1.925963e-08), v65)
+		v68 := fma32(-v61, float32(1.442695), v66)
+		v69 := float32(v67 - v68)
+		v70 := float32(v63 + v66)
+		v71 := float32(v63 - v70)
+		v72 := float32(v71 + v66)
+		v73 := fma32(float32(-0.24101324), v61, float32(0.28909224))
+		v74 := fma32(v73, v61, float32(-0.36067328))
+		v75 := fma32(v74, v61, float32(0.48089802))
+		v76 := fma32(v75, v61, float32(-0.7213475))
+		v77 := float32(v61 * v61)
+		v78 := float32(v72 + v69)
+		v79 := fma32(v77, v76, v78)
+		v80 := float32(v70 + v79)
+		v81 := x0 == float32(0)
+		v83 := math.Float32bits(v80)
+		if v81 {
+			v83 = uint32(0xff800000)
+		}
+		v84 := x0 < float32(0)
+		v86 := v83
+		if v84 {
+			v86 = uint32(0x7fc00000)
+		}
+		v87 := x0 == float32(math.Inf(1))
+		v88 := v86
+		if v87 {
+			v88 = uint32(0x7f800000)
+		}
+		v89 := x0 != x0
+		v91 := math.Float32bits(x0) | uint32(0x400000)
+		v92 := v88
+		if v89 {
+			v92 = v91
+		}
+		v93 = v92
 	}
-	v8 := math.Float32bits(v5) + uint32(0x4afb0d)
-	v9 := v8 >> 23
-	v11 := v9 | uint32(0x4b000000)
-	v14 := uint32(0x4b00007f)
-	if v2 {
-		v14 = uint32(0x4b000098)
-	}
-	v15 := float32(math.Float32frombits(v11) - math.Float32frombits(v14))
-	v17 := v8 & uint32(0x7fffff)
-	v19 := v17 + uint32(0x3f3504f3)
-	v20 := float32(math.Float32frombits(v19) - float32(1))
-	v22 := float32(float32(2) + v20)
-	v23 := float32(v20 / v22)
-	v24 := float32(v23 * v23)
-	v25 := float32(v24 * v24)
-	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
-	v29 := float32(v24 * v28)
-	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
-	v33 := float32(v25 * v32)
-	v34 := float32(v29 + v33)
-	v36 := float32(float32(0.5) * v20)
-	v37 := float32(v36 * v20)
-	v39 := math.Float32bits(v37) ^ uint32(0x80000000)
-	v40 := fma32(v36, v20, math.Float32frombits(v39))
-	v41 := float32(v20 - v37)
-	v42 := float32(v20 - v41)
-	v43 := float32(v42 - v37)
-	v44 := float32(v37 + v34)
-	v45 := float32(v43 - v40)
-	v46 := fma32(v23, v44, v45)
-	v48 := float32(v41 * float32(1.442695))
-	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
-	v50 := fma32(v41, float32(1.442695), math.Float32frombits(v49))
-	v53 := fma32(v15, float32(0), v50)
-	v54 := fma32(v41, float32(1.925963e-08), v53)
-	v55 := fma32(v46, float32(1.442695), v54)
-	v56 := float32(v15 * float32(1))
-	v57 := float32(v56 + v48)
-	v58 := float32(v57 - v56)
-	v59 := float32(v57 - v58)
-	v60 := float32(v56 - v59)
-	v61 := float32(v48 - v58)
-	v62 := float32(v60 + v61)
-	v63 := float32(v62 + v55)
-	v64 := float32(v57 + v63)
-	v65 := x0 == float32(0)
-	v67 := math.Float32bits(v64)
-	if v65 {
-		v67 = uint32(0xff800000)
-	}
-	v68 := x0 < float32(0)
-	v70 := v67
-	if v68 {
-		v70 = uint32(0x7fc00000)
-	}
-	v72 := x0 == float32(math.Inf(1))
-	v73 := v70
-	if v72 {
-		v73 = uint32(0x7f800000)
-	}
-	v74 := x0 != x0
-	v76 := math.Float32bits(x0) | uint32(0x400000)
-	v77 := v73
-	if v74 {
-		v77 = v76
-	}
-	return math.Float32frombits(v77)
+	return math.Float32frombits(v93)
+}
+
+// log2invc_32 is a lookup table of the math functions (see gen/registry).
+var log2invc_32 = [...]uint32{
+	0x3fb00000, 0x3fa80000, 0x3fa80000, 0x3fa00000,
+	0x3f980000, 0x3f900000, 0x3f900000, 0x3f880000,
+	0x3f880000, 0x3f800000, 0x3f700000, 0x3f680000,
+	0x3f580000, 0x3f500000, 0x3f480000, 0x3f380000,
+}
+
+// log2lhi_32 is a lookup table of the math functions (see gen/registry).
+var log2lhi_32 = [...]uint32{
+	0xbeeb3a00, 0xbec8de00, 0xbec8de00, 0xbea4d400,
+	0xbe7de000, 0xbe2e0000, 0xbe2e0000, 0xbdb32000,
+	0xbdb32000, 0x0, 0x3dbeb000, 0x3e116c00,
+	0x3e7b0000, 0x3e996000, 0x3eb65800, 0x3ef3f000,
+}
+
+// log2llo_32 is a lookup table of the math functions (see gen/registry).
+var log2llo_32 = [...]uint32{
+	0xb69f0197, 0x35aedc1d, 0x35aedc1d, 0x35f6865d,
+	0xb635c813, 0xb651cfdf, 0xb651cfdf, 0x3510536f,
+	0x3510536f, 0x80000000, 0x3492d9f7, 0x36b70aad,
+	0xb69d5be7, 0xb48e4789, 0x3676865d, 0xb6201ac7,
 }
 
 // log264 is log2 on float64, the steps of its program (see gen/registry/vmath.go).
 func log264(x0 float64) float64 {
-	v2 := x0 < float64(2.2250738585072014e-308)
-	v4 := float64(x0 * float64(1.8014398509481984e+16))
-	v5 := x0
-	if v2 {
-		v5 = v4
+	v3 := math.Float64bits(x0) + uint64(0x9a00000000000)
+	v4 := v3 >> 52
+	v6 := v4 | uint64(0x4330000000000000)
+	v8 := float64(math.Float64frombits(v6) - float64(4.503599627371519e+15))
+	v10 := v3 & uint64(0xfffffffffffff)
+	v12 := v10 + uint64(0x3fe6600000000000)
+	v13 := v3 >> 48
+	v14 := log2invc_64[v13&0xf]
+	v16 := math.FMA(math.Float64frombits(v12), math.Float64frombits(v14), float64(-1))
+	v17 := log2lhi_64[v13&0xf]
+	v18 := math.FMA(v8, float64(1), math.Float64frombits(v17))
+	v20 := log2llo_64[v13&0xf]
+	v21 := math.FMA(v8, float64(0), math.Float64frombits(v20))
+	v23 := float64(v16 * float64(1.4426950408889634))
+	v25 := math.FMA(v16, float64(2.0355273740931033e-17), v21)
+	v26 := math.FMA(-v16, float64(1.4426950408889634), v23)
+	v27 := float64(v25 - v26)
+	v28 := float64(v18 + v23)
+	v29 := float64(v18 - v28)
+	v30 := float64(v29 + v23)
+	v33 := math.FMA(float64(0.13179023062878067), v16, float64(-0.14490743255496363))
+	v35 := math.FMA(v33, v16, float64(0.1602980906561314))
+	v37 := math.FMA(v35, v16, float64(-0.18033565188677875))
+	v39 := math.FMA(v37, v16, float64(0.2060992928795521))
+	v41 := math.FMA(v39, v16, float64(-0.2404491745151437))
+	v43 := math.FMA(v41, v16, float64(0.2885390081772228))
+	v45 := math.FMA(v43, v16, float64(-0.3606737602218862))
+	v47 := math.FMA(v45, v16, float64(0.4808983469629879))
+	v49 := math.FMA(v47, v16, float64(-0.7213475204444817))
+	v50 := float64(v16 * v16)
+	v51 := float64(v30 + v27)
+	v52 := math.FMA(v50, v49, v51)
+	v53 := float64(v28 + v52)
+	v56 := x0 < float64(2.2250738585072014e-308)
+	v57 := !(x0 < float64(math.Inf(1)))
+	v58 := v56 || v57
+	v108 := math.Float64bits(v53)
+	if v58 {
+		v60 := float64(x0 * float64(1.8014398509481984e+16))
+		v62 := math.Float64bits(v60) + uint64(0x9a00000000000)
+		v63 := v62 >> 52
+		v64 := v63 | uint64(0x4330000000000000)
+		v65 := float64(math.Float64frombits(v64) - float64(4.503599627371519e+15))
+		v66 := float64(v65 - float64(54))
+		v67 := v62 & uint64(0xfffffffffffff)
+		v68 := v67 + uint64(0x3fe6600000000000)
+		v69 := v62 >> 48
+		v70 := log2invc_64[v69&0xf]
+		v71 := math.FMA(math.Float64frombits(v68), math.Float64frombits(v70), float64(-1))
+		v72 := log2lhi_64[v69&0xf]
+		v73 := math.FMA(v66, float64(1), math.Float64frombits(v72))
+		v74 := log2llo_64[v69&0xf]
+		v75 := math.FMA(v66, float64(0), math.Float64frombits(v74))
+		v76 := float64(v71 * float64(1.4426950408889634))
+		v77 := math.FMA(v71, float64(2.0355273740931033e-17), v75)
+		v78 := math.FMA(-v71, float64(1.4426950408889634), v76)
+		v79 := float64(v77 - v78)
+		v80 := float64(v73 + v76)
+		v81 := float64(v73 - v80)
+		v82 := float64(v81 + v76)
+		v83 := math.FMA(float64(0.13179023062878067), v71, float64(-0.14490743255496363))
+		v84 := math.FMA(v83, v71, float64(0.1602980906561314))
+		v85 := math.FMA(v84, v71, float64(-0.18033565188677875))
+		v86 := math.FMA(v85, v71, float64(0.2060992928795521))
+		v87 := math.FMA(v86, v71, float64(-0.2404491745151437))
+		v88 := math.FMA(v87, v71, float64(0.2885390081772228))
+		v89 := math.FMA(v88, v71, float64(-0.3606737602218862))
+		v90 := math.FMA(v89, v71, float64(0.4808983469629879))
+		v91 := math.FMA(v90, v71, float64(-0.7213475204444817))
+		v92 := float64(v71 * v71)
+		v93 := float64(v82 + v79)
+		v94 := math.FMA(v92, v91, v93)
+		v95 := float64(v80 + v94)
+		v96 := x0 == float64(0)
+		v98 := math.Float64bits(v95)
+		if v96 {
+			v98 = uint64(0xfff0000000000000)
+		}
+		v99 := x0 < float64(0)
+		v101 := v98
+		if v99 {
+			v101 = uint64(0x7ff8000000000001)
+		}
+		v102 := x0 == float64(math.Inf(1))
+		v103 := v101
+		if v102 {
+			v103 = uint64(0x7ff0000000000000)
+		}
+		v104 := x0 != x0
+		v106 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v107 := v103
+		if v104 {
+			v107 = v106
+		}
+		v108 = v107
 	}
-	v8 := math.Float64bits(v5) + uint64(0x95f619980c433)
-	v9 := v8 >> 52
-	v11 := v9 | uint64(0x4330000000000000)
-	v14 := uint64(0x43300000000003ff)
-	if v2 {
-		v14 = uint64(0x4330000000000435)
-	}
-	v15 := float64(math.Float64frombits(v11) - math.Float64frombits(v14))
-	v17 := v8 & uint64(0xfffffffffffff)
-	v19 := v17 + uint64(0x3fe6a09e667f3bcd)
-	v20 := float64(math.Float64frombits(v19) - float64(1))
-	v22 := float64(float64(2) + v20)
-	v23 := float64(v20 / v22)
-	v24 := float64(v23 * v23)
-	v25 := float64(v24 * v24)
-	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
-	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
-	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
-	v33 := float64(v24 * v32)
-	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
-	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
-	v39 := float64(v25 * v38)
-	v40 := float64(v33 + v39)
-	v42 := float64(float64(0.5) * v20)
-	v43 := float64(v42 * v20)
-	v45 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
-	v46 := math.FMA(v42, v20, math.Float64frombits(v45))
-	v47 := float64(v20 - v43)
-	v48 := float64(v20 - v47)
-	v49 := float64(v48 - v43)
-	v50 := float64(v43 + v40)
-	v51 := float64(v49 - v46)
-	v52 := math.FMA(v23, v50, v51)
-	v54 := float64(v47 * float64(1.4426950408889634))
-	v55 := math.Float64bits(v54) ^ uint64(0x8000000000000000)
-	v56 := math.FMA(v47, float64(1.4426950408889634), math.Float64frombits(v55))
-	v59 := math.FMA(v15, float64(0), v56)
-	v60 := math.FMA(v47, float64(2.0355273740931033e-17), v59)
-	v61 := math.FMA(v52, float64(1.4426950408889634), v60)
-	v62 := float64(v15 * float64(1))
-	v63 := float64(v62 + v54)
-	v64 := float64(v63 - v62)
-	v65 := float64(v63 - v64)
-	v66 := float64(v62 - v65)
-	v67 := float64(v54 - v64)
-	v68 := float64(v66 + v67)
-	v69 := float64(v68 + v61)
-	v70 := float64(v63 + v69)
-	v71 := x0 == float64(0)
-	v73 := math.Float64bits(v70)
-	if v71 {
-		v73 = uint64(0xfff0000000000000)
-	}
-	v74 := x0 < float64(0)
-	v76 := v73
-	if v74 {
-		v76 = uint64(0x7ff8000000000001)
-	}
-	v78 := x0 == float64(math.Inf(1))
-	v79 := v76
-	if v78 {
-		v79 = uint64(0x7ff0000000000000)
-	}
-	v80 := x0 != x0
-	v82 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v83 := v79
-	if v80 {
-		v83 = v82
-	}
-	return math.Float64frombits(v83)
+	return math.Float64frombits(v108)
+}
+
+// log2invc_64 is a lookup table of the math functions (see gen/registry).
+var log2invc_64 = [...]uint64{
+	0x3ff6000000000000, 0x3ff5000000000000, 0x3ff5000000000000, 0x3ff4000000000000,
+	0x3ff3000000000000, 0x3ff2000000000000, 0x3ff2000000000000, 0x3ff1000000000000,
+	0x3ff1000000000000, 0x3ff0000000000000, 0x3fee000000000000, 0x3fed000000000000,
+	0x3feb000000000000, 0x3fea000000000000, 0x3fe9000000000000, 0x3fe7000000000000,
+}
+
+// log2lhi_64 is a lookup table of the math functions (see gen/registry).
+var log2lhi_64 = [...]uint64{
+	0xbfdd674000000000, 0xbfd91bc000000000, 0xbfd91bc000000000, 0xbfd49a8000000000,
+	0xbfcfbc0000000000, 0xbfc5c00000000000, 0xbfc5c00000000000, 0xbfb6640000000000,
+	0xbfb6640000000000, 0x0, 0x3fb7d60000000000, 0x3fc22d8000000000,
+	0x3fcf600000000000, 0x3fd32c0000000000, 0x3fd6cb0000000000, 0x3fde7e0000000000,
+}
+
+// log2llo_64 is a lookup table of the math functions (see gen/registry).
+var log2llo_64 = [...]uint64{
+	0xbed3e032ea0efe3f, 0x3eb5db83a3dd2d35, 0x3eb5db83a3dd2d35, 0x3ebed0cb91d406db,
+	0xbec6b902680a23a9, 0xbeca39fbd6879fa0, 0xbeca39fbd6879fa0, 0x3ea20a6dd9d30667,
+	0x3ea20a6dd9d30667, 0x8000000000000000, 0x3e925b3eed319ced, 0x3ed6e1559a4b6969,
+	0xbed3ab7ce0e5b7b8, 0xbe91c8f11979a5db, 0x3eced0cb91d406db, 0xbec40358ea996209,
 }
 
 // log1032 is log10 on float32, the steps of its program (see gen/registry/vmath.go).
 func log1032(x0 float32) float32 {
-	v2 := x0 < float32(1.1754944e-38)
-	v4 := float32(x0 * float32(3.3554432e+07))
-	v5 := x0
-	if v2 {
-		v5 = v4
+	v3 := math.Float32bits(x0) + uint32(0x4d0000)
+	v4 := v3 >> 23
+	v6 := v4 | uint32(0x4b000000)
+	v8 := float32(math.Float32frombits(v6) - float32(8.388735e+06))
+	v10 := v3 & uint32(0x7fffff)
+	v12 := v10 + uint32(0x3f330000)
+	v13 := v3 >> 19
+	v14 := log10invc_32[v13&0xf]
+	v16 := fma32(math.Float32frombits(v12), math.Float32frombits(v14), float32(-1))
+	v18 := log10lhi_32[v13&0xf]
+	v19 := fma32(v8, float32(0.3010254), math.Float32frombits(v18))
+	v21 := log10llo_32[v13&0xf]
+	v22 := fma32(v8, float32(4.605039e-06), math.Float32frombits(v21))
+	v24 := float32(v16 * float32(0.4342945))
+	v26 := fma32(v16, float32(-1.010305e-08), v22)
+	v27 := fma32(-v16, float32(0.4342945), v24)
+	v28 := float32(v26 - v27)
+	v29 := float32(v19 + v24)
+	v30 := float32(v19 - v29)
+	v31 := float32(v30 + v24)
+	v34 := fma32(float32(-0.07255221), v16, float32(0.087025434))
+	v36 := fma32(v34, v16, float32(-0.10857348))
+	v38 := fma32(v36, v16, float32(0.14476472))
+	v40 := fma32(v38, v16, float32(-0.21714725))
+	v41 := float32(v16 * v16)
+	v42 := float32(v31 + v28)
+	v43 := fma32(v41, v40, v42)
+	v44 := float32(v29 + v43)
+	v47 := x0 < float32(1.1754944e-38)
+	v48 := !(x0 < float32(math.Inf(1)))
+	v49 := v47 || v48
+	v95 := math.Float32bits(v44)
+	if v49 {
+		v51 := float32(x0 * float32(3.3554432e+07))
+		v53 := math.Float32bits(v51) + uint32(0x4d0000)
+		v54 := v53 >> 23
+		v55 := v54 | uint32(0x4b000000)
+		v56 := float32(math.Float32frombits(v55) - float32(8.388735e+06))
+		v57 := float32(v56 - float32(25))
+		v58 := v53 & uint32(0x7fffff)
+		v59 := v58 + uint32(0x3f330000)
+		v60 := v53 >> 19
+		v61 := log10invc_32[v60&0xf]
+		v62 := fma32(math.Float32frombits(v59), math.Float32frombits(v61), float32(-1))
+		v63 := log10lhi_32[v60&0xf]
+		v64 := fma32(v57, float32(0.3010254), math.Float32frombits(v63))
+		v65 := log10llo_32[v60&0xf]
+		v66 := fma32(v57, float32(4.605039e-06), math.Float32frombits(v65))
+		v67 := float32(v62 * float32(0.4342945))
+		v68 := fma32(v62, float32(-1.010305e-08), v66)
+		v69 := fma32(-v62, float32(0.4342945), v67)
+		v70 := float32(v68 - v69)
+		v71 := float32(v64 + v67)
+		v72 := float32(v64 - v71)
+		v73 := float32(v72 + v67)
+		v74 := fma32(float32(-0.07255221), v62, float32(0.087025434))
+		v75 := fma32(v74, v62, float32(-0.10857348))
+		v76 := fma32(v75, v62, float32(0.14476472))
+		v77 := fma32(v76, v62, float32(-0.21714725))
+		v78 := float32(v62 * v62)
+		v79 := float32(v73 + v70)
+		v80 := fma32(v78, v77, v79)
+		v81 := float32(v71 + v80)
+		v83 := x0 == float32(0)
+		v85 := math.Float32bits(v81)
+		if v83 {
+			v85 = uint32(0xff800000)
+		}
+		v86 := x0 < float32(0)
+		v88 := v85
+		if v86 {
+			v88 = uint32(0x7fc00000)
+		}
+		v89 := x0 == float32(math.Inf(1))
+		v90 := v88
+		if v89 {
+			v90 = uint32(0x7f800000)
+		}
+		v91 := x0 != x0
+		v93 := math.Float32bits(x0) | uint32(0x400000)
+		v94 := v90
+		if v91 {
+			v94 = v93
+		}
+		v95 = v94
 	}
-	v8 := math.Float32bits(v5) + uint32(0x4afb0d)
-	v9 := v8 >> 23
-	v11 := v9 | uint32(0x4b000000)
-	v14 := uint32(0x4b00007f)
-	if v2 {
-		v14 = uint32(0x4b000098)
-	}
-	v15 := float32(math.Float32frombits(v11) - math.Float32frombits(v14))
-	v17 := v8 & uint32(0x7fffff)
-	v19 := v17 + uint32(0x3f3504f3)
-	v20 := float32(math.Float32frombits(v19) - float32(1))
-	v22 := float32(float32(2) + v20)
-	v23 := float32(v20 / v22)
-	v24 := float32(v23 * v23)
-	v25 := float32(v24 * v24)
-	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
-	v29 := float32(v24 * v28)
-	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
-	v33 := float32(v25 * v32)
-	v34 := float32(v29 + v33)
-	v36 := float32(float32(0.5) * v20)
-	v37 := float32(v36 * v20)
-	v39 := math.Float32bits(v37) ^ uint32(0x80000000)
-	v40 := fma32(v36, v20, math.Float32frombits(v39))
-	v41 := float32(v20 - v37)
-	v42 := float32(v20 - v41)
-	v43 := float32(v42 - v37)
-	v44 := float32(v37 + v34)
-	v45 := float32(v43 - v40)
-	v46 := fma32(v23, v44, v45)
-	v48 := float32(v41 * float32(0.4342945))
-	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
-	v50 := fma32(v41, float32(0.4342945), math.Float32frombits(v49))
-	v53 := fma32(v15, float32(4.605039e-06), v50)
-	v54 := fma32(v41, float32(-1.010305e-08), v53)
-	v55 := fma32(v46, float32(0.4342945), v54)
-	v57 := float32(v15 * float32(0.3010254))
-	v58 := float32(v57 + v48)
-	v59 := float32(v58 - v57)
-	v60 := float32(v58 - v59)
-	v61 := float32(v57 - v60)
-	v62 := float32(v48 - v59)
-	v63 := float32(v61 + v62)
-	v64 := float32(v63 + v55)
-	v65 := float32(v58 + v64)
-	v67 := x0 == float32(0)
-	v69 := math.Float32bits(v65)
-	if v67 {
-		v69 = uint32(0xff800000)
-	}
-	v70 := x0 < float32(0)
-	v72 := v69
-	if v70 {
-		v72 = uint32(0x7fc00000)
-	}
-	v74 := x0 == float32(math.Inf(1))
-	v75 := v72
-	if v74 {
-		v75 = uint32(0x7f800000)
-	}
-	v76 := x0 != x0
-	v78 := math.Float32bits(x0) | uint32(0x400000)
-	v79 := v75
-	if v76 {
-		v79 = v78
-	}
-	return math.Float32frombits(v79)
+	return math.Float32frombits(v95)
+}
+
+// log10invc_32 is a lookup table of the math functions (see gen/registry).
+var log10invc_32 = [...]uint32{
+	0x3fb00000, 0x3fa80000, 0x3fa80000, 0x3fa00000,
+	0x3f980000, 0x3f900000, 0x3f900000, 0x3f880000,
+	0x3f880000, 0x3f800000, 0x3f700000, 0x3f680000,
+	0x3f580000, 0x3f500000, 0x3f480000, 0x3f380000,
+}
+
+// log10lhi_32 is a lookup table of the math functions (see gen/registry).
+var log10lhi_32 = [...]uint32{
+	0xbe0da000, 0xbdf1e000, 0xbdf1e000, 0xbdc67800,
+	0xbd98d800, 0xbd518000, 0xbd518000, 0xbcd7a000,
+	0xbcd7a000, 0x0, 0x3ce5a000, 0x3d2f2000,
+	0x3d972000, 0x3db8b000, 0x3ddb9000, 0x3e12dc00,
+}
+
+// log10llo_32 is a lookup table of the math functions (see gen/registry).
+var log10llo_32 = [...]uint32{
+	0x364709b6, 0x367953c8, 0x367953c8, 0xb5c1c432,
+	0xb6415712, 0xb6a9d60a, 0xb6a9d60a, 0xb6fc9580,
+	0xb6fc9580, 0x80000000, 0xb5e0664f, 0xb6532903,
+	0xb6b17e91, 0xb63cc726, 0x35e68b8b, 0x36a0856c,
 }
 
 // log1064 is log10 on float64, the steps of its program (see gen/registry/vmath.go).
 func log1064(x0 float64) float64 {
-	v2 := x0 < float64(2.2250738585072014e-308)
-	v4 := float64(x0 * float64(1.8014398509481984e+16))
-	v5 := x0
-	if v2 {
-		v5 = v4
+	v3 := math.Float64bits(x0) + uint64(0x9a00000000000)
+	v4 := v3 >> 52
+	v6 := v4 | uint64(0x4330000000000000)
+	v8 := float64(math.Float64frombits(v6) - float64(4.503599627371519e+15))
+	v10 := v3 & uint64(0xfffffffffffff)
+	v12 := v10 + uint64(0x3fe6600000000000)
+	v13 := v3 >> 48
+	v14 := log10invc_64[v13&0xf]
+	v16 := math.FMA(math.Float64frombits(v12), math.Float64frombits(v14), float64(-1))
+	v18 := log10lhi_64[v13&0xf]
+	v19 := math.FMA(v8, float64(0.301025390625), math.Float64frombits(v18))
+	v21 := log10llo_64[v13&0xf]
+	v22 := math.FMA(v8, float64(4.605038981195214e-06), math.Float64frombits(v21))
+	v24 := float64(v16 * float64(0.4342944819032518))
+	v26 := math.FMA(v16, float64(1.098319650216765e-17), v22)
+	v27 := math.FMA(-v16, float64(0.4342944819032518), v24)
+	v28 := float64(v26 - v27)
+	v29 := float64(v19 + v24)
+	v30 := float64(v19 - v29)
+	v31 := float64(v30 + v24)
+	v34 := math.FMA(float64(0.039672812554736925), v16, float64(-0.04362148379369935))
+	v36 := math.FMA(v34, v16, float64(0.0482545335351597))
+	v38 := math.FMA(v36, v16, float64(-0.05428644050553823))
+	v40 := math.FMA(v38, v16, float64(0.06204206924188115))
+	v42 := math.FMA(v40, v16, float64(-0.07238241396170156))
+	v44 := math.FMA(v42, v16, float64(0.0868588963804788))
+	v46 := math.FMA(v44, v16, float64(-0.10857362047570619))
+	v48 := math.FMA(v46, v16, float64(0.14476482730108398))
+	v50 := math.FMA(v48, v16, float64(-0.21714724095162594))
+	v51 := float64(v16 * v16)
+	v52 := float64(v31 + v28)
+	v53 := math.FMA(v51, v50, v52)
+	v54 := float64(v29 + v53)
+	v57 := x0 < float64(2.2250738585072014e-308)
+	v58 := !(x0 < float64(math.Inf(1)))
+	v59 := v57 || v58
+	v110 := math.Float64bits(v54)
+	if v59 {
+		v61 := float64(x0 * float64(1.8014398509481984e+16))
+		v63 := math.Float64bits(v61) + uint64(0x9a00000000000)
+		v64 := v63 >> 52
+		v65 := v64 | uint64(0x4330000000000000)
+		v66 := float64(math.Float64frombits(v65) - float64(4.503599627371519e+15))
+		v67 := float64(v66 - float64(54))
+		v68 := v63 & uint64(0xfffffffffffff)
+		v69 := v68 + uint64(0x3fe6600000000000)
+		v70 := v63 >> 48
+		v71 := log10invc_64[v70&0xf]
+		v72 := math.FMA(math.Float64frombits(v69), math.Float64frombits(v71), float64(-1))
+		v73 := log10lhi_64[v70&0xf]
+		v74 := math.FMA(v67, float64(0.301025390625), math.Float64frombits(v73))
+		v75 := log10llo_64[v70&0xf]
+		v76 := math.FMA(v67, float64(4.605038981195214e-06), math.Float64frombits(v75))
+		v77 := float64(v72 * float64(0.4342944819032518))
+		v78 := math.FMA(v72, float64(1.098319650216765e-17), v76)
+		v79 := math.FMA(-v72, float64(0.4342944819032518), v77)
+		v80 := float64(v78 - v79)
+		v81 := float64(v74 + v77)
+		v82 := float64(v74 - v81)
+		v83 := float64(v82 + v77)
+		v84 := math.FMA(float64(0.039672812554736925), v72, float64(-0.04362148379369935))
+		v85 := math.FMA(v84, v72, float64(0.0482545335351597))
+		v86 := math.FMA(v85, v72, float64(-0.05428644050553823))
+		v87 := math.FMA(v86, v72, float64(0.06204206924188115))
+		v88 := math.FMA(v87, v72, float64(-0.07238241396170156))
+		v89 := math.FMA(v88, v72, float64(0.0868588963804788))
+		v90 := math.FMA(v89, v72, float64(-0.10857362047570619))
+		v91 := math.FMA(v90, v72, float64(0.14476482730108398))
+		v92 := math.FMA(v91, v72, float64(-0.21714724095162594))
+		v93 := float64(v72 * v72)
+		v94 := float64(v83 + v80)
+		v95 := math.FMA(v93, v92, v94)
+		v96 := float64(v81 + v95)
+		v98 := x0 == float64(0)
+		v100 := math.Float64bits(v96)
+		if v98 {
+			v100 = uint64(0xfff0000000000000)
+		}
+		v101 := x0 < float64(0)
+		v103 := v100
+		if v101 {
+			v103 = uint64(0x7ff8000000000001)
+		}
+		v104 := x0 == float64(math.Inf(1))
+		v105 := v103
+		if v104 {
+			v105 = uint64(0x7ff0000000000000)
+		}
+		v106 := x0 != x0
+		v108 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v109 := v105
+		if v106 {
+			v109 = v108
+		}
+		v110 = v109
 	}
-	v8 := math.Float64bits(v5) + uint64(0x95f619980c433)
-	v9 := v8 >> 52
-	v11 := v9 | uint64(0x4330000000000000)
-	v14 := uint64(0x43300000000003ff)
-	if v2 {
-		v14 = uint64(0x4330000000000435)
-	}
-	v15 := float64(math.Float64frombits(v11) - math.Float64frombits(v14))
-	v17 := v8 & uint64(0xfffffffffffff)
-	v19 := v17 + uint64(0x3fe6a09e667f3bcd)
-	v20 := float64(math.Float64frombits(v19) - float64(1))
-	v22 := float64(float64(2) + v20)
-	v23 := float64(v20 / v22)
-	v24 := float64(v23 * v23)
-	v25 := float64(v24 * v24)
-	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
-	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
-	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
-	v33 := float64(v24 * v32)
-	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
-	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
-	v39 := float64(v25 * v38)
-	v40 := float64(v33 + v39)
-	v42 := float64(float64(0.5) * v20)
-	v43 := float64(v42 * v20)
-	v45 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
-	v46 := math.FMA(v42, v20, math.Float64frombits(v45))
-	v47 := float64(v20 - v43)
-	v48 := float64(v20 - v47)
-	v49 := float64(v48 - v43)
-	v50 := float64(v43 + v40)
-	v51 := float64(v49 - v46)
-	v52 := math.FMA(v23, v50, v51)
-	v54 := float64(v47 * float64(0.4342944819032518))
-	v55 := math.Float64bits(v54) ^ uint64(0x8000000000000000)
-	v56 := math.FMA(v47, float64(0.4342944819032518), math.Float64frombits(v55))
-	v59 := math.FMA(v15, float64(-8.532344317057107e-14), v56)
-	v60 := math.FMA(v47, float64(1.098319650216765e-17), v59)
-	v61 := math.FMA(v52, float64(0.4342944819032518), v60)
-	v63 := float64(v15 * float64(0.3010299956640665))
-	v64 := float64(v63 + v54)
-	v65 := float64(v64 - v63)
-	v66 := float64(v64 - v65)
-	v67 := float64(v63 - v66)
-	v68 := float64(v54 - v65)
-	v69 := float64(v67 + v68)
-	v70 := float64(v69 + v61)
-	v71 := float64(v64 + v70)
-	v73 := x0 == float64(0)
-	v75 := math.Float64bits(v71)
-	if v73 {
-		v75 = uint64(0xfff0000000000000)
-	}
-	v76 := x0 < float64(0)
-	v78 := v75
-	if v76 {
-		v78 = uint64(0x7ff8000000000001)
-	}
-	v80 := x0 == float64(math.Inf(1))
-	v81 := v78
-	if v80 {
-		v81 = uint64(0x7ff0000000000000)
-	}
-	v82 := x0 != x0
-	v84 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v85 := v81
-	if v82 {
-		v85 = v84
-	}
-	return math.Float64frombits(v85)
+	return math.Float64frombits(v110)
+}
+
+// log10invc_64 is a lookup table of the math functions (see gen/registry).
+var log10invc_64 = [...]uint64{
+	0x3ff6000000000000, 0x3ff5000000000000, 0x3ff5000000000000, 0x3ff4000000000000,
+	0x3ff3000000000000, 0x3ff2000000000000, 0x3ff2000000000000, 0x3ff1000000000000,
+	0x3ff1000000000000, 0x3ff0000000000000, 0x3fee000000000000, 0x3fed000000000000,
+	0x3feb000000000000, 0x3fea000000000000, 0x3fe9000000000000, 0x3fe7000000000000,
+}
+
+// log10lhi_64 is a lookup table of the math functions (see gen/registry).
+var log10lhi_64 = [...]uint64{
+	0xbfc1b40000000000, 0xbfbe3c0000000000, 0xbfbe3c0000000000, 0xbfb8cf0000000000,
+	0xbfb31b0000000000, 0xbfaa300000000000, 0xbfaa300000000000, 0xbf9af40000000000,
+	0xbf9af40000000000, 0x0, 0x3f9cb40000000000, 0x3fa5e40000000000,
+	0x3fb2e40000000000, 0x3fb7160000000000, 0x3fbb720000000000, 0x3fc25b8000000000,
+}
+
+// log10llo_64 is a lookup table of the math functions (see gen/registry).
+var log10llo_64 = [...]uint64{
+	0x3ec8e136b0854445, 0x3ecf2a78f300e155, 0x3ecf2a78f300e155, 0xbeb83886480c9b29,
+	0xbec82ae2388c00da, 0xbed53ac13dfd3850, 0xbed53ac13dfd3850, 0xbedf92b00e60fa6e,
+	0xbedf92b00e60fa6e, 0x8000000000000000, 0xbebc0cc9d00925a5, 0xbeca65205b5ab912,
+	0xbed62fd21ffc5aef, 0xbec798e4c2822931, 0x3ebcd17157e295f6, 0x3ed410ad7bfe1035,
 }
 
 // log1p32 is log1p on float32, the steps of its program (see gen/registry/vmath.go).
@@ -1728,86 +2073,75 @@ func log1p32(x0 float32) float32 {
 	v5 := float32(float32(1) - v4)
 	v6 := float32(x0 - v3)
 	v7 := float32(v5 + v6)
-	v9 := v2 < float32(1.1754944e-38)
-	v11 := float32(v2 * float32(3.3554432e+07))
-	v12 := v2
+	v9 := x0 < float32(1.6777216e+07)
+	v11 := math.Float32bits(v2) + uint32(0x4d0000)
+	v12 := v11 >> 23
+	v14 := v12 | uint32(0x4b000000)
+	v16 := float32(math.Float32frombits(v14) - float32(8.388735e+06))
+	v18 := v11 & uint32(0x7fffff)
+	v20 := v18 + uint32(0x3f330000)
+	v21 := v11 >> 19
+	v22 := loginvc_32[v21&0xf]
+	v24 := fma32(math.Float32frombits(v20), math.Float32frombits(v22), float32(-1))
+	v26 := loglhi_32[v21&0xf]
+	v27 := fma32(v16, float32(0.69314575), math.Float32frombits(v26))
+	v29 := logllo_32[v21&0xf]
+	v30 := fma32(v16, float32(1.4286068e-06), math.Float32frombits(v29))
+	v32 := v11 & uint32(0x7f800000)
+	v33 := v22 - v32
+	v34 := v33 + uint32(0x3f800000)
+	v35 := float32(v7 * math.Float32frombits(v34))
+	v36 := fma32(-v35, v24, v35)
+	v38 := float32(0)
 	if v9 {
-		v12 = v11
+		v38 = v36
 	}
-	v14 := math.Float32bits(v12) + uint32(0x4afb0d)
-	v15 := v14 >> 23
-	v17 := v15 | uint32(0x4b000000)
-	v20 := uint32(0x4b00007f)
-	if v9 {
-		v20 = uint32(0x4b000098)
+	v39 := float32(v30 + v38)
+	v40 := float32(v27 + v24)
+	v41 := float32(v27 - v40)
+	v42 := float32(v41 + v24)
+	v45 := fma32(float32(-0.16705765), v24, float32(0.20038347))
+	v47 := fma32(v45, v24, float32(-0.24999967))
+	v49 := fma32(v47, v24, float32(0.3333331))
+	v51 := fma32(v49, v24, float32(-0.5))
+	v52 := float32(v24 * v24)
+	v53 := float32(v42 + v39)
+	v54 := fma32(v52, v51, v53)
+	v55 := x0 == float32(0)
+	v56 := float32(v40 + v54)
+	v57 := v56
+	if v55 {
+		v57 = x0
 	}
-	v21 := float32(math.Float32frombits(v17) - math.Float32frombits(v20))
-	v23 := v14 & uint32(0x7fffff)
-	v25 := v23 + uint32(0x3f3504f3)
-	v26 := float32(math.Float32frombits(v25) - float32(1))
-	v28 := float32(float32(2) + v26)
-	v29 := float32(v26 / v28)
-	v30 := float32(v29 * v29)
-	v31 := float32(v30 * v30)
-	v34 := fma32(float32(0.28498787), v31, float32(0.6666666))
-	v35 := float32(v30 * v34)
-	v38 := fma32(float32(0.24279079), v31, float32(0.40000972))
-	v39 := float32(v31 * v38)
-	v40 := float32(v35 + v39)
-	v42 := float32(float32(0.5) * v26)
-	v43 := float32(v42 * v26)
-	v45 := math.Float32bits(v43) ^ uint32(0x80000000)
-	v46 := fma32(v42, v26, math.Float32frombits(v45))
-	v47 := float32(v26 - v43)
-	v48 := float32(v26 - v47)
-	v49 := float32(v48 - v43)
-	v50 := float32(v43 + v40)
-	v51 := float32(v49 - v46)
-	v52 := fma32(v29, v50, v51)
-	v53 := float32(v7 / v2)
-	v54 := float32(v47 * float32(1))
-	v55 := math.Float32bits(v54) ^ uint32(0x80000000)
-	v56 := fma32(v47, float32(1), math.Float32frombits(v55))
-	v59 := fma32(v21, float32(1.4286068e-06), v56)
-	v60 := fma32(v47, float32(0), v59)
-	v61 := fma32(v52, float32(1), v60)
-	v62 := float32(v61 + v53)
-	v64 := float32(v21 * float32(0.69314575))
-	v65 := float32(v64 + v54)
-	v66 := float32(v65 - v64)
-	v67 := float32(v65 - v66)
-	v68 := float32(v64 - v67)
-	v69 := float32(v54 - v66)
-	v70 := float32(v68 + v69)
-	v71 := float32(v70 + v62)
-	v72 := float32(v65 + v71)
-	v74 := x0 == float32(-1)
-	v76 := math.Float32bits(v72)
-	if v74 {
-		v76 = uint32(0xff800000)
+	v58 := !(float32(-1) < x0)
+	v59 := x0 == float32(math.Inf(1))
+	v60 := v58 || v59
+	v73 := math.Float32bits(v57)
+	if v60 {
+		v61 := x0 == float32(-1)
+		v63 := math.Float32bits(v57)
+		if v61 {
+			v63 = uint32(0xff800000)
+		}
+		v64 := x0 < float32(-1)
+		v66 := v63
+		if v64 {
+			v66 = uint32(0x7fc00000)
+		}
+		v67 := x0 == float32(math.Inf(1))
+		v68 := v66
+		if v67 {
+			v68 = uint32(0x7f800000)
+		}
+		v69 := x0 != x0
+		v71 := math.Float32bits(x0) | uint32(0x400000)
+		v72 := v68
+		if v69 {
+			v72 = v71
+		}
+		v73 = v72
 	}
-	v77 := x0 < float32(-1)
-	v79 := v76
-	if v77 {
-		v79 = uint32(0x7fc00000)
-	}
-	v81 := x0 == float32(math.Inf(1))
-	v82 := v79
-	if v81 {
-		v82 = uint32(0x7f800000)
-	}
-	v83 := x0 == float32(0)
-	v84 := math.Float32frombits(v82)
-	if v83 {
-		v84 = x0
-	}
-	v85 := x0 != x0
-	v87 := math.Float32bits(x0) | uint32(0x400000)
-	v88 := math.Float32bits(v84)
-	if v85 {
-		v88 = v87
-	}
-	return math.Float32frombits(v88)
+	return math.Float32frombits(v73)
 }
 
 // log1p64 is log1p on float64, the steps of its program (see gen/registry/vmath.go).
@@ -1818,89 +2152,80 @@ func log1p64(x0 float64) float64 {
 	v5 := float64(float64(1) - v4)
 	v6 := float64(x0 - v3)
 	v7 := float64(v5 + v6)
-	v9 := v2 < float64(2.2250738585072014e-308)
-	v11 := float64(v2 * float64(1.8014398509481984e+16))
-	v12 := v2
+	v9 := x0 < float64(9.007199254740992e+15)
+	v11 := math.Float64bits(v2) + uint64(0x9a00000000000)
+	v12 := v11 >> 52
+	v14 := v12 | uint64(0x4330000000000000)
+	v16 := float64(math.Float64frombits(v14) - float64(4.503599627371519e+15))
+	v18 := v11 & uint64(0xfffffffffffff)
+	v20 := v18 + uint64(0x3fe6600000000000)
+	v21 := v11 >> 48
+	v22 := loginvc_64[v21&0xf]
+	v24 := math.FMA(math.Float64frombits(v20), math.Float64frombits(v22), float64(-1))
+	v26 := loglhi_64[v21&0xf]
+	v27 := math.FMA(v16, float64(0.693145751953125), math.Float64frombits(v26))
+	v29 := logllo_64[v21&0xf]
+	v30 := math.FMA(v16, float64(1.4286068203094173e-06), math.Float64frombits(v29))
+	v32 := v11 & uint64(0x7ff0000000000000)
+	v33 := v22 - v32
+	v34 := v33 + uint64(0x3ff0000000000000)
+	v35 := float64(v7 * math.Float64frombits(v34))
+	v36 := math.FMA(-v35, v24, v35)
+	v38 := float64(0)
 	if v9 {
-		v12 = v11
+		v38 = v36
 	}
-	v14 := math.Float64bits(v12) + uint64(0x95f619980c433)
-	v15 := v14 >> 52
-	v17 := v15 | uint64(0x4330000000000000)
-	v20 := uint64(0x43300000000003ff)
-	if v9 {
-		v20 = uint64(0x4330000000000435)
+	v39 := float64(v30 + v38)
+	v40 := float64(v27 + v24)
+	v41 := float64(v27 - v40)
+	v42 := float64(v41 + v24)
+	v45 := math.FMA(float64(0.09135002678568427), v24, float64(-0.10044217831765348))
+	v47 := math.FMA(v45, v24, float64(0.11111016958744))
+	v49 := math.FMA(v47, v24, float64(-0.12499914865976047))
+	v51 := math.FMA(v49, v24, float64(0.14285714377485995))
+	v53 := math.FMA(v51, v24, float64(-0.1666666673831381))
+	v55 := math.FMA(v53, v24, float64(0.19999999999960497))
+	v57 := math.FMA(v55, v24, float64(-0.24999999999975417))
+	v59 := math.FMA(v57, v24, float64(0.33333333333333337))
+	v61 := math.FMA(v59, v24, float64(-0.5))
+	v62 := float64(v24 * v24)
+	v63 := float64(v42 + v39)
+	v64 := math.FMA(v62, v61, v63)
+	v65 := x0 == float64(0)
+	v66 := float64(v40 + v64)
+	v67 := v66
+	if v65 {
+		v67 = x0
 	}
-	v21 := float64(math.Float64frombits(v17) - math.Float64frombits(v20))
-	v23 := v14 & uint64(0xfffffffffffff)
-	v25 := v23 + uint64(0x3fe6a09e667f3bcd)
-	v26 := float64(math.Float64frombits(v25) - float64(1))
-	v28 := float64(float64(2) + v26)
-	v29 := float64(v26 / v28)
-	v30 := float64(v29 * v29)
-	v31 := float64(v30 * v30)
-	v34 := math.FMA(float64(0.14798198605116586), v31, float64(0.1818357216161805))
-	v36 := math.FMA(v34, v31, float64(0.2857142874366239))
-	v38 := math.FMA(v36, v31, float64(0.6666666666666735))
-	v39 := float64(v30 * v38)
-	v42 := math.FMA(float64(0.15313837699209373), v31, float64(0.22222198432149784))
-	v44 := math.FMA(v42, v31, float64(0.3999999999940942))
-	v45 := float64(v31 * v44)
-	v46 := float64(v39 + v45)
-	v48 := float64(float64(0.5) * v26)
-	v49 := float64(v48 * v26)
-	v51 := math.Float64bits(v49) ^ uint64(0x8000000000000000)
-	v52 := math.FMA(v48, v26, math.Float64frombits(v51))
-	v53 := float64(v26 - v49)
-	v54 := float64(v26 - v53)
-	v55 := float64(v54 - v49)
-	v56 := float64(v49 + v46)
-	v57 := float64(v55 - v52)
-	v58 := math.FMA(v29, v56, v57)
-	v59 := float64(v7 / v2)
-	v60 := float64(v53 * float64(1))
-	v61 := math.Float64bits(v60) ^ uint64(0x8000000000000000)
-	v62 := math.FMA(v53, float64(1), math.Float64frombits(v61))
-	v65 := math.FMA(v21, float64(-1.7239444525614835e-13), v62)
-	v66 := math.FMA(v53, float64(0), v65)
-	v67 := math.FMA(v58, float64(1), v66)
-	v68 := float64(v67 + v59)
-	v70 := float64(v21 * float64(0.6931471805601177))
-	v71 := float64(v70 + v60)
-	v72 := float64(v71 - v70)
-	v73 := float64(v71 - v72)
-	v74 := float64(v70 - v73)
-	v75 := float64(v60 - v72)
-	v76 := float64(v74 + v75)
-	v77 := float64(v76 + v68)
-	v78 := float64(v71 + v77)
-	v80 := x0 == float64(-1)
-	v82 := math.Float64bits(v78)
-	if v80 {
-		v82 = uint64(0xfff0000000000000)
+	v68 := !(float64(-1) < x0)
+	v69 := x0 == float64(math.Inf(1))
+	v70 := v68 || v69
+	v83 := math.Float64bits(v67)
+	if v70 {
+		v71 := x0 == float64(-1)
+		v73 := math.Float64bits(v67)
+		if v71 {
+			v73 = uint64(0xfff0000000000000)
+		}
+		v74 := x0 < float64(-1)
+		v76 := v73
+		if v74 {
+			v76 = uint64(0x7ff8000000000001)
+		}
+		v77 := x0 == float64(math.Inf(1))
+		v78 := v76
+		if v77 {
+			v78 = uint64(0x7ff0000000000000)
+		}
+		v79 := x0 != x0
+		v81 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v82 := v78
+		if v79 {
+			v82 = v81
+		}
+		v83 = v82
 	}
-	v83 := x0 < float64(-1)
-	v85 := v82
-	if v83 {
-		v85 = uint64(0x7ff8000000000001)
-	}
-	v87 := x0 == float64(math.Inf(1))
-	v88 := v85
-	if v87 {
-		v88 = uint64(0x7ff0000000000000)
-	}
-	v89 := x0 == float64(0)
-	v90 := math.Float64frombits(v88)
-	if v89 {
-		v90 = x0
-	}
-	v91 := x0 != x0
-	v93 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v94 := math.Float64bits(v90)
-	if v91 {
-		v94 = v93
-	}
-	return math.Float64frombits(v94)
+	return math.Float64frombits(v83)
 }
 
 // sigmoid32 is sigmoid on float32, the steps of its program (see gen/registry/vmath.go).
@@ -2630,7 +2955,7 @@ func sin32(x0 float32) float32 {
 		v55 := v2 & uint32(0x7fffff)
 		v56 := v53 << 23
 		v57 := v55 | v56
-		v58 := rempio2_0_32[v49]
+		v58 := rempio2_0_32[v49&0x1f]
 		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
 		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
 		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
@@ -2646,7 +2971,7 @@ func sin32(x0 float32) float32 {
 			v72 = v71
 		}
 		v73 := fma32(-float32(4), v72, v59)
-		v74 := rempio2_1_32[v49]
+		v74 := rempio2_1_32[v49&0x1f]
 		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
 		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
 		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
@@ -2674,7 +2999,7 @@ func sin32(x0 float32) float32 {
 			v97 = v96
 		}
 		v98 := fma32(-float32(4), v97, v84)
-		v99 := rempio2_2_32[v49]
+		v99 := rempio2_2_32[v49&0x1f]
 		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
 		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
 		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
@@ -2696,7 +3021,7 @@ func sin32(x0 float32) float32 {
 		v118 := float32(v109 - v117)
 		v119 := float32(v89 - v116)
 		v120 := float32(v118 + v119)
-		v121 := rempio2_3_32[v49]
+		v121 := rempio2_3_32[v49&0x1f]
 		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
 		v123 := float32(v108 + v114)
 		v124 := float32(v120 + v102)
@@ -2901,7 +3226,7 @@ func sin64(x0 float64) float64 {
 		v55 := v2 & uint64(0xfffffffffffff)
 		v56 := v53 << 52
 		v57 := v55 | v56
-		v58 := rempio2_0_64[v49]
+		v58 := rempio2_0_64[v49&0xff]
 		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
 		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
 		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
@@ -2917,7 +3242,7 @@ func sin64(x0 float64) float64 {
 			v72 = v71
 		}
 		v73 := math.FMA(-float64(4), v72, v59)
-		v74 := rempio2_1_64[v49]
+		v74 := rempio2_1_64[v49&0xff]
 		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
 		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
 		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
@@ -2945,7 +3270,7 @@ func sin64(x0 float64) float64 {
 			v97 = v96
 		}
 		v98 := math.FMA(-float64(4), v97, v84)
-		v99 := rempio2_2_64[v49]
+		v99 := rempio2_2_64[v49&0xff]
 		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
 		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
 		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
@@ -2967,7 +3292,7 @@ func sin64(x0 float64) float64 {
 		v118 := float64(v109 - v117)
 		v119 := float64(v89 - v116)
 		v120 := float64(v118 + v119)
-		v121 := rempio2_3_64[v49]
+		v121 := rempio2_3_64[v49&0xff]
 		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
 		v123 := float64(v108 + v114)
 		v124 := float64(v120 + v102)
@@ -3403,7 +3728,7 @@ func cos32(x0 float32) float32 {
 		v55 := v2 & uint32(0x7fffff)
 		v56 := v53 << 23
 		v57 := v55 | v56
-		v58 := rempio2_0_32[v49]
+		v58 := rempio2_0_32[v49&0x1f]
 		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
 		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
 		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
@@ -3419,7 +3744,7 @@ func cos32(x0 float32) float32 {
 			v72 = v71
 		}
 		v73 := fma32(-float32(4), v72, v59)
-		v74 := rempio2_1_32[v49]
+		v74 := rempio2_1_32[v49&0x1f]
 		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
 		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
 		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
@@ -3447,7 +3772,7 @@ func cos32(x0 float32) float32 {
 			v97 = v96
 		}
 		v98 := fma32(-float32(4), v97, v84)
-		v99 := rempio2_2_32[v49]
+		v99 := rempio2_2_32[v49&0x1f]
 		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
 		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
 		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
@@ -3469,7 +3794,7 @@ func cos32(x0 float32) float32 {
 		v118 := float32(v109 - v117)
 		v119 := float32(v89 - v116)
 		v120 := float32(v118 + v119)
-		v121 := rempio2_3_32[v49]
+		v121 := rempio2_3_32[v49&0x1f]
 		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
 		v123 := float32(v108 + v114)
 		v124 := float32(v120 + v102)
@@ -3625,7 +3950,7 @@ func cos64(x0 float64) float64 {
 		v55 := v2 & uint64(0xfffffffffffff)
 		v56 := v53 << 52
 		v57 := v55 | v56
-		v58 := rempio2_0_64[v49]
+		v58 := rempio2_0_64[v49&0xff]
 		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
 		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
 		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
@@ -3641,7 +3966,7 @@ func cos64(x0 float64) float64 {
 			v72 = v71
 		}
 		v73 := math.FMA(-float64(4), v72, v59)
-		v74 := rempio2_1_64[v49]
+		v74 := rempio2_1_64[v49&0xff]
 		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
 		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
 		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
@@ -3669,7 +3994,7 @@ func cos64(x0 float64) float64 {
 			v97 = v96
 		}
 		v98 := math.FMA(-float64(4), v97, v84)
-		v99 := rempio2_2_64[v49]
+		v99 := rempio2_2_64[v49&0xff]
 		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
 		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
 		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
@@ -3691,7 +4016,7 @@ func cos64(x0 float64) float64 {
 		v118 := float64(v109 - v117)
 		v119 := float64(v89 - v116)
 		v120 := float64(v118 + v119)
-		v121 := rempio2_3_64[v49]
+		v121 := rempio2_3_64[v49&0xff]
 		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
 		v123 := float64(v108 + v114)
 		v124 := float64(v120 + v102)

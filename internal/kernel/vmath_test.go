@@ -127,7 +127,7 @@ func mathCount64() int {
 	return 20000
 }
 
-func unaryOpNamed(t *testing.T, name string) kernel.UnaryOp {
+func unaryOpNamed(t testing.TB, name string) kernel.UnaryOp {
 	for op := range kernel.NumUnaryOps {
 		if op.String() == name {
 			return op
@@ -138,7 +138,7 @@ func unaryOpNamed(t *testing.T, name string) kernel.UnaryOp {
 }
 
 // mathOps lists the math ops of the unary family that have a mathFunc.
-func mathOps(t *testing.T) []mathFunc {
+func mathOps(t testing.TB) []mathFunc {
 	var fs []mathFunc
 	for op := range kernel.NumUnaryOps {
 		if f, ok := mathFuncs[op.String()]; ok {

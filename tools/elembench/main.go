@@ -122,13 +122,14 @@ type config struct {
 	png, svg  string // files to draw the curve in, instead of printing the table
 	curve     curveSpec
 	broadcast []workloads.Broadcast
-	reduce    bool // time the reductions instead of the elementwise table
-	math      bool // -math: the math functions per type and implementation
-	views     bool // time the strided-view workloads instead of the elementwise table
-	tune      bool // -tune: crossovers of implementations and store modes on this machine
-	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
-	expr      bool // -expr: the fused expressions against op by op and Add
-	small     bool // -small: the named calls on short slices against the plain loops
+	reduce    bool            // time the reductions instead of the elementwise table
+	math      bool            // -math: the math functions per type and implementation
+	mathOps   map[string]bool // -math -ops: the functions to time (all when nil)
+	views     bool            // time the strided-view workloads instead of the elementwise table
+	tune      bool            // -tune: crossovers of implementations and store modes on this machine
+	check     bool            // -tune -check: the automatic choice against every forced one on the bar's calls
+	expr      bool            // -expr: the fused expressions against op by op and Add
+	small     bool            // -small: the named calls on short slices against the plain loops
 }
 
 func parseFlags(args []string) (config, error) {
@@ -154,7 +155,7 @@ func parseFlags(args []string) (config, error) {
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
 	exprFlag := fs.Bool("expr", false, "time the fused expressions of package expr (N, B, A at 16M, 16000 and 1000 elements) against the same ops one at a time and one elem.Add, ending with the line `expr: worst 16M fused/Add = R`")
-	mathFlag := fs.Bool("math", false, "time the math functions (Exp, Log, Tanh, ...) on float32 and float64 under every implementation against the math loop, with the measured max ulp, instead of the elementwise table")
+	mathFlag := fs.Bool("math", false, "time the math functions (those of -ops, when given) (Exp, Log, Tanh, ...) on float32 and float64 under every implementation against the math loop, with the measured max ulp, instead of the elementwise table")
 	small := fs.Bool("small", false, "time named calls of every family and the reductions at n = 1, 2, 4, 8, 16, 32, 64, 1000 against the plain Go loop each replaces, ending with the line `small: worst elem/loop at n<=16 = R`, instead of the elementwise table")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -206,6 +207,12 @@ func parseFlags(args []string) (config, error) {
 			return config{}, fmt.Errorf("-workers times the binary ops only, not %s", name)
 		}
 		cfg.ops = append(cfg.ops, op)
+	}
+	if cfg.math && flagSet(fs, "ops") && *ops != "all" {
+		cfg.mathOps = map[string]bool{}
+		for _, name := range split(*ops) {
+			cfg.mathOps[name] = true
+		}
 	}
 	if *reduce && !flagSet(fs, "sizes") {
 		*sizes = "1000,16000,262144"

@@ -120,14 +120,14 @@ func reportMath(w io.Writer, cfg config) {
 	restore := kernel.Current()
 	defer kernel.Use(restore, "elembench")
 	for _, op := range elem.UnaryOps() {
-		if mathLoop[float32](op.String()) == nil {
+		if mathLoop[float32](op.String()) == nil || cfg.mathOps != nil && !cfg.mathOps[op.String()] {
 			continue
 		}
 		mathRows(tw, cfg, op, "float32", mathTime[float32], mathULP32)
 		mathRows(tw, cfg, op, "float64", mathTime[float64], mathULP64)
 	}
 	for _, op := range elem.Ops() {
-		if loop, ok := mathLoops2[op.String()]; ok {
+		if loop, ok := mathLoops2[op.String()]; ok && (cfg.mathOps == nil || cfg.mathOps[op.String()]) {
 			mathRows2(tw, cfg, op, loop)
 		}
 	}

@@ -1,0 +1,154 @@
+package registry
+
+import (
+	"math"
+	"math/big"
+)
+
+// expTableBits is log2 of the number of entries of exp's table: 2^(j/16)
+// is one register permutation on AVX-512 (and two on AVX2) for float32,
+// and a two-register one for float64.
+const expTableBits = 4
+
+// expFast is the common path of e^x (2^x if base2), for the x whose
+// result is a normal number (Tang's method): k = round(x*16/ln 2) by
+// adding 1.5*2^mant (k's low bits then hold k), r = x - k*ln2/16 in one
+// part (Cody and Waite: x - k*C1 is exact), |r| <= ln(2)/32, and e^x =
+// 2^(k>>4) * T[k&15] * e^r with T[j] = 2^(j/16) from a table of its value
+// rounded (Thi) and of its rest relative to it (tail): 2^(k>>4)*Thi is s,
+// made by adding k<<(mant-4) to the table's bits (which hold Thi's less
+// j<<(mant-4)), and the result is s + s*t, one rounding, with t =
+// (e^r - 1) + tail = r + r^2*q(r) + tail. With |r| this small, r's
+// rounding, t's and q's error are far under an ulp of the result: the
+// error is the last rounding's half ulp and a few hundredths.
+type expFast struct{ k, t, res int }
+
+func (b *mathBuilder) expFast(x int, base2 bool) expFast {
+	fb := bitsOf(b.p.T)
+	f64 := b.p.T.Bits == 64
+	shifter := math.Ldexp(1.5, fb.mant)
+	scale := float64(int(1) << expTableBits)
+	var k, r int
+	if base2 {
+		// r = (x - k/16)*ln 2: the difference is exact, the product
+		// rounds once, and the rounding is as small as r.
+		k = b.fma(x, b.f(scale), b.f(shifter))
+		f := b.fnma(b.sub(k, b.f(shifter)), b.f(1/scale), x)
+		r = b.mul(f, b.c(math.Ln2))
+	} else {
+		// C1 has few enough bits that k*C1 is exact for every k of a
+		// finite result (9 bits; float64: 32 bits).
+		c1 := float64(math.Float32frombits(0x3F318000))
+		if f64 {
+			c1 = math.Float64frombits(0x3FE62E42FEE00000)
+		}
+		c2, _ := splitConst(b.p.T, newBig().Sub(bigLn2(), newBig().SetFloat64(c1)))
+		k = b.fma(x, b.c(scale/math.Ln2), b.f(shifter))
+		n := b.sub(k, b.f(shifter))
+		r = b.fnma(n, b.f(c2/scale), b.fnma(n, b.f(c1/scale), x))
+	}
+	deg := 3
+	if f64 {
+		deg = 6
+	}
+	hi, tail := expTables(b.p.T)
+	q := b.horner(r, expPoly(b.p.T, deg)...)
+	t := b.fma(b.mul(r, r), q, b.add(r, b.table("exptail", k, tail)))
+	s := b.iadd(b.table("exphi", k, hi), b.shl(k, fb.mant-expTableBits))
+	return expFast{k: k, t: t, res: b.fma(t, s, s)}
+}
+
+// expTables are the bits of Thi[j] = 2^(j/16) rounded, less j<<(mant-4)
+// (so that adding k<<(mant-4) gives 2^(k>>4)*Thi[k&15]), and the rests
+// tail[j] = (2^(j/16) - Thi[j])/Thi[j] rounded.
+func expTables(t Type) (hi, tail []uint64) {
+	fb := bitsOf(t)
+	for j := range 1 << expTableBits {
+		v := bigExp(bnew().Mul(bf(float64(j)/float64(int(1)<<expTableBits)), bigLn2Fit()))
+		h := roundTo(t, v)
+		rest := bnew().Quo(bnew().Sub(v, bf(h)), bf(h))
+		lo := roundTo(t, rest)
+		if t.Bits == 32 {
+			hi = append(hi, uint64(math.Float32bits(float32(h)))-uint64(j)<<(fb.mant-expTableBits))
+			tail = append(tail, uint64(math.Float32bits(float32(lo))))
+		} else {
+			hi = append(hi, math.Float64bits(h)-uint64(j)<<(fb.mant-expTableBits))
+			tail = append(tail, math.Float64bits(lo))
+		}
+	}
+	return hi, tail
+}
+
+// bigLn2Fit is ln 2 at the fit's precision.
+func bigLn2Fit() *big.Float { return bnew().Set(bigLn2()) }
+
+// expPoly is q of expFast to degree deg of e^r: minimax of (e^r - 1 -
+// r)/r^2 for the relative error of e^r on |r| <= ln(2)/32.
+func expPoly(t Type, deg int) []float64 {
+	var pows []int
+	for p := 2; p <= deg; p++ {
+		pows = append(pows, p)
+	}
+	a := math.Ln2 / float64(int(2)<<expTableBits) * (1 + 1.0/256)
+	c, _ := minimax(fitTarget{f: expm1Rest, w: func(x *big.Float) *big.Float { return bnew().Quo(bf(1), bigExp(x)) }}, -a, a, pows)
+	return roundCoefs(t, c)
+}
+
+// expBounds are, for e^x and 2^x on float32 and float64, the bound of |x|
+// below which expFast's result is normal (k>>4 >= 1 - bias), the x above
+// which the result overflows and below which it is +0.
+var expBounds = map[[2]int][3]float64{
+	{32, 0}: {87.25, 89, -105}, {64, 0}: {708.25, 710, -746},
+	{32, 1}: {125.5, 128, -151}, {64, 1}: {1021.5, 1024, -1076},
+}
+
+// expRange gives the lanes of x outside expFast's range their results in
+// a block: v = Thi + Thi*t rounded (in [1, 2)) times 2^(k>>4) as two
+// factors 2^floor(u/2) and 2^(u - floor(u/2)) (u = (k>>4) + 2*(bias+1)),
+// both normal for every result that is neither 0 nor +Inf, so that the
+// first product is exact and the second rounds once; +Inf and +0 beyond
+// the bounds; a NaN quieted.
+func (b *mathBuilder) expRange(x int, e expFast, base2 bool) int {
+	fb := bitsOf(b.p.T)
+	key := [2]int{b.p.T.Bits, 0}
+	if base2 {
+		key[1] = 1
+	}
+	bounds := expBounds[key]
+	out := b.nlt(b.abs(x), b.f(bounds[0]))
+	shifter := math.Ldexp(1.5, fb.mant)
+	res := b.block(out, []int{e.res}, func() []int {
+		hi, _ := expTables(b.p.T)
+		lowBits := b.and(e.k, b.bits(1<<expTableBits-1))
+		th := b.iadd(b.table("exphi", e.k, hi), b.shl(lowBits, fb.mant-expTableBits))
+		v := b.fma(e.t, th, th)
+		off := uint64(2 * (fb.bias + 1))
+		// k + 16*off > 0 for every k of a result that is not 0: its
+		// logical shift is (k>>4) + off.
+		u := b.shr(b.isub(e.k, b.bits(b.constBits(shifter)-off<<expTableBits)), expTableBits)
+		h := b.shr(u, 1)
+		s1 := b.shl(b.isub(h, b.bits(1)), fb.mant)
+		s2 := b.shl(b.isub(b.isub(u, h), b.bits(1)), fb.mant)
+		r := b.mul(b.mul(v, s1), s2)
+		r = b.sel(b.lt(b.f(bounds[1]), x), b.f(fb.inf), r)
+		r = b.sel(b.lt(x, b.f(bounds[2])), b.f(0), r)
+		return []int{b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)}
+	})
+	return res[0]
+}
+
+// expProgram is e^x (see expFast and expRange).
+func expProgram(t Type) *MathProgram {
+	b := newMath("exp", t, 1)
+	x := b.in(0)
+	b.p.Out = b.expRange(x, b.expFast(x, false), false)
+	return b.p
+}
+
+// exp2Program is 2^x, as exp with r = (x - k/16)*ln 2.
+func exp2Program(t Type) *MathProgram {
+	b := newMath("exp2", t, 1)
+	x := b.in(0)
+	b.p.Out = b.expRange(x, b.expFast(x, true), true)
+	return b.p
+}

@@ -1,0 +1,66 @@
+package kernel_test
+
+import (
+	"testing"
+
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// BenchmarkMath times every unary math op on 16000 values (the issue's
+// size: in L2, out of L1) under every implementation, on the arguments
+// elembench -math uses: go test -bench Math/exp/float32 -count 6, then
+// compare medians.
+func BenchmarkMath(b *testing.B) {
+	const n = 16000
+	restore := kernel.Current()
+	defer kernel.Use(restore, "bench")
+	for _, f := range mathOps(b) {
+		op := unaryOpNamed(b, f.name)
+		b.Run(f.name, func(b *testing.B) {
+			b.Run("float32", func(b *testing.B) { benchMath[float32](b, op, n) })
+			b.Run("float64", func(b *testing.B) { benchMath[float64](b, op, n) })
+		})
+	}
+}
+
+func benchMath[T kernel.Float](b *testing.B, op kernel.UnaryOp, n int) {
+	a, d := make([]T, n), make([]T, n)
+	for i := range a {
+		a[i] = T(benchArg(op.String(), i*7919))
+	}
+	for _, impl := range kernel.Available() {
+		b.Run(impl.String(), func(b *testing.B) {
+			kernel.Use(impl, "bench")
+			b.SetBytes(int64(n * 2 * int(sizeOfT[T]())))
+			for b.Loop() {
+				kernel.Unary(kernel.V, op, 1, n, d, 0, a, 0, false)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+	}
+}
+
+func sizeOfT[T kernel.Float]() uintptr {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return 4
+	}
+	return 8
+}
+
+// benchArg is argument i of op's benchmark: where the function is used
+// (logarithms of positive values, sin and cos over (-100, 100), the rest
+// over (-10, 10)), as elembench -math.
+func benchArg(name string, i int) float64 {
+	u := float64(i%4000) / 4000
+	switch name {
+	case "sin", "cos":
+		return -100 + 200*u
+	case "log1p":
+		return -0.9 + 100*u
+	case "log", "log2", "log10":
+		return 1e-3 + 100*u
+	}
+	return -10 + 20*u
+}

@@ -274,6 +274,52 @@ func (b *mathBuilder) block(cond int, before []int, body func() []int) []int {
 	return outs
 }
 
+// prune removes the steps whose values nothing reads (a helper may make
+// more than a program uses), renumbering the rest, and blocks left empty.
+func (p *MathProgram) prune() {
+	live := make([]bool, len(p.Steps))
+	live[p.Out] = true
+	for i := len(p.Steps) - 1; i >= 0; i-- {
+		if live[i] || p.Steps[i].Op == MIn {
+			live[i] = true
+			for _, a := range p.Steps[i].Args {
+				live[a] = true
+			}
+		}
+	}
+	at := make([]int, len(p.Steps))
+	var steps []MathStep
+	for i, st := range p.Steps {
+		at[i] = len(steps)
+		if live[i] {
+			args := make([]int, len(st.Args))
+			for j, a := range st.Args {
+				args[j] = at[a]
+			}
+			st.Args = args
+			steps = append(steps, st)
+		}
+	}
+	var blocks []MathBlock
+	for _, bl := range p.Blocks {
+		var outs []int
+		for _, o := range bl.Outs {
+			if live[o] {
+				outs = append(outs, at[o])
+			}
+		}
+		if len(outs) == 0 {
+			continue
+		}
+		end := at[bl.End-1]
+		if live[bl.End-1] {
+			end++
+		}
+		blocks = append(blocks, MathBlock{Cond: at[bl.Cond], Start: at[bl.Start], End: end, Outs: outs})
+	}
+	p.Steps, p.Blocks, p.Out = steps, blocks, at[p.Out]
+}
+
 // checkBlocks panics if a step after a block reads a value computed in it
 // other than its results.
 func (p *MathProgram) checkBlocks() {
@@ -371,6 +417,7 @@ func MathProgramOf(o Op, t Type) *MathProgram {
 		return p
 	}
 	p := MathPrograms[o.Name](t)
+	p.prune()
 	p.checkBlocks()
 	mathProgramCache[key] = p
 	return p
@@ -528,44 +575,6 @@ func expm1Program(t Type) *MathProgram {
 	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))
 }
 
-// sigmoidProgram is 1/(1 + e^-x) from v = e^-|x| as hi + lo (expCore's
-// sum and its error, both scaled): 1/(1 + v) for x >= 0 and v/(1 + v)
-// below, the denominator summed exactly and divided by divHL, so that the
-// one rounding that matters is the last; a large negative x gives e^x,
-// subnormal too.
-func sigmoidProgram(t Type) *MathProgram {
-	b := newMath("sigmoid", t, 1)
-	x := b.in(0)
-	e := b.expCore(b.or(x, b.bits(b.signBit())), false) // e^-|x|
-	p, pe := b.fastTwoSum(e.s, e.lo, -1)
-	vh, vl := b.scale(p, e), b.scale(pe, e)
-	one := b.f(1)
-	dh, dl := b.fastTwoSum(one, vh, vl)
-	neg := b.lt(x, b.f(0))
-	return b.finish(b.divHL(b.sel(neg, vh, one), b.sel(neg, vl, b.f(0)), dh, dl))
-}
-
-// tanhProgram is tanh|x| = -u/(2 + u) with u = e^(-2|x|) - 1 (hi + lo),
-// divided by divHL, with x's sign: no cancellation for small x, and 1 for
-// large |x|.
-func tanhProgram(t Type) *MathProgram {
-	b := newMath("tanh", t, 1)
-	x := b.in(0)
-	sign := b.bits(b.signBit())
-	z := b.or(b.mul(x, b.f(2)), sign) // -2|x|, exact
-	h, l := b.expm1HL(z)
-	dh, dl := b.fastTwoSum(b.f(2), h, l)
-	y := b.or(b.divHL(b.neg(h), b.neg(l), dh, dl), b.and(x, sign))
-	// Below 2^-13 (2^-27), x is tanh x rounded: x^3/3 is under a quarter
-	// ulp, and the sums above would round twice at that scale.
-	tiny := math.Ldexp(1, -13)
-	if t.Bits == 64 {
-		tiny = math.Ldexp(1, -27)
-	}
-	small := b.lt(b.abs(x), b.f(tiny))
-	return b.finish(b.sel(small, x, y))
-}
-
 // constBits is the bits of x in T.
 func (b *mathBuilder) constBits(x float64) uint64 {
 	return b.p.Steps[b.f(x)].Imm
@@ -662,6 +671,9 @@ type BlockPressure struct{ Inside, Across int }
 // per lane (two sets, split at 1/0.35); the exponential takes its argument
 // in two parts (see expCoreLo); 1 from 6 on. The sign is x's.
 func erfProgram(t Type) *MathProgram {
+	if t.Bits == 32 {
+		return erf32Program(t)
+	}
 	b := newMath("erf", t, 1)
 	x := b.in(0)
 	sign := b.bits(b.signBit())

@@ -21,7 +21,7 @@ const expTableBits = 4
 // (e^r - 1) + tail = r + r^2*q(r) + tail. With |r| this small, r's
 // rounding, t's and q's error are far under an ulp of the result: the
 // error is the last rounding's half ulp and a few hundredths.
-type expFast struct{ k, t, res int }
+type expFast struct{ k, s, t, res int }
 
 func (b *mathBuilder) expFast(x int, base2 bool) expFast {
 	fb := bitsOf(b.p.T)
@@ -55,7 +55,7 @@ func (b *mathBuilder) expFast(x int, base2 bool) expFast {
 	q := b.horner(r, expPoly(b.p.T, deg)...)
 	t := b.fma(b.mul(r, r), q, b.add(r, b.table("exptail", k, tail)))
 	s := b.iadd(b.table("exphi", k, hi), b.shl(k, fb.mant-expTableBits))
-	return expFast{k: k, t: t, res: b.fma(t, s, s)}
+	return expFast{k: k, s: s, t: t, res: b.fma(t, s, s)}
 }
 
 // expTables are the bits of Thi[j] = 2^(j/16) rounded, less j<<(mant-4)
@@ -102,39 +102,45 @@ var expBounds = map[[2]int][3]float64{
 	{32, 1}: {125.5, 128, -151}, {64, 1}: {1021.5, 1024, -1076},
 }
 
-// expRange gives the lanes of x outside expFast's range their results in
-// a block: v = Thi + Thi*t rounded (in [1, 2)) times 2^(k>>4) as two
-// factors 2^floor(u/2) and 2^(u - floor(u/2)) (u = (k>>4) + 2*(bias+1)),
-// both normal for every result that is neither 0 nor +Inf, so that the
-// first product is exact and the second rounds once; +Inf and +0 beyond
-// the bounds; a NaN quieted.
+// expRange gives the lanes of x outside expFast's range their results (see
+// expOutside) in a block.
 func (b *mathBuilder) expRange(x int, e expFast, base2 bool) int {
-	fb := bitsOf(b.p.T)
-	key := [2]int{b.p.T.Bits, 0}
+	out := b.nlt(b.abs(x), b.f(expBounds[expKey(b.p.T, base2)][0]))
+	return b.block(out, []int{e.res}, func() []int { return []int{b.expOutside(x, e, base2)} })[0]
+}
+
+func expKey(t Type, base2 bool) [2]int {
 	if base2 {
-		key[1] = 1
+		return [2]int{t.Bits, 1}
 	}
-	bounds := expBounds[key]
-	out := b.nlt(b.abs(x), b.f(bounds[0]))
+	return [2]int{t.Bits, 0}
+}
+
+// expOutside is e^x (2^x) for the x outside expFast's range: v = Thi +
+// Thi*t rounded (in [1, 2)) times 2^(k>>4) as two factors 2^floor(u/2)
+// and 2^(u - floor(u/2)) (u = (k>>4) + 2*(bias+1)), both normal for every
+// result that is neither 0 nor +Inf, so that the first product is exact
+// and the second rounds once; +Inf and +0 beyond the bounds; a NaN
+// quieted.
+func (b *mathBuilder) expOutside(x int, e expFast, base2 bool) int {
+	fb := bitsOf(b.p.T)
+	bounds := expBounds[expKey(b.p.T, base2)]
 	shifter := math.Ldexp(1.5, fb.mant)
-	res := b.block(out, []int{e.res}, func() []int {
-		hi, _ := expTables(b.p.T)
-		lowBits := b.and(e.k, b.bits(1<<expTableBits-1))
-		th := b.iadd(b.table("exphi", e.k, hi), b.shl(lowBits, fb.mant-expTableBits))
-		v := b.fma(e.t, th, th)
-		off := uint64(2 * (fb.bias + 1))
-		// k + 16*off > 0 for every k of a result that is not 0: its
-		// logical shift is (k>>4) + off.
-		u := b.shr(b.isub(e.k, b.bits(b.constBits(shifter)-off<<expTableBits)), expTableBits)
-		h := b.shr(u, 1)
-		s1 := b.shl(b.isub(h, b.bits(1)), fb.mant)
-		s2 := b.shl(b.isub(b.isub(u, h), b.bits(1)), fb.mant)
-		r := b.mul(b.mul(v, s1), s2)
-		r = b.sel(b.lt(b.f(bounds[1]), x), b.f(fb.inf), r)
-		r = b.sel(b.lt(x, b.f(bounds[2])), b.f(0), r)
-		return []int{b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)}
-	})
-	return res[0]
+	hi, _ := expTables(b.p.T)
+	lowBits := b.and(e.k, b.bits(1<<expTableBits-1))
+	th := b.iadd(b.table("exphi", e.k, hi), b.shl(lowBits, fb.mant-expTableBits))
+	v := b.fma(e.t, th, th)
+	off := uint64(2 * (fb.bias + 1))
+	// k + 16*off > 0 for every k of a result that is not 0: its logical
+	// shift is (k>>4) + off.
+	u := b.shr(b.isub(e.k, b.bits(b.constBits(shifter)-off<<expTableBits)), expTableBits)
+	h := b.shr(u, 1)
+	s1 := b.shl(b.isub(h, b.bits(1)), fb.mant)
+	s2 := b.shl(b.isub(b.isub(u, h), b.bits(1)), fb.mant)
+	r := b.mul(b.mul(v, s1), s2)
+	r = b.sel(b.lt(b.f(bounds[1]), x), b.f(fb.inf), r)
+	r = b.sel(b.lt(x, b.f(bounds[2])), b.f(0), r)
+	return b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)
 }
 
 // expProgram is e^x (see expFast and expRange).

@@ -2470,7 +2470,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock193
+	JZ           mathblock217
 	VPAND        exp32consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -2502,7 +2502,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
-mathblock193:
+mathblock217:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2539,7 +2539,7 @@ expVF32AVX2_after1:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock194
+	JZ           mathblock218
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2568,7 +2568,7 @@ expVF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock194:
+mathblock218:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -2604,7 +2604,7 @@ expVF32AVX2_tail4:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock195
+	JZ           mathblock219
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2633,7 +2633,7 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock195:
+mathblock219:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -2669,7 +2669,7 @@ expVF32AVX2_tail2:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock196
+	JZ           mathblock220
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2698,7 +2698,7 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock196:
+mathblock220:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -2913,101 +2913,101 @@ logVF32AVX2_loop1:
 	CMPQ        R9, $0x00000008
 	JB          logVF32AVX2_after1
 	VMOVUPS     (SI)(R8*4), Y0
-	VPADDD      log32consts<>+64(SB), Y0, Y0
+	VPADDD      log32consts<>+0(SB), Y0, Y0
 	VPSRLD      $0x17, Y0, Y1
-	VPOR        log32consts<>+128(SB), Y1, Y1
-	VSUBPS      log32consts<>+192(SB), Y1, Y1
-	VPAND       log32consts<>+256(SB), Y0, Y2
-	VPADDD      log32consts<>+320(SB), Y2, Y2
+	VPOR        log32consts<>+64(SB), Y1, Y1
+	VSUBPS      log32consts<>+128(SB), Y1, Y1
+	VPAND       log32consts<>+192(SB), Y0, Y2
+	VPADDD      log32consts<>+256(SB), Y2, Y2
 	VPSRLD      $0x13, Y0, Y0
 	VPERMPS     loginvc_32<>+0(SB), Y0, Y3
 	VPERMPS     loginvc_32<>+32(SB), Y0, Y4
 	VPSLLD      $0x1c, Y0, Y5
 	VBLENDVPS   Y5, Y4, Y3, Y3
-	VFMADD213PS log32consts<>+384(SB), Y3, Y2
+	VFMADD213PS log32consts<>+320(SB), Y3, Y2
 	VPERMPS     loglhi_32<>+0(SB), Y0, Y3
 	VPERMPS     loglhi_32<>+32(SB), Y0, Y4
 	VPSLLD      $0x1c, Y0, Y5
 	VBLENDVPS   Y5, Y4, Y3, Y3
-	VFMADD231PS log32consts<>+448(SB), Y1, Y3
+	VFMADD231PS log32consts<>+384(SB), Y1, Y3
 	VPERMPS     logllo_32<>+0(SB), Y0, Y4
 	VPERMPS     logllo_32<>+32(SB), Y0, Y5
 	VPSLLD      $0x1c, Y0, Y0
 	VBLENDVPS   Y0, Y5, Y4, Y4
-	VFMADD231PS log32consts<>+512(SB), Y1, Y4
+	VFMADD231PS log32consts<>+448(SB), Y1, Y4
 	VADDPS      Y2, Y3, Y0
 	VSUBPS      Y0, Y3, Y3
 	VADDPS      Y2, Y3, Y3
-	VMOVUPS     log32consts<>+576(SB), Y1
+	VMOVUPS     log32consts<>+512(SB), Y1
+	VFMADD213PS log32consts<>+576(SB), Y2, Y1
 	VFMADD213PS log32consts<>+640(SB), Y2, Y1
 	VFMADD213PS log32consts<>+704(SB), Y2, Y1
 	VFMADD213PS log32consts<>+768(SB), Y2, Y1
-	VFMADD213PS log32consts<>+832(SB), Y2, Y1
 	VMULPS      Y2, Y2, Y2
 	VADDPS      Y4, Y3, Y3
 	VFMADD231PS Y1, Y2, Y3
 	VADDPS      Y3, Y0, Y0
 	VMOVUPS     (SI)(R8*4), Y1
-	VCMPPS      $0x11, log32consts<>+960(SB), Y1, Y1
+	VCMPPS      $0x11, log32consts<>+896(SB), Y1, Y1
 	VMOVUPS     (SI)(R8*4), Y2
-	VCMPPS      $0x15, log32consts<>+896(SB), Y2, Y2
+	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock197
+	JZ          mathblock221
 	VMOVUPS     (SI)(R8*4), Y2
-	VMULPS      log32consts<>+1024(SB), Y2, Y2
-	VPADDD      log32consts<>+64(SB), Y2, Y2
+	VMULPS      log32consts<>+960(SB), Y2, Y2
+	VPADDD      log32consts<>+0(SB), Y2, Y2
 	VPSRLD      $0x17, Y2, Y3
-	VPOR        log32consts<>+128(SB), Y3, Y3
-	VSUBPS      log32consts<>+192(SB), Y3, Y3
-	VSUBPS      log32consts<>+1088(SB), Y3, Y3
-	VPAND       log32consts<>+256(SB), Y2, Y4
-	VPADDD      log32consts<>+320(SB), Y4, Y4
+	VPOR        log32consts<>+64(SB), Y3, Y3
+	VSUBPS      log32consts<>+128(SB), Y3, Y3
+	VSUBPS      log32consts<>+1024(SB), Y3, Y3
+	VPAND       log32consts<>+192(SB), Y2, Y4
+	VPADDD      log32consts<>+256(SB), Y4, Y4
 	VPSRLD      $0x13, Y2, Y2
 	VPERMPS     loginvc_32<>+0(SB), Y2, Y5
 	VPERMPS     loginvc_32<>+32(SB), Y2, Y6
 	VPSLLD      $0x1c, Y2, Y7
 	VBLENDVPS   Y7, Y6, Y5, Y5
-	VFMADD213PS log32consts<>+384(SB), Y5, Y4
+	VFMADD213PS log32consts<>+320(SB), Y5, Y4
 	VPERMPS     loglhi_32<>+0(SB), Y2, Y5
 	VPERMPS     loglhi_32<>+32(SB), Y2, Y6
 	VPSLLD      $0x1c, Y2, Y7
 	VBLENDVPS   Y7, Y6, Y5, Y5
-	VFMADD231PS log32consts<>+448(SB), Y3, Y5
+	VFMADD231PS log32consts<>+384(SB), Y3, Y5
 	VPERMPS     logllo_32<>+0(SB), Y2, Y6
 	VPERMPS     logllo_32<>+32(SB), Y2, Y7
 	VPSLLD      $0x1c, Y2, Y2
 	VBLENDVPS   Y2, Y7, Y6, Y6
-	VFMADD231PS log32consts<>+512(SB), Y3, Y6
+	VFMADD231PS log32consts<>+448(SB), Y3, Y6
 	VADDPS      Y4, Y5, Y2
 	VSUBPS      Y2, Y5, Y5
 	VADDPS      Y4, Y5, Y5
-	VMOVUPS     log32consts<>+576(SB), Y3
+	VMOVUPS     log32consts<>+512(SB), Y3
+	VFMADD213PS log32consts<>+576(SB), Y4, Y3
 	VFMADD213PS log32consts<>+640(SB), Y4, Y3
 	VFMADD213PS log32consts<>+704(SB), Y4, Y3
 	VFMADD213PS log32consts<>+768(SB), Y4, Y3
-	VFMADD213PS log32consts<>+832(SB), Y4, Y3
 	VMULPS      Y4, Y4, Y4
 	VADDPS      Y6, Y5, Y5
 	VFMADD231PS Y3, Y4, Y5
 	VADDPS      Y5, Y2, Y2
 	VMOVUPS     (SI)(R8*4), Y3
-	VCMPPS      $0x00, log32consts<>+1152(SB), Y3, Y3
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y3, Y3
+	VBLENDVPS   Y3, log32consts<>+1152(SB), Y2, Y2
+	VMOVUPS     (SI)(R8*4), Y3
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y3, Y3
 	VBLENDVPS   Y3, log32consts<>+1216(SB), Y2, Y2
 	VMOVUPS     (SI)(R8*4), Y3
-	VCMPPS      $0x11, log32consts<>+1152(SB), Y3, Y3
-	VBLENDVPS   Y3, log32consts<>+1280(SB), Y2, Y2
-	VMOVUPS     (SI)(R8*4), Y3
-	VCMPPS      $0x00, log32consts<>+896(SB), Y3, Y3
-	VBLENDVPS   Y3, log32consts<>+896(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+832(SB), Y3, Y3
+	VBLENDVPS   Y3, log32consts<>+832(SB), Y2, Y2
 	VMOVUPS     (SI)(R8*4), Y3
 	VCMPPS      $0x03, (SI)(R8*4), Y3, Y3
 	VMOVUPS     (SI)(R8*4), Y4
-	VPOR        log32consts<>+1344(SB), Y4, Y4
+	VPOR        log32consts<>+1280(SB), Y4, Y4
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock197:
+mathblock221:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3017,99 +3017,99 @@ logVF32AVX2_after1:
 	CMPQ        R9, $0x00000004
 	JB          logVF32AVX2_tail4
 	VMOVUPS     (SI)(R8*4), X0
-	VPADDD      log32consts<>+64(SB), X0, X1
+	VPADDD      log32consts<>+0(SB), X0, X1
 	VPSRLD      $0x17, X1, X2
-	VPOR        log32consts<>+128(SB), X2, X2
-	VSUBPS      log32consts<>+192(SB), X2, X2
-	VPAND       log32consts<>+256(SB), X1, X3
-	VPADDD      log32consts<>+320(SB), X3, X3
+	VPOR        log32consts<>+64(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VPAND       log32consts<>+192(SB), X1, X3
+	VPADDD      log32consts<>+256(SB), X3, X3
 	VPSRLD      $0x13, X1, X1
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD213PS log32consts<>+384(SB), X4, X3
+	VFMADD213PS log32consts<>+320(SB), X4, X3
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD231PS log32consts<>+448(SB), X2, X4
+	VFMADD231PS log32consts<>+384(SB), X2, X4
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X1
 	VPGATHERDD  X6, (R10)(X5*4), X1
-	VFMADD231PS log32consts<>+512(SB), X2, X1
+	VFMADD231PS log32consts<>+448(SB), X2, X1
 	VADDPS      X3, X4, X2
 	VSUBPS      X2, X4, X4
 	VADDPS      X3, X4, X4
-	VMOVUPS     log32consts<>+576(SB), X5
+	VMOVUPS     log32consts<>+512(SB), X5
+	VFMADD213PS log32consts<>+576(SB), X3, X5
 	VFMADD213PS log32consts<>+640(SB), X3, X5
 	VFMADD213PS log32consts<>+704(SB), X3, X5
 	VFMADD213PS log32consts<>+768(SB), X3, X5
-	VFMADD213PS log32consts<>+832(SB), X3, X5
 	VMULPS      X3, X3, X3
 	VADDPS      X1, X4, X4
 	VFMADD231PS X5, X3, X4
 	VADDPS      X4, X2, X2
-	VCMPPS      $0x11, log32consts<>+960(SB), X0, X1
-	VCMPPS      $0x15, log32consts<>+896(SB), X0, X3
+	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
+	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock198
-	VMULPS      log32consts<>+1024(SB), X0, X3
-	VPADDD      log32consts<>+64(SB), X3, X3
+	JZ          mathblock222
+	VMULPS      log32consts<>+960(SB), X0, X3
+	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
-	VPOR        log32consts<>+128(SB), X4, X4
-	VSUBPS      log32consts<>+192(SB), X4, X4
-	VSUBPS      log32consts<>+1088(SB), X4, X4
-	VPAND       log32consts<>+256(SB), X3, X5
-	VPADDD      log32consts<>+320(SB), X5, X5
+	VPOR        log32consts<>+64(SB), X4, X4
+	VSUBPS      log32consts<>+128(SB), X4, X4
+	VSUBPS      log32consts<>+1024(SB), X4, X4
+	VPAND       log32consts<>+192(SB), X3, X5
+	VPADDD      log32consts<>+256(SB), X5, X5
 	VPSRLD      $0x13, X3, X3
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD213PS log32consts<>+384(SB), X6, X5
+	VFMADD213PS log32consts<>+320(SB), X6, X5
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD231PS log32consts<>+448(SB), X4, X6
+	VFMADD231PS log32consts<>+384(SB), X4, X6
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X3
 	VPGATHERDD  X8, (R10)(X7*4), X3
-	VFMADD231PS log32consts<>+512(SB), X4, X3
+	VFMADD231PS log32consts<>+448(SB), X4, X3
 	VADDPS      X5, X6, X4
 	VSUBPS      X4, X6, X6
 	VADDPS      X5, X6, X6
-	VMOVUPS     log32consts<>+576(SB), X7
+	VMOVUPS     log32consts<>+512(SB), X7
+	VFMADD213PS log32consts<>+576(SB), X5, X7
 	VFMADD213PS log32consts<>+640(SB), X5, X7
 	VFMADD213PS log32consts<>+704(SB), X5, X7
 	VFMADD213PS log32consts<>+768(SB), X5, X7
-	VFMADD213PS log32consts<>+832(SB), X5, X7
 	VMULPS      X5, X5, X5
 	VADDPS      X3, X6, X6
 	VFMADD231PS X7, X5, X6
 	VADDPS      X6, X4, X4
-	VCMPPS      $0x00, log32consts<>+1152(SB), X0, X3
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
 	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
-	VCMPPS      $0x11, log32consts<>+1152(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1280(SB), X4, X4
-	VCMPPS      $0x00, log32consts<>+896(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+896(SB), X4, X4
+	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
 	VCMPPS      $0x03, X0, X0, X3
-	VPOR        log32consts<>+1344(SB), X0, X0
+	VPOR        log32consts<>+1280(SB), X0, X0
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock198:
+mathblock222:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3118,99 +3118,99 @@ logVF32AVX2_tail4:
 	CMPQ        R9, $0x00000002
 	JB          logVF32AVX2_tail2
 	VMOVQ       (SI)(R8*4), X0
-	VPADDD      log32consts<>+64(SB), X0, X1
+	VPADDD      log32consts<>+0(SB), X0, X1
 	VPSRLD      $0x17, X1, X2
-	VPOR        log32consts<>+128(SB), X2, X2
-	VSUBPS      log32consts<>+192(SB), X2, X2
-	VPAND       log32consts<>+256(SB), X1, X3
-	VPADDD      log32consts<>+320(SB), X3, X3
+	VPOR        log32consts<>+64(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VPAND       log32consts<>+192(SB), X1, X3
+	VPADDD      log32consts<>+256(SB), X3, X3
 	VPSRLD      $0x13, X1, X1
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD213PS log32consts<>+384(SB), X4, X3
+	VFMADD213PS log32consts<>+320(SB), X4, X3
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD231PS log32consts<>+448(SB), X2, X4
+	VFMADD231PS log32consts<>+384(SB), X2, X4
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X1
 	VPGATHERDD  X6, (R10)(X5*4), X1
-	VFMADD231PS log32consts<>+512(SB), X2, X1
+	VFMADD231PS log32consts<>+448(SB), X2, X1
 	VADDPS      X3, X4, X2
 	VSUBPS      X2, X4, X4
 	VADDPS      X3, X4, X4
-	VMOVUPS     log32consts<>+576(SB), X5
+	VMOVUPS     log32consts<>+512(SB), X5
+	VFMADD213PS log32consts<>+576(SB), X3, X5
 	VFMADD213PS log32consts<>+640(SB), X3, X5
 	VFMADD213PS log32consts<>+704(SB), X3, X5
 	VFMADD213PS log32consts<>+768(SB), X3, X5
-	VFMADD213PS log32consts<>+832(SB), X3, X5
 	VMULPS      X3, X3, X3
 	VADDPS      X1, X4, X4
 	VFMADD231PS X5, X3, X4
 	VADDPS      X4, X2, X2
-	VCMPPS      $0x11, log32consts<>+960(SB), X0, X1
-	VCMPPS      $0x15, log32consts<>+896(SB), X0, X3
+	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
+	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock199
-	VMULPS      log32consts<>+1024(SB), X0, X3
-	VPADDD      log32consts<>+64(SB), X3, X3
+	JZ          mathblock223
+	VMULPS      log32consts<>+960(SB), X0, X3
+	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
-	VPOR        log32consts<>+128(SB), X4, X4
-	VSUBPS      log32consts<>+192(SB), X4, X4
-	VSUBPS      log32consts<>+1088(SB), X4, X4
-	VPAND       log32consts<>+256(SB), X3, X5
-	VPADDD      log32consts<>+320(SB), X5, X5
+	VPOR        log32consts<>+64(SB), X4, X4
+	VSUBPS      log32consts<>+128(SB), X4, X4
+	VSUBPS      log32consts<>+1024(SB), X4, X4
+	VPAND       log32consts<>+192(SB), X3, X5
+	VPADDD      log32consts<>+256(SB), X5, X5
 	VPSRLD      $0x13, X3, X3
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD213PS log32consts<>+384(SB), X6, X5
+	VFMADD213PS log32consts<>+320(SB), X6, X5
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD231PS log32consts<>+448(SB), X4, X6
+	VFMADD231PS log32consts<>+384(SB), X4, X6
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X3
 	VPGATHERDD  X8, (R10)(X7*4), X3
-	VFMADD231PS log32consts<>+512(SB), X4, X3
+	VFMADD231PS log32consts<>+448(SB), X4, X3
 	VADDPS      X5, X6, X4
 	VSUBPS      X4, X6, X6
 	VADDPS      X5, X6, X6
-	VMOVUPS     log32consts<>+576(SB), X7
+	VMOVUPS     log32consts<>+512(SB), X7
+	VFMADD213PS log32consts<>+576(SB), X5, X7
 	VFMADD213PS log32consts<>+640(SB), X5, X7
 	VFMADD213PS log32consts<>+704(SB), X5, X7
 	VFMADD213PS log32consts<>+768(SB), X5, X7
-	VFMADD213PS log32consts<>+832(SB), X5, X7
 	VMULPS      X5, X5, X5
 	VADDPS      X3, X6, X6
 	VFMADD231PS X7, X5, X6
 	VADDPS      X6, X4, X4
-	VCMPPS      $0x00, log32consts<>+1152(SB), X0, X3
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
 	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
-	VCMPPS      $0x11, log32consts<>+1152(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1280(SB), X4, X4
-	VCMPPS      $0x00, log32consts<>+896(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+896(SB), X4, X4
+	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
 	VCMPPS      $0x03, X0, X0, X3
-	VPOR        log32consts<>+1344(SB), X0, X0
+	VPOR        log32consts<>+1280(SB), X0, X0
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock199:
+mathblock223:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3219,99 +3219,99 @@ logVF32AVX2_tail2:
 	CMPQ        R9, $0x00000001
 	JB          logVF32AVX2_tail1
 	VMOVSS      (SI)(R8*4), X0
-	VPADDD      log32consts<>+64(SB), X0, X1
+	VPADDD      log32consts<>+0(SB), X0, X1
 	VPSRLD      $0x17, X1, X2
-	VPOR        log32consts<>+128(SB), X2, X2
-	VSUBPS      log32consts<>+192(SB), X2, X2
-	VPAND       log32consts<>+256(SB), X1, X3
-	VPADDD      log32consts<>+320(SB), X3, X3
+	VPOR        log32consts<>+64(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VPAND       log32consts<>+192(SB), X1, X3
+	VPADDD      log32consts<>+256(SB), X3, X3
 	VPSRLD      $0x13, X1, X1
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD213PS log32consts<>+384(SB), X4, X3
+	VFMADD213PS log32consts<>+320(SB), X4, X3
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD231PS log32consts<>+448(SB), X2, X4
+	VFMADD231PS log32consts<>+384(SB), X2, X4
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD    X5, X5, X6
 	VPXOR       X5, X5, X1
 	VPGATHERDD  X6, (R10)(X5*4), X1
-	VFMADD231PS log32consts<>+512(SB), X2, X1
+	VFMADD231PS log32consts<>+448(SB), X2, X1
 	VADDPS      X3, X4, X2
 	VSUBPS      X2, X4, X4
 	VADDPS      X3, X4, X4
-	VMOVUPS     log32consts<>+576(SB), X5
+	VMOVUPS     log32consts<>+512(SB), X5
+	VFMADD213PS log32consts<>+576(SB), X3, X5
 	VFMADD213PS log32consts<>+640(SB), X3, X5
 	VFMADD213PS log32consts<>+704(SB), X3, X5
 	VFMADD213PS log32consts<>+768(SB), X3, X5
-	VFMADD213PS log32consts<>+832(SB), X3, X5
 	VMULPS      X3, X3, X3
 	VADDPS      X1, X4, X4
 	VFMADD231PS X5, X3, X4
 	VADDPS      X4, X2, X2
-	VCMPPS      $0x11, log32consts<>+960(SB), X0, X1
-	VCMPPS      $0x15, log32consts<>+896(SB), X0, X3
+	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
+	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock200
-	VMULPS      log32consts<>+1024(SB), X0, X3
-	VPADDD      log32consts<>+64(SB), X3, X3
+	JZ          mathblock224
+	VMULPS      log32consts<>+960(SB), X0, X3
+	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
-	VPOR        log32consts<>+128(SB), X4, X4
-	VSUBPS      log32consts<>+192(SB), X4, X4
-	VSUBPS      log32consts<>+1088(SB), X4, X4
-	VPAND       log32consts<>+256(SB), X3, X5
-	VPADDD      log32consts<>+320(SB), X5, X5
+	VPOR        log32consts<>+64(SB), X4, X4
+	VSUBPS      log32consts<>+128(SB), X4, X4
+	VSUBPS      log32consts<>+1024(SB), X4, X4
+	VPAND       log32consts<>+192(SB), X3, X5
+	VPADDD      log32consts<>+256(SB), X5, X5
 	VPSRLD      $0x13, X3, X3
 	LEAQ        loginvc_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD213PS log32consts<>+384(SB), X6, X5
+	VFMADD213PS log32consts<>+320(SB), X6, X5
 	LEAQ        loglhi_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD231PS log32consts<>+448(SB), X4, X6
+	VFMADD231PS log32consts<>+384(SB), X4, X6
 	LEAQ        logllo_32<>+0(SB), R10
 	VPAND       tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD    X7, X7, X8
 	VPXOR       X7, X7, X3
 	VPGATHERDD  X8, (R10)(X7*4), X3
-	VFMADD231PS log32consts<>+512(SB), X4, X3
+	VFMADD231PS log32consts<>+448(SB), X4, X3
 	VADDPS      X5, X6, X4
 	VSUBPS      X4, X6, X6
 	VADDPS      X5, X6, X6
-	VMOVUPS     log32consts<>+576(SB), X7
+	VMOVUPS     log32consts<>+512(SB), X7
+	VFMADD213PS log32consts<>+576(SB), X5, X7
 	VFMADD213PS log32consts<>+640(SB), X5, X7
 	VFMADD213PS log32consts<>+704(SB), X5, X7
 	VFMADD213PS log32consts<>+768(SB), X5, X7
-	VFMADD213PS log32consts<>+832(SB), X5, X7
 	VMULPS      X5, X5, X5
 	VADDPS      X3, X6, X6
 	VFMADD231PS X7, X5, X6
 	VADDPS      X6, X4, X4
-	VCMPPS      $0x00, log32consts<>+1152(SB), X0, X3
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
 	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
-	VCMPPS      $0x11, log32consts<>+1152(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1280(SB), X4, X4
-	VCMPPS      $0x00, log32consts<>+896(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+896(SB), X4, X4
+	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
 	VCMPPS      $0x03, X0, X0, X3
-	VPOR        log32consts<>+1344(SB), X0, X0
+	VPOR        log32consts<>+1280(SB), X0, X0
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock200:
+mathblock224:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3326,183 +3326,175 @@ logVF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA log32consts<>+0(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+8(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+16(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+24(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+32(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+40(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+48(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+56(SB)/8, $0x3f8000003f800000
-DATA log32consts<>+64(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+72(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+80(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+88(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+96(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+104(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+112(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+120(SB)/8, $0x004d0000004d0000
-DATA log32consts<>+128(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+136(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+144(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+152(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+160(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+168(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+176(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+184(SB)/8, $0x4b0000004b000000
-DATA log32consts<>+192(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+200(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+208(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+216(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+224(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+232(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+240(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+248(SB)/8, $0x4b00007f4b00007f
-DATA log32consts<>+256(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+264(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+272(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+280(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+288(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+296(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+304(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+312(SB)/8, $0x007fffff007fffff
-DATA log32consts<>+320(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+328(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+336(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+344(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+352(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+360(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+368(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+376(SB)/8, $0x3f3300003f330000
-DATA log32consts<>+384(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+392(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+400(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+408(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+416(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+424(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+432(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+440(SB)/8, $0xbf800000bf800000
-DATA log32consts<>+448(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+456(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+464(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+472(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+480(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+488(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+496(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+504(SB)/8, $0x3f3172003f317200
-DATA log32consts<>+512(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+520(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+528(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+536(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+544(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+552(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+560(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+568(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log32consts<>+576(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+584(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+592(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+600(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+608(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+616(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+624(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+632(SB)/8, $0xbe2b1129be2b1129
-DATA log32consts<>+640(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+648(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+656(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+664(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+672(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+680(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+688(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+696(SB)/8, $0x3e4d31533e4d3153
-DATA log32consts<>+704(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+712(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+720(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+728(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+736(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+744(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+752(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+760(SB)/8, $0xbe7fffeabe7fffea
-DATA log32consts<>+768(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+776(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+784(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+792(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+800(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+808(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+816(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+824(SB)/8, $0x3eaaaaa33eaaaaa3
-DATA log32consts<>+832(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+840(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+848(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+856(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+864(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+872(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+880(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+888(SB)/8, $0xbf000000bf000000
-DATA log32consts<>+896(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+904(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+912(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+920(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+928(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+936(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+944(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+952(SB)/8, $0x7f8000007f800000
-DATA log32consts<>+960(SB)/8, $0x0080000000800000
-DATA log32consts<>+968(SB)/8, $0x0080000000800000
-DATA log32consts<>+976(SB)/8, $0x0080000000800000
-DATA log32consts<>+984(SB)/8, $0x0080000000800000
-DATA log32consts<>+992(SB)/8, $0x0080000000800000
-DATA log32consts<>+1000(SB)/8, $0x0080000000800000
-DATA log32consts<>+1008(SB)/8, $0x0080000000800000
-DATA log32consts<>+1016(SB)/8, $0x0080000000800000
-DATA log32consts<>+1024(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1032(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1040(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1048(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1056(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1064(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1072(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1080(SB)/8, $0x4c0000004c000000
-DATA log32consts<>+1088(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1096(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1104(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1112(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1120(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1128(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1136(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1144(SB)/8, $0x41c8000041c80000
-DATA log32consts<>+1152(SB)/8, $0x0000000000000000
-DATA log32consts<>+1160(SB)/8, $0x0000000000000000
-DATA log32consts<>+1168(SB)/8, $0x0000000000000000
-DATA log32consts<>+1176(SB)/8, $0x0000000000000000
-DATA log32consts<>+1184(SB)/8, $0x0000000000000000
-DATA log32consts<>+1192(SB)/8, $0x0000000000000000
-DATA log32consts<>+1200(SB)/8, $0x0000000000000000
-DATA log32consts<>+1208(SB)/8, $0x0000000000000000
-DATA log32consts<>+1216(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1224(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1232(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1240(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1248(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1256(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1264(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1272(SB)/8, $0xff800000ff800000
-DATA log32consts<>+1280(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1288(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1296(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1304(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1312(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1320(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1328(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1336(SB)/8, $0x7fc000007fc00000
-DATA log32consts<>+1344(SB)/8, $0x0040000000400000
-DATA log32consts<>+1352(SB)/8, $0x0040000000400000
-DATA log32consts<>+1360(SB)/8, $0x0040000000400000
-DATA log32consts<>+1368(SB)/8, $0x0040000000400000
-DATA log32consts<>+1376(SB)/8, $0x0040000000400000
-DATA log32consts<>+1384(SB)/8, $0x0040000000400000
-DATA log32consts<>+1392(SB)/8, $0x0040000000400000
-DATA log32consts<>+1400(SB)/8, $0x0040000000400000
-GLOBL log32consts<>(SB), RODATA|NOPTR, $1408
+DATA log32consts<>+0(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+8(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+16(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+24(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+32(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+40(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+48(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+56(SB)/8, $0x004d0000004d0000
+DATA log32consts<>+64(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+72(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+80(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+88(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+96(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+104(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+112(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+120(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+128(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+136(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+144(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+152(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+160(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+168(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+176(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+184(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+192(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+200(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+208(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+216(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+224(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+232(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+240(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+248(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+256(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+264(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+272(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+280(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+288(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+296(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+304(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+312(SB)/8, $0x3f3300003f330000
+DATA log32consts<>+320(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+328(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+336(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+344(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+352(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+360(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+368(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+376(SB)/8, $0xbf800000bf800000
+DATA log32consts<>+384(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+392(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+400(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+408(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+416(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+424(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+432(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+440(SB)/8, $0x3f3172003f317200
+DATA log32consts<>+448(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+456(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+464(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+472(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+480(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+488(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+496(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+504(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log32consts<>+512(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+520(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+528(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+536(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+544(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+552(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+560(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+568(SB)/8, $0xbe2b1129be2b1129
+DATA log32consts<>+576(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+584(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+592(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+600(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+608(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+616(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+624(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+632(SB)/8, $0x3e4d31533e4d3153
+DATA log32consts<>+640(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+648(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+656(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+664(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+672(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+680(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+688(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+696(SB)/8, $0xbe7fffeabe7fffea
+DATA log32consts<>+704(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+712(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+720(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+728(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+736(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+744(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+752(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+760(SB)/8, $0x3eaaaaa33eaaaaa3
+DATA log32consts<>+768(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+776(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+784(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+792(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+800(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+808(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+816(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+824(SB)/8, $0xbf000000bf000000
+DATA log32consts<>+832(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+840(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+848(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+856(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+864(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+872(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+880(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+888(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+896(SB)/8, $0x0080000000800000
+DATA log32consts<>+904(SB)/8, $0x0080000000800000
+DATA log32consts<>+912(SB)/8, $0x0080000000800000
+DATA log32consts<>+920(SB)/8, $0x0080000000800000
+DATA log32consts<>+928(SB)/8, $0x0080000000800000
+DATA log32consts<>+936(SB)/8, $0x0080000000800000
+DATA log32consts<>+944(SB)/8, $0x0080000000800000
+DATA log32consts<>+952(SB)/8, $0x0080000000800000
+DATA log32consts<>+960(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+968(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+976(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+984(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+992(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+1000(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+1008(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+1016(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+1024(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1032(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1040(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1048(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1056(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1064(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1072(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1080(SB)/8, $0x41c8000041c80000
+DATA log32consts<>+1088(SB)/8, $0x0000000000000000
+DATA log32consts<>+1096(SB)/8, $0x0000000000000000
+DATA log32consts<>+1104(SB)/8, $0x0000000000000000
+DATA log32consts<>+1112(SB)/8, $0x0000000000000000
+DATA log32consts<>+1120(SB)/8, $0x0000000000000000
+DATA log32consts<>+1128(SB)/8, $0x0000000000000000
+DATA log32consts<>+1136(SB)/8, $0x0000000000000000
+DATA log32consts<>+1144(SB)/8, $0x0000000000000000
+DATA log32consts<>+1152(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1160(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1168(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1176(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1184(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1192(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1200(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1208(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1216(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1224(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1232(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1240(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1248(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1256(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1264(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1272(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1280(SB)/8, $0x0040000000400000
+DATA log32consts<>+1288(SB)/8, $0x0040000000400000
+DATA log32consts<>+1296(SB)/8, $0x0040000000400000
+DATA log32consts<>+1304(SB)/8, $0x0040000000400000
+DATA log32consts<>+1312(SB)/8, $0x0040000000400000
+DATA log32consts<>+1320(SB)/8, $0x0040000000400000
+DATA log32consts<>+1328(SB)/8, $0x0040000000400000
+DATA log32consts<>+1336(SB)/8, $0x0040000000400000
+GLOBL log32consts<>(SB), RODATA|NOPTR, $1344
 
 DATA loginvc_32<>+0(SB)/4, $0x3fb00000
 DATA loginvc_32<>+4(SB)/4, $0x3fa80000
@@ -3608,7 +3600,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock201
+	JZ           mathblock225
 	VPAND        exp232consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -3640,7 +3632,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock201:
+mathblock225:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3676,7 +3668,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock202
+	JZ           mathblock226
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3705,7 +3697,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock202:
+mathblock226:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3740,7 +3732,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock203
+	JZ           mathblock227
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3769,7 +3761,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock203:
+mathblock227:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3804,7 +3796,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock204
+	JZ           mathblock228
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3833,7 +3825,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock204:
+mathblock228:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4495,7 +4487,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock205
+	JZ           mathblock229
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -4554,7 +4546,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock205:
+mathblock229:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4610,7 +4602,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock206
+	JZ           mathblock230
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4666,7 +4658,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock206:
+mathblock230:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4721,7 +4713,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock207
+	JZ           mathblock231
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4777,7 +4769,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock207:
+mathblock231:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4832,7 +4824,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock208
+	JZ           mathblock232
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4888,7 +4880,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock208:
+mathblock232:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5159,111 +5151,111 @@ log10VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           log10VF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
-	VPADDD       log1032consts<>+64(SB), Y0, Y0
+	VPADDD       log1032consts<>+0(SB), Y0, Y0
 	VPSRLD       $0x17, Y0, Y1
-	VPOR         log1032consts<>+128(SB), Y1, Y1
-	VSUBPS       log1032consts<>+192(SB), Y1, Y1
-	VPAND        log1032consts<>+256(SB), Y0, Y2
-	VPADDD       log1032consts<>+320(SB), Y2, Y2
+	VPOR         log1032consts<>+64(SB), Y1, Y1
+	VSUBPS       log1032consts<>+128(SB), Y1, Y1
+	VPAND        log1032consts<>+192(SB), Y0, Y2
+	VPADDD       log1032consts<>+256(SB), Y2, Y2
 	VPSRLD       $0x13, Y0, Y0
 	VPERMPS      log10invc_32<>+0(SB), Y0, Y3
 	VPERMPS      log10invc_32<>+32(SB), Y0, Y4
 	VPSLLD       $0x1c, Y0, Y5
 	VBLENDVPS    Y5, Y4, Y3, Y3
-	VFMADD213PS  log1032consts<>+384(SB), Y3, Y2
+	VFMADD213PS  log1032consts<>+320(SB), Y3, Y2
 	VPERMPS      log10lhi_32<>+0(SB), Y0, Y3
 	VPERMPS      log10lhi_32<>+32(SB), Y0, Y4
 	VPSLLD       $0x1c, Y0, Y5
 	VBLENDVPS    Y5, Y4, Y3, Y3
-	VFMADD231PS  log1032consts<>+448(SB), Y1, Y3
+	VFMADD231PS  log1032consts<>+384(SB), Y1, Y3
 	VPERMPS      log10llo_32<>+0(SB), Y0, Y4
 	VPERMPS      log10llo_32<>+32(SB), Y0, Y5
 	VPSLLD       $0x1c, Y0, Y0
 	VBLENDVPS    Y0, Y5, Y4, Y4
-	VFMADD231PS  log1032consts<>+512(SB), Y1, Y4
-	VMULPS       log1032consts<>+576(SB), Y2, Y0
-	VFMADD231PS  log1032consts<>+640(SB), Y2, Y4
-	VMOVUPS      log1032consts<>+576(SB), Y1
+	VFMADD231PS  log1032consts<>+448(SB), Y1, Y4
+	VMULPS       log1032consts<>+512(SB), Y2, Y0
+	VFMADD231PS  log1032consts<>+576(SB), Y2, Y4
+	VMOVUPS      log1032consts<>+512(SB), Y1
 	VFNMADD213PS Y0, Y2, Y1
 	VSUBPS       Y1, Y4, Y4
 	VADDPS       Y0, Y3, Y1
 	VSUBPS       Y1, Y3, Y3
 	VADDPS       Y0, Y3, Y3
-	VMOVUPS      log1032consts<>+704(SB), Y0
+	VMOVUPS      log1032consts<>+640(SB), Y0
+	VFMADD213PS  log1032consts<>+704(SB), Y2, Y0
 	VFMADD213PS  log1032consts<>+768(SB), Y2, Y0
 	VFMADD213PS  log1032consts<>+832(SB), Y2, Y0
 	VFMADD213PS  log1032consts<>+896(SB), Y2, Y0
-	VFMADD213PS  log1032consts<>+960(SB), Y2, Y0
 	VMULPS       Y2, Y2, Y2
 	VADDPS       Y4, Y3, Y3
 	VFMADD231PS  Y0, Y2, Y3
 	VADDPS       Y3, Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, log1032consts<>+1088(SB), Y0, Y0
+	VCMPPS       $0x11, log1032consts<>+1024(SB), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x15, log1032consts<>+1024(SB), Y2, Y2
+	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock209
+	JZ           mathblock233
 	VMOVUPS      (SI)(R8*4), Y2
-	VMULPS       log1032consts<>+1152(SB), Y2, Y2
-	VPADDD       log1032consts<>+64(SB), Y2, Y2
+	VMULPS       log1032consts<>+1088(SB), Y2, Y2
+	VPADDD       log1032consts<>+0(SB), Y2, Y2
 	VPSRLD       $0x17, Y2, Y3
-	VPOR         log1032consts<>+128(SB), Y3, Y3
-	VSUBPS       log1032consts<>+192(SB), Y3, Y3
-	VSUBPS       log1032consts<>+1216(SB), Y3, Y3
-	VPAND        log1032consts<>+256(SB), Y2, Y4
-	VPADDD       log1032consts<>+320(SB), Y4, Y4
+	VPOR         log1032consts<>+64(SB), Y3, Y3
+	VSUBPS       log1032consts<>+128(SB), Y3, Y3
+	VSUBPS       log1032consts<>+1152(SB), Y3, Y3
+	VPAND        log1032consts<>+192(SB), Y2, Y4
+	VPADDD       log1032consts<>+256(SB), Y4, Y4
 	VPSRLD       $0x13, Y2, Y2
 	VPERMPS      log10invc_32<>+0(SB), Y2, Y5
 	VPERMPS      log10invc_32<>+32(SB), Y2, Y6
 	VPSLLD       $0x1c, Y2, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
-	VFMADD213PS  log1032consts<>+384(SB), Y5, Y4
+	VFMADD213PS  log1032consts<>+320(SB), Y5, Y4
 	VPERMPS      log10lhi_32<>+0(SB), Y2, Y5
 	VPERMPS      log10lhi_32<>+32(SB), Y2, Y6
 	VPSLLD       $0x1c, Y2, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
-	VFMADD231PS  log1032consts<>+448(SB), Y3, Y5
+	VFMADD231PS  log1032consts<>+384(SB), Y3, Y5
 	VPERMPS      log10llo_32<>+0(SB), Y2, Y6
 	VPERMPS      log10llo_32<>+32(SB), Y2, Y7
 	VPSLLD       $0x1c, Y2, Y2
 	VBLENDVPS    Y2, Y7, Y6, Y6
-	VFMADD231PS  log1032consts<>+512(SB), Y3, Y6
-	VMULPS       log1032consts<>+576(SB), Y4, Y2
-	VFMADD231PS  log1032consts<>+640(SB), Y4, Y6
-	VMOVUPS      log1032consts<>+576(SB), Y3
+	VFMADD231PS  log1032consts<>+448(SB), Y3, Y6
+	VMULPS       log1032consts<>+512(SB), Y4, Y2
+	VFMADD231PS  log1032consts<>+576(SB), Y4, Y6
+	VMOVUPS      log1032consts<>+512(SB), Y3
 	VFNMADD213PS Y2, Y4, Y3
 	VSUBPS       Y3, Y6, Y6
 	VADDPS       Y2, Y5, Y3
 	VSUBPS       Y3, Y5, Y5
 	VADDPS       Y2, Y5, Y5
-	VMOVUPS      log1032consts<>+704(SB), Y2
+	VMOVUPS      log1032consts<>+640(SB), Y2
+	VFMADD213PS  log1032consts<>+704(SB), Y4, Y2
 	VFMADD213PS  log1032consts<>+768(SB), Y4, Y2
 	VFMADD213PS  log1032consts<>+832(SB), Y4, Y2
 	VFMADD213PS  log1032consts<>+896(SB), Y4, Y2
-	VFMADD213PS  log1032consts<>+960(SB), Y4, Y2
 	VMULPS       Y4, Y4, Y4
 	VADDPS       Y6, Y5, Y5
 	VFMADD231PS  Y2, Y4, Y5
 	VADDPS       Y5, Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x00, log1032consts<>+1280(SB), Y2, Y2
+	VCMPPS       $0x00, log1032consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y2, log1032consts<>+1280(SB), Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, log1032consts<>+1216(SB), Y2, Y2
 	VBLENDVPS    Y2, log1032consts<>+1344(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, log1032consts<>+1280(SB), Y2, Y2
-	VBLENDVPS    Y2, log1032consts<>+1408(SB), Y3, Y3
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x00, log1032consts<>+1024(SB), Y2, Y2
-	VBLENDVPS    Y2, log1032consts<>+1024(SB), Y3, Y3
+	VCMPPS       $0x00, log1032consts<>+960(SB), Y2, Y2
+	VBLENDVPS    Y2, log1032consts<>+960(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         log1032consts<>+1472(SB), Y4, Y4
+	VPOR         log1032consts<>+1408(SB), Y4, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock209:
+mathblock233:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5273,109 +5265,109 @@ log10VF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           log10VF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VPADDD       log1032consts<>+64(SB), X0, X1
+	VPADDD       log1032consts<>+0(SB), X0, X1
 	VPSRLD       $0x17, X1, X2
-	VPOR         log1032consts<>+128(SB), X2, X2
-	VSUBPS       log1032consts<>+192(SB), X2, X2
-	VPAND        log1032consts<>+256(SB), X1, X3
-	VPADDD       log1032consts<>+320(SB), X3, X3
+	VPOR         log1032consts<>+64(SB), X2, X2
+	VSUBPS       log1032consts<>+128(SB), X2, X2
+	VPAND        log1032consts<>+192(SB), X1, X3
+	VPADDD       log1032consts<>+256(SB), X3, X3
 	VPSRLD       $0x13, X1, X1
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD213PS  log1032consts<>+384(SB), X4, X3
+	VFMADD213PS  log1032consts<>+320(SB), X4, X3
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD231PS  log1032consts<>+448(SB), X2, X4
+	VFMADD231PS  log1032consts<>+384(SB), X2, X4
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X1
 	VPGATHERDD   X6, (R10)(X5*4), X1
-	VFMADD231PS  log1032consts<>+512(SB), X2, X1
-	VMULPS       log1032consts<>+576(SB), X3, X2
-	VFMADD231PS  log1032consts<>+640(SB), X3, X1
-	VMOVUPS      log1032consts<>+576(SB), X5
+	VFMADD231PS  log1032consts<>+448(SB), X2, X1
+	VMULPS       log1032consts<>+512(SB), X3, X2
+	VFMADD231PS  log1032consts<>+576(SB), X3, X1
+	VMOVUPS      log1032consts<>+512(SB), X5
 	VFNMADD213PS X2, X3, X5
 	VSUBPS       X5, X1, X1
 	VADDPS       X2, X4, X5
 	VSUBPS       X5, X4, X4
 	VADDPS       X2, X4, X4
-	VMOVUPS      log1032consts<>+704(SB), X2
+	VMOVUPS      log1032consts<>+640(SB), X2
+	VFMADD213PS  log1032consts<>+704(SB), X3, X2
 	VFMADD213PS  log1032consts<>+768(SB), X3, X2
 	VFMADD213PS  log1032consts<>+832(SB), X3, X2
 	VFMADD213PS  log1032consts<>+896(SB), X3, X2
-	VFMADD213PS  log1032consts<>+960(SB), X3, X2
 	VMULPS       X3, X3, X3
 	VADDPS       X1, X4, X4
 	VFMADD231PS  X2, X3, X4
 	VADDPS       X4, X5, X5
-	VCMPPS       $0x11, log1032consts<>+1088(SB), X0, X1
-	VCMPPS       $0x15, log1032consts<>+1024(SB), X0, X2
+	VCMPPS       $0x11, log1032consts<>+1024(SB), X0, X1
+	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock210
-	VMULPS       log1032consts<>+1152(SB), X0, X2
-	VPADDD       log1032consts<>+64(SB), X2, X2
+	JZ           mathblock234
+	VMULPS       log1032consts<>+1088(SB), X0, X2
+	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
-	VPOR         log1032consts<>+128(SB), X3, X3
-	VSUBPS       log1032consts<>+192(SB), X3, X3
-	VSUBPS       log1032consts<>+1216(SB), X3, X3
-	VPAND        log1032consts<>+256(SB), X2, X4
-	VPADDD       log1032consts<>+320(SB), X4, X4
+	VPOR         log1032consts<>+64(SB), X3, X3
+	VSUBPS       log1032consts<>+128(SB), X3, X3
+	VSUBPS       log1032consts<>+1152(SB), X3, X3
+	VPAND        log1032consts<>+192(SB), X2, X4
+	VPADDD       log1032consts<>+256(SB), X4, X4
 	VPSRLD       $0x13, X2, X2
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD213PS  log1032consts<>+384(SB), X6, X4
+	VFMADD213PS  log1032consts<>+320(SB), X6, X4
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD231PS  log1032consts<>+448(SB), X3, X6
+	VFMADD231PS  log1032consts<>+384(SB), X3, X6
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X2
 	VPGATHERDD   X8, (R10)(X7*4), X2
-	VFMADD231PS  log1032consts<>+512(SB), X3, X2
-	VMULPS       log1032consts<>+576(SB), X4, X3
-	VFMADD231PS  log1032consts<>+640(SB), X4, X2
-	VMOVUPS      log1032consts<>+576(SB), X7
+	VFMADD231PS  log1032consts<>+448(SB), X3, X2
+	VMULPS       log1032consts<>+512(SB), X4, X3
+	VFMADD231PS  log1032consts<>+576(SB), X4, X2
+	VMOVUPS      log1032consts<>+512(SB), X7
 	VFNMADD213PS X3, X4, X7
 	VSUBPS       X7, X2, X2
 	VADDPS       X3, X6, X7
 	VSUBPS       X7, X6, X6
 	VADDPS       X3, X6, X6
-	VMOVUPS      log1032consts<>+704(SB), X3
+	VMOVUPS      log1032consts<>+640(SB), X3
+	VFMADD213PS  log1032consts<>+704(SB), X4, X3
 	VFMADD213PS  log1032consts<>+768(SB), X4, X3
 	VFMADD213PS  log1032consts<>+832(SB), X4, X3
 	VFMADD213PS  log1032consts<>+896(SB), X4, X3
-	VFMADD213PS  log1032consts<>+960(SB), X4, X3
 	VMULPS       X4, X4, X4
 	VADDPS       X2, X6, X6
 	VFMADD231PS  X3, X4, X6
 	VADDPS       X6, X7, X7
-	VCMPPS       $0x00, log1032consts<>+1280(SB), X0, X2
+	VCMPPS       $0x00, log1032consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+1280(SB), X7, X7
+	VCMPPS       $0x11, log1032consts<>+1216(SB), X0, X2
 	VBLENDVPS    X2, log1032consts<>+1344(SB), X7, X7
-	VCMPPS       $0x11, log1032consts<>+1280(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1408(SB), X7, X7
-	VCMPPS       $0x00, log1032consts<>+1024(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1024(SB), X7, X7
+	VCMPPS       $0x00, log1032consts<>+960(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+960(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         log1032consts<>+1472(SB), X0, X0
+	VPOR         log1032consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock210:
+mathblock234:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5384,109 +5376,109 @@ log10VF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
 	JB           log10VF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
-	VPADDD       log1032consts<>+64(SB), X0, X1
+	VPADDD       log1032consts<>+0(SB), X0, X1
 	VPSRLD       $0x17, X1, X2
-	VPOR         log1032consts<>+128(SB), X2, X2
-	VSUBPS       log1032consts<>+192(SB), X2, X2
-	VPAND        log1032consts<>+256(SB), X1, X3
-	VPADDD       log1032consts<>+320(SB), X3, X3
+	VPOR         log1032consts<>+64(SB), X2, X2
+	VSUBPS       log1032consts<>+128(SB), X2, X2
+	VPAND        log1032consts<>+192(SB), X1, X3
+	VPADDD       log1032consts<>+256(SB), X3, X3
 	VPSRLD       $0x13, X1, X1
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD213PS  log1032consts<>+384(SB), X4, X3
+	VFMADD213PS  log1032consts<>+320(SB), X4, X3
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD231PS  log1032consts<>+448(SB), X2, X4
+	VFMADD231PS  log1032consts<>+384(SB), X2, X4
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X1
 	VPGATHERDD   X6, (R10)(X5*4), X1
-	VFMADD231PS  log1032consts<>+512(SB), X2, X1
-	VMULPS       log1032consts<>+576(SB), X3, X2
-	VFMADD231PS  log1032consts<>+640(SB), X3, X1
-	VMOVUPS      log1032consts<>+576(SB), X5
+	VFMADD231PS  log1032consts<>+448(SB), X2, X1
+	VMULPS       log1032consts<>+512(SB), X3, X2
+	VFMADD231PS  log1032consts<>+576(SB), X3, X1
+	VMOVUPS      log1032consts<>+512(SB), X5
 	VFNMADD213PS X2, X3, X5
 	VSUBPS       X5, X1, X1
 	VADDPS       X2, X4, X5
 	VSUBPS       X5, X4, X4
 	VADDPS       X2, X4, X4
-	VMOVUPS      log1032consts<>+704(SB), X2
+	VMOVUPS      log1032consts<>+640(SB), X2
+	VFMADD213PS  log1032consts<>+704(SB), X3, X2
 	VFMADD213PS  log1032consts<>+768(SB), X3, X2
 	VFMADD213PS  log1032consts<>+832(SB), X3, X2
 	VFMADD213PS  log1032consts<>+896(SB), X3, X2
-	VFMADD213PS  log1032consts<>+960(SB), X3, X2
 	VMULPS       X3, X3, X3
 	VADDPS       X1, X4, X4
 	VFMADD231PS  X2, X3, X4
 	VADDPS       X4, X5, X5
-	VCMPPS       $0x11, log1032consts<>+1088(SB), X0, X1
-	VCMPPS       $0x15, log1032consts<>+1024(SB), X0, X2
+	VCMPPS       $0x11, log1032consts<>+1024(SB), X0, X1
+	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock211
-	VMULPS       log1032consts<>+1152(SB), X0, X2
-	VPADDD       log1032consts<>+64(SB), X2, X2
+	JZ           mathblock235
+	VMULPS       log1032consts<>+1088(SB), X0, X2
+	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
-	VPOR         log1032consts<>+128(SB), X3, X3
-	VSUBPS       log1032consts<>+192(SB), X3, X3
-	VSUBPS       log1032consts<>+1216(SB), X3, X3
-	VPAND        log1032consts<>+256(SB), X2, X4
-	VPADDD       log1032consts<>+320(SB), X4, X4
+	VPOR         log1032consts<>+64(SB), X3, X3
+	VSUBPS       log1032consts<>+128(SB), X3, X3
+	VSUBPS       log1032consts<>+1152(SB), X3, X3
+	VPAND        log1032consts<>+192(SB), X2, X4
+	VPADDD       log1032consts<>+256(SB), X4, X4
 	VPSRLD       $0x13, X2, X2
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD213PS  log1032consts<>+384(SB), X6, X4
+	VFMADD213PS  log1032consts<>+320(SB), X6, X4
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD231PS  log1032consts<>+448(SB), X3, X6
+	VFMADD231PS  log1032consts<>+384(SB), X3, X6
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X2
 	VPGATHERDD   X8, (R10)(X7*4), X2
-	VFMADD231PS  log1032consts<>+512(SB), X3, X2
-	VMULPS       log1032consts<>+576(SB), X4, X3
-	VFMADD231PS  log1032consts<>+640(SB), X4, X2
-	VMOVUPS      log1032consts<>+576(SB), X7
+	VFMADD231PS  log1032consts<>+448(SB), X3, X2
+	VMULPS       log1032consts<>+512(SB), X4, X3
+	VFMADD231PS  log1032consts<>+576(SB), X4, X2
+	VMOVUPS      log1032consts<>+512(SB), X7
 	VFNMADD213PS X3, X4, X7
 	VSUBPS       X7, X2, X2
 	VADDPS       X3, X6, X7
 	VSUBPS       X7, X6, X6
 	VADDPS       X3, X6, X6
-	VMOVUPS      log1032consts<>+704(SB), X3
+	VMOVUPS      log1032consts<>+640(SB), X3
+	VFMADD213PS  log1032consts<>+704(SB), X4, X3
 	VFMADD213PS  log1032consts<>+768(SB), X4, X3
 	VFMADD213PS  log1032consts<>+832(SB), X4, X3
 	VFMADD213PS  log1032consts<>+896(SB), X4, X3
-	VFMADD213PS  log1032consts<>+960(SB), X4, X3
 	VMULPS       X4, X4, X4
 	VADDPS       X2, X6, X6
 	VFMADD231PS  X3, X4, X6
 	VADDPS       X6, X7, X7
-	VCMPPS       $0x00, log1032consts<>+1280(SB), X0, X2
+	VCMPPS       $0x00, log1032consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+1280(SB), X7, X7
+	VCMPPS       $0x11, log1032consts<>+1216(SB), X0, X2
 	VBLENDVPS    X2, log1032consts<>+1344(SB), X7, X7
-	VCMPPS       $0x11, log1032consts<>+1280(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1408(SB), X7, X7
-	VCMPPS       $0x00, log1032consts<>+1024(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1024(SB), X7, X7
+	VCMPPS       $0x00, log1032consts<>+960(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+960(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         log1032consts<>+1472(SB), X0, X0
+	VPOR         log1032consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock211:
+mathblock235:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5495,109 +5487,109 @@ log10VF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           log10VF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
-	VPADDD       log1032consts<>+64(SB), X0, X1
+	VPADDD       log1032consts<>+0(SB), X0, X1
 	VPSRLD       $0x17, X1, X2
-	VPOR         log1032consts<>+128(SB), X2, X2
-	VSUBPS       log1032consts<>+192(SB), X2, X2
-	VPAND        log1032consts<>+256(SB), X1, X3
-	VPADDD       log1032consts<>+320(SB), X3, X3
+	VPOR         log1032consts<>+64(SB), X2, X2
+	VSUBPS       log1032consts<>+128(SB), X2, X2
+	VPAND        log1032consts<>+192(SB), X1, X3
+	VPADDD       log1032consts<>+256(SB), X3, X3
 	VPSRLD       $0x13, X1, X1
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD213PS  log1032consts<>+384(SB), X4, X3
+	VFMADD213PS  log1032consts<>+320(SB), X4, X3
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERDD   X6, (R10)(X5*4), X4
-	VFMADD231PS  log1032consts<>+448(SB), X2, X4
+	VFMADD231PS  log1032consts<>+384(SB), X2, X4
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X5
 	VPCMPEQD     X5, X5, X6
 	VPXOR        X5, X5, X1
 	VPGATHERDD   X6, (R10)(X5*4), X1
-	VFMADD231PS  log1032consts<>+512(SB), X2, X1
-	VMULPS       log1032consts<>+576(SB), X3, X2
-	VFMADD231PS  log1032consts<>+640(SB), X3, X1
-	VMOVUPS      log1032consts<>+576(SB), X5
+	VFMADD231PS  log1032consts<>+448(SB), X2, X1
+	VMULPS       log1032consts<>+512(SB), X3, X2
+	VFMADD231PS  log1032consts<>+576(SB), X3, X1
+	VMOVUPS      log1032consts<>+512(SB), X5
 	VFNMADD213PS X2, X3, X5
 	VSUBPS       X5, X1, X1
 	VADDPS       X2, X4, X5
 	VSUBPS       X5, X4, X4
 	VADDPS       X2, X4, X4
-	VMOVUPS      log1032consts<>+704(SB), X2
+	VMOVUPS      log1032consts<>+640(SB), X2
+	VFMADD213PS  log1032consts<>+704(SB), X3, X2
 	VFMADD213PS  log1032consts<>+768(SB), X3, X2
 	VFMADD213PS  log1032consts<>+832(SB), X3, X2
 	VFMADD213PS  log1032consts<>+896(SB), X3, X2
-	VFMADD213PS  log1032consts<>+960(SB), X3, X2
 	VMULPS       X3, X3, X3
 	VADDPS       X1, X4, X4
 	VFMADD231PS  X2, X3, X4
 	VADDPS       X4, X5, X5
-	VCMPPS       $0x11, log1032consts<>+1088(SB), X0, X1
-	VCMPPS       $0x15, log1032consts<>+1024(SB), X0, X2
+	VCMPPS       $0x11, log1032consts<>+1024(SB), X0, X1
+	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock212
-	VMULPS       log1032consts<>+1152(SB), X0, X2
-	VPADDD       log1032consts<>+64(SB), X2, X2
+	JZ           mathblock236
+	VMULPS       log1032consts<>+1088(SB), X0, X2
+	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
-	VPOR         log1032consts<>+128(SB), X3, X3
-	VSUBPS       log1032consts<>+192(SB), X3, X3
-	VSUBPS       log1032consts<>+1216(SB), X3, X3
-	VPAND        log1032consts<>+256(SB), X2, X4
-	VPADDD       log1032consts<>+320(SB), X4, X4
+	VPOR         log1032consts<>+64(SB), X3, X3
+	VSUBPS       log1032consts<>+128(SB), X3, X3
+	VSUBPS       log1032consts<>+1152(SB), X3, X3
+	VPAND        log1032consts<>+192(SB), X2, X4
+	VPADDD       log1032consts<>+256(SB), X4, X4
 	VPSRLD       $0x13, X2, X2
 	LEAQ         log10invc_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD213PS  log1032consts<>+384(SB), X6, X4
+	VFMADD213PS  log1032consts<>+320(SB), X6, X4
 	LEAQ         log10lhi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
-	VFMADD231PS  log1032consts<>+448(SB), X3, X6
+	VFMADD231PS  log1032consts<>+384(SB), X3, X6
 	LEAQ         log10llo_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X2
 	VPGATHERDD   X8, (R10)(X7*4), X2
-	VFMADD231PS  log1032consts<>+512(SB), X3, X2
-	VMULPS       log1032consts<>+576(SB), X4, X3
-	VFMADD231PS  log1032consts<>+640(SB), X4, X2
-	VMOVUPS      log1032consts<>+576(SB), X7
+	VFMADD231PS  log1032consts<>+448(SB), X3, X2
+	VMULPS       log1032consts<>+512(SB), X4, X3
+	VFMADD231PS  log1032consts<>+576(SB), X4, X2
+	VMOVUPS      log1032consts<>+512(SB), X7
 	VFNMADD213PS X3, X4, X7
 	VSUBPS       X7, X2, X2
 	VADDPS       X3, X6, X7
 	VSUBPS       X7, X6, X6
 	VADDPS       X3, X6, X6
-	VMOVUPS      log1032consts<>+704(SB), X3
+	VMOVUPS      log1032consts<>+640(SB), X3
+	VFMADD213PS  log1032consts<>+704(SB), X4, X3
 	VFMADD213PS  log1032consts<>+768(SB), X4, X3
 	VFMADD213PS  log1032consts<>+832(SB), X4, X3
 	VFMADD213PS  log1032consts<>+896(SB), X4, X3
-	VFMADD213PS  log1032consts<>+960(SB), X4, X3
 	VMULPS       X4, X4, X4
 	VADDPS       X2, X6, X6
 	VFMADD231PS  X3, X4, X6
 	VADDPS       X6, X7, X7
-	VCMPPS       $0x00, log1032consts<>+1280(SB), X0, X2
+	VCMPPS       $0x00, log1032consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+1280(SB), X7, X7
+	VCMPPS       $0x11, log1032consts<>+1216(SB), X0, X2
 	VBLENDVPS    X2, log1032consts<>+1344(SB), X7, X7
-	VCMPPS       $0x11, log1032consts<>+1280(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1408(SB), X7, X7
-	VCMPPS       $0x00, log1032consts<>+1024(SB), X0, X2
-	VBLENDVPS    X2, log1032consts<>+1024(SB), X7, X7
+	VCMPPS       $0x00, log1032consts<>+960(SB), X0, X2
+	VBLENDVPS    X2, log1032consts<>+960(SB), X7, X7
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         log1032consts<>+1472(SB), X0, X0
+	VPOR         log1032consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock212:
+mathblock236:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5612,199 +5604,191 @@ log10VF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA log1032consts<>+0(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+8(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+16(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+24(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+32(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+40(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+48(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+56(SB)/8, $0x3f8000003f800000
-DATA log1032consts<>+64(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+72(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+80(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+88(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+96(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+104(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+112(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+120(SB)/8, $0x004d0000004d0000
-DATA log1032consts<>+128(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+136(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+144(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+152(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+160(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+168(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+176(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+184(SB)/8, $0x4b0000004b000000
-DATA log1032consts<>+192(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+200(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+208(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+216(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+224(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+232(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+240(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+248(SB)/8, $0x4b00007f4b00007f
-DATA log1032consts<>+256(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+264(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+272(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+280(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+288(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+296(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+304(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+312(SB)/8, $0x007fffff007fffff
-DATA log1032consts<>+320(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+328(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+336(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+344(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+352(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+360(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+368(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+376(SB)/8, $0x3f3300003f330000
-DATA log1032consts<>+384(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+392(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+400(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+408(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+416(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+424(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+432(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+440(SB)/8, $0xbf800000bf800000
-DATA log1032consts<>+448(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+456(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+464(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+472(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+480(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+488(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+496(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+504(SB)/8, $0x3e9a20003e9a2000
-DATA log1032consts<>+512(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+520(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+528(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+536(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+544(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+552(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+560(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+568(SB)/8, $0x369a84fc369a84fc
-DATA log1032consts<>+576(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+584(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+592(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+600(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+608(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+616(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+624(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+632(SB)/8, $0x3ede5bd93ede5bd9
-DATA log1032consts<>+640(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+648(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+656(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+664(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+672(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+680(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+688(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+696(SB)/8, $0xb22d91afb22d91af
-DATA log1032consts<>+704(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+712(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+720(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+728(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+736(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+744(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+752(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+760(SB)/8, $0xbd949641bd949641
-DATA log1032consts<>+768(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+776(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+784(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+792(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+800(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+808(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+816(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+824(SB)/8, $0x3db23a643db23a64
-DATA log1032consts<>+832(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+840(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+848(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+856(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+864(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+872(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+880(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+888(SB)/8, $0xbdde5bc6bdde5bc6
-DATA log1032consts<>+896(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+904(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+912(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+920(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+928(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+936(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+944(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+952(SB)/8, $0x3e143d343e143d34
-DATA log1032consts<>+960(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+968(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+976(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+984(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+992(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+1000(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+1008(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+1016(SB)/8, $0xbe5e5bd9be5e5bd9
-DATA log1032consts<>+1024(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1032(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1040(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1048(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1056(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1064(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1072(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1080(SB)/8, $0x7f8000007f800000
-DATA log1032consts<>+1088(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1096(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1104(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1112(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1120(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1128(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1136(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1144(SB)/8, $0x0080000000800000
-DATA log1032consts<>+1152(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1160(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1168(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1176(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1184(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1192(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1200(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1208(SB)/8, $0x4c0000004c000000
-DATA log1032consts<>+1216(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1224(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1232(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1240(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1248(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1256(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1264(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1272(SB)/8, $0x41c8000041c80000
-DATA log1032consts<>+1280(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1288(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1296(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1304(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1312(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1320(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1328(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1336(SB)/8, $0x0000000000000000
-DATA log1032consts<>+1344(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1352(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1360(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1368(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1376(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1384(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1392(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1400(SB)/8, $0xff800000ff800000
-DATA log1032consts<>+1408(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1416(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1424(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1432(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1440(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1448(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1456(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1464(SB)/8, $0x7fc000007fc00000
-DATA log1032consts<>+1472(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1480(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1488(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1496(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1504(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1512(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1520(SB)/8, $0x0040000000400000
-DATA log1032consts<>+1528(SB)/8, $0x0040000000400000
-GLOBL log1032consts<>(SB), RODATA|NOPTR, $1536
+DATA log1032consts<>+0(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+8(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+16(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+24(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+32(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+40(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+48(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+56(SB)/8, $0x004d0000004d0000
+DATA log1032consts<>+64(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+72(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+80(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+88(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+96(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+104(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+112(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+120(SB)/8, $0x4b0000004b000000
+DATA log1032consts<>+128(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+136(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+144(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+152(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+160(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+168(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+176(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+184(SB)/8, $0x4b00007f4b00007f
+DATA log1032consts<>+192(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+200(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+208(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+216(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+224(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+232(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+240(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+248(SB)/8, $0x007fffff007fffff
+DATA log1032consts<>+256(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+264(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+272(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+280(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+288(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+296(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+304(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+312(SB)/8, $0x3f3300003f330000
+DATA log1032consts<>+320(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+328(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+336(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+344(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+352(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+360(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+368(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+376(SB)/8, $0xbf800000bf800000
+DATA log1032consts<>+384(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+392(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+400(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+408(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+416(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+424(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+432(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+440(SB)/8, $0x3e9a20003e9a2000
+DATA log1032consts<>+448(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+456(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+464(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+472(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+480(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+488(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+496(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+504(SB)/8, $0x369a84fc369a84fc
+DATA log1032consts<>+512(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+520(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+528(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+536(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+544(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+552(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+560(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+568(SB)/8, $0x3ede5bd93ede5bd9
+DATA log1032consts<>+576(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+584(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+592(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+600(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+608(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+616(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+624(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+632(SB)/8, $0xb22d91afb22d91af
+DATA log1032consts<>+640(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+648(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+656(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+664(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+672(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+680(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+688(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+696(SB)/8, $0xbd949641bd949641
+DATA log1032consts<>+704(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+712(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+720(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+728(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+736(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+744(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+752(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+760(SB)/8, $0x3db23a643db23a64
+DATA log1032consts<>+768(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+776(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+784(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+792(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+800(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+808(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+816(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+824(SB)/8, $0xbdde5bc6bdde5bc6
+DATA log1032consts<>+832(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+840(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+848(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+856(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+864(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+872(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+880(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+888(SB)/8, $0x3e143d343e143d34
+DATA log1032consts<>+896(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+904(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+912(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+920(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+928(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+936(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+944(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+952(SB)/8, $0xbe5e5bd9be5e5bd9
+DATA log1032consts<>+960(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+968(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+976(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+984(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+992(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+1000(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+1008(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+1016(SB)/8, $0x7f8000007f800000
+DATA log1032consts<>+1024(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1032(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1040(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1048(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1056(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1064(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1072(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1080(SB)/8, $0x0080000000800000
+DATA log1032consts<>+1088(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1096(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1104(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1112(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1120(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1128(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1136(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1144(SB)/8, $0x4c0000004c000000
+DATA log1032consts<>+1152(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1160(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1168(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1176(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1184(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1192(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1200(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1208(SB)/8, $0x41c8000041c80000
+DATA log1032consts<>+1216(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1224(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1232(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1240(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1248(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1256(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1264(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1272(SB)/8, $0x0000000000000000
+DATA log1032consts<>+1280(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1288(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1296(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1304(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1312(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1320(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1328(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1336(SB)/8, $0xff800000ff800000
+DATA log1032consts<>+1344(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1352(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1360(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1368(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1376(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1384(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1392(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1400(SB)/8, $0x7fc000007fc00000
+DATA log1032consts<>+1408(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1416(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1424(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1432(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1440(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1448(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1456(SB)/8, $0x0040000000400000
+DATA log1032consts<>+1464(SB)/8, $0x0040000000400000
+GLOBL log1032consts<>(SB), RODATA|NOPTR, $1472
 
 DATA log10invc_32<>+0(SB)/4, $0x3fb00000
 DATA log10invc_32<>+4(SB)/4, $0x3fa80000
@@ -5945,7 +5929,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock213
+	JZ           mathblock237
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+448(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -5962,7 +5946,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock213:
+mathblock237:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6031,7 +6015,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock214
+	JZ           mathblock238
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6043,7 +6027,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock214:
+mathblock238:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6111,7 +6095,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock215
+	JZ           mathblock239
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6123,7 +6107,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock215:
+mathblock239:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6191,7 +6175,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock216
+	JZ           mathblock240
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6203,7 +6187,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock216:
+mathblock240:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6405,276 +6389,435 @@ sigmoidVF32AVX2_loop1:
 	JB           sigmoidVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPOR         sigmoid32consts<>+0(SB), Y0, Y0
-	VMAXPS       sigmoid32consts<>+64(SB), Y0, Y0
-	VMINPS       sigmoid32consts<>+128(SB), Y0, Y0
-	VMOVUPS      sigmoid32consts<>+192(SB), Y1
-	VFMADD213PS  sigmoid32consts<>+256(SB), Y0, Y1
-	VSUBPS       sigmoid32consts<>+256(SB), Y1, Y2
-	VFNMADD231PS sigmoid32consts<>+320(SB), Y2, Y0
-	VMOVUPS      sigmoid32consts<>+384(SB), Y3
-	VFNMADD213PS Y0, Y2, Y3
-	VSUBPS       Y3, Y0, Y0
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y2, Y0
+	VMOVUPS      sigmoid32consts<>+64(SB), Y1
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y0, Y1
+	VSUBPS       sigmoid32consts<>+128(SB), Y1, Y2
+	VFNMADD231PS sigmoid32consts<>+256(SB), Y2, Y0
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y2, Y0
+	VMOVUPS      sigmoid32consts<>+320(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y0, Y2
+	VMULPS       Y0, Y0, Y3
+	VPERMPS      exptail_32<>+0(SB), Y1, Y4
+	VPERMPS      exptail_32<>+32(SB), Y1, Y5
+	VPSLLD       $0x1c, Y1, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	VFMADD231PS  Y2, Y3, Y0
+	VPERMPS      exphi_32<>+0(SB), Y1, Y2
+	VPERMPS      exphi_32<>+32(SB), Y1, Y3
+	VPSLLD       $0x1c, Y1, Y4
+	VBLENDVPS    Y4, Y3, Y2, Y2
+	VPSLLD       $0x13, Y1, Y1
+	VPADDD       Y1, Y2, Y2
+	VMOVUPS      Y2, Y1
+	VFMADD231PS  Y2, Y0, Y1
+	VSUBPS       Y1, Y2, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VADDPS       sigmoid32consts<>+448(SB), Y1, Y0
 	VMOVUPS      sigmoid32consts<>+448(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+512(SB), Y3, Y2
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y2
-	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y2
-	VFMADD213PS  sigmoid32consts<>+704(SB), Y3, Y2
-	VFMADD213PS  sigmoid32consts<>+768(SB), Y3, Y2
-	VFMADD213PS  sigmoid32consts<>+832(SB), Y3, Y2
-	VMULPS       Y3, Y3, Y4
-	VFMADD231PS  Y3, Y0, Y0
-	VFMADD231PS  Y4, Y2, Y0
-	VADDPS       sigmoid32consts<>+896(SB), Y3, Y2
-	VMOVUPS      sigmoid32consts<>+896(SB), Y4
-	VSUBPS       Y2, Y4, Y4
-	VADDPS       Y3, Y4, Y4
-	VADDPS       Y0, Y4, Y4
-	VPSUBD       sigmoid32consts<>+960(SB), Y1, Y1
-	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       sigmoid32consts<>+1024(SB), Y0, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VPSUBD       Y0, Y1, Y1
-	VPSUBD       sigmoid32consts<>+1024(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VADDPS       Y4, Y2, Y0
 	VSUBPS       Y0, Y2, Y2
-	VADDPS       Y4, Y2, Y2
-	VMULPS       Y3, Y0, Y0
-	VMULPS       Y1, Y0, Y0
-	VMULPS       Y3, Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       sigmoid32consts<>+896(SB), Y0, Y1
-	VMOVUPS      sigmoid32consts<>+896(SB), Y3
-	VSUBPS       Y1, Y3, Y3
-	VADDPS       Y0, Y3, Y3
-	VADDPS       Y2, Y3, Y3
+	VADDPS       Y1, Y2, Y2
+	VADDPS       Y3, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y4
-	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), Y4, Y4
-	VMOVUPS      sigmoid32consts<>+896(SB), Y5
-	VBLENDVPS    Y4, Y0, Y5, Y0
-	VMOVUPS      sigmoid32consts<>+1088(SB), Y5
-	VBLENDVPS    Y4, Y2, Y5, Y2
-	VMOVUPS      sigmoid32consts<>+896(SB), Y4
-	VDIVPS       Y1, Y4, Y4
-	VMULPS       Y4, Y0, Y5
-	VFNMADD231PS Y5, Y1, Y0
-	VADDPS       Y2, Y0, Y0
-	VFNMADD231PS Y5, Y3, Y0
-	VFMADD231PS  Y4, Y0, Y5
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y4, Y4
+	VMOVUPS      sigmoid32consts<>+448(SB), Y5
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VMOVUPS      sigmoid32consts<>+512(SB), Y5
+	VBLENDVPS    Y4, Y3, Y5, Y3
+	VMOVUPS      sigmoid32consts<>+448(SB), Y4
+	VDIVPS       Y0, Y4, Y4
+	VMULPS       Y4, Y1, Y5
+	VFNMADD231PS Y5, Y0, Y1
+	VADDPS       Y3, Y1, Y1
+	VFNMADD231PS Y5, Y2, Y1
+	VFMADD231PS  Y4, Y1, Y5
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
+	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock241
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         sigmoid32consts<>+1152(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y5, Y1
-	VMOVUPS      Y1, (DX)(R8*4)
-	ADDQ         $0x00000008, R8
-	SUBQ         $0x00000008, R9
-	JMP          sigmoidVF32AVX2_loop1
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
+	VMOVUPS      sigmoid32consts<>+64(SB), Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y3, Y2
+	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+256(SB), Y4
+	VFNMADD213PS (SI)(R8*4), Y3, Y4
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y3, Y4
+	VMOVUPS      sigmoid32consts<>+320(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y6
+	VPERMPS      exptail_32<>+0(SB), Y2, Y7
+	VPERMPS      exptail_32<>+32(SB), Y2, Y8
+	VPSLLD       $0x1c, Y2, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VADDPS       Y7, Y4, Y4
+	VFMADD231PS  Y3, Y6, Y4
+	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
+	VPERMPS      exphi_32<>+0(SB), Y2, Y6
+	VPERMPS      exphi_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y6, Y6
+	VFMADD231PS  Y6, Y4, Y6
+	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y2, Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+960(SB), Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+512(SB), Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
+	VBLENDVPS    Y2, Y3, Y6, Y3
+	VMOVUPS      sigmoid32consts<>+448(SB), Y2
+	VBLENDVPS    Y1, Y3, Y2, Y3
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         sigmoid32consts<>+1088(SB), Y2, Y2
+	VBLENDVPS    Y1, Y2, Y3, Y2
+	VBLENDVPS    Y0, Y2, Y5, Y5
+
+mathblock241:
+	VMOVUPS Y5, (DX)(R8*4)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     sigmoidVF32AVX2_loop1
 
 sigmoidVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           sigmoidVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMAXPS       sigmoid32consts<>+64(SB), X1, X1
-	VMINPS       sigmoid32consts<>+128(SB), X1, X1
-	VMOVUPS      sigmoid32consts<>+192(SB), X2
-	VFMADD213PS  sigmoid32consts<>+256(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+256(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+320(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+384(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+64(SB), X2
+	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
+	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
+	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
+	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X4
+	VPCMPEQD     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVUPS      X3, X2
+	VFMADD231PS  X3, X1, X2
+	VSUBPS       X2, X3, X4
+	VFMADD231PS  X3, X1, X4
+	VADDPS       sigmoid32consts<>+448(SB), X2, X1
 	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VFMADD213PS  sigmoid32consts<>+512(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+704(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+768(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+832(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       sigmoid32consts<>+896(SB), X4, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       sigmoid32consts<>+960(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       sigmoid32consts<>+1024(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       sigmoid32consts<>+1024(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       sigmoid32consts<>+896(SB), X1, X2
-	VMOVUPS      sigmoid32consts<>+896(SB), X4
-	VSUBPS       X2, X4, X4
-	VADDPS       X1, X4, X4
-	VADDPS       X3, X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+896(SB), X6
-	VBLENDVPS    X5, X1, X6, X1
-	VMOVUPS      sigmoid32consts<>+1088(SB), X6
-	VBLENDVPS    X5, X3, X6, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VDIVPS       X2, X5, X5
-	VMULPS       X5, X1, X6
-	VFNMADD231PS X6, X2, X1
-	VADDPS       X3, X1, X1
-	VFNMADD231PS X6, X4, X1
-	VFMADD231PS  X5, X1, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         sigmoid32consts<>+1152(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VMOVUPS      X0, (DX)(R8*4)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
+	VADDPS       X2, X3, X3
+	VADDPS       X4, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
+	VMOVUPS      sigmoid32consts<>+448(SB), X6
+	VBLENDVPS    X5, X2, X6, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X6
+	VBLENDVPS    X5, X4, X6, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X5
+	VDIVPS       X1, X5, X5
+	VMULPS       X5, X2, X6
+	VFNMADD231PS X6, X1, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X6, X3, X2
+	VFMADD231PS  X5, X2, X6
+	VPAND        sigmoid32consts<>+576(SB), X0, X1
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock242
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+64(SB), X3
+	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
+	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+256(SB), X5
+	VFNMADD213PS X0, X4, X5
+	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
+	VMOVUPS      sigmoid32consts<>+320(SB), X4
+	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
+	VMULPS       X5, X5, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X5, X5
+	VFMADD231PS  X4, X7, X5
+	VPAND        sigmoid32consts<>+704(SB), X3, X4
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X7, X7
+	VFMADD231PS  X7, X5, X7
+	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X4
+	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
+	VPSLLD       $0x17, X5, X5
+	VPSUBD       X4, X3, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X5, X7, X7
+	VMULPS       X3, X7, X7
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         sigmoid32consts<>+1088(SB), X0, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X3
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock242:
+	VMOVUPS X6, (DX)(R8*4)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
 
 sigmoidVF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
 	JB           sigmoidVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMAXPS       sigmoid32consts<>+64(SB), X1, X1
-	VMINPS       sigmoid32consts<>+128(SB), X1, X1
-	VMOVUPS      sigmoid32consts<>+192(SB), X2
-	VFMADD213PS  sigmoid32consts<>+256(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+256(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+320(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+384(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+64(SB), X2
+	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
+	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
+	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
+	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X4
+	VPCMPEQD     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVUPS      X3, X2
+	VFMADD231PS  X3, X1, X2
+	VSUBPS       X2, X3, X4
+	VFMADD231PS  X3, X1, X4
+	VADDPS       sigmoid32consts<>+448(SB), X2, X1
 	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VFMADD213PS  sigmoid32consts<>+512(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+704(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+768(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+832(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       sigmoid32consts<>+896(SB), X4, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       sigmoid32consts<>+960(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       sigmoid32consts<>+1024(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       sigmoid32consts<>+1024(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       sigmoid32consts<>+896(SB), X1, X2
-	VMOVUPS      sigmoid32consts<>+896(SB), X4
-	VSUBPS       X2, X4, X4
-	VADDPS       X1, X4, X4
-	VADDPS       X3, X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+896(SB), X6
-	VBLENDVPS    X5, X1, X6, X1
-	VMOVUPS      sigmoid32consts<>+1088(SB), X6
-	VBLENDVPS    X5, X3, X6, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VDIVPS       X2, X5, X5
-	VMULPS       X5, X1, X6
-	VFNMADD231PS X6, X2, X1
-	VADDPS       X3, X1, X1
-	VFNMADD231PS X6, X4, X1
-	VFMADD231PS  X5, X1, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         sigmoid32consts<>+1152(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VMOVQ        X0, (DX)(R8*4)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VADDPS       X2, X3, X3
+	VADDPS       X4, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
+	VMOVUPS      sigmoid32consts<>+448(SB), X6
+	VBLENDVPS    X5, X2, X6, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X6
+	VBLENDVPS    X5, X4, X6, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X5
+	VDIVPS       X1, X5, X5
+	VMULPS       X5, X2, X6
+	VFNMADD231PS X6, X1, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X6, X3, X2
+	VFMADD231PS  X5, X2, X6
+	VPAND        sigmoid32consts<>+576(SB), X0, X1
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock243
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+64(SB), X3
+	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
+	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+256(SB), X5
+	VFNMADD213PS X0, X4, X5
+	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
+	VMOVUPS      sigmoid32consts<>+320(SB), X4
+	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
+	VMULPS       X5, X5, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X5, X5
+	VFMADD231PS  X4, X7, X5
+	VPAND        sigmoid32consts<>+704(SB), X3, X4
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X7, X7
+	VFMADD231PS  X7, X5, X7
+	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X4
+	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
+	VPSLLD       $0x17, X5, X5
+	VPSUBD       X4, X3, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X5, X7, X7
+	VMULPS       X3, X7, X7
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         sigmoid32consts<>+1088(SB), X0, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X3
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock243:
+	VMOVQ X6, (DX)(R8*4)
+	ADDQ  $0x00000002, R8
+	SUBQ  $0x00000002, R9
 
 sigmoidVF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           sigmoidVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMAXPS       sigmoid32consts<>+64(SB), X1, X1
-	VMINPS       sigmoid32consts<>+128(SB), X1, X1
-	VMOVUPS      sigmoid32consts<>+192(SB), X2
-	VFMADD213PS  sigmoid32consts<>+256(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+256(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+320(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+384(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+64(SB), X2
+	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
+	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
+	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
+	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X4
+	VPCMPEQD     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVUPS      X3, X2
+	VFMADD231PS  X3, X1, X2
+	VSUBPS       X2, X3, X4
+	VFMADD231PS  X3, X1, X4
+	VADDPS       sigmoid32consts<>+448(SB), X2, X1
 	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VFMADD213PS  sigmoid32consts<>+512(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+704(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+768(SB), X4, X3
-	VFMADD213PS  sigmoid32consts<>+832(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       sigmoid32consts<>+896(SB), X4, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       sigmoid32consts<>+960(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       sigmoid32consts<>+1024(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       sigmoid32consts<>+1024(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       sigmoid32consts<>+896(SB), X1, X2
-	VMOVUPS      sigmoid32consts<>+896(SB), X4
-	VSUBPS       X2, X4, X4
-	VADDPS       X1, X4, X4
-	VADDPS       X3, X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+896(SB), X6
-	VBLENDVPS    X5, X1, X6, X1
-	VMOVUPS      sigmoid32consts<>+1088(SB), X6
-	VBLENDVPS    X5, X3, X6, X3
-	VMOVUPS      sigmoid32consts<>+896(SB), X5
-	VDIVPS       X2, X5, X5
-	VMULPS       X5, X1, X6
-	VFNMADD231PS X6, X2, X1
-	VADDPS       X3, X1, X1
-	VFNMADD231PS X6, X4, X1
-	VFMADD231PS  X5, X1, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         sigmoid32consts<>+1152(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VMOVSS       X0, (DX)(R8*4)
-	ADDQ         $0x00000001, R8
-	SUBQ         $0x00000001, R9
+	VADDPS       X2, X3, X3
+	VADDPS       X4, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
+	VMOVUPS      sigmoid32consts<>+448(SB), X6
+	VBLENDVPS    X5, X2, X6, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X6
+	VBLENDVPS    X5, X4, X6, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X5
+	VDIVPS       X1, X5, X5
+	VMULPS       X5, X2, X6
+	VFNMADD231PS X6, X1, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X6, X3, X2
+	VFMADD231PS  X5, X2, X6
+	VPAND        sigmoid32consts<>+576(SB), X0, X1
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock244
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+64(SB), X3
+	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
+	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+256(SB), X5
+	VFNMADD213PS X0, X4, X5
+	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
+	VMOVUPS      sigmoid32consts<>+320(SB), X4
+	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
+	VMULPS       X5, X5, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X5, X5
+	VFMADD231PS  X4, X7, X5
+	VPAND        sigmoid32consts<>+704(SB), X3, X4
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X7, X7
+	VFMADD231PS  X7, X5, X7
+	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X4
+	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
+	VPSLLD       $0x17, X5, X5
+	VPSUBD       X4, X3, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X5, X7, X7
+	VMULPS       X3, X7, X7
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         sigmoid32consts<>+1088(SB), X0, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X3
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock244:
+	VMOVSS X6, (DX)(R8*4)
+	ADDQ   $0x00000001, R8
+	SUBQ   $0x00000001, R9
 
 sigmoidVF32AVX2_tail1:
 	ADDQ BX, DX
@@ -6694,151 +6837,143 @@ DATA sigmoid32consts<>+32(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+40(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+48(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+56(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+64(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+72(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+80(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+88(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+96(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+104(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+112(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+120(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+128(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+136(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+144(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+152(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+160(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+168(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+176(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+184(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+192(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+200(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+208(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+216(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+224(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+232(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+240(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+248(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA sigmoid32consts<>+256(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+264(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+272(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+280(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+288(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+296(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+304(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+312(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+320(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+328(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+336(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+344(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+352(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+360(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+368(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+376(SB)/8, $0x3f3172003f317200
-DATA sigmoid32consts<>+384(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+392(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+400(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+408(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+416(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+424(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+432(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+440(SB)/8, $0x35bfbe8e35bfbe8e
-DATA sigmoid32consts<>+448(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+456(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+464(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+472(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+480(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+488(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+496(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+504(SB)/8, $0x37d00d0137d00d01
-DATA sigmoid32consts<>+512(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+520(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+528(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+536(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+544(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+552(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+560(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+568(SB)/8, $0x39500d0139500d01
-DATA sigmoid32consts<>+576(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+584(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+592(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+600(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+608(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+616(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+624(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+632(SB)/8, $0x3ab60b613ab60b61
-DATA sigmoid32consts<>+640(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+648(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+656(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+664(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+672(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+680(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+688(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+696(SB)/8, $0x3c0888893c088889
-DATA sigmoid32consts<>+704(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+712(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+720(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+728(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+736(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+744(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+752(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+760(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sigmoid32consts<>+768(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+776(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+784(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+792(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+800(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+808(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+816(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+824(SB)/8, $0x3e2aaaab3e2aaaab
-DATA sigmoid32consts<>+832(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+840(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+848(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+856(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+864(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+872(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+880(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+888(SB)/8, $0x3f0000003f000000
-DATA sigmoid32consts<>+896(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+904(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+912(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+920(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+928(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+936(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+944(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+952(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+960(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+968(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+976(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+984(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+992(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+1000(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+1008(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+1016(SB)/8, $0x4b3fff004b3fff00
-DATA sigmoid32consts<>+1024(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1032(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1040(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1048(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1056(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1064(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1072(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1080(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+1088(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1096(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1104(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1112(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1120(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1128(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1136(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1144(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+1152(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1160(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1168(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1176(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1184(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1192(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1200(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1208(SB)/8, $0x0040000000400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1216
+DATA sigmoid32consts<>+64(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+72(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+80(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+88(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+96(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+104(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+112(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+120(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+128(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+136(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+144(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+152(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+160(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+168(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+176(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+184(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+192(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+200(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+208(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+216(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+224(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+232(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+240(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+248(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+256(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+264(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+272(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+280(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+288(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+296(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+304(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+312(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+320(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+328(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+336(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+344(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+352(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+360(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+368(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+376(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+384(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+392(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+400(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+408(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+416(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+424(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+432(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+440(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+448(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+456(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+464(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+472(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+480(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+488(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+496(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+504(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+512(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+520(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+528(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+536(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+544(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+552(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+560(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+568(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+576(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+584(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+592(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+600(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+608(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+616(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+624(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+632(SB)/8, $0x7fffffff7fffffff
+DATA sigmoid32consts<>+640(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+648(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+656(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+664(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+672(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+680(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+688(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+696(SB)/8, $0x42ae800042ae8000
+DATA sigmoid32consts<>+704(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+712(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+720(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+728(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+736(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+744(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+752(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+760(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+768(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+776(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+784(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+792(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+800(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+808(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+816(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+824(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+832(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+840(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+848(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+856(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+864(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+872(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+880(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+888(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+896(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+904(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+912(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+920(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+928(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+936(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+944(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+952(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+960(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+968(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+976(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+984(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+992(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1000(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1008(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1016(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1024(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1032(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1040(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1048(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1056(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1064(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1072(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1080(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1088(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1096(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1104(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1112(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1120(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1128(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1136(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1144(SB)/8, $0x0040000000400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1152
 
 // func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -6864,82 +6999,75 @@ tanhVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           tanhVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
-	VMULPS       tanh32consts<>+64(SB), Y0, Y0
-	VPOR         tanh32consts<>+0(SB), Y0, Y0
-	VMAXPS       tanh32consts<>+128(SB), Y0, Y0
-	VMINPS       tanh32consts<>+192(SB), Y0, Y0
-	VMOVUPS      tanh32consts<>+256(SB), Y1
-	VFMADD213PS  tanh32consts<>+320(SB), Y0, Y1
-	VSUBPS       tanh32consts<>+320(SB), Y1, Y2
-	VFNMADD231PS tanh32consts<>+384(SB), Y2, Y0
+	VPAND        tanh32consts<>+64(SB), Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VMULPS       tanh32consts<>+128(SB), Y1, Y1
+	VPOR         tanh32consts<>+0(SB), Y1, Y1
+	VMOVUPS      tanh32consts<>+192(SB), Y2
+	VFMADD213PS  tanh32consts<>+256(SB), Y1, Y2
+	VSUBPS       tanh32consts<>+256(SB), Y2, Y3
+	VFNMADD231PS tanh32consts<>+384(SB), Y3, Y1
+	VFNMADD231PS tanh32consts<>+320(SB), Y3, Y1
 	VMOVUPS      tanh32consts<>+448(SB), Y3
-	VFNMADD213PS Y0, Y2, Y3
-	VSUBPS       Y3, Y0, Y0
-	VFNMADD231PS tanh32consts<>+448(SB), Y2, Y0
-	VMOVUPS      tanh32consts<>+512(SB), Y2
-	VFMADD213PS  tanh32consts<>+576(SB), Y3, Y2
-	VFMADD213PS  tanh32consts<>+640(SB), Y3, Y2
-	VFMADD213PS  tanh32consts<>+704(SB), Y3, Y2
-	VFMADD213PS  tanh32consts<>+768(SB), Y3, Y2
-	VFMADD213PS  tanh32consts<>+832(SB), Y3, Y2
-	VFMADD213PS  tanh32consts<>+896(SB), Y3, Y2
-	VMULPS       Y3, Y3, Y4
-	VFMADD231PS  Y3, Y0, Y0
-	VFMADD231PS  Y4, Y2, Y0
-	VADDPS       tanh32consts<>+960(SB), Y3, Y2
-	VMOVUPS      tanh32consts<>+960(SB), Y4
-	VSUBPS       Y2, Y4, Y4
-	VADDPS       Y3, Y4, Y4
-	VADDPS       Y0, Y4, Y4
-	VPSUBD       tanh32consts<>+1024(SB), Y1, Y1
-	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       tanh32consts<>+1088(SB), Y0, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VPSUBD       Y0, Y1, Y1
-	VPSUBD       tanh32consts<>+1088(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VADDPS       Y4, Y2, Y0
-	VSUBPS       Y0, Y2, Y2
-	VADDPS       Y4, Y2, Y2
-	VMULPS       Y3, Y0, Y0
-	VMULPS       Y1, Y0, Y0
-	VADDPS       tanh32consts<>+1152(SB), Y0, Y4
-	VSUBPS       Y0, Y4, Y5
-	VSUBPS       Y5, Y4, Y6
-	VSUBPS       Y6, Y0, Y0
-	VMOVUPS      tanh32consts<>+1152(SB), Y6
-	VSUBPS       Y5, Y6, Y5
-	VADDPS       Y5, Y0, Y0
-	VMULPS       Y3, Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       Y2, Y0, Y0
-	VADDPS       tanh32consts<>+64(SB), Y4, Y1
-	VMOVUPS      tanh32consts<>+64(SB), Y2
-	VSUBPS       Y1, Y2, Y2
-	VADDPS       Y4, Y2, Y2
-	VADDPS       Y0, Y2, Y2
-	VPXOR        tanh32consts<>+0(SB), Y4, Y4
-	VPXOR        tanh32consts<>+0(SB), Y0, Y0
-	VMOVUPS      tanh32consts<>+960(SB), Y3
-	VDIVPS       Y1, Y3, Y3
-	VMULPS       Y3, Y4, Y5
-	VFNMADD231PS Y5, Y1, Y4
-	VADDPS       Y0, Y4, Y4
-	VFNMADD231PS Y5, Y2, Y4
-	VFMADD231PS  Y3, Y4, Y5
+	VFMADD213PS  tanh32consts<>+512(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VPERMPS      exptail_32<>+0(SB), Y2, Y5
+	VPERMPS      exptail_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VADDPS       Y5, Y1, Y1
+	VFMADD231PS  Y3, Y4, Y1
+	VPERMPS      exphi_32<>+0(SB), Y2, Y3
+	VPERMPS      exphi_32<>+32(SB), Y2, Y4
+	VPSLLD       $0x1c, Y2, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VPSLLD       $0x13, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VMOVUPS      Y3, Y2
+	VFMADD231PS  Y3, Y1, Y2
+	VSUBPS       Y2, Y3, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VMOVUPS      tanh32consts<>+576(SB), Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      tanh32consts<>+576(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VSUBPS       Y2, Y3, Y3
+	VSUBPS       Y4, Y3, Y3
+	VADDPS       tanh32consts<>+576(SB), Y2, Y5
+	VMOVUPS      tanh32consts<>+576(SB), Y6
+	VSUBPS       Y5, Y6, Y6
+	VADDPS       Y2, Y6, Y6
+	VADDPS       Y4, Y6, Y6
+	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VDIVPS       Y5, Y2, Y2
+	VMULPS       Y2, Y1, Y4
+	VFNMADD231PS Y4, Y5, Y1
+	VADDPS       Y3, Y1, Y1
+	VFNMADD231PS Y4, Y6, Y1
+	VFMADD231PS  Y2, Y1, Y4
+	VCMPPS       $0x11, tanh32consts<>+640(SB), Y0, Y1
+	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VBLENDVPS    Y1, Y4, Y2, Y4
+	VMOVUPS      (SI)(R8*4), Y1
+	VMULPS       (SI)(R8*4), Y1, Y1
+	VMOVUPS      tanh32consts<>+704(SB), Y2
+	VFMADD213PS  tanh32consts<>+768(SB), Y1, Y2
+	VFMADD213PS  tanh32consts<>+832(SB), Y1, Y2
+	VFMADD213PS  tanh32consts<>+896(SB), Y1, Y2
+	VFMADD213PS  tanh32consts<>+960(SB), Y1, Y2
+	VMULPS       (SI)(R8*4), Y1, Y1
+	VFMADD213PS  (SI)(R8*4), Y2, Y1
+	VCMPPS       $0x11, tanh32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, Y1, Y4, Y1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        tanh32consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y5, Y5
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        tanh32consts<>+1216(SB), Y0, Y0
-	VCMPPS       $0x11, tanh32consts<>+1280(SB), Y0, Y0
-	VBLENDVPS    Y0, (SI)(R8*4), Y5, Y5
+	VPOR         Y0, Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         tanh32consts<>+1344(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y5, Y1
-	VMOVUPS      Y1, (DX)(R8*4)
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         tanh32consts<>+1088(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y1, Y2
+	VMOVUPS      Y2, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
 	SUBQ         $0x00000008, R9
 	JMP          tanhVF32AVX2_loop1
@@ -6948,77 +7076,71 @@ tanhVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           tanhVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VMULPS       tanh32consts<>+64(SB), X0, X1
-	VPOR         tanh32consts<>+0(SB), X1, X1
-	VMAXPS       tanh32consts<>+128(SB), X1, X1
-	VMINPS       tanh32consts<>+192(SB), X1, X1
-	VMOVUPS      tanh32consts<>+256(SB), X2
-	VFMADD213PS  tanh32consts<>+320(SB), X1, X2
-	VSUBPS       tanh32consts<>+320(SB), X2, X3
-	VFNMADD231PS tanh32consts<>+384(SB), X3, X1
+	VPAND        tanh32consts<>+64(SB), X0, X1
+	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VPOR         tanh32consts<>+0(SB), X2, X2
+	VMOVUPS      tanh32consts<>+192(SB), X3
+	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
+	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
+	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
 	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS tanh32consts<>+448(SB), X3, X1
-	VMOVUPS      tanh32consts<>+512(SB), X3
-	VFMADD213PS  tanh32consts<>+576(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+640(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+704(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+768(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+832(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       tanh32consts<>+960(SB), X4, X3
-	VMOVUPS      tanh32consts<>+960(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       tanh32consts<>+1024(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       tanh32consts<>+1088(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       tanh32consts<>+1088(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
-	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VADDPS       tanh32consts<>+1152(SB), X1, X5
-	VSUBPS       X1, X5, X6
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X1, X1
-	VMOVUPS      tanh32consts<>+1152(SB), X7
-	VSUBPS       X6, X7, X6
-	VADDPS       X6, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       X3, X1, X1
-	VADDPS       tanh32consts<>+64(SB), X5, X2
-	VMOVUPS      tanh32consts<>+64(SB), X3
-	VSUBPS       X2, X3, X3
-	VADDPS       X5, X3, X3
-	VADDPS       X1, X3, X3
-	VPXOR        tanh32consts<>+0(SB), X5, X5
-	VPXOR        tanh32consts<>+0(SB), X1, X1
-	VMOVUPS      tanh32consts<>+960(SB), X4
-	VDIVPS       X2, X4, X4
-	VMULPS       X4, X5, X6
-	VFNMADD231PS X6, X2, X5
-	VADDPS       X1, X5, X5
-	VFNMADD231PS X6, X3, X5
-	VFMADD231PS  X4, X5, X6
+	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VMOVUPS      tanh32consts<>+576(SB), X2
+	VSUBPS       X3, X2, X2
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VSUBPS       X2, X4, X4
+	VSUBPS       X3, X4, X4
+	VSUBPS       X5, X4, X4
+	VADDPS       tanh32consts<>+576(SB), X3, X6
+	VMOVUPS      tanh32consts<>+576(SB), X7
+	VSUBPS       X6, X7, X7
+	VADDPS       X3, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VDIVPS       X6, X3, X3
+	VMULPS       X3, X2, X5
+	VFNMADD231PS X5, X6, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X5, X7, X2
+	VFMADD231PS  X3, X2, X5
+	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
+	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VMULPS       X0, X2, X2
+	VFMADD213PS  X0, X3, X2
+	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
+	VBLENDVPS    X1, X2, X5, X2
 	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X6, X6
-	VPAND        tanh32consts<>+1216(SB), X0, X1
-	VCMPPS       $0x11, tanh32consts<>+1280(SB), X1, X1
-	VBLENDVPS    X1, X0, X6, X6
+	VPOR         X1, X2, X2
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1344(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X1, X0, X2, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
@@ -7027,77 +7149,71 @@ tanhVF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
 	JB           tanhVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
-	VMULPS       tanh32consts<>+64(SB), X0, X1
-	VPOR         tanh32consts<>+0(SB), X1, X1
-	VMAXPS       tanh32consts<>+128(SB), X1, X1
-	VMINPS       tanh32consts<>+192(SB), X1, X1
-	VMOVUPS      tanh32consts<>+256(SB), X2
-	VFMADD213PS  tanh32consts<>+320(SB), X1, X2
-	VSUBPS       tanh32consts<>+320(SB), X2, X3
-	VFNMADD231PS tanh32consts<>+384(SB), X3, X1
+	VPAND        tanh32consts<>+64(SB), X0, X1
+	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VPOR         tanh32consts<>+0(SB), X2, X2
+	VMOVUPS      tanh32consts<>+192(SB), X3
+	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
+	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
+	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
 	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS tanh32consts<>+448(SB), X3, X1
-	VMOVUPS      tanh32consts<>+512(SB), X3
-	VFMADD213PS  tanh32consts<>+576(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+640(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+704(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+768(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+832(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       tanh32consts<>+960(SB), X4, X3
-	VMOVUPS      tanh32consts<>+960(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       tanh32consts<>+1024(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       tanh32consts<>+1088(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       tanh32consts<>+1088(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
-	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VADDPS       tanh32consts<>+1152(SB), X1, X5
-	VSUBPS       X1, X5, X6
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X1, X1
-	VMOVUPS      tanh32consts<>+1152(SB), X7
-	VSUBPS       X6, X7, X6
-	VADDPS       X6, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       X3, X1, X1
-	VADDPS       tanh32consts<>+64(SB), X5, X2
-	VMOVUPS      tanh32consts<>+64(SB), X3
-	VSUBPS       X2, X3, X3
-	VADDPS       X5, X3, X3
-	VADDPS       X1, X3, X3
-	VPXOR        tanh32consts<>+0(SB), X5, X5
-	VPXOR        tanh32consts<>+0(SB), X1, X1
-	VMOVUPS      tanh32consts<>+960(SB), X4
-	VDIVPS       X2, X4, X4
-	VMULPS       X4, X5, X6
-	VFNMADD231PS X6, X2, X5
-	VADDPS       X1, X5, X5
-	VFNMADD231PS X6, X3, X5
-	VFMADD231PS  X4, X5, X6
+	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VMOVUPS      tanh32consts<>+576(SB), X2
+	VSUBPS       X3, X2, X2
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VSUBPS       X2, X4, X4
+	VSUBPS       X3, X4, X4
+	VSUBPS       X5, X4, X4
+	VADDPS       tanh32consts<>+576(SB), X3, X6
+	VMOVUPS      tanh32consts<>+576(SB), X7
+	VSUBPS       X6, X7, X7
+	VADDPS       X3, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VDIVPS       X6, X3, X3
+	VMULPS       X3, X2, X5
+	VFNMADD231PS X5, X6, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X5, X7, X2
+	VFMADD231PS  X3, X2, X5
+	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
+	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VMULPS       X0, X2, X2
+	VFMADD213PS  X0, X3, X2
+	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
+	VBLENDVPS    X1, X2, X5, X2
 	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X6, X6
-	VPAND        tanh32consts<>+1216(SB), X0, X1
-	VCMPPS       $0x11, tanh32consts<>+1280(SB), X1, X1
-	VBLENDVPS    X1, X0, X6, X6
+	VPOR         X1, X2, X2
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1344(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X1, X0, X2, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -7106,77 +7222,71 @@ tanhVF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           tanhVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
-	VMULPS       tanh32consts<>+64(SB), X0, X1
-	VPOR         tanh32consts<>+0(SB), X1, X1
-	VMAXPS       tanh32consts<>+128(SB), X1, X1
-	VMINPS       tanh32consts<>+192(SB), X1, X1
-	VMOVUPS      tanh32consts<>+256(SB), X2
-	VFMADD213PS  tanh32consts<>+320(SB), X1, X2
-	VSUBPS       tanh32consts<>+320(SB), X2, X3
-	VFNMADD231PS tanh32consts<>+384(SB), X3, X1
+	VPAND        tanh32consts<>+64(SB), X0, X1
+	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VPOR         tanh32consts<>+0(SB), X2, X2
+	VMOVUPS      tanh32consts<>+192(SB), X3
+	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
+	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
+	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
 	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VSUBPS       X4, X1, X1
-	VFNMADD231PS tanh32consts<>+448(SB), X3, X1
-	VMOVUPS      tanh32consts<>+512(SB), X3
-	VFMADD213PS  tanh32consts<>+576(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+640(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+704(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+768(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+832(SB), X4, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X4, X3
-	VMULPS       X4, X4, X5
-	VFMADD231PS  X4, X1, X1
-	VFMADD231PS  X5, X3, X1
-	VADDPS       tanh32consts<>+960(SB), X4, X3
-	VMOVUPS      tanh32consts<>+960(SB), X5
-	VSUBPS       X3, X5, X5
-	VADDPS       X4, X5, X5
-	VADDPS       X1, X5, X5
-	VPSUBD       tanh32consts<>+1024(SB), X2, X2
-	VPSRLD       $0x01, X2, X1
-	VPSUBD       tanh32consts<>+1088(SB), X1, X4
-	VPSLLD       $0x17, X4, X4
-	VPSUBD       X1, X2, X2
-	VPSUBD       tanh32consts<>+1088(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X5, X3, X1
-	VSUBPS       X1, X3, X3
-	VADDPS       X5, X3, X3
-	VMULPS       X4, X1, X1
-	VMULPS       X2, X1, X1
-	VADDPS       tanh32consts<>+1152(SB), X1, X5
-	VSUBPS       X1, X5, X6
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X1, X1
-	VMOVUPS      tanh32consts<>+1152(SB), X7
-	VSUBPS       X6, X7, X6
-	VADDPS       X6, X1, X1
-	VMULPS       X4, X3, X3
-	VMULPS       X2, X3, X3
-	VADDPS       X3, X1, X1
-	VADDPS       tanh32consts<>+64(SB), X5, X2
-	VMOVUPS      tanh32consts<>+64(SB), X3
-	VSUBPS       X2, X3, X3
-	VADDPS       X5, X3, X3
-	VADDPS       X1, X3, X3
-	VPXOR        tanh32consts<>+0(SB), X5, X5
-	VPXOR        tanh32consts<>+0(SB), X1, X1
-	VMOVUPS      tanh32consts<>+960(SB), X4
-	VDIVPS       X2, X4, X4
-	VMULPS       X4, X5, X6
-	VFNMADD231PS X6, X2, X5
-	VADDPS       X1, X5, X5
-	VFNMADD231PS X6, X3, X5
-	VFMADD231PS  X4, X5, X6
+	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VMOVUPS      tanh32consts<>+576(SB), X2
+	VSUBPS       X3, X2, X2
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VSUBPS       X2, X4, X4
+	VSUBPS       X3, X4, X4
+	VSUBPS       X5, X4, X4
+	VADDPS       tanh32consts<>+576(SB), X3, X6
+	VMOVUPS      tanh32consts<>+576(SB), X7
+	VSUBPS       X6, X7, X7
+	VADDPS       X3, X7, X7
+	VADDPS       X5, X7, X7
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VDIVPS       X6, X3, X3
+	VMULPS       X3, X2, X5
+	VFNMADD231PS X5, X6, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X5, X7, X2
+	VFMADD231PS  X3, X2, X5
+	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
+	VMOVUPS      tanh32consts<>+576(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
+	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VMULPS       X0, X2, X2
+	VFMADD213PS  X0, X3, X2
+	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
+	VBLENDVPS    X1, X2, X5, X2
 	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X6, X6
-	VPAND        tanh32consts<>+1216(SB), X0, X1
-	VCMPPS       $0x11, tanh32consts<>+1280(SB), X1, X1
-	VBLENDVPS    X1, X0, X6, X6
+	VPOR         X1, X2, X2
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1344(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X1, X0, X2, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -7199,175 +7309,143 @@ DATA tanh32consts<>+32(SB)/8, $0x8000000080000000
 DATA tanh32consts<>+40(SB)/8, $0x8000000080000000
 DATA tanh32consts<>+48(SB)/8, $0x8000000080000000
 DATA tanh32consts<>+56(SB)/8, $0x8000000080000000
-DATA tanh32consts<>+64(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+72(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+80(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+88(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+96(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+104(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+112(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+120(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+128(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+136(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+144(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+152(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+160(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+168(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+176(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+184(SB)/8, $0xc2d20000c2d20000
-DATA tanh32consts<>+192(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+200(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+208(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+216(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+224(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+232(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+240(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+248(SB)/8, $0x42b2000042b20000
-DATA tanh32consts<>+256(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+264(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+272(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+280(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+288(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+296(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+304(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+312(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA tanh32consts<>+320(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+328(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+336(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+344(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+352(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+360(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+368(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+376(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+384(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+392(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+400(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+408(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+416(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+424(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+432(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+440(SB)/8, $0x3f3172003f317200
-DATA tanh32consts<>+448(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+456(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+464(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+472(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+480(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+488(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+496(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+504(SB)/8, $0x35bfbe8e35bfbe8e
-DATA tanh32consts<>+512(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+520(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+528(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+536(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+544(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+552(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+560(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+568(SB)/8, $0x37d00d0137d00d01
-DATA tanh32consts<>+576(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+584(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+592(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+600(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+608(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+616(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+624(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+632(SB)/8, $0x39500d0139500d01
-DATA tanh32consts<>+640(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+648(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+656(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+664(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+672(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+680(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+688(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+696(SB)/8, $0x3ab60b613ab60b61
-DATA tanh32consts<>+704(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+712(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+720(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+728(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+736(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+744(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+752(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+760(SB)/8, $0x3c0888893c088889
-DATA tanh32consts<>+768(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+776(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+784(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+792(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+800(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+808(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+816(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+824(SB)/8, $0x3d2aaaab3d2aaaab
-DATA tanh32consts<>+832(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+840(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+848(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+856(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+864(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+872(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+880(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+888(SB)/8, $0x3e2aaaab3e2aaaab
-DATA tanh32consts<>+896(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+904(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+912(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+920(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+928(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+936(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+944(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+952(SB)/8, $0x3f0000003f000000
-DATA tanh32consts<>+960(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+968(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+976(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+984(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+992(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+1000(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+1008(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+1016(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+1024(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1032(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1040(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1048(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1056(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1064(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1072(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1080(SB)/8, $0x4b3fff004b3fff00
-DATA tanh32consts<>+1088(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1096(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1104(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1112(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1120(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1128(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1136(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1144(SB)/8, $0x0000000100000001
-DATA tanh32consts<>+1152(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1160(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1168(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1176(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1184(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1192(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1200(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1208(SB)/8, $0xbf800000bf800000
-DATA tanh32consts<>+1216(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1224(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1232(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1240(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1248(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1256(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1264(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1272(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+1280(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1288(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1296(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1304(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1312(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1320(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1328(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1336(SB)/8, $0x3900000039000000
-DATA tanh32consts<>+1344(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1352(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1360(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1368(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1376(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1384(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1392(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1400(SB)/8, $0x0040000000400000
-GLOBL tanh32consts<>(SB), RODATA|NOPTR, $1408
+DATA tanh32consts<>+64(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+72(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+80(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+88(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+96(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+104(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+112(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+120(SB)/8, $0x7fffffff7fffffff
+DATA tanh32consts<>+128(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+136(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+144(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+152(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+160(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+168(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+176(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+184(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+192(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+200(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+208(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+216(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+224(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+232(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+240(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+248(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+256(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+264(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+272(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+280(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+288(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+296(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+304(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+312(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+320(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+328(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+336(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+344(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+352(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+360(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+368(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+376(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+384(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+392(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+400(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+408(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+416(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+424(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+432(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+440(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+448(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+456(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+464(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+472(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+480(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+488(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+496(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+504(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+512(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+520(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+528(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+536(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+544(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+552(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+560(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+568(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+576(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+584(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+592(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+600(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+608(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+616(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+624(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+632(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+640(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+648(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+656(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+664(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+672(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+680(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+688(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+696(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+704(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+712(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+720(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+728(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+736(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+744(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+752(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+760(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+768(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+776(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+784(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+792(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+800(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+808(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+816(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+824(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+832(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+840(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+848(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+856(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+864(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+872(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+880(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+888(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+896(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+904(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+912(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+920(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+928(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+936(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+944(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+952(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+960(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+968(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+976(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+984(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+992(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1000(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1008(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1016(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1024(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1032(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1040(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1048(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1056(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1064(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1072(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1080(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+1088(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1096(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1104(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1112(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1120(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1128(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1136(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1144(SB)/8, $0x0040000000400000
+GLOBL tanh32consts<>(SB), RODATA|NOPTR, $1152
 
 // func erfVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -7394,158 +7472,69 @@ erfVF32AVX2_loop1:
 	JB           erfVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        erf32consts<>+64(SB), Y0, Y0
-	VMULPS       Y0, Y0, Y1
+	VMOVUPS      (SI)(R8*4), Y1
+	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      erf32consts<>+192(SB), Y2
 	VFMADD213PS  erf32consts<>+256(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+320(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+384(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+448(SB), Y1, Y2
-	VMOVUPS      erf32consts<>+512(SB), Y3
-	VFMADD213PS  erf32consts<>+576(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+640(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+704(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+768(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+128(SB), Y1, Y3
-	VDIVPS       Y3, Y2, Y2
-	VFMADD213PS  Y0, Y0, Y2
-	VSUBPS       erf32consts<>+128(SB), Y0, Y3
-	VMOVUPS      erf32consts<>+832(SB), Y4
-	VFMADD213PS  erf32consts<>+896(SB), Y3, Y4
-	VFMADD213PS  erf32consts<>+960(SB), Y3, Y4
-	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y4
-	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y4
-	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y4
-	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y4
-	VMOVUPS      erf32consts<>+1280(SB), Y5
-	VFMADD213PS  erf32consts<>+1344(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+128(SB), Y3, Y5
-	VDIVPS       Y5, Y4, Y4
-	VADDPS       erf32consts<>+1664(SB), Y4, Y4
-	VMOVUPS      erf32consts<>+128(SB), Y3
-	VDIVPS       Y1, Y3, Y1
-	VCMPPS       $0x1e, erf32consts<>+1728(SB), Y0, Y3
-	VMOVUPS      erf32consts<>+1856(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y5, Y5
-	VMOVUPS      erf32consts<>+1984(SB), Y6
-	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y6, Y6
-	VFMADD231PS  Y1, Y5, Y6
-	VMOVUPS      erf32consts<>+2112(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y5, Y5
-	VFMADD231PS  Y1, Y6, Y5
-	VMOVUPS      erf32consts<>+2240(SB), Y6
-	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y6, Y6
-	VFMADD231PS  Y1, Y5, Y6
-	VMOVUPS      erf32consts<>+2368(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y5, Y5
-	VFMADD231PS  Y1, Y6, Y5
-	VMOVUPS      erf32consts<>+2496(SB), Y6
-	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y6, Y6
-	VFMADD231PS  Y1, Y5, Y6
-	VMOVUPS      erf32consts<>+2624(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y5, Y5
-	VFMADD231PS  Y1, Y6, Y5
-	VMOVUPS      erf32consts<>+2752(SB), Y6
-	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y6, Y6
-	VFMADD231PS  Y1, Y5, Y6
-	VMOVUPS      erf32consts<>+2816(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y5, Y5
-	VMOVUPS      erf32consts<>+2944(SB), Y7
-	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y7, Y7
-	VFMADD231PS  Y1, Y5, Y7
-	VMOVUPS      erf32consts<>+3072(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y5, Y5
-	VFMADD231PS  Y1, Y7, Y5
-	VMOVUPS      erf32consts<>+3200(SB), Y7
-	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y7, Y7
-	VFMADD231PS  Y1, Y5, Y7
-	VMOVUPS      erf32consts<>+3328(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y5, Y5
-	VFMADD231PS  Y1, Y7, Y5
-	VMOVUPS      erf32consts<>+3456(SB), Y7
-	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y7, Y7
-	VFMADD231PS  Y1, Y5, Y7
-	VMOVUPS      erf32consts<>+3584(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y5, Y5
-	VFMADD231PS  Y1, Y7, Y5
-	VMOVUPS      erf32consts<>+3712(SB), Y7
-	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y7, Y7
-	VFMADD231PS  Y1, Y5, Y7
-	VMOVUPS      erf32consts<>+128(SB), Y5
-	VBLENDVPS    Y3, erf32consts<>+128(SB), Y5, Y3
-	VFMADD231PS  Y1, Y7, Y3
-	VPAND        erf32consts<>+3776(SB), Y0, Y1
-	VMOVUPS      erf32consts<>+3840(SB), Y5
-	VFNMADD231PS Y1, Y1, Y5
-	VSUBPS       Y0, Y1, Y7
-	VADDPS       Y0, Y1, Y1
-	VDIVPS       Y3, Y6, Y6
-	VFMADD231PS  Y1, Y7, Y6
-	VADDPS       Y6, Y5, Y1
-	VSUBPS       Y1, Y5, Y5
-	VADDPS       Y6, Y5, Y5
-	VMAXPS       erf32consts<>+3904(SB), Y1, Y1
-	VMINPS       erf32consts<>+3968(SB), Y1, Y1
-	VMOVUPS      erf32consts<>+4032(SB), Y3
-	VFMADD213PS  erf32consts<>+4096(SB), Y1, Y3
-	VSUBPS       erf32consts<>+4096(SB), Y3, Y6
-	VFNMADD231PS erf32consts<>+4160(SB), Y6, Y1
-	VMOVUPS      erf32consts<>+4224(SB), Y7
-	VFNMADD213PS Y1, Y6, Y7
-	VSUBPS       Y7, Y1, Y1
-	VFNMADD231PS erf32consts<>+4224(SB), Y6, Y1
-	VADDPS       Y5, Y7, Y6
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y6, Y9
-	VSUBPS       Y9, Y7, Y7
-	VSUBPS       Y8, Y5, Y5
-	VADDPS       Y5, Y7, Y7
+	VFMADD213PS  erf32consts<>+512(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+576(SB), Y1, Y2
+	VMOVUPS      (SI)(R8*4), Y1
+	VFMADD213PS  (SI)(R8*4), Y1, Y2
+	VMULPS       Y0, Y0, Y1
+	VMOVUPS      Y1, Y3
+	VFNMADD231PS Y0, Y0, Y3
+	VPXOR        erf32consts<>+0(SB), Y1, Y1
+	VMOVUPS      erf32consts<>+640(SB), Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y1, Y4
+	VSUBPS       erf32consts<>+704(SB), Y4, Y5
+	VFNMADD231PS erf32consts<>+832(SB), Y5, Y1
+	VFNMADD231PS erf32consts<>+768(SB), Y5, Y1
+	VMOVUPS      erf32consts<>+896(SB), Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y1, Y5
+	VMULPS       Y1, Y1, Y6
+	VPERMPS      exptail_32<>+0(SB), Y4, Y7
+	VPERMPS      exptail_32<>+32(SB), Y4, Y8
+	VPSLLD       $0x1c, Y4, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
 	VADDPS       Y7, Y1, Y1
-	VMOVUPS      erf32consts<>+4288(SB), Y5
-	VFMADD213PS  erf32consts<>+4352(SB), Y6, Y5
-	VFMADD213PS  erf32consts<>+4416(SB), Y6, Y5
-	VFMADD213PS  erf32consts<>+4480(SB), Y6, Y5
-	VFMADD213PS  erf32consts<>+4544(SB), Y6, Y5
-	VFMADD213PS  erf32consts<>+4608(SB), Y6, Y5
-	VFMADD213PS  erf32consts<>+4672(SB), Y6, Y5
-	VMULPS       Y6, Y6, Y7
-	VFMADD231PS  Y6, Y1, Y1
-	VFMADD231PS  Y7, Y5, Y1
-	VADDPS       erf32consts<>+128(SB), Y6, Y5
-	VMOVUPS      erf32consts<>+128(SB), Y7
-	VSUBPS       Y5, Y7, Y7
-	VADDPS       Y6, Y7, Y7
-	VADDPS       Y1, Y7, Y7
-	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
-	VPSRLD       $0x01, Y3, Y1
-	VPSUBD       erf32consts<>+4800(SB), Y1, Y6
-	VPSLLD       $0x17, Y6, Y6
-	VPSUBD       Y1, Y3, Y3
-	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VADDPS       Y7, Y5, Y5
-	VMULPS       Y6, Y5, Y5
-	VMULPS       Y3, Y5, Y5
-	VDIVPS       Y0, Y5, Y5
-	VMOVUPS      erf32consts<>+128(SB), Y1
-	VSUBPS       Y5, Y1, Y5
-	VCMPPS       $0x11, erf32consts<>+4864(SB), Y0, Y1
+	VFMADD231PS  Y5, Y6, Y1
+	VPERMPS      exphi_32<>+0(SB), Y4, Y5
+	VPERMPS      exphi_32<>+32(SB), Y4, Y6
+	VPSLLD       $0x1c, Y4, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VFMADD231PS  Y5, Y1, Y5
+	VFMADD231PS  Y3, Y5, Y5
+	VSUBPS       erf32consts<>+1024(SB), Y0, Y1
+	VMOVUPS      erf32consts<>+1088(SB), Y3
+	VFMADD213PS  erf32consts<>+1152(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1216(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1280(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1344(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1408(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1472(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1536(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1600(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1664(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1728(SB), Y1, Y3
+	VFMADD213PS  erf32consts<>+1792(SB), Y1, Y3
+	VFNMADD213PS erf32consts<>+128(SB), Y3, Y5
+	VCMPPS       $0x11, erf32consts<>+1856(SB), Y0, Y1
 	VMOVUPS      erf32consts<>+128(SB), Y3
 	VBLENDVPS    Y1, Y5, Y3, Y5
-	VCMPPS       $0x11, erf32consts<>+4928(SB), Y0, Y1
-	VBLENDVPS    Y1, Y4, Y5, Y4
-	VCMPPS       $0x11, erf32consts<>+4992(SB), Y0, Y0
-	VBLENDVPS    Y0, Y2, Y4, Y2
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        erf32consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y2, Y2
+	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VPAND        erf32consts<>+0(SB), Y1, Y1
+	VPOR         Y1, Y5, Y5
+	VBLENDVPS    Y0, Y2, Y5, Y2
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         erf32consts<>+5056(SB), Y1, Y1
+	VPOR         erf32consts<>+1920(SB), Y1, Y1
 	VBLENDVPS    Y0, Y1, Y2, Y1
 	VMOVUPS      Y1, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
@@ -7557,155 +7546,66 @@ erfVF32AVX2_after1:
 	JB           erfVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
+	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+192(SB), X3
 	VFMADD213PS  erf32consts<>+256(SB), X2, X3
 	VFMADD213PS  erf32consts<>+320(SB), X2, X3
 	VFMADD213PS  erf32consts<>+384(SB), X2, X3
 	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VMOVUPS      erf32consts<>+512(SB), X4
-	VFMADD213PS  erf32consts<>+576(SB), X2, X4
-	VFMADD213PS  erf32consts<>+640(SB), X2, X4
-	VFMADD213PS  erf32consts<>+704(SB), X2, X4
-	VFMADD213PS  erf32consts<>+768(SB), X2, X4
-	VFMADD213PS  erf32consts<>+128(SB), X2, X4
-	VDIVPS       X4, X3, X3
-	VFMADD213PS  X1, X1, X3
-	VSUBPS       erf32consts<>+128(SB), X1, X4
-	VMOVUPS      erf32consts<>+832(SB), X5
-	VFMADD213PS  erf32consts<>+896(SB), X4, X5
-	VFMADD213PS  erf32consts<>+960(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1024(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1088(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1152(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1216(SB), X4, X5
-	VMOVUPS      erf32consts<>+1280(SB), X6
-	VFMADD213PS  erf32consts<>+1344(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1408(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1472(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1536(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1600(SB), X4, X6
-	VFMADD213PS  erf32consts<>+128(SB), X4, X6
-	VDIVPS       X6, X5, X5
-	VADDPS       erf32consts<>+1664(SB), X5, X5
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VDIVPS       X2, X4, X2
-	VCMPPS       $0x1e, erf32consts<>+1728(SB), X1, X4
-	VMOVUPS      erf32consts<>+1856(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+1984(SB), X7
-	VBLENDVPS    X4, erf32consts<>+1920(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2112(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2048(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2240(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2176(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2368(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2304(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2496(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2432(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2624(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2560(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2752(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2688(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2816(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+2944(SB), X8
-	VBLENDVPS    X4, erf32consts<>+2880(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3072(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3008(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3200(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3136(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3328(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3264(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3456(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3392(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3584(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3520(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3712(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3648(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+128(SB), X6
-	VBLENDVPS    X4, erf32consts<>+128(SB), X6, X4
-	VFMADD231PS  X2, X8, X4
-	VPAND        erf32consts<>+3776(SB), X1, X2
-	VMOVUPS      erf32consts<>+3840(SB), X6
-	VFNMADD231PS X2, X2, X6
-	VSUBPS       X1, X2, X8
-	VADDPS       X1, X2, X2
-	VDIVPS       X4, X7, X7
-	VFMADD231PS  X2, X8, X7
-	VADDPS       X7, X6, X2
-	VSUBPS       X2, X6, X6
-	VADDPS       X7, X6, X6
-	VMAXPS       erf32consts<>+3904(SB), X2, X2
-	VMINPS       erf32consts<>+3968(SB), X2, X2
-	VMOVUPS      erf32consts<>+4032(SB), X4
-	VFMADD213PS  erf32consts<>+4096(SB), X2, X4
-	VSUBPS       erf32consts<>+4096(SB), X4, X7
-	VFNMADD231PS erf32consts<>+4160(SB), X7, X2
-	VMOVUPS      erf32consts<>+4224(SB), X8
-	VFNMADD213PS X2, X7, X8
-	VSUBPS       X8, X2, X2
-	VFNMADD231PS erf32consts<>+4224(SB), X7, X2
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
+	VFMADD213PS  erf32consts<>+512(SB), X2, X3
+	VFMADD213PS  erf32consts<>+576(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VMULPS       X1, X1, X2
+	VMOVUPS      X2, X4
+	VFNMADD231PS X1, X1, X4
+	VPXOR        erf32consts<>+0(SB), X2, X2
+	VMOVUPS      erf32consts<>+640(SB), X5
+	VFMADD213PS  erf32consts<>+704(SB), X2, X5
+	VSUBPS       erf32consts<>+704(SB), X5, X6
+	VFNMADD231PS erf32consts<>+832(SB), X6, X2
+	VFNMADD231PS erf32consts<>+768(SB), X6, X2
+	VMOVUPS      erf32consts<>+896(SB), X6
+	VFMADD213PS  erf32consts<>+960(SB), X2, X6
+	VMULPS       X2, X2, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
 	VADDPS       X8, X2, X2
-	VMOVUPS      erf32consts<>+4288(SB), X6
-	VFMADD213PS  erf32consts<>+4352(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4416(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4480(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4544(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4608(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4672(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VFMADD231PS  X7, X2, X2
-	VFMADD231PS  X8, X6, X2
-	VADDPS       erf32consts<>+128(SB), X7, X6
-	VMOVUPS      erf32consts<>+128(SB), X8
-	VSUBPS       X6, X8, X8
-	VADDPS       X7, X8, X8
-	VADDPS       X2, X8, X8
-	VPSUBD       erf32consts<>+4736(SB), X4, X4
-	VPSRLD       $0x01, X4, X2
-	VPSUBD       erf32consts<>+4800(SB), X2, X7
-	VPSLLD       $0x17, X7, X7
-	VPSUBD       X2, X4, X4
-	VPSUBD       erf32consts<>+4800(SB), X4, X4
-	VPSLLD       $0x17, X4, X4
-	VADDPS       X8, X6, X6
-	VMULPS       X7, X6, X6
-	VMULPS       X4, X6, X6
-	VDIVPS       X1, X6, X6
-	VMOVUPS      erf32consts<>+128(SB), X2
-	VSUBPS       X6, X2, X6
-	VCMPPS       $0x11, erf32consts<>+4864(SB), X1, X2
+	VFMADD231PS  X6, X7, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X2, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+1024(SB), X1, X2
+	VMOVUPS      erf32consts<>+1088(SB), X4
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
+	VFNMADD213PS erf32consts<>+128(SB), X4, X6
+	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X4
 	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+4928(SB), X1, X2
-	VBLENDVPS    X2, X5, X6, X5
-	VCMPPS       $0x11, erf32consts<>+4992(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
-	VPAND        erf32consts<>+0(SB), X0, X1
-	VPOR         X1, X3, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        erf32consts<>+0(SB), X0, X2
+	VPOR         X2, X6, X6
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+5056(SB), X0, X0
+	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
@@ -7716,155 +7616,66 @@ erfVF32AVX2_tail4:
 	JB           erfVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
+	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+192(SB), X3
 	VFMADD213PS  erf32consts<>+256(SB), X2, X3
 	VFMADD213PS  erf32consts<>+320(SB), X2, X3
 	VFMADD213PS  erf32consts<>+384(SB), X2, X3
 	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VMOVUPS      erf32consts<>+512(SB), X4
-	VFMADD213PS  erf32consts<>+576(SB), X2, X4
-	VFMADD213PS  erf32consts<>+640(SB), X2, X4
-	VFMADD213PS  erf32consts<>+704(SB), X2, X4
-	VFMADD213PS  erf32consts<>+768(SB), X2, X4
-	VFMADD213PS  erf32consts<>+128(SB), X2, X4
-	VDIVPS       X4, X3, X3
-	VFMADD213PS  X1, X1, X3
-	VSUBPS       erf32consts<>+128(SB), X1, X4
-	VMOVUPS      erf32consts<>+832(SB), X5
-	VFMADD213PS  erf32consts<>+896(SB), X4, X5
-	VFMADD213PS  erf32consts<>+960(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1024(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1088(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1152(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1216(SB), X4, X5
-	VMOVUPS      erf32consts<>+1280(SB), X6
-	VFMADD213PS  erf32consts<>+1344(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1408(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1472(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1536(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1600(SB), X4, X6
-	VFMADD213PS  erf32consts<>+128(SB), X4, X6
-	VDIVPS       X6, X5, X5
-	VADDPS       erf32consts<>+1664(SB), X5, X5
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VDIVPS       X2, X4, X2
-	VCMPPS       $0x1e, erf32consts<>+1728(SB), X1, X4
-	VMOVUPS      erf32consts<>+1856(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+1984(SB), X7
-	VBLENDVPS    X4, erf32consts<>+1920(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2112(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2048(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2240(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2176(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2368(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2304(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2496(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2432(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2624(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2560(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2752(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2688(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2816(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+2944(SB), X8
-	VBLENDVPS    X4, erf32consts<>+2880(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3072(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3008(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3200(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3136(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3328(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3264(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3456(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3392(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3584(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3520(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3712(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3648(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+128(SB), X6
-	VBLENDVPS    X4, erf32consts<>+128(SB), X6, X4
-	VFMADD231PS  X2, X8, X4
-	VPAND        erf32consts<>+3776(SB), X1, X2
-	VMOVUPS      erf32consts<>+3840(SB), X6
-	VFNMADD231PS X2, X2, X6
-	VSUBPS       X1, X2, X8
-	VADDPS       X1, X2, X2
-	VDIVPS       X4, X7, X7
-	VFMADD231PS  X2, X8, X7
-	VADDPS       X7, X6, X2
-	VSUBPS       X2, X6, X6
-	VADDPS       X7, X6, X6
-	VMAXPS       erf32consts<>+3904(SB), X2, X2
-	VMINPS       erf32consts<>+3968(SB), X2, X2
-	VMOVUPS      erf32consts<>+4032(SB), X4
-	VFMADD213PS  erf32consts<>+4096(SB), X2, X4
-	VSUBPS       erf32consts<>+4096(SB), X4, X7
-	VFNMADD231PS erf32consts<>+4160(SB), X7, X2
-	VMOVUPS      erf32consts<>+4224(SB), X8
-	VFNMADD213PS X2, X7, X8
-	VSUBPS       X8, X2, X2
-	VFNMADD231PS erf32consts<>+4224(SB), X7, X2
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
+	VFMADD213PS  erf32consts<>+512(SB), X2, X3
+	VFMADD213PS  erf32consts<>+576(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VMULPS       X1, X1, X2
+	VMOVUPS      X2, X4
+	VFNMADD231PS X1, X1, X4
+	VPXOR        erf32consts<>+0(SB), X2, X2
+	VMOVUPS      erf32consts<>+640(SB), X5
+	VFMADD213PS  erf32consts<>+704(SB), X2, X5
+	VSUBPS       erf32consts<>+704(SB), X5, X6
+	VFNMADD231PS erf32consts<>+832(SB), X6, X2
+	VFNMADD231PS erf32consts<>+768(SB), X6, X2
+	VMOVUPS      erf32consts<>+896(SB), X6
+	VFMADD213PS  erf32consts<>+960(SB), X2, X6
+	VMULPS       X2, X2, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
 	VADDPS       X8, X2, X2
-	VMOVUPS      erf32consts<>+4288(SB), X6
-	VFMADD213PS  erf32consts<>+4352(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4416(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4480(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4544(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4608(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4672(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VFMADD231PS  X7, X2, X2
-	VFMADD231PS  X8, X6, X2
-	VADDPS       erf32consts<>+128(SB), X7, X6
-	VMOVUPS      erf32consts<>+128(SB), X8
-	VSUBPS       X6, X8, X8
-	VADDPS       X7, X8, X8
-	VADDPS       X2, X8, X8
-	VPSUBD       erf32consts<>+4736(SB), X4, X4
-	VPSRLD       $0x01, X4, X2
-	VPSUBD       erf32consts<>+4800(SB), X2, X7
-	VPSLLD       $0x17, X7, X7
-	VPSUBD       X2, X4, X4
-	VPSUBD       erf32consts<>+4800(SB), X4, X4
-	VPSLLD       $0x17, X4, X4
-	VADDPS       X8, X6, X6
-	VMULPS       X7, X6, X6
-	VMULPS       X4, X6, X6
-	VDIVPS       X1, X6, X6
-	VMOVUPS      erf32consts<>+128(SB), X2
-	VSUBPS       X6, X2, X6
-	VCMPPS       $0x11, erf32consts<>+4864(SB), X1, X2
+	VFMADD231PS  X6, X7, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X2, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+1024(SB), X1, X2
+	VMOVUPS      erf32consts<>+1088(SB), X4
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
+	VFNMADD213PS erf32consts<>+128(SB), X4, X6
+	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X4
 	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+4928(SB), X1, X2
-	VBLENDVPS    X2, X5, X6, X5
-	VCMPPS       $0x11, erf32consts<>+4992(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
-	VPAND        erf32consts<>+0(SB), X0, X1
-	VPOR         X1, X3, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        erf32consts<>+0(SB), X0, X2
+	VPOR         X2, X6, X6
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+5056(SB), X0, X0
+	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
@@ -7875,155 +7686,66 @@ erfVF32AVX2_tail2:
 	JB           erfVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
+	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+192(SB), X3
 	VFMADD213PS  erf32consts<>+256(SB), X2, X3
 	VFMADD213PS  erf32consts<>+320(SB), X2, X3
 	VFMADD213PS  erf32consts<>+384(SB), X2, X3
 	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VMOVUPS      erf32consts<>+512(SB), X4
-	VFMADD213PS  erf32consts<>+576(SB), X2, X4
-	VFMADD213PS  erf32consts<>+640(SB), X2, X4
-	VFMADD213PS  erf32consts<>+704(SB), X2, X4
-	VFMADD213PS  erf32consts<>+768(SB), X2, X4
-	VFMADD213PS  erf32consts<>+128(SB), X2, X4
-	VDIVPS       X4, X3, X3
-	VFMADD213PS  X1, X1, X3
-	VSUBPS       erf32consts<>+128(SB), X1, X4
-	VMOVUPS      erf32consts<>+832(SB), X5
-	VFMADD213PS  erf32consts<>+896(SB), X4, X5
-	VFMADD213PS  erf32consts<>+960(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1024(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1088(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1152(SB), X4, X5
-	VFMADD213PS  erf32consts<>+1216(SB), X4, X5
-	VMOVUPS      erf32consts<>+1280(SB), X6
-	VFMADD213PS  erf32consts<>+1344(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1408(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1472(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1536(SB), X4, X6
-	VFMADD213PS  erf32consts<>+1600(SB), X4, X6
-	VFMADD213PS  erf32consts<>+128(SB), X4, X6
-	VDIVPS       X6, X5, X5
-	VADDPS       erf32consts<>+1664(SB), X5, X5
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VDIVPS       X2, X4, X2
-	VCMPPS       $0x1e, erf32consts<>+1728(SB), X1, X4
-	VMOVUPS      erf32consts<>+1856(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+1984(SB), X7
-	VBLENDVPS    X4, erf32consts<>+1920(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2112(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2048(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2240(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2176(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2368(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2304(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2496(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2432(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2624(SB), X6
-	VBLENDVPS    X4, erf32consts<>+2560(SB), X6, X6
-	VFMADD231PS  X2, X7, X6
-	VMOVUPS      erf32consts<>+2752(SB), X7
-	VBLENDVPS    X4, erf32consts<>+2688(SB), X7, X7
-	VFMADD231PS  X2, X6, X7
-	VMOVUPS      erf32consts<>+2816(SB), X6
-	VBLENDVPS    X4, erf32consts<>+1792(SB), X6, X6
-	VMOVUPS      erf32consts<>+2944(SB), X8
-	VBLENDVPS    X4, erf32consts<>+2880(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3072(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3008(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3200(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3136(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3328(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3264(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3456(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3392(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+3584(SB), X6
-	VBLENDVPS    X4, erf32consts<>+3520(SB), X6, X6
-	VFMADD231PS  X2, X8, X6
-	VMOVUPS      erf32consts<>+3712(SB), X8
-	VBLENDVPS    X4, erf32consts<>+3648(SB), X8, X8
-	VFMADD231PS  X2, X6, X8
-	VMOVUPS      erf32consts<>+128(SB), X6
-	VBLENDVPS    X4, erf32consts<>+128(SB), X6, X4
-	VFMADD231PS  X2, X8, X4
-	VPAND        erf32consts<>+3776(SB), X1, X2
-	VMOVUPS      erf32consts<>+3840(SB), X6
-	VFNMADD231PS X2, X2, X6
-	VSUBPS       X1, X2, X8
-	VADDPS       X1, X2, X2
-	VDIVPS       X4, X7, X7
-	VFMADD231PS  X2, X8, X7
-	VADDPS       X7, X6, X2
-	VSUBPS       X2, X6, X6
-	VADDPS       X7, X6, X6
-	VMAXPS       erf32consts<>+3904(SB), X2, X2
-	VMINPS       erf32consts<>+3968(SB), X2, X2
-	VMOVUPS      erf32consts<>+4032(SB), X4
-	VFMADD213PS  erf32consts<>+4096(SB), X2, X4
-	VSUBPS       erf32consts<>+4096(SB), X4, X7
-	VFNMADD231PS erf32consts<>+4160(SB), X7, X2
-	VMOVUPS      erf32consts<>+4224(SB), X8
-	VFNMADD213PS X2, X7, X8
-	VSUBPS       X8, X2, X2
-	VFNMADD231PS erf32consts<>+4224(SB), X7, X2
-	VADDPS       X6, X8, X7
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X7, X10
-	VSUBPS       X10, X8, X8
-	VSUBPS       X9, X6, X6
-	VADDPS       X6, X8, X8
+	VFMADD213PS  erf32consts<>+512(SB), X2, X3
+	VFMADD213PS  erf32consts<>+576(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VMULPS       X1, X1, X2
+	VMOVUPS      X2, X4
+	VFNMADD231PS X1, X1, X4
+	VPXOR        erf32consts<>+0(SB), X2, X2
+	VMOVUPS      erf32consts<>+640(SB), X5
+	VFMADD213PS  erf32consts<>+704(SB), X2, X5
+	VSUBPS       erf32consts<>+704(SB), X5, X6
+	VFNMADD231PS erf32consts<>+832(SB), X6, X2
+	VFNMADD231PS erf32consts<>+768(SB), X6, X2
+	VMOVUPS      erf32consts<>+896(SB), X6
+	VFMADD213PS  erf32consts<>+960(SB), X2, X6
+	VMULPS       X2, X2, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
 	VADDPS       X8, X2, X2
-	VMOVUPS      erf32consts<>+4288(SB), X6
-	VFMADD213PS  erf32consts<>+4352(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4416(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4480(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4544(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4608(SB), X7, X6
-	VFMADD213PS  erf32consts<>+4672(SB), X7, X6
-	VMULPS       X7, X7, X8
-	VFMADD231PS  X7, X2, X2
-	VFMADD231PS  X8, X6, X2
-	VADDPS       erf32consts<>+128(SB), X7, X6
-	VMOVUPS      erf32consts<>+128(SB), X8
-	VSUBPS       X6, X8, X8
-	VADDPS       X7, X8, X8
-	VADDPS       X2, X8, X8
-	VPSUBD       erf32consts<>+4736(SB), X4, X4
-	VPSRLD       $0x01, X4, X2
-	VPSUBD       erf32consts<>+4800(SB), X2, X7
-	VPSLLD       $0x17, X7, X7
-	VPSUBD       X2, X4, X4
-	VPSUBD       erf32consts<>+4800(SB), X4, X4
-	VPSLLD       $0x17, X4, X4
-	VADDPS       X8, X6, X6
-	VMULPS       X7, X6, X6
-	VMULPS       X4, X6, X6
-	VDIVPS       X1, X6, X6
-	VMOVUPS      erf32consts<>+128(SB), X2
-	VSUBPS       X6, X2, X6
-	VCMPPS       $0x11, erf32consts<>+4864(SB), X1, X2
+	VFMADD231PS  X6, X7, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X2, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+1024(SB), X1, X2
+	VMOVUPS      erf32consts<>+1088(SB), X4
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
+	VFNMADD213PS erf32consts<>+128(SB), X4, X6
+	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X4
 	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+4928(SB), X1, X2
-	VBLENDVPS    X2, X5, X6, X5
-	VCMPPS       $0x11, erf32consts<>+4992(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
-	VPAND        erf32consts<>+0(SB), X0, X1
-	VPOR         X1, X3, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        erf32consts<>+0(SB), X0, X2
+	VPOR         X2, X6, X6
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+5056(SB), X0, X0
+	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
@@ -8063,623 +7785,231 @@ DATA erf32consts<>+160(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+168(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+176(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+184(SB)/8, $0x3f8000003f800000
-DATA erf32consts<>+192(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+200(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+208(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+216(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+224(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+232(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+240(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+248(SB)/8, $0xb7c756b1b7c756b1
-DATA erf32consts<>+256(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+264(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+272(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+280(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+288(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+296(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+304(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+312(SB)/8, $0xbbbd1489bbbd1489
-DATA erf32consts<>+320(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+328(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+336(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+344(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+352(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+360(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+368(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+376(SB)/8, $0xbce9528fbce9528f
-DATA erf32consts<>+384(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+392(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+400(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+408(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+416(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+424(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+432(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+440(SB)/8, $0xbea66bebbea66beb
-DATA erf32consts<>+448(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+456(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+464(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+472(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+480(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+488(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+496(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+504(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+512(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+520(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+528(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+536(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+544(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+552(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+560(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+568(SB)/8, $0xb684e21ab684e21a
-DATA erf32consts<>+576(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+584(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+592(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+600(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+608(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+616(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+624(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+632(SB)/8, $0x390aee49390aee49
-DATA erf32consts<>+640(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+648(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+656(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+664(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+672(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+680(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+688(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+696(SB)/8, $0x3ba681163ba68116
-DATA erf32consts<>+704(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+712(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+720(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+728(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+736(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+744(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+752(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+760(SB)/8, $0x3d852a633d852a63
-DATA erf32consts<>+768(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+776(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+784(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+792(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+800(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+808(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+816(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+824(SB)/8, $0x3ecbbbce3ecbbbce
-DATA erf32consts<>+832(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+840(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+848(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+856(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+864(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+872(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+880(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+888(SB)/8, $0xbb0df9c0bb0df9c0
-DATA erf32consts<>+896(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+904(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+912(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+920(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+928(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+936(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+944(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+952(SB)/8, $0x3d1151b33d1151b3
-DATA erf32consts<>+960(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+968(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+976(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+984(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+992(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+1000(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+1008(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+1016(SB)/8, $0xbde31cc2bde31cc2
-DATA erf32consts<>+1024(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1032(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1040(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1048(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1056(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1064(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1072(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1080(SB)/8, $0x3ea2fe543ea2fe54
-DATA erf32consts<>+1088(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1096(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1104(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1112(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1120(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1128(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1136(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1144(SB)/8, $0xbebe9208bebe9208
-DATA erf32consts<>+1152(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1160(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1168(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1176(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1184(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1192(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1200(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1208(SB)/8, $0x3ed468053ed46805
-DATA erf32consts<>+1216(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1224(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1232(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1240(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1248(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1256(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1264(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1272(SB)/8, $0xbb1acdc6bb1acdc6
-DATA erf32consts<>+1280(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1288(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1296(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1304(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1312(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1320(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1328(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1336(SB)/8, $0x3c445aa33c445aa3
-DATA erf32consts<>+1344(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1352(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1360(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1368(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1376(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1384(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1392(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1400(SB)/8, $0x3c5f6e133c5f6e13
-DATA erf32consts<>+1408(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1416(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1424(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1432(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1440(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1448(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1456(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1464(SB)/8, $0x3e0133073e013307
-DATA erf32consts<>+1472(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1480(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1488(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1496(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1504(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1512(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1520(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1528(SB)/8, $0x3d931ae73d931ae7
-DATA erf32consts<>+1536(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1544(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1552(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1560(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1568(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1576(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1584(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1592(SB)/8, $0x3f0a57853f0a5785
-DATA erf32consts<>+1600(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1608(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1616(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1624(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1632(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1640(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1648(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1656(SB)/8, $0x3dd9f3313dd9f331
-DATA erf32consts<>+1664(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1672(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1680(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1688(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1696(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1704(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1712(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1720(SB)/8, $0x3f58560b3f58560b
-DATA erf32consts<>+1728(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1736(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1744(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1752(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1760(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1768(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1776(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1784(SB)/8, $0x4036db6e4036db6e
-DATA erf32consts<>+1792(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1800(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1808(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1816(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1824(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1832(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1840(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1848(SB)/8, $0x0000000000000000
-DATA erf32consts<>+1856(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1864(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1872(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1880(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1888(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1896(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1904(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1912(SB)/8, $0xc11d077ec11d077e
-DATA erf32consts<>+1920(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1928(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1936(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1944(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1952(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1960(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1968(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1976(SB)/8, $0xc3f1c275c3f1c275
-DATA erf32consts<>+1984(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+1992(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2000(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2008(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2016(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2024(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2032(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2040(SB)/8, $0xc2a2932bc2a2932b
-DATA erf32consts<>+2048(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2056(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2064(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2072(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2080(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2088(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2096(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2104(SB)/8, $0xc480230bc480230b
-DATA erf32consts<>+2112(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2120(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2128(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2136(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2144(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2152(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2160(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2168(SB)/8, $0xc3389ae7c3389ae7
-DATA erf32consts<>+2176(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2184(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2192(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2200(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2208(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2216(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2224(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2232(SB)/8, $0xc41f6441c41f6441
-DATA erf32consts<>+2240(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2248(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2256(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2264(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2272(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2280(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2288(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2296(SB)/8, $0xc322658cc322658c
-DATA erf32consts<>+2304(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2312(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2320(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2328(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2336(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2344(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2352(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2360(SB)/8, $0xc320a2eac320a2ea
-DATA erf32consts<>+2368(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2376(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2384(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2392(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2400(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2408(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2416(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2424(SB)/8, $0xc2798057c2798057
-DATA erf32consts<>+2432(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2440(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2448(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2456(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2464(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2472(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2480(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2488(SB)/8, $0xc18e104bc18e104b
-DATA erf32consts<>+2496(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2504(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2512(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2520(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2528(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2536(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2544(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2552(SB)/8, $0xc128f022c128f022
-DATA erf32consts<>+2560(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2568(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2576(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2584(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2592(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2600(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2608(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2616(SB)/8, $0xbf4c9dd4bf4c9dd4
-DATA erf32consts<>+2624(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2632(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2640(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2648(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2656(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2664(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2672(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2680(SB)/8, $0xbf31a0b7bf31a0b7
-DATA erf32consts<>+2688(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2696(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2704(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2712(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2720(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2728(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2736(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2744(SB)/8, $0xbc21a092bc21a092
-DATA erf32consts<>+2752(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2760(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2768(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2776(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2784(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2792(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2800(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2808(SB)/8, $0xbc21a093bc21a093
-DATA erf32consts<>+2816(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2824(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2832(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2840(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2848(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2856(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2864(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2872(SB)/8, $0xbd777f97bd777f97
-DATA erf32consts<>+2880(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2888(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2896(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2904(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2912(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2920(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2928(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2936(SB)/8, $0xc1b38712c1b38712
-DATA erf32consts<>+2944(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2952(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2960(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2968(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2976(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2984(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+2992(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+3000(SB)/8, $0x40d23f7c40d23f7c
-DATA erf32consts<>+3008(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3016(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3024(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3032(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3040(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3048(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3056(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3064(SB)/8, $0x43ed43a743ed43a7
-DATA erf32consts<>+3072(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3080(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3088(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3096(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3104(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3112(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3120(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3128(SB)/8, $0x42d9451f42d9451f
-DATA erf32consts<>+3136(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3144(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3152(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3160(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3168(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3176(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3184(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3192(SB)/8, $0x451f90ce451f90ce
-DATA erf32consts<>+3200(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3208(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3216(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3224(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3232(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3240(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3248(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3256(SB)/8, $0x43d6810b43d6810b
-DATA erf32consts<>+3264(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3272(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3280(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3288(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3296(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3304(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3312(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3320(SB)/8, $0x4547fdbb4547fdbb
-DATA erf32consts<>+3328(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3336(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3344(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3352(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3360(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3368(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3376(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3384(SB)/8, $0x442158c9442158c9
-DATA erf32consts<>+3392(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3400(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3408(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3416(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3424(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3432(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3440(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3448(SB)/8, $0x44c0175944c01759
-DATA erf32consts<>+3456(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3464(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3472(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3480(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3488(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3496(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3504(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3512(SB)/8, $0x43d9486f43d9486f
-DATA erf32consts<>+3520(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3528(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3536(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3544(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3552(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3560(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3568(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3576(SB)/8, $0x43a2e57143a2e571
-DATA erf32consts<>+3584(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3592(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3600(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3608(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3616(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3624(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3632(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3640(SB)/8, $0x4309a8634309a863
-DATA erf32consts<>+3648(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3656(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3664(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3672(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3680(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3688(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3696(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3704(SB)/8, $0x41f2b45941f2b459
-DATA erf32consts<>+3712(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3720(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3728(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3736(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3744(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3752(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3760(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3768(SB)/8, $0x419d35ce419d35ce
-DATA erf32consts<>+3776(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3784(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3792(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3800(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3808(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3816(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3824(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3832(SB)/8, $0xffffe000ffffe000
-DATA erf32consts<>+3840(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3848(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3856(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3864(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3872(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3880(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3888(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3896(SB)/8, $0xbf100000bf100000
-DATA erf32consts<>+3904(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3912(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3920(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3928(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3936(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3944(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3952(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3960(SB)/8, $0xc2d20000c2d20000
-DATA erf32consts<>+3968(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+3976(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+3984(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+3992(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+4000(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+4008(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+4016(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+4024(SB)/8, $0x42b2000042b20000
-DATA erf32consts<>+4032(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4040(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4048(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4056(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4064(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4072(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4080(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4088(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA erf32consts<>+4096(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4104(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4112(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4120(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4128(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4136(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4144(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4152(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+4160(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4168(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4176(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4184(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4192(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4200(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4208(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4216(SB)/8, $0x3f3172003f317200
-DATA erf32consts<>+4224(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4232(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4240(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4248(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4256(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4264(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4272(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4280(SB)/8, $0x35bfbe8e35bfbe8e
-DATA erf32consts<>+4288(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4296(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4304(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4312(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4320(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4328(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4336(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4344(SB)/8, $0x37d00d0137d00d01
-DATA erf32consts<>+4352(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4360(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4368(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4376(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4384(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4392(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4400(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4408(SB)/8, $0x39500d0139500d01
-DATA erf32consts<>+4416(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4424(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4432(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4440(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4448(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4456(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4464(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4472(SB)/8, $0x3ab60b613ab60b61
-DATA erf32consts<>+4480(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4488(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4496(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4504(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4512(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4520(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4528(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4536(SB)/8, $0x3c0888893c088889
-DATA erf32consts<>+4544(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4552(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4560(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4568(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4576(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4584(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4592(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4600(SB)/8, $0x3d2aaaab3d2aaaab
-DATA erf32consts<>+4608(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4616(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4624(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4632(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4640(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4648(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4656(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4664(SB)/8, $0x3e2aaaab3e2aaaab
-DATA erf32consts<>+4672(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4680(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4688(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4696(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4704(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4712(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4720(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4728(SB)/8, $0x3f0000003f000000
-DATA erf32consts<>+4736(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4744(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4752(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4760(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4768(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4776(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4784(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4792(SB)/8, $0x4b3fff004b3fff00
-DATA erf32consts<>+4800(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4808(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4816(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4824(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4832(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4840(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4848(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4856(SB)/8, $0x0000000100000001
-DATA erf32consts<>+4864(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4872(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4880(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4888(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4896(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4904(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4912(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4920(SB)/8, $0x40c0000040c00000
-DATA erf32consts<>+4928(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4936(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4944(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4952(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4960(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4968(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4976(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4984(SB)/8, $0x3fa000003fa00000
-DATA erf32consts<>+4992(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5000(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5008(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5016(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5024(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5032(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5040(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5048(SB)/8, $0x3f5800003f580000
-DATA erf32consts<>+5056(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5064(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5072(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5080(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5088(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5096(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5104(SB)/8, $0x0040000000400000
-DATA erf32consts<>+5112(SB)/8, $0x0040000000400000
-GLOBL erf32consts<>(SB), RODATA|NOPTR, $5120
+DATA erf32consts<>+192(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+200(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+208(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+216(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+224(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+232(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+240(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+248(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+256(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+264(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+272(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+280(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+288(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+296(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+304(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+312(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+320(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+328(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+336(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+344(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+352(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+360(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+368(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+376(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+384(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+392(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+400(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+408(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+416(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+424(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+432(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+440(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+448(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+456(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+464(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+472(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+480(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+488(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+496(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+504(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+512(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+520(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+528(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+536(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+544(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+552(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+560(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+568(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+576(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+584(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+592(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+600(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+608(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+616(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+624(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+632(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+640(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+648(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+656(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+664(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+672(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+680(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+688(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+696(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+704(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+712(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+720(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+728(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+736(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+744(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+752(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+760(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+768(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+776(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+784(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+792(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+800(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+808(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+816(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+824(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+832(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+840(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+848(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+856(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+864(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+872(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+880(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+888(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+896(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+904(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+912(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+920(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+928(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+936(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+944(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+952(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+960(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+968(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+976(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+984(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+992(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+1000(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+1008(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+1016(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+1024(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1032(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1040(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1048(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1056(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1064(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1072(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1080(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+1088(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1096(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1104(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1112(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1120(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1128(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1136(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1144(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+1152(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1160(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1168(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1176(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1184(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1192(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1200(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1208(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+1216(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1224(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1232(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1240(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1248(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1256(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1264(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1272(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+1280(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1288(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1296(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1304(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1312(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1320(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1328(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1336(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+1344(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1352(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1360(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1368(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1376(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1384(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1392(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1400(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1408(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1416(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1424(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1432(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1440(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1448(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1456(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1464(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1472(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1480(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1488(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1496(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1504(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1512(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1520(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1528(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1536(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1544(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1552(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1560(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1568(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1576(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1584(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1592(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1600(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1608(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1616(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1624(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1632(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1640(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1648(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1656(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1664(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1672(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1680(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1688(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1696(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1704(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1712(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1720(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1728(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1736(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1744(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1752(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1760(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1768(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1776(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1784(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1792(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1800(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1808(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1816(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1824(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1832(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1840(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1848(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1856(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1864(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1872(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1880(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1888(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1896(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1904(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1912(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1920(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1928(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1936(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1944(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1952(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1960(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1968(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1976(SB)/8, $0x0040000000400000
+GLOBL erf32consts<>(SB), RODATA|NOPTR, $1984
 
 // func sinVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -8745,7 +8075,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock217
+	JZ           mathblock245
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -8875,7 +8205,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock217:
+mathblock245:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -8975,7 +8305,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock218
+	JZ           mathblock246
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -9105,7 +8435,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock218:
+mathblock246:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -9200,7 +8530,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock219
+	JZ           mathblock247
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -9330,7 +8660,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock219:
+mathblock247:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -9425,7 +8755,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock220
+	JZ           mathblock248
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -9555,7 +8885,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock220:
+mathblock248:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -10116,7 +9446,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock221
+	JZ           mathblock249
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -10246,7 +9576,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock221:
+mathblock249:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -10344,7 +9674,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock222
+	JZ           mathblock250
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10474,7 +9804,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock222:
+mathblock250:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10568,7 +9898,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock223
+	JZ           mathblock251
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10698,7 +10028,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock223:
+mathblock251:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10792,7 +10122,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock224
+	JZ           mathblock252
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10922,7 +10252,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock224:
+mathblock252:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -13491,7 +12821,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock225
+	JZ           mathblock253
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -13524,7 +12854,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock225:
+mathblock253:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13564,7 +12894,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock226
+	JZ           mathblock254
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13593,7 +12923,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock226:
+mathblock254:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13632,7 +12962,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock227
+	JZ           mathblock255
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13661,7 +12991,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock227:
+mathblock255:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -13900,35 +13230,36 @@ logVF64AVX2_loop1:
 	CMPQ        R9, $0x00000004
 	JB          logVF64AVX2_after1
 	VMOVUPD     (SI)(R8*8), Y0
-	VPADDQ      log64consts<>+64(SB), Y0, Y0
+	VPADDQ      log64consts<>+0(SB), Y0, Y0
 	VPSRLQ      $0x34, Y0, Y1
-	VPOR        log64consts<>+128(SB), Y1, Y1
-	VSUBPD      log64consts<>+192(SB), Y1, Y1
-	VPAND       log64consts<>+256(SB), Y0, Y2
-	VPADDQ      log64consts<>+320(SB), Y2, Y2
+	VPOR        log64consts<>+64(SB), Y1, Y1
+	VSUBPD      log64consts<>+128(SB), Y1, Y1
+	VPAND       log64consts<>+192(SB), Y0, Y2
+	VPADDQ      log64consts<>+256(SB), Y2, Y2
 	VPSRLQ      $0x30, Y0, Y0
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ    Y4, Y4, Y5
 	VPXOR       Y4, Y4, Y3
 	VPGATHERQQ  Y5, (R10)(Y4*8), Y3
-	VFMADD213PD log64consts<>+384(SB), Y3, Y2
+	VFMADD213PD log64consts<>+320(SB), Y3, Y2
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ    Y4, Y4, Y5
 	VPXOR       Y4, Y4, Y3
 	VPGATHERQQ  Y5, (R10)(Y4*8), Y3
-	VFMADD231PD log64consts<>+448(SB), Y1, Y3
+	VFMADD231PD log64consts<>+384(SB), Y1, Y3
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ    Y4, Y4, Y5
 	VPXOR       Y4, Y4, Y0
 	VPGATHERQQ  Y5, (R10)(Y4*8), Y0
-	VFMADD231PD log64consts<>+512(SB), Y1, Y0
+	VFMADD231PD log64consts<>+448(SB), Y1, Y0
 	VADDPD      Y2, Y3, Y1
 	VSUBPD      Y1, Y3, Y3
 	VADDPD      Y2, Y3, Y3
-	VMOVUPD     log64consts<>+576(SB), Y4
+	VMOVUPD     log64consts<>+512(SB), Y4
+	VFMADD213PD log64consts<>+576(SB), Y2, Y4
 	VFMADD213PD log64consts<>+640(SB), Y2, Y4
 	VFMADD213PD log64consts<>+704(SB), Y2, Y4
 	VFMADD213PD log64consts<>+768(SB), Y2, Y4
@@ -13937,50 +13268,50 @@ logVF64AVX2_loop1:
 	VFMADD213PD log64consts<>+960(SB), Y2, Y4
 	VFMADD213PD log64consts<>+1024(SB), Y2, Y4
 	VFMADD213PD log64consts<>+1088(SB), Y2, Y4
-	VFMADD213PD log64consts<>+1152(SB), Y2, Y4
 	VMULPD      Y2, Y2, Y2
 	VADDPD      Y0, Y3, Y3
 	VFMADD231PD Y4, Y2, Y3
 	VADDPD      Y3, Y1, Y1
 	VMOVUPD     (SI)(R8*8), Y0
-	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y0
+	VCMPPD      $0x11, log64consts<>+1216(SB), Y0, Y0
 	VMOVUPD     (SI)(R8*8), Y2
-	VCMPPD      $0x15, log64consts<>+1216(SB), Y2, Y2
+	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock228
+	JZ          mathblock256
 	VMOVUPD     (SI)(R8*8), Y2
-	VMULPD      log64consts<>+1344(SB), Y2, Y2
-	VPADDQ      log64consts<>+64(SB), Y2, Y2
+	VMULPD      log64consts<>+1280(SB), Y2, Y2
+	VPADDQ      log64consts<>+0(SB), Y2, Y2
 	VPSRLQ      $0x34, Y2, Y3
-	VPOR        log64consts<>+128(SB), Y3, Y3
-	VSUBPD      log64consts<>+192(SB), Y3, Y3
-	VSUBPD      log64consts<>+1408(SB), Y3, Y3
-	VPAND       log64consts<>+256(SB), Y2, Y4
-	VPADDQ      log64consts<>+320(SB), Y4, Y4
+	VPOR        log64consts<>+64(SB), Y3, Y3
+	VSUBPD      log64consts<>+128(SB), Y3, Y3
+	VSUBPD      log64consts<>+1344(SB), Y3, Y3
+	VPAND       log64consts<>+192(SB), Y2, Y4
+	VPADDQ      log64consts<>+256(SB), Y4, Y4
 	VPSRLQ      $0x30, Y2, Y2
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ    Y6, Y6, Y7
 	VPXOR       Y6, Y6, Y5
 	VPGATHERQQ  Y7, (R10)(Y6*8), Y5
-	VFMADD213PD log64consts<>+384(SB), Y5, Y4
+	VFMADD213PD log64consts<>+320(SB), Y5, Y4
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ    Y6, Y6, Y7
 	VPXOR       Y6, Y6, Y5
 	VPGATHERQQ  Y7, (R10)(Y6*8), Y5
-	VFMADD231PD log64consts<>+448(SB), Y3, Y5
+	VFMADD231PD log64consts<>+384(SB), Y3, Y5
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ    Y6, Y6, Y7
 	VPXOR       Y6, Y6, Y2
 	VPGATHERQQ  Y7, (R10)(Y6*8), Y2
-	VFMADD231PD log64consts<>+512(SB), Y3, Y2
+	VFMADD231PD log64consts<>+448(SB), Y3, Y2
 	VADDPD      Y4, Y5, Y3
 	VSUBPD      Y3, Y5, Y5
 	VADDPD      Y4, Y5, Y5
-	VMOVUPD     log64consts<>+576(SB), Y6
+	VMOVUPD     log64consts<>+512(SB), Y6
+	VFMADD213PD log64consts<>+576(SB), Y4, Y6
 	VFMADD213PD log64consts<>+640(SB), Y4, Y6
 	VFMADD213PD log64consts<>+704(SB), Y4, Y6
 	VFMADD213PD log64consts<>+768(SB), Y4, Y6
@@ -13989,28 +13320,27 @@ logVF64AVX2_loop1:
 	VFMADD213PD log64consts<>+960(SB), Y4, Y6
 	VFMADD213PD log64consts<>+1024(SB), Y4, Y6
 	VFMADD213PD log64consts<>+1088(SB), Y4, Y6
-	VFMADD213PD log64consts<>+1152(SB), Y4, Y6
 	VMULPD      Y4, Y4, Y4
 	VADDPD      Y2, Y5, Y5
 	VFMADD231PD Y6, Y4, Y5
 	VADDPD      Y5, Y3, Y3
 	VMOVUPD     (SI)(R8*8), Y2
-	VCMPPD      $0x00, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1408(SB), Y2, Y2
+	VBLENDVPD   Y2, log64consts<>+1472(SB), Y3, Y3
+	VMOVUPD     (SI)(R8*8), Y2
+	VCMPPD      $0x11, log64consts<>+1408(SB), Y2, Y2
 	VBLENDVPD   Y2, log64consts<>+1536(SB), Y3, Y3
 	VMOVUPD     (SI)(R8*8), Y2
-	VCMPPD      $0x11, log64consts<>+1472(SB), Y2, Y2
-	VBLENDVPD   Y2, log64consts<>+1600(SB), Y3, Y3
-	VMOVUPD     (SI)(R8*8), Y2
-	VCMPPD      $0x00, log64consts<>+1216(SB), Y2, Y2
-	VBLENDVPD   Y2, log64consts<>+1216(SB), Y3, Y3
+	VCMPPD      $0x00, log64consts<>+1152(SB), Y2, Y2
+	VBLENDVPD   Y2, log64consts<>+1152(SB), Y3, Y3
 	VMOVUPD     (SI)(R8*8), Y2
 	VCMPPD      $0x03, (SI)(R8*8), Y2, Y2
 	VMOVUPD     (SI)(R8*8), Y4
-	VPOR        log64consts<>+1664(SB), Y4, Y4
+	VPOR        log64consts<>+1600(SB), Y4, Y4
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock228:
+mathblock256:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14020,35 +13350,36 @@ logVF64AVX2_after1:
 	CMPQ        R9, $0x00000002
 	JB          logVF64AVX2_tail2
 	VMOVUPD     (SI)(R8*8), X0
-	VPADDQ      log64consts<>+64(SB), X0, X1
+	VPADDQ      log64consts<>+0(SB), X0, X1
 	VPSRLQ      $0x34, X1, X2
-	VPOR        log64consts<>+128(SB), X2, X2
-	VSUBPD      log64consts<>+192(SB), X2, X2
-	VPAND       log64consts<>+256(SB), X1, X3
-	VPADDQ      log64consts<>+320(SB), X3, X3
+	VPOR        log64consts<>+64(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VPAND       log64consts<>+192(SB), X1, X3
+	VPADDQ      log64consts<>+256(SB), X3, X3
 	VPSRLQ      $0x30, X1, X1
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD213PD log64consts<>+384(SB), X4, X3
+	VFMADD213PD log64consts<>+320(SB), X4, X3
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD231PD log64consts<>+448(SB), X2, X4
+	VFMADD231PD log64consts<>+384(SB), X2, X4
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X1
 	VPGATHERQQ  X6, (R10)(X5*8), X1
-	VFMADD231PD log64consts<>+512(SB), X2, X1
+	VFMADD231PD log64consts<>+448(SB), X2, X1
 	VADDPD      X3, X4, X2
 	VSUBPD      X2, X4, X4
 	VADDPD      X3, X4, X4
-	VMOVUPD     log64consts<>+576(SB), X5
+	VMOVUPD     log64consts<>+512(SB), X5
+	VFMADD213PD log64consts<>+576(SB), X3, X5
 	VFMADD213PD log64consts<>+640(SB), X3, X5
 	VFMADD213PD log64consts<>+704(SB), X3, X5
 	VFMADD213PD log64consts<>+768(SB), X3, X5
@@ -14057,47 +13388,47 @@ logVF64AVX2_after1:
 	VFMADD213PD log64consts<>+960(SB), X3, X5
 	VFMADD213PD log64consts<>+1024(SB), X3, X5
 	VFMADD213PD log64consts<>+1088(SB), X3, X5
-	VFMADD213PD log64consts<>+1152(SB), X3, X5
 	VMULPD      X3, X3, X3
 	VADDPD      X1, X4, X4
 	VFMADD231PD X5, X3, X4
 	VADDPD      X4, X2, X2
-	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
-	VCMPPD      $0x15, log64consts<>+1216(SB), X0, X3
+	VCMPPD      $0x11, log64consts<>+1216(SB), X0, X1
+	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock229
-	VMULPD      log64consts<>+1344(SB), X0, X3
-	VPADDQ      log64consts<>+64(SB), X3, X3
+	JZ          mathblock257
+	VMULPD      log64consts<>+1280(SB), X0, X3
+	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
-	VPOR        log64consts<>+128(SB), X4, X4
-	VSUBPD      log64consts<>+192(SB), X4, X4
-	VSUBPD      log64consts<>+1408(SB), X4, X4
-	VPAND       log64consts<>+256(SB), X3, X5
-	VPADDQ      log64consts<>+320(SB), X5, X5
+	VPOR        log64consts<>+64(SB), X4, X4
+	VSUBPD      log64consts<>+128(SB), X4, X4
+	VSUBPD      log64consts<>+1344(SB), X4, X4
+	VPAND       log64consts<>+192(SB), X3, X5
+	VPADDQ      log64consts<>+256(SB), X5, X5
 	VPSRLQ      $0x30, X3, X3
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD213PD log64consts<>+384(SB), X6, X5
+	VFMADD213PD log64consts<>+320(SB), X6, X5
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD231PD log64consts<>+448(SB), X4, X6
+	VFMADD231PD log64consts<>+384(SB), X4, X6
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X3
 	VPGATHERQQ  X8, (R10)(X7*8), X3
-	VFMADD231PD log64consts<>+512(SB), X4, X3
+	VFMADD231PD log64consts<>+448(SB), X4, X3
 	VADDPD      X5, X6, X4
 	VSUBPD      X4, X6, X6
 	VADDPD      X5, X6, X6
-	VMOVUPD     log64consts<>+576(SB), X7
+	VMOVUPD     log64consts<>+512(SB), X7
+	VFMADD213PD log64consts<>+576(SB), X5, X7
 	VFMADD213PD log64consts<>+640(SB), X5, X7
 	VFMADD213PD log64consts<>+704(SB), X5, X7
 	VFMADD213PD log64consts<>+768(SB), X5, X7
@@ -14106,23 +13437,22 @@ logVF64AVX2_after1:
 	VFMADD213PD log64consts<>+960(SB), X5, X7
 	VFMADD213PD log64consts<>+1024(SB), X5, X7
 	VFMADD213PD log64consts<>+1088(SB), X5, X7
-	VFMADD213PD log64consts<>+1152(SB), X5, X7
 	VMULPD      X5, X5, X5
 	VADDPD      X3, X6, X6
 	VFMADD231PD X7, X5, X6
 	VADDPD      X6, X4, X4
-	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X3
+	VCMPPD      $0x00, log64consts<>+1408(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1472(SB), X4, X4
+	VCMPPD      $0x11, log64consts<>+1408(SB), X0, X3
 	VBLENDVPD   X3, log64consts<>+1536(SB), X4, X4
-	VCMPPD      $0x11, log64consts<>+1472(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1600(SB), X4, X4
-	VCMPPD      $0x00, log64consts<>+1216(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1216(SB), X4, X4
+	VCMPPD      $0x00, log64consts<>+1152(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1152(SB), X4, X4
 	VCMPPD      $0x03, X0, X0, X3
-	VPOR        log64consts<>+1664(SB), X0, X0
+	VPOR        log64consts<>+1600(SB), X0, X0
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock229:
+mathblock257:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -14131,35 +13461,36 @@ logVF64AVX2_tail2:
 	CMPQ        R9, $0x00000001
 	JB          logVF64AVX2_tail1
 	VMOVQ       (SI)(R8*8), X0
-	VPADDQ      log64consts<>+64(SB), X0, X1
+	VPADDQ      log64consts<>+0(SB), X0, X1
 	VPSRLQ      $0x34, X1, X2
-	VPOR        log64consts<>+128(SB), X2, X2
-	VSUBPD      log64consts<>+192(SB), X2, X2
-	VPAND       log64consts<>+256(SB), X1, X3
-	VPADDQ      log64consts<>+320(SB), X3, X3
+	VPOR        log64consts<>+64(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VPAND       log64consts<>+192(SB), X1, X3
+	VPADDQ      log64consts<>+256(SB), X3, X3
 	VPSRLQ      $0x30, X1, X1
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD213PD log64consts<>+384(SB), X4, X3
+	VFMADD213PD log64consts<>+320(SB), X4, X3
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X4
 	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD231PD log64consts<>+448(SB), X2, X4
+	VFMADD231PD log64consts<>+384(SB), X2, X4
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ    X5, X5, X6
 	VPXOR       X5, X5, X1
 	VPGATHERQQ  X6, (R10)(X5*8), X1
-	VFMADD231PD log64consts<>+512(SB), X2, X1
+	VFMADD231PD log64consts<>+448(SB), X2, X1
 	VADDPD      X3, X4, X2
 	VSUBPD      X2, X4, X4
 	VADDPD      X3, X4, X4
-	VMOVUPD     log64consts<>+576(SB), X5
+	VMOVUPD     log64consts<>+512(SB), X5
+	VFMADD213PD log64consts<>+576(SB), X3, X5
 	VFMADD213PD log64consts<>+640(SB), X3, X5
 	VFMADD213PD log64consts<>+704(SB), X3, X5
 	VFMADD213PD log64consts<>+768(SB), X3, X5
@@ -14168,47 +13499,47 @@ logVF64AVX2_tail2:
 	VFMADD213PD log64consts<>+960(SB), X3, X5
 	VFMADD213PD log64consts<>+1024(SB), X3, X5
 	VFMADD213PD log64consts<>+1088(SB), X3, X5
-	VFMADD213PD log64consts<>+1152(SB), X3, X5
 	VMULPD      X3, X3, X3
 	VADDPD      X1, X4, X4
 	VFMADD231PD X5, X3, X4
 	VADDPD      X4, X2, X2
-	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
-	VCMPPD      $0x15, log64consts<>+1216(SB), X0, X3
+	VCMPPD      $0x11, log64consts<>+1216(SB), X0, X1
+	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock230
-	VMULPD      log64consts<>+1344(SB), X0, X3
-	VPADDQ      log64consts<>+64(SB), X3, X3
+	JZ          mathblock258
+	VMULPD      log64consts<>+1280(SB), X0, X3
+	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
-	VPOR        log64consts<>+128(SB), X4, X4
-	VSUBPD      log64consts<>+192(SB), X4, X4
-	VSUBPD      log64consts<>+1408(SB), X4, X4
-	VPAND       log64consts<>+256(SB), X3, X5
-	VPADDQ      log64consts<>+320(SB), X5, X5
+	VPOR        log64consts<>+64(SB), X4, X4
+	VSUBPD      log64consts<>+128(SB), X4, X4
+	VSUBPD      log64consts<>+1344(SB), X4, X4
+	VPAND       log64consts<>+192(SB), X3, X5
+	VPADDQ      log64consts<>+256(SB), X5, X5
 	VPSRLQ      $0x30, X3, X3
 	LEAQ        loginvc_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD213PD log64consts<>+384(SB), X6, X5
+	VFMADD213PD log64consts<>+320(SB), X6, X5
 	LEAQ        loglhi_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X6
 	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD231PD log64consts<>+448(SB), X4, X6
+	VFMADD231PD log64consts<>+384(SB), X4, X6
 	LEAQ        logllo_64<>+0(SB), R10
 	VPAND       tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ    X7, X7, X8
 	VPXOR       X7, X7, X3
 	VPGATHERQQ  X8, (R10)(X7*8), X3
-	VFMADD231PD log64consts<>+512(SB), X4, X3
+	VFMADD231PD log64consts<>+448(SB), X4, X3
 	VADDPD      X5, X6, X4
 	VSUBPD      X4, X6, X6
 	VADDPD      X5, X6, X6
-	VMOVUPD     log64consts<>+576(SB), X7
+	VMOVUPD     log64consts<>+512(SB), X7
+	VFMADD213PD log64consts<>+576(SB), X5, X7
 	VFMADD213PD log64consts<>+640(SB), X5, X7
 	VFMADD213PD log64consts<>+704(SB), X5, X7
 	VFMADD213PD log64consts<>+768(SB), X5, X7
@@ -14217,23 +13548,22 @@ logVF64AVX2_tail2:
 	VFMADD213PD log64consts<>+960(SB), X5, X7
 	VFMADD213PD log64consts<>+1024(SB), X5, X7
 	VFMADD213PD log64consts<>+1088(SB), X5, X7
-	VFMADD213PD log64consts<>+1152(SB), X5, X7
 	VMULPD      X5, X5, X5
 	VADDPD      X3, X6, X6
 	VFMADD231PD X7, X5, X6
 	VADDPD      X6, X4, X4
-	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X3
+	VCMPPD      $0x00, log64consts<>+1408(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1472(SB), X4, X4
+	VCMPPD      $0x11, log64consts<>+1408(SB), X0, X3
 	VBLENDVPD   X3, log64consts<>+1536(SB), X4, X4
-	VCMPPD      $0x11, log64consts<>+1472(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1600(SB), X4, X4
-	VCMPPD      $0x00, log64consts<>+1216(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1216(SB), X4, X4
+	VCMPPD      $0x00, log64consts<>+1152(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1152(SB), X4, X4
 	VCMPPD      $0x03, X0, X0, X3
-	VPOR        log64consts<>+1664(SB), X0, X0
+	VPOR        log64consts<>+1600(SB), X0, X0
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock230:
+mathblock258:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14248,223 +13578,215 @@ logVF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA log64consts<>+0(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+8(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+16(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+24(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+32(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+40(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+48(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+56(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+64(SB)/8, $0x0009a00000000000
-DATA log64consts<>+72(SB)/8, $0x0009a00000000000
-DATA log64consts<>+80(SB)/8, $0x0009a00000000000
-DATA log64consts<>+88(SB)/8, $0x0009a00000000000
-DATA log64consts<>+96(SB)/8, $0x0009a00000000000
-DATA log64consts<>+104(SB)/8, $0x0009a00000000000
-DATA log64consts<>+112(SB)/8, $0x0009a00000000000
-DATA log64consts<>+120(SB)/8, $0x0009a00000000000
-DATA log64consts<>+128(SB)/8, $0x4330000000000000
-DATA log64consts<>+136(SB)/8, $0x4330000000000000
-DATA log64consts<>+144(SB)/8, $0x4330000000000000
-DATA log64consts<>+152(SB)/8, $0x4330000000000000
-DATA log64consts<>+160(SB)/8, $0x4330000000000000
-DATA log64consts<>+168(SB)/8, $0x4330000000000000
-DATA log64consts<>+176(SB)/8, $0x4330000000000000
-DATA log64consts<>+184(SB)/8, $0x4330000000000000
-DATA log64consts<>+192(SB)/8, $0x43300000000003ff
-DATA log64consts<>+200(SB)/8, $0x43300000000003ff
-DATA log64consts<>+208(SB)/8, $0x43300000000003ff
-DATA log64consts<>+216(SB)/8, $0x43300000000003ff
-DATA log64consts<>+224(SB)/8, $0x43300000000003ff
-DATA log64consts<>+232(SB)/8, $0x43300000000003ff
-DATA log64consts<>+240(SB)/8, $0x43300000000003ff
-DATA log64consts<>+248(SB)/8, $0x43300000000003ff
-DATA log64consts<>+256(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+264(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+272(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+280(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+288(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+296(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+304(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+312(SB)/8, $0x000fffffffffffff
-DATA log64consts<>+320(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+328(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+336(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+344(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+352(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+360(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+368(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+376(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+384(SB)/8, $0xbff0000000000000
-DATA log64consts<>+392(SB)/8, $0xbff0000000000000
-DATA log64consts<>+400(SB)/8, $0xbff0000000000000
-DATA log64consts<>+408(SB)/8, $0xbff0000000000000
-DATA log64consts<>+416(SB)/8, $0xbff0000000000000
-DATA log64consts<>+424(SB)/8, $0xbff0000000000000
-DATA log64consts<>+432(SB)/8, $0xbff0000000000000
-DATA log64consts<>+440(SB)/8, $0xbff0000000000000
-DATA log64consts<>+448(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+456(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+464(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+472(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+480(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+488(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+496(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+504(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+512(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+520(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+528(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+536(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+544(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+552(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+560(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+568(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+576(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+584(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+592(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+600(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+608(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+616(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+624(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+632(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+640(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+648(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+656(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+664(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+672(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+680(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+688(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+696(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+704(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+712(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+720(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+728(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+736(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+744(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+752(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+760(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+768(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+776(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+784(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+792(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+800(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+808(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+816(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+824(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+832(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+840(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+848(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+856(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+864(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+872(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+880(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+888(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+896(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+904(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+912(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+920(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+928(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+936(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+944(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+952(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+960(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+968(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+976(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+984(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+992(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+1000(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+1008(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+1016(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+1024(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1032(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1040(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1048(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1056(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1064(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1072(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1080(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+1088(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1096(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1104(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1112(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1120(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1128(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1136(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1144(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+1152(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1160(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1168(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1176(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1184(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1192(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1200(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1208(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+1216(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1224(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1232(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1240(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1248(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1256(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1264(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1272(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+1280(SB)/8, $0x0010000000000000
-DATA log64consts<>+1288(SB)/8, $0x0010000000000000
-DATA log64consts<>+1296(SB)/8, $0x0010000000000000
-DATA log64consts<>+1304(SB)/8, $0x0010000000000000
-DATA log64consts<>+1312(SB)/8, $0x0010000000000000
-DATA log64consts<>+1320(SB)/8, $0x0010000000000000
-DATA log64consts<>+1328(SB)/8, $0x0010000000000000
-DATA log64consts<>+1336(SB)/8, $0x0010000000000000
-DATA log64consts<>+1344(SB)/8, $0x4350000000000000
-DATA log64consts<>+1352(SB)/8, $0x4350000000000000
-DATA log64consts<>+1360(SB)/8, $0x4350000000000000
-DATA log64consts<>+1368(SB)/8, $0x4350000000000000
-DATA log64consts<>+1376(SB)/8, $0x4350000000000000
-DATA log64consts<>+1384(SB)/8, $0x4350000000000000
-DATA log64consts<>+1392(SB)/8, $0x4350000000000000
-DATA log64consts<>+1400(SB)/8, $0x4350000000000000
-DATA log64consts<>+1408(SB)/8, $0x404b000000000000
-DATA log64consts<>+1416(SB)/8, $0x404b000000000000
-DATA log64consts<>+1424(SB)/8, $0x404b000000000000
-DATA log64consts<>+1432(SB)/8, $0x404b000000000000
-DATA log64consts<>+1440(SB)/8, $0x404b000000000000
-DATA log64consts<>+1448(SB)/8, $0x404b000000000000
-DATA log64consts<>+1456(SB)/8, $0x404b000000000000
-DATA log64consts<>+1464(SB)/8, $0x404b000000000000
-DATA log64consts<>+1472(SB)/8, $0x0000000000000000
-DATA log64consts<>+1480(SB)/8, $0x0000000000000000
-DATA log64consts<>+1488(SB)/8, $0x0000000000000000
-DATA log64consts<>+1496(SB)/8, $0x0000000000000000
-DATA log64consts<>+1504(SB)/8, $0x0000000000000000
-DATA log64consts<>+1512(SB)/8, $0x0000000000000000
-DATA log64consts<>+1520(SB)/8, $0x0000000000000000
-DATA log64consts<>+1528(SB)/8, $0x0000000000000000
-DATA log64consts<>+1536(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1544(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1552(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1560(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1568(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1576(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1584(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1592(SB)/8, $0xfff0000000000000
-DATA log64consts<>+1600(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1608(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1616(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1624(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1632(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1640(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1648(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1656(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+1664(SB)/8, $0x0008000000000000
-DATA log64consts<>+1672(SB)/8, $0x0008000000000000
-DATA log64consts<>+1680(SB)/8, $0x0008000000000000
-DATA log64consts<>+1688(SB)/8, $0x0008000000000000
-DATA log64consts<>+1696(SB)/8, $0x0008000000000000
-DATA log64consts<>+1704(SB)/8, $0x0008000000000000
-DATA log64consts<>+1712(SB)/8, $0x0008000000000000
-DATA log64consts<>+1720(SB)/8, $0x0008000000000000
-GLOBL log64consts<>(SB), RODATA|NOPTR, $1728
+DATA log64consts<>+0(SB)/8, $0x0009a00000000000
+DATA log64consts<>+8(SB)/8, $0x0009a00000000000
+DATA log64consts<>+16(SB)/8, $0x0009a00000000000
+DATA log64consts<>+24(SB)/8, $0x0009a00000000000
+DATA log64consts<>+32(SB)/8, $0x0009a00000000000
+DATA log64consts<>+40(SB)/8, $0x0009a00000000000
+DATA log64consts<>+48(SB)/8, $0x0009a00000000000
+DATA log64consts<>+56(SB)/8, $0x0009a00000000000
+DATA log64consts<>+64(SB)/8, $0x4330000000000000
+DATA log64consts<>+72(SB)/8, $0x4330000000000000
+DATA log64consts<>+80(SB)/8, $0x4330000000000000
+DATA log64consts<>+88(SB)/8, $0x4330000000000000
+DATA log64consts<>+96(SB)/8, $0x4330000000000000
+DATA log64consts<>+104(SB)/8, $0x4330000000000000
+DATA log64consts<>+112(SB)/8, $0x4330000000000000
+DATA log64consts<>+120(SB)/8, $0x4330000000000000
+DATA log64consts<>+128(SB)/8, $0x43300000000003ff
+DATA log64consts<>+136(SB)/8, $0x43300000000003ff
+DATA log64consts<>+144(SB)/8, $0x43300000000003ff
+DATA log64consts<>+152(SB)/8, $0x43300000000003ff
+DATA log64consts<>+160(SB)/8, $0x43300000000003ff
+DATA log64consts<>+168(SB)/8, $0x43300000000003ff
+DATA log64consts<>+176(SB)/8, $0x43300000000003ff
+DATA log64consts<>+184(SB)/8, $0x43300000000003ff
+DATA log64consts<>+192(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+200(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+208(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+216(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+224(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+232(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+240(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+248(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+256(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+264(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+272(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+280(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+288(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+296(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+304(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+312(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+320(SB)/8, $0xbff0000000000000
+DATA log64consts<>+328(SB)/8, $0xbff0000000000000
+DATA log64consts<>+336(SB)/8, $0xbff0000000000000
+DATA log64consts<>+344(SB)/8, $0xbff0000000000000
+DATA log64consts<>+352(SB)/8, $0xbff0000000000000
+DATA log64consts<>+360(SB)/8, $0xbff0000000000000
+DATA log64consts<>+368(SB)/8, $0xbff0000000000000
+DATA log64consts<>+376(SB)/8, $0xbff0000000000000
+DATA log64consts<>+384(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+392(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+400(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+408(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+416(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+424(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+432(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+440(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+448(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+456(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+464(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+472(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+480(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+488(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+496(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+504(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+512(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+520(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+528(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+536(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+544(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+552(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+560(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+568(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+576(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+584(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+592(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+600(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+608(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+616(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+624(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+632(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+640(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+648(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+656(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+664(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+672(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+680(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+688(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+696(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+704(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+712(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+720(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+728(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+736(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+744(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+752(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+760(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+768(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+776(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+784(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+792(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+800(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+808(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+816(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+824(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+832(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+840(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+848(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+856(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+864(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+872(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+880(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+888(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+896(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+904(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+912(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+920(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+928(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+936(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+944(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+952(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+960(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+968(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+976(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+984(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+992(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+1000(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+1008(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+1016(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+1024(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1032(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1040(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1048(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1056(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1064(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1072(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1080(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+1088(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1096(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1104(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1112(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1120(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1128(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1136(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1144(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+1152(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1160(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1168(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1176(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1184(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1192(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1200(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1208(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1216(SB)/8, $0x0010000000000000
+DATA log64consts<>+1224(SB)/8, $0x0010000000000000
+DATA log64consts<>+1232(SB)/8, $0x0010000000000000
+DATA log64consts<>+1240(SB)/8, $0x0010000000000000
+DATA log64consts<>+1248(SB)/8, $0x0010000000000000
+DATA log64consts<>+1256(SB)/8, $0x0010000000000000
+DATA log64consts<>+1264(SB)/8, $0x0010000000000000
+DATA log64consts<>+1272(SB)/8, $0x0010000000000000
+DATA log64consts<>+1280(SB)/8, $0x4350000000000000
+DATA log64consts<>+1288(SB)/8, $0x4350000000000000
+DATA log64consts<>+1296(SB)/8, $0x4350000000000000
+DATA log64consts<>+1304(SB)/8, $0x4350000000000000
+DATA log64consts<>+1312(SB)/8, $0x4350000000000000
+DATA log64consts<>+1320(SB)/8, $0x4350000000000000
+DATA log64consts<>+1328(SB)/8, $0x4350000000000000
+DATA log64consts<>+1336(SB)/8, $0x4350000000000000
+DATA log64consts<>+1344(SB)/8, $0x404b000000000000
+DATA log64consts<>+1352(SB)/8, $0x404b000000000000
+DATA log64consts<>+1360(SB)/8, $0x404b000000000000
+DATA log64consts<>+1368(SB)/8, $0x404b000000000000
+DATA log64consts<>+1376(SB)/8, $0x404b000000000000
+DATA log64consts<>+1384(SB)/8, $0x404b000000000000
+DATA log64consts<>+1392(SB)/8, $0x404b000000000000
+DATA log64consts<>+1400(SB)/8, $0x404b000000000000
+DATA log64consts<>+1408(SB)/8, $0x0000000000000000
+DATA log64consts<>+1416(SB)/8, $0x0000000000000000
+DATA log64consts<>+1424(SB)/8, $0x0000000000000000
+DATA log64consts<>+1432(SB)/8, $0x0000000000000000
+DATA log64consts<>+1440(SB)/8, $0x0000000000000000
+DATA log64consts<>+1448(SB)/8, $0x0000000000000000
+DATA log64consts<>+1456(SB)/8, $0x0000000000000000
+DATA log64consts<>+1464(SB)/8, $0x0000000000000000
+DATA log64consts<>+1472(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1480(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1488(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1496(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1504(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1512(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1520(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1528(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1536(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1544(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1552(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1560(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1568(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1576(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1584(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1592(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1600(SB)/8, $0x0008000000000000
+DATA log64consts<>+1608(SB)/8, $0x0008000000000000
+DATA log64consts<>+1616(SB)/8, $0x0008000000000000
+DATA log64consts<>+1624(SB)/8, $0x0008000000000000
+DATA log64consts<>+1632(SB)/8, $0x0008000000000000
+DATA log64consts<>+1640(SB)/8, $0x0008000000000000
+DATA log64consts<>+1648(SB)/8, $0x0008000000000000
+DATA log64consts<>+1656(SB)/8, $0x0008000000000000
+GLOBL log64consts<>(SB), RODATA|NOPTR, $1664
 
 DATA loginvc_64<>+0(SB)/8, $0x3ff6000000000000
 DATA loginvc_64<>+8(SB)/8, $0x3ff5000000000000
@@ -14575,7 +13897,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock231
+	JZ           mathblock259
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14608,7 +13930,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock231:
+mathblock259:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14647,7 +13969,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock232
+	JZ           mathblock260
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14676,7 +13998,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock232:
+mathblock260:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -14714,7 +14036,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock233
+	JZ           mathblock261
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14743,7 +14065,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock233:
+mathblock261:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15429,7 +14751,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock234
+	JZ           mathblock262
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -15496,7 +14818,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock234:
+mathblock262:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15557,7 +14879,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock235
+	JZ           mathblock263
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15618,7 +14940,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock235:
+mathblock263:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15678,7 +15000,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock236
+	JZ           mathblock264
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15739,7 +15061,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock236:
+mathblock264:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16050,40 +15372,41 @@ log10VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           log10VF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
-	VPADDQ       log1064consts<>+64(SB), Y0, Y0
+	VPADDQ       log1064consts<>+0(SB), Y0, Y0
 	VPSRLQ       $0x34, Y0, Y1
-	VPOR         log1064consts<>+128(SB), Y1, Y1
-	VSUBPD       log1064consts<>+192(SB), Y1, Y1
-	VPAND        log1064consts<>+256(SB), Y0, Y2
-	VPADDQ       log1064consts<>+320(SB), Y2, Y2
+	VPOR         log1064consts<>+64(SB), Y1, Y1
+	VSUBPD       log1064consts<>+128(SB), Y1, Y1
+	VPAND        log1064consts<>+192(SB), Y0, Y2
+	VPADDQ       log1064consts<>+256(SB), Y2, Y2
 	VPSRLQ       $0x30, Y0, Y0
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ     Y4, Y4, Y5
 	VPXOR        Y4, Y4, Y3
 	VPGATHERQQ   Y5, (R10)(Y4*8), Y3
-	VFMADD213PD  log1064consts<>+384(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+320(SB), Y3, Y2
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ     Y4, Y4, Y5
 	VPXOR        Y4, Y4, Y3
 	VPGATHERQQ   Y5, (R10)(Y4*8), Y3
-	VFMADD231PD  log1064consts<>+448(SB), Y1, Y3
+	VFMADD231PD  log1064consts<>+384(SB), Y1, Y3
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y4
 	VPCMPEQQ     Y4, Y4, Y5
 	VPXOR        Y4, Y4, Y0
 	VPGATHERQQ   Y5, (R10)(Y4*8), Y0
-	VFMADD231PD  log1064consts<>+512(SB), Y1, Y0
-	VMULPD       log1064consts<>+576(SB), Y2, Y1
-	VFMADD231PD  log1064consts<>+640(SB), Y2, Y0
-	VMOVUPD      log1064consts<>+576(SB), Y4
+	VFMADD231PD  log1064consts<>+448(SB), Y1, Y0
+	VMULPD       log1064consts<>+512(SB), Y2, Y1
+	VFMADD231PD  log1064consts<>+576(SB), Y2, Y0
+	VMOVUPD      log1064consts<>+512(SB), Y4
 	VFNMADD213PD Y1, Y2, Y4
 	VSUBPD       Y4, Y0, Y0
 	VADDPD       Y1, Y3, Y4
 	VSUBPD       Y4, Y3, Y3
 	VADDPD       Y1, Y3, Y3
-	VMOVUPD      log1064consts<>+704(SB), Y1
+	VMOVUPD      log1064consts<>+640(SB), Y1
+	VFMADD213PD  log1064consts<>+704(SB), Y2, Y1
 	VFMADD213PD  log1064consts<>+768(SB), Y2, Y1
 	VFMADD213PD  log1064consts<>+832(SB), Y2, Y1
 	VFMADD213PD  log1064consts<>+896(SB), Y2, Y1
@@ -16092,55 +15415,55 @@ log10VF64AVX2_loop1:
 	VFMADD213PD  log1064consts<>+1088(SB), Y2, Y1
 	VFMADD213PD  log1064consts<>+1152(SB), Y2, Y1
 	VFMADD213PD  log1064consts<>+1216(SB), Y2, Y1
-	VFMADD213PD  log1064consts<>+1280(SB), Y2, Y1
 	VMULPD       Y2, Y2, Y2
 	VADDPD       Y0, Y3, Y3
 	VFMADD231PD  Y1, Y2, Y3
 	VADDPD       Y3, Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, log1064consts<>+1408(SB), Y0, Y0
+	VCMPPD       $0x11, log1064consts<>+1344(SB), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x15, log1064consts<>+1344(SB), Y1, Y1
+	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock237
+	JZ           mathblock265
 	VMOVUPD      (SI)(R8*8), Y1
-	VMULPD       log1064consts<>+1472(SB), Y1, Y1
-	VPADDQ       log1064consts<>+64(SB), Y1, Y1
+	VMULPD       log1064consts<>+1408(SB), Y1, Y1
+	VPADDQ       log1064consts<>+0(SB), Y1, Y1
 	VPSRLQ       $0x34, Y1, Y2
-	VPOR         log1064consts<>+128(SB), Y2, Y2
-	VSUBPD       log1064consts<>+192(SB), Y2, Y2
-	VSUBPD       log1064consts<>+1536(SB), Y2, Y2
-	VPAND        log1064consts<>+256(SB), Y1, Y3
-	VPADDQ       log1064consts<>+320(SB), Y3, Y3
+	VPOR         log1064consts<>+64(SB), Y2, Y2
+	VSUBPD       log1064consts<>+128(SB), Y2, Y2
+	VSUBPD       log1064consts<>+1472(SB), Y2, Y2
+	VPAND        log1064consts<>+192(SB), Y1, Y3
+	VPADDQ       log1064consts<>+256(SB), Y3, Y3
 	VPSRLQ       $0x30, Y1, Y1
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VFMADD213PD  log1064consts<>+384(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+320(SB), Y5, Y3
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VFMADD231PD  log1064consts<>+448(SB), Y2, Y5
+	VFMADD231PD  log1064consts<>+384(SB), Y2, Y5
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y1
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y1
-	VFMADD231PD  log1064consts<>+512(SB), Y2, Y1
-	VMULPD       log1064consts<>+576(SB), Y3, Y2
-	VFMADD231PD  log1064consts<>+640(SB), Y3, Y1
-	VMOVUPD      log1064consts<>+576(SB), Y6
+	VFMADD231PD  log1064consts<>+448(SB), Y2, Y1
+	VMULPD       log1064consts<>+512(SB), Y3, Y2
+	VFMADD231PD  log1064consts<>+576(SB), Y3, Y1
+	VMOVUPD      log1064consts<>+512(SB), Y6
 	VFNMADD213PD Y2, Y3, Y6
 	VSUBPD       Y6, Y1, Y1
 	VADDPD       Y2, Y5, Y6
 	VSUBPD       Y6, Y5, Y5
 	VADDPD       Y2, Y5, Y5
-	VMOVUPD      log1064consts<>+704(SB), Y2
+	VMOVUPD      log1064consts<>+640(SB), Y2
+	VFMADD213PD  log1064consts<>+704(SB), Y3, Y2
 	VFMADD213PD  log1064consts<>+768(SB), Y3, Y2
 	VFMADD213PD  log1064consts<>+832(SB), Y3, Y2
 	VFMADD213PD  log1064consts<>+896(SB), Y3, Y2
@@ -16149,28 +15472,27 @@ log10VF64AVX2_loop1:
 	VFMADD213PD  log1064consts<>+1088(SB), Y3, Y2
 	VFMADD213PD  log1064consts<>+1152(SB), Y3, Y2
 	VFMADD213PD  log1064consts<>+1216(SB), Y3, Y2
-	VFMADD213PD  log1064consts<>+1280(SB), Y3, Y2
 	VMULPD       Y3, Y3, Y3
 	VADDPD       Y1, Y5, Y5
 	VFMADD231PD  Y2, Y3, Y5
 	VADDPD       Y5, Y6, Y6
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x00, log1064consts<>+1600(SB), Y1, Y1
+	VCMPPD       $0x00, log1064consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y1, log1064consts<>+1600(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x11, log1064consts<>+1536(SB), Y1, Y1
 	VBLENDVPD    Y1, log1064consts<>+1664(SB), Y6, Y6
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, log1064consts<>+1600(SB), Y1, Y1
-	VBLENDVPD    Y1, log1064consts<>+1728(SB), Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x00, log1064consts<>+1344(SB), Y1, Y1
-	VBLENDVPD    Y1, log1064consts<>+1344(SB), Y6, Y6
+	VCMPPD       $0x00, log1064consts<>+1280(SB), Y1, Y1
+	VBLENDVPD    Y1, log1064consts<>+1280(SB), Y6, Y6
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         log1064consts<>+1792(SB), Y2, Y2
+	VPOR         log1064consts<>+1728(SB), Y2, Y2
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock237:
+mathblock265:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16180,40 +15502,41 @@ log10VF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           log10VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VPADDQ       log1064consts<>+64(SB), X0, X1
+	VPADDQ       log1064consts<>+0(SB), X0, X1
 	VPSRLQ       $0x34, X1, X2
-	VPOR         log1064consts<>+128(SB), X2, X2
-	VSUBPD       log1064consts<>+192(SB), X2, X2
-	VPAND        log1064consts<>+256(SB), X1, X3
-	VPADDQ       log1064consts<>+320(SB), X3, X3
+	VPOR         log1064consts<>+64(SB), X2, X2
+	VSUBPD       log1064consts<>+128(SB), X2, X2
+	VPAND        log1064consts<>+192(SB), X1, X3
+	VPADDQ       log1064consts<>+256(SB), X3, X3
 	VPSRLQ       $0x30, X1, X1
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD213PD  log1064consts<>+384(SB), X4, X3
+	VFMADD213PD  log1064consts<>+320(SB), X4, X3
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD231PD  log1064consts<>+448(SB), X2, X4
+	VFMADD231PD  log1064consts<>+384(SB), X2, X4
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X1
 	VPGATHERQQ   X6, (R10)(X5*8), X1
-	VFMADD231PD  log1064consts<>+512(SB), X2, X1
-	VMULPD       log1064consts<>+576(SB), X3, X2
-	VFMADD231PD  log1064consts<>+640(SB), X3, X1
-	VMOVUPD      log1064consts<>+576(SB), X5
+	VFMADD231PD  log1064consts<>+448(SB), X2, X1
+	VMULPD       log1064consts<>+512(SB), X3, X2
+	VFMADD231PD  log1064consts<>+576(SB), X3, X1
+	VMOVUPD      log1064consts<>+512(SB), X5
 	VFNMADD213PD X2, X3, X5
 	VSUBPD       X5, X1, X1
 	VADDPD       X2, X4, X5
 	VSUBPD       X5, X4, X4
 	VADDPD       X2, X4, X4
-	VMOVUPD      log1064consts<>+704(SB), X2
+	VMOVUPD      log1064consts<>+640(SB), X2
+	VFMADD213PD  log1064consts<>+704(SB), X3, X2
 	VFMADD213PD  log1064consts<>+768(SB), X3, X2
 	VFMADD213PD  log1064consts<>+832(SB), X3, X2
 	VFMADD213PD  log1064consts<>+896(SB), X3, X2
@@ -16222,52 +15545,52 @@ log10VF64AVX2_after1:
 	VFMADD213PD  log1064consts<>+1088(SB), X3, X2
 	VFMADD213PD  log1064consts<>+1152(SB), X3, X2
 	VFMADD213PD  log1064consts<>+1216(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1280(SB), X3, X2
 	VMULPD       X3, X3, X3
 	VADDPD       X1, X4, X4
 	VFMADD231PD  X2, X3, X4
 	VADDPD       X4, X5, X5
-	VCMPPD       $0x11, log1064consts<>+1408(SB), X0, X1
-	VCMPPD       $0x15, log1064consts<>+1344(SB), X0, X2
+	VCMPPD       $0x11, log1064consts<>+1344(SB), X0, X1
+	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock238
-	VMULPD       log1064consts<>+1472(SB), X0, X2
-	VPADDQ       log1064consts<>+64(SB), X2, X2
+	JZ           mathblock266
+	VMULPD       log1064consts<>+1408(SB), X0, X2
+	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
-	VPOR         log1064consts<>+128(SB), X3, X3
-	VSUBPD       log1064consts<>+192(SB), X3, X3
-	VSUBPD       log1064consts<>+1536(SB), X3, X3
-	VPAND        log1064consts<>+256(SB), X2, X4
-	VPADDQ       log1064consts<>+320(SB), X4, X4
+	VPOR         log1064consts<>+64(SB), X3, X3
+	VSUBPD       log1064consts<>+128(SB), X3, X3
+	VSUBPD       log1064consts<>+1472(SB), X3, X3
+	VPAND        log1064consts<>+192(SB), X2, X4
+	VPADDQ       log1064consts<>+256(SB), X4, X4
 	VPSRLQ       $0x30, X2, X2
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD213PD  log1064consts<>+384(SB), X6, X4
+	VFMADD213PD  log1064consts<>+320(SB), X6, X4
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD231PD  log1064consts<>+448(SB), X3, X6
+	VFMADD231PD  log1064consts<>+384(SB), X3, X6
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X2
 	VPGATHERQQ   X8, (R10)(X7*8), X2
-	VFMADD231PD  log1064consts<>+512(SB), X3, X2
-	VMULPD       log1064consts<>+576(SB), X4, X3
-	VFMADD231PD  log1064consts<>+640(SB), X4, X2
-	VMOVUPD      log1064consts<>+576(SB), X7
+	VFMADD231PD  log1064consts<>+448(SB), X3, X2
+	VMULPD       log1064consts<>+512(SB), X4, X3
+	VFMADD231PD  log1064consts<>+576(SB), X4, X2
+	VMOVUPD      log1064consts<>+512(SB), X7
 	VFNMADD213PD X3, X4, X7
 	VSUBPD       X7, X2, X2
 	VADDPD       X3, X6, X7
 	VSUBPD       X7, X6, X6
 	VADDPD       X3, X6, X6
-	VMOVUPD      log1064consts<>+704(SB), X3
+	VMOVUPD      log1064consts<>+640(SB), X3
+	VFMADD213PD  log1064consts<>+704(SB), X4, X3
 	VFMADD213PD  log1064consts<>+768(SB), X4, X3
 	VFMADD213PD  log1064consts<>+832(SB), X4, X3
 	VFMADD213PD  log1064consts<>+896(SB), X4, X3
@@ -16276,23 +15599,22 @@ log10VF64AVX2_after1:
 	VFMADD213PD  log1064consts<>+1088(SB), X4, X3
 	VFMADD213PD  log1064consts<>+1152(SB), X4, X3
 	VFMADD213PD  log1064consts<>+1216(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1280(SB), X4, X3
 	VMULPD       X4, X4, X4
 	VADDPD       X2, X6, X6
 	VFMADD231PD  X3, X4, X6
 	VADDPD       X6, X7, X7
-	VCMPPD       $0x00, log1064consts<>+1600(SB), X0, X2
+	VCMPPD       $0x00, log1064consts<>+1536(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1600(SB), X7, X7
+	VCMPPD       $0x11, log1064consts<>+1536(SB), X0, X2
 	VBLENDVPD    X2, log1064consts<>+1664(SB), X7, X7
-	VCMPPD       $0x11, log1064consts<>+1600(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1728(SB), X7, X7
-	VCMPPD       $0x00, log1064consts<>+1344(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1344(SB), X7, X7
+	VCMPPD       $0x00, log1064consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1280(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         log1064consts<>+1792(SB), X0, X0
+	VPOR         log1064consts<>+1728(SB), X0, X0
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock238:
+mathblock266:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16301,40 +15623,41 @@ log10VF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           log10VF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
-	VPADDQ       log1064consts<>+64(SB), X0, X1
+	VPADDQ       log1064consts<>+0(SB), X0, X1
 	VPSRLQ       $0x34, X1, X2
-	VPOR         log1064consts<>+128(SB), X2, X2
-	VSUBPD       log1064consts<>+192(SB), X2, X2
-	VPAND        log1064consts<>+256(SB), X1, X3
-	VPADDQ       log1064consts<>+320(SB), X3, X3
+	VPOR         log1064consts<>+64(SB), X2, X2
+	VSUBPD       log1064consts<>+128(SB), X2, X2
+	VPAND        log1064consts<>+192(SB), X1, X3
+	VPADDQ       log1064consts<>+256(SB), X3, X3
 	VPSRLQ       $0x30, X1, X1
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD213PD  log1064consts<>+384(SB), X4, X3
+	VFMADD213PD  log1064consts<>+320(SB), X4, X3
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X4
 	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD231PD  log1064consts<>+448(SB), X2, X4
+	VFMADD231PD  log1064consts<>+384(SB), X2, X4
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X5
 	VPCMPEQQ     X5, X5, X6
 	VPXOR        X5, X5, X1
 	VPGATHERQQ   X6, (R10)(X5*8), X1
-	VFMADD231PD  log1064consts<>+512(SB), X2, X1
-	VMULPD       log1064consts<>+576(SB), X3, X2
-	VFMADD231PD  log1064consts<>+640(SB), X3, X1
-	VMOVUPD      log1064consts<>+576(SB), X5
+	VFMADD231PD  log1064consts<>+448(SB), X2, X1
+	VMULPD       log1064consts<>+512(SB), X3, X2
+	VFMADD231PD  log1064consts<>+576(SB), X3, X1
+	VMOVUPD      log1064consts<>+512(SB), X5
 	VFNMADD213PD X2, X3, X5
 	VSUBPD       X5, X1, X1
 	VADDPD       X2, X4, X5
 	VSUBPD       X5, X4, X4
 	VADDPD       X2, X4, X4
-	VMOVUPD      log1064consts<>+704(SB), X2
+	VMOVUPD      log1064consts<>+640(SB), X2
+	VFMADD213PD  log1064consts<>+704(SB), X3, X2
 	VFMADD213PD  log1064consts<>+768(SB), X3, X2
 	VFMADD213PD  log1064consts<>+832(SB), X3, X2
 	VFMADD213PD  log1064consts<>+896(SB), X3, X2
@@ -16343,52 +15666,52 @@ log10VF64AVX2_tail2:
 	VFMADD213PD  log1064consts<>+1088(SB), X3, X2
 	VFMADD213PD  log1064consts<>+1152(SB), X3, X2
 	VFMADD213PD  log1064consts<>+1216(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1280(SB), X3, X2
 	VMULPD       X3, X3, X3
 	VADDPD       X1, X4, X4
 	VFMADD231PD  X2, X3, X4
 	VADDPD       X4, X5, X5
-	VCMPPD       $0x11, log1064consts<>+1408(SB), X0, X1
-	VCMPPD       $0x15, log1064consts<>+1344(SB), X0, X2
+	VCMPPD       $0x11, log1064consts<>+1344(SB), X0, X1
+	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock239
-	VMULPD       log1064consts<>+1472(SB), X0, X2
-	VPADDQ       log1064consts<>+64(SB), X2, X2
+	JZ           mathblock267
+	VMULPD       log1064consts<>+1408(SB), X0, X2
+	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
-	VPOR         log1064consts<>+128(SB), X3, X3
-	VSUBPD       log1064consts<>+192(SB), X3, X3
-	VSUBPD       log1064consts<>+1536(SB), X3, X3
-	VPAND        log1064consts<>+256(SB), X2, X4
-	VPADDQ       log1064consts<>+320(SB), X4, X4
+	VPOR         log1064consts<>+64(SB), X3, X3
+	VSUBPD       log1064consts<>+128(SB), X3, X3
+	VSUBPD       log1064consts<>+1472(SB), X3, X3
+	VPAND        log1064consts<>+192(SB), X2, X4
+	VPADDQ       log1064consts<>+256(SB), X4, X4
 	VPSRLQ       $0x30, X2, X2
 	LEAQ         log10invc_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD213PD  log1064consts<>+384(SB), X6, X4
+	VFMADD213PD  log1064consts<>+320(SB), X6, X4
 	LEAQ         log10lhi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD231PD  log1064consts<>+448(SB), X3, X6
+	VFMADD231PD  log1064consts<>+384(SB), X3, X6
 	LEAQ         log10llo_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X2
 	VPGATHERQQ   X8, (R10)(X7*8), X2
-	VFMADD231PD  log1064consts<>+512(SB), X3, X2
-	VMULPD       log1064consts<>+576(SB), X4, X3
-	VFMADD231PD  log1064consts<>+640(SB), X4, X2
-	VMOVUPD      log1064consts<>+576(SB), X7
+	VFMADD231PD  log1064consts<>+448(SB), X3, X2
+	VMULPD       log1064consts<>+512(SB), X4, X3
+	VFMADD231PD  log1064consts<>+576(SB), X4, X2
+	VMOVUPD      log1064consts<>+512(SB), X7
 	VFNMADD213PD X3, X4, X7
 	VSUBPD       X7, X2, X2
 	VADDPD       X3, X6, X7
 	VSUBPD       X7, X6, X6
 	VADDPD       X3, X6, X6
-	VMOVUPD      log1064consts<>+704(SB), X3
+	VMOVUPD      log1064consts<>+640(SB), X3
+	VFMADD213PD  log1064consts<>+704(SB), X4, X3
 	VFMADD213PD  log1064consts<>+768(SB), X4, X3
 	VFMADD213PD  log1064consts<>+832(SB), X4, X3
 	VFMADD213PD  log1064consts<>+896(SB), X4, X3
@@ -16397,23 +15720,22 @@ log10VF64AVX2_tail2:
 	VFMADD213PD  log1064consts<>+1088(SB), X4, X3
 	VFMADD213PD  log1064consts<>+1152(SB), X4, X3
 	VFMADD213PD  log1064consts<>+1216(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1280(SB), X4, X3
 	VMULPD       X4, X4, X4
 	VADDPD       X2, X6, X6
 	VFMADD231PD  X3, X4, X6
 	VADDPD       X6, X7, X7
-	VCMPPD       $0x00, log1064consts<>+1600(SB), X0, X2
+	VCMPPD       $0x00, log1064consts<>+1536(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1600(SB), X7, X7
+	VCMPPD       $0x11, log1064consts<>+1536(SB), X0, X2
 	VBLENDVPD    X2, log1064consts<>+1664(SB), X7, X7
-	VCMPPD       $0x11, log1064consts<>+1600(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1728(SB), X7, X7
-	VCMPPD       $0x00, log1064consts<>+1344(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1344(SB), X7, X7
+	VCMPPD       $0x00, log1064consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1280(SB), X7, X7
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         log1064consts<>+1792(SB), X0, X0
+	VPOR         log1064consts<>+1728(SB), X0, X0
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock239:
+mathblock267:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16428,239 +15750,231 @@ log10VF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA log1064consts<>+0(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+8(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+16(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+24(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+32(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+40(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+48(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+56(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+64(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+72(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+80(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+88(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+96(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+104(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+112(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+120(SB)/8, $0x0009a00000000000
-DATA log1064consts<>+128(SB)/8, $0x4330000000000000
-DATA log1064consts<>+136(SB)/8, $0x4330000000000000
-DATA log1064consts<>+144(SB)/8, $0x4330000000000000
-DATA log1064consts<>+152(SB)/8, $0x4330000000000000
-DATA log1064consts<>+160(SB)/8, $0x4330000000000000
-DATA log1064consts<>+168(SB)/8, $0x4330000000000000
-DATA log1064consts<>+176(SB)/8, $0x4330000000000000
-DATA log1064consts<>+184(SB)/8, $0x4330000000000000
-DATA log1064consts<>+192(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+200(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+208(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+216(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+224(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+232(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+240(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+248(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+256(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+264(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+272(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+280(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+288(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+296(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+304(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+312(SB)/8, $0x000fffffffffffff
-DATA log1064consts<>+320(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+328(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+336(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+344(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+352(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+360(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+368(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+376(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+384(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+392(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+400(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+408(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+416(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+424(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+432(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+440(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+448(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+456(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+464(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+472(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+480(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+488(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+496(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+504(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+512(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+520(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+528(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+536(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+544(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+552(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+560(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+568(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+576(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+584(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+592(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+600(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+608(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+616(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+624(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+632(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+640(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+648(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+656(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+664(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+672(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+680(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+688(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+696(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+704(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+712(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+720(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+728(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+736(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+744(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+752(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+760(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+768(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+776(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+784(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+792(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+800(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+808(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+816(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+824(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+832(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+840(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+848(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+856(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+864(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+872(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+880(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+888(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+896(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+904(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+912(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+920(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+928(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+936(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+944(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+952(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+960(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+968(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+976(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+984(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+992(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+1000(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+1008(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+1016(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+1024(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1032(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1040(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1048(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1056(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1064(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1072(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1080(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+1088(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1096(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1104(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1112(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1120(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1128(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1136(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1144(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+1152(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1160(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1168(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1176(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1184(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1192(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1200(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1208(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+1216(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1224(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1232(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1240(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1248(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1256(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1264(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1272(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+1280(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1288(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1296(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1304(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1312(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1320(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1328(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1336(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+1344(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1352(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1360(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1368(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1376(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1384(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1392(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1400(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+1408(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1416(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1424(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1432(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1440(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1448(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1456(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1464(SB)/8, $0x0010000000000000
-DATA log1064consts<>+1472(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1480(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1488(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1496(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1504(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1512(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1520(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1528(SB)/8, $0x4350000000000000
-DATA log1064consts<>+1536(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1544(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1552(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1560(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1568(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1576(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1584(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1592(SB)/8, $0x404b000000000000
-DATA log1064consts<>+1600(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1608(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1616(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1624(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1632(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1640(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1648(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1656(SB)/8, $0x0000000000000000
-DATA log1064consts<>+1664(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1672(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1680(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1688(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1696(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1704(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1712(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1720(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+1728(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1736(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1744(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1752(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1760(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1768(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1776(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1784(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+1792(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1800(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1808(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1816(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1824(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1832(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1840(SB)/8, $0x0008000000000000
-DATA log1064consts<>+1848(SB)/8, $0x0008000000000000
-GLOBL log1064consts<>(SB), RODATA|NOPTR, $1856
+DATA log1064consts<>+0(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+8(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+16(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+24(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+32(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+40(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+48(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+56(SB)/8, $0x0009a00000000000
+DATA log1064consts<>+64(SB)/8, $0x4330000000000000
+DATA log1064consts<>+72(SB)/8, $0x4330000000000000
+DATA log1064consts<>+80(SB)/8, $0x4330000000000000
+DATA log1064consts<>+88(SB)/8, $0x4330000000000000
+DATA log1064consts<>+96(SB)/8, $0x4330000000000000
+DATA log1064consts<>+104(SB)/8, $0x4330000000000000
+DATA log1064consts<>+112(SB)/8, $0x4330000000000000
+DATA log1064consts<>+120(SB)/8, $0x4330000000000000
+DATA log1064consts<>+128(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+136(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+144(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+152(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+160(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+168(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+176(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+184(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+192(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+200(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+208(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+216(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+224(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+232(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+240(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+248(SB)/8, $0x000fffffffffffff
+DATA log1064consts<>+256(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+264(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+272(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+280(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+288(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+296(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+304(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+312(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+320(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+328(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+336(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+344(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+352(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+360(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+368(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+376(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+384(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+392(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+400(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+408(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+416(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+424(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+432(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+440(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+448(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+456(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+464(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+472(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+480(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+488(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+496(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+504(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+512(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+520(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+528(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+536(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+544(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+552(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+560(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+568(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+576(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+584(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+592(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+600(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+608(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+616(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+624(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+632(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+640(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+648(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+656(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+664(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+672(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+680(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+688(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+696(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+704(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+712(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+720(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+728(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+736(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+744(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+752(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+760(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+768(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+776(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+784(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+792(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+800(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+808(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+816(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+824(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+832(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+840(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+848(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+856(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+864(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+872(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+880(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+888(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+896(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+904(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+912(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+920(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+928(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+936(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+944(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+952(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+960(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+968(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+976(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+984(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+992(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+1000(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+1008(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+1016(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+1024(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1032(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1040(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1048(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1056(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1064(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1072(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1080(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+1088(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1096(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1104(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1112(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1120(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1128(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1136(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1144(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+1152(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1160(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1168(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1176(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1184(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1192(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1200(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1208(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+1216(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1224(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1232(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1240(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1248(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1256(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1264(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1272(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+1280(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1288(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1296(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1304(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1312(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1320(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1328(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1336(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+1344(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1352(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1360(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1368(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1376(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1384(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1392(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1400(SB)/8, $0x0010000000000000
+DATA log1064consts<>+1408(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1416(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1424(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1432(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1440(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1448(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1456(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1464(SB)/8, $0x4350000000000000
+DATA log1064consts<>+1472(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1480(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1488(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1496(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1504(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1512(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1520(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1528(SB)/8, $0x404b000000000000
+DATA log1064consts<>+1536(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1544(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1552(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1560(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1568(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1576(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1584(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1592(SB)/8, $0x0000000000000000
+DATA log1064consts<>+1600(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1608(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1616(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1624(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1632(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1640(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1648(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1656(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+1664(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1672(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1680(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1688(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1696(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1704(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1712(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1720(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+1728(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1736(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1744(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1752(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1760(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1768(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1776(SB)/8, $0x0008000000000000
+DATA log1064consts<>+1784(SB)/8, $0x0008000000000000
+GLOBL log1064consts<>(SB), RODATA|NOPTR, $1792
 
 DATA log10invc_64<>+0(SB)/8, $0x3ff6000000000000
 DATA log10invc_64<>+8(SB)/8, $0x3ff5000000000000
@@ -16809,7 +16123,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock240
+	JZ           mathblock268
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+448(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -16826,7 +16140,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock240:
+mathblock268:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16900,7 +16214,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock241
+	JZ           mathblock269
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16912,7 +16226,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock241:
+mathblock269:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16985,7 +16299,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock242
+	JZ           mathblock270
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16997,7 +16311,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock242:
+mathblock270:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17239,223 +16553,350 @@ sigmoidVF64AVX2_loop1:
 	JB           sigmoidVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPOR         sigmoid64consts<>+0(SB), Y0, Y0
-	VMAXPD       sigmoid64consts<>+64(SB), Y0, Y0
-	VMINPD       sigmoid64consts<>+128(SB), Y0, Y0
-	VMOVUPD      sigmoid64consts<>+192(SB), Y1
-	VFMADD213PD  sigmoid64consts<>+256(SB), Y0, Y1
-	VSUBPD       sigmoid64consts<>+256(SB), Y1, Y2
-	VFNMADD231PD sigmoid64consts<>+320(SB), Y2, Y0
-	VMOVUPD      sigmoid64consts<>+384(SB), Y3
-	VFNMADD213PD Y0, Y2, Y3
-	VSUBPD       Y3, Y0, Y0
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y2, Y0
-	VMOVUPD      sigmoid64consts<>+448(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+896(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+960(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+1024(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+1088(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+1152(SB), Y3, Y2
-	VMULPD       Y3, Y3, Y4
-	VFMADD231PD  Y3, Y0, Y0
-	VFMADD231PD  Y4, Y2, Y0
-	VADDPD       sigmoid64consts<>+1216(SB), Y3, Y2
-	VMOVUPS      sigmoid64consts<>+1216(SB), Y4
-	VSUBPD       Y2, Y4, Y4
-	VADDPD       Y3, Y4, Y4
-	VADDPD       Y0, Y4, Y4
-	VPSUBQ       sigmoid64consts<>+1280(SB), Y1, Y1
-	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       sigmoid64consts<>+1344(SB), Y0, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VPSUBQ       Y0, Y1, Y1
-	VPSUBQ       sigmoid64consts<>+1344(SB), Y1, Y1
-	VPSLLQ       $0x34, Y1, Y1
-	VADDPD       Y4, Y2, Y0
+	VMOVUPD      sigmoid64consts<>+64(SB), Y1
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y0, Y1
+	VSUBPD       sigmoid64consts<>+128(SB), Y1, Y2
+	VFNMADD231PD sigmoid64consts<>+256(SB), Y2, Y0
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y2, Y0
+	VMOVUPD      sigmoid64consts<>+320(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y0, Y2
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y0, Y2
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y0, Y2
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y0, Y2
+	VMULPD       Y0, Y0, Y3
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VADDPD       Y4, Y0, Y0
+	VFMADD231PD  Y2, Y3, Y0
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y3
+	VPCMPEQQ     Y3, Y3, Y4
+	VPXOR        Y3, Y3, Y2
+	VPGATHERQQ   Y4, (R10)(Y3*8), Y2
+	VPSLLQ       $0x30, Y1, Y1
+	VPADDQ       Y1, Y2, Y2
+	VMOVUPD      Y2, Y1
+	VFMADD231PD  Y2, Y0, Y1
+	VSUBPD       Y1, Y2, Y3
+	VFMADD231PD  Y2, Y0, Y3
+	VADDPD       sigmoid64consts<>+640(SB), Y1, Y0
+	VMOVUPS      sigmoid64consts<>+640(SB), Y2
 	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y4, Y2, Y2
-	VMULPD       Y3, Y0, Y0
-	VMULPD       Y1, Y0, Y0
-	VMULPD       Y3, Y2, Y2
-	VMULPD       Y1, Y2, Y2
-	VADDPD       sigmoid64consts<>+1216(SB), Y0, Y1
-	VMOVUPS      sigmoid64consts<>+1216(SB), Y3
-	VSUBPD       Y1, Y3, Y3
-	VADDPD       Y0, Y3, Y3
-	VADDPD       Y2, Y3, Y3
+	VADDPD       Y1, Y2, Y2
+	VADDPD       Y3, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y4
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y4, Y4
-	VMOVUPS      sigmoid64consts<>+1216(SB), Y5
-	VBLENDVPD    Y4, Y0, Y5, Y0
-	VMOVUPS      sigmoid64consts<>+1408(SB), Y5
-	VBLENDVPD    Y4, Y2, Y5, Y2
-	VMOVUPS      sigmoid64consts<>+1216(SB), Y4
-	VDIVPD       Y1, Y4, Y4
-	VMULPD       Y4, Y0, Y5
-	VFNMADD231PD Y5, Y1, Y0
-	VADDPD       Y2, Y0, Y0
-	VFNMADD231PD Y5, Y3, Y0
-	VFMADD231PD  Y4, Y0, Y5
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y4, Y4
+	VMOVUPS      sigmoid64consts<>+640(SB), Y5
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VMOVUPS      sigmoid64consts<>+704(SB), Y5
+	VBLENDVPD    Y4, Y3, Y5, Y3
+	VMOVUPS      sigmoid64consts<>+640(SB), Y4
+	VDIVPD       Y0, Y4, Y4
+	VMULPD       Y4, Y1, Y5
+	VFNMADD231PD Y5, Y0, Y1
+	VADDPD       Y3, Y1, Y1
+	VFNMADD231PD Y5, Y2, Y1
+	VFMADD231PD  Y4, Y1, Y5
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
+	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
+	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock271
 	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         sigmoid64consts<>+1472(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y5, Y1
-	VMOVUPD      Y1, (DX)(R8*8)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
-	JMP          sigmoidVF64AVX2_loop1
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
+	VMOVUPD      sigmoid64consts<>+64(SB), Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y3, Y2
+	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+256(SB), Y4
+	VFNMADD213PD (SI)(R8*8), Y3, Y4
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y3, Y4
+	VMOVUPD      sigmoid64consts<>+320(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y6
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VADDPD       Y7, Y4, Y4
+	VFMADD231PD  Y3, Y6, Y4
+	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y3, Y6, Y6
+	VFMADD231PD  Y6, Y4, Y6
+	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y2, Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+1152(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+704(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y6, Y3
+	VMOVUPS      sigmoid64consts<>+640(SB), Y2
+	VBLENDVPD    Y1, Y3, Y2, Y3
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         sigmoid64consts<>+1280(SB), Y2, Y2
+	VBLENDVPD    Y1, Y2, Y3, Y2
+	VBLENDVPD    Y0, Y2, Y5, Y5
+
+mathblock271:
+	VMOVUPD Y5, (DX)(R8*8)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
+	JMP     sigmoidVF64AVX2_loop1
 
 sigmoidVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           sigmoidVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPOR         sigmoid64consts<>+0(SB), X0, X1
-	VMAXPD       sigmoid64consts<>+64(SB), X1, X1
-	VMINPD       sigmoid64consts<>+128(SB), X1, X1
-	VMOVUPD      sigmoid64consts<>+192(SB), X2
-	VFMADD213PD  sigmoid64consts<>+256(SB), X1, X2
-	VSUBPD       sigmoid64consts<>+256(SB), X2, X3
-	VFNMADD231PD sigmoid64consts<>+320(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+384(SB), X4
-	VFNMADD213PD X1, X3, X4
-	VSUBPD       X4, X1, X1
-	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+448(SB), X3
-	VFMADD213PD  sigmoid64consts<>+512(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+896(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+960(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1024(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1088(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1152(SB), X4, X3
-	VMULPD       X4, X4, X5
-	VFMADD231PD  X4, X1, X1
-	VFMADD231PD  X5, X3, X1
-	VADDPD       sigmoid64consts<>+1216(SB), X4, X3
-	VMOVUPS      sigmoid64consts<>+1216(SB), X5
-	VSUBPD       X3, X5, X5
-	VADDPD       X4, X5, X5
-	VADDPD       X1, X5, X5
-	VPSUBQ       sigmoid64consts<>+1280(SB), X2, X2
-	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       sigmoid64consts<>+1344(SB), X1, X4
-	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X1, X2, X2
-	VPSUBQ       sigmoid64consts<>+1344(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X5, X3, X1
+	VMOVUPD      sigmoid64consts<>+64(SB), X2
+	VFMADD213PD  sigmoid64consts<>+128(SB), X1, X2
+	VSUBPD       sigmoid64consts<>+128(SB), X2, X3
+	VFNMADD231PD sigmoid64consts<>+256(SB), X3, X1
+	VFNMADD231PD sigmoid64consts<>+192(SB), X3, X1
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+448(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+512(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X4
+	VPCMPEQQ     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERQQ   X5, (R10)(X4*8), X3
+	VPSLLQ       $0x30, X2, X2
+	VPADDQ       X2, X3, X3
+	VMOVUPD      X3, X2
+	VFMADD231PD  X3, X1, X2
+	VSUBPD       X2, X3, X4
+	VFMADD231PD  X3, X1, X4
+	VADDPD       sigmoid64consts<>+640(SB), X2, X1
+	VMOVUPS      sigmoid64consts<>+640(SB), X3
 	VSUBPD       X1, X3, X3
-	VADDPD       X5, X3, X3
-	VMULPD       X4, X1, X1
-	VMULPD       X2, X1, X1
-	VMULPD       X4, X3, X3
-	VMULPD       X2, X3, X3
-	VADDPD       sigmoid64consts<>+1216(SB), X1, X2
-	VMOVUPS      sigmoid64consts<>+1216(SB), X4
-	VSUBPD       X2, X4, X4
-	VADDPD       X1, X4, X4
-	VADDPD       X3, X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X5
-	VMOVUPS      sigmoid64consts<>+1216(SB), X6
-	VBLENDVPD    X5, X1, X6, X1
-	VMOVUPS      sigmoid64consts<>+1408(SB), X6
-	VBLENDVPD    X5, X3, X6, X3
-	VMOVUPS      sigmoid64consts<>+1216(SB), X5
-	VDIVPD       X2, X5, X5
-	VMULPD       X5, X1, X6
-	VFNMADD231PD X6, X2, X1
-	VADDPD       X3, X1, X1
-	VFNMADD231PD X6, X4, X1
-	VFMADD231PD  X5, X1, X6
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         sigmoid64consts<>+1472(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
-	VMOVUPD      X0, (DX)(R8*8)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VADDPD       X2, X3, X3
+	VADDPD       X4, X3, X3
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X5
+	VMOVUPS      sigmoid64consts<>+640(SB), X6
+	VBLENDVPD    X5, X2, X6, X2
+	VMOVUPS      sigmoid64consts<>+704(SB), X6
+	VBLENDVPD    X5, X4, X6, X4
+	VMOVUPS      sigmoid64consts<>+640(SB), X5
+	VDIVPD       X1, X5, X5
+	VMULPD       X5, X2, X6
+	VFNMADD231PD X6, X1, X2
+	VADDPD       X4, X2, X2
+	VFNMADD231PD X6, X3, X2
+	VFMADD231PD  X5, X2, X6
+	VPAND        sigmoid64consts<>+768(SB), X0, X1
+	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock272
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
+	VMOVUPD      sigmoid64consts<>+64(SB), X3
+	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
+	VSUBPD       sigmoid64consts<>+128(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+256(SB), X5
+	VFNMADD213PD X0, X4, X5
+	VFNMADD231PD sigmoid64consts<>+192(SB), X4, X5
+	VMOVUPD      sigmoid64consts<>+320(SB), X4
+	VFMADD213PD  sigmoid64consts<>+384(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+448(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+512(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+576(SB), X5, X4
+	VMULPD       X5, X5, X7
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R10)(X9*8), X8
+	VADDPD       X8, X5, X5
+	VFMADD231PD  X4, X7, X5
+	VPAND        sigmoid64consts<>+896(SB), X3, X4
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R10)(X8*8), X7
+	VPSLLQ       $0x30, X4, X4
+	VPADDQ       X4, X7, X7
+	VFMADD231PD  X7, X5, X7
+	VPSUBQ       sigmoid64consts<>+960(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X4
+	VPSUBQ       sigmoid64consts<>+1024(SB), X4, X5
+	VPSLLQ       $0x34, X5, X5
+	VPSUBQ       X4, X3, X3
+	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X5, X7, X7
+	VMULPD       X3, X7, X7
+	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), X0, X3
+	VBLENDVPD    X3, sigmoid64consts<>+1152(SB), X7, X7
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X0, X3
+	VBLENDVPD    X3, sigmoid64consts<>+704(SB), X7, X7
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         sigmoid64consts<>+1280(SB), X0, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VMOVUPS      sigmoid64consts<>+640(SB), X3
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1280(SB), X0, X0
+	VBLENDVPD    X2, X0, X4, X0
+	VBLENDVPD    X1, X0, X6, X6
+
+mathblock272:
+	VMOVUPD X6, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
 
 sigmoidVF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           sigmoidVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPOR         sigmoid64consts<>+0(SB), X0, X1
-	VMAXPD       sigmoid64consts<>+64(SB), X1, X1
-	VMINPD       sigmoid64consts<>+128(SB), X1, X1
-	VMOVUPD      sigmoid64consts<>+192(SB), X2
-	VFMADD213PD  sigmoid64consts<>+256(SB), X1, X2
-	VSUBPD       sigmoid64consts<>+256(SB), X2, X3
-	VFNMADD231PD sigmoid64consts<>+320(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+384(SB), X4
-	VFNMADD213PD X1, X3, X4
-	VSUBPD       X4, X1, X1
-	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+448(SB), X3
-	VFMADD213PD  sigmoid64consts<>+512(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+896(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+960(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1024(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1088(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+1152(SB), X4, X3
-	VMULPD       X4, X4, X5
-	VFMADD231PD  X4, X1, X1
-	VFMADD231PD  X5, X3, X1
-	VADDPD       sigmoid64consts<>+1216(SB), X4, X3
-	VMOVUPS      sigmoid64consts<>+1216(SB), X5
-	VSUBPD       X3, X5, X5
-	VADDPD       X4, X5, X5
-	VADDPD       X1, X5, X5
-	VPSUBQ       sigmoid64consts<>+1280(SB), X2, X2
-	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       sigmoid64consts<>+1344(SB), X1, X4
-	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X1, X2, X2
-	VPSUBQ       sigmoid64consts<>+1344(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X5, X3, X1
+	VMOVUPD      sigmoid64consts<>+64(SB), X2
+	VFMADD213PD  sigmoid64consts<>+128(SB), X1, X2
+	VSUBPD       sigmoid64consts<>+128(SB), X2, X3
+	VFNMADD231PD sigmoid64consts<>+256(SB), X3, X1
+	VFNMADD231PD sigmoid64consts<>+192(SB), X3, X1
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+448(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+512(SB), X1, X3
+	VFMADD213PD  sigmoid64consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X4
+	VPCMPEQQ     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERQQ   X5, (R10)(X4*8), X3
+	VPSLLQ       $0x30, X2, X2
+	VPADDQ       X2, X3, X3
+	VMOVUPD      X3, X2
+	VFMADD231PD  X3, X1, X2
+	VSUBPD       X2, X3, X4
+	VFMADD231PD  X3, X1, X4
+	VADDPD       sigmoid64consts<>+640(SB), X2, X1
+	VMOVUPS      sigmoid64consts<>+640(SB), X3
 	VSUBPD       X1, X3, X3
-	VADDPD       X5, X3, X3
-	VMULPD       X4, X1, X1
-	VMULPD       X2, X1, X1
-	VMULPD       X4, X3, X3
-	VMULPD       X2, X3, X3
-	VADDPD       sigmoid64consts<>+1216(SB), X1, X2
-	VMOVUPS      sigmoid64consts<>+1216(SB), X4
-	VSUBPD       X2, X4, X4
-	VADDPD       X1, X4, X4
-	VADDPD       X3, X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X5
-	VMOVUPS      sigmoid64consts<>+1216(SB), X6
-	VBLENDVPD    X5, X1, X6, X1
-	VMOVUPS      sigmoid64consts<>+1408(SB), X6
-	VBLENDVPD    X5, X3, X6, X3
-	VMOVUPS      sigmoid64consts<>+1216(SB), X5
-	VDIVPD       X2, X5, X5
-	VMULPD       X5, X1, X6
-	VFNMADD231PD X6, X2, X1
-	VADDPD       X3, X1, X1
-	VFNMADD231PD X6, X4, X1
-	VFMADD231PD  X5, X1, X6
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         sigmoid64consts<>+1472(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
-	VMOVQ        X0, (DX)(R8*8)
-	ADDQ         $0x00000001, R8
-	SUBQ         $0x00000001, R9
+	VADDPD       X2, X3, X3
+	VADDPD       X4, X3, X3
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X5
+	VMOVUPS      sigmoid64consts<>+640(SB), X6
+	VBLENDVPD    X5, X2, X6, X2
+	VMOVUPS      sigmoid64consts<>+704(SB), X6
+	VBLENDVPD    X5, X4, X6, X4
+	VMOVUPS      sigmoid64consts<>+640(SB), X5
+	VDIVPD       X1, X5, X5
+	VMULPD       X5, X2, X6
+	VFNMADD231PD X6, X1, X2
+	VADDPD       X4, X2, X2
+	VFNMADD231PD X6, X3, X2
+	VFMADD231PD  X5, X2, X6
+	VPAND        sigmoid64consts<>+768(SB), X0, X1
+	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock273
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
+	VMOVUPD      sigmoid64consts<>+64(SB), X3
+	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
+	VSUBPD       sigmoid64consts<>+128(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+256(SB), X5
+	VFNMADD213PD X0, X4, X5
+	VFNMADD231PD sigmoid64consts<>+192(SB), X4, X5
+	VMOVUPD      sigmoid64consts<>+320(SB), X4
+	VFMADD213PD  sigmoid64consts<>+384(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+448(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+512(SB), X5, X4
+	VFMADD213PD  sigmoid64consts<>+576(SB), X5, X4
+	VMULPD       X5, X5, X7
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R10)(X9*8), X8
+	VADDPD       X8, X5, X5
+	VFMADD231PD  X4, X7, X5
+	VPAND        sigmoid64consts<>+896(SB), X3, X4
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R10)(X8*8), X7
+	VPSLLQ       $0x30, X4, X4
+	VPADDQ       X4, X7, X7
+	VFMADD231PD  X7, X5, X7
+	VPSUBQ       sigmoid64consts<>+960(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X4
+	VPSUBQ       sigmoid64consts<>+1024(SB), X4, X5
+	VPSLLQ       $0x34, X5, X5
+	VPSUBQ       X4, X3, X3
+	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X5, X7, X7
+	VMULPD       X3, X7, X7
+	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), X0, X3
+	VBLENDVPD    X3, sigmoid64consts<>+1152(SB), X7, X7
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X0, X3
+	VBLENDVPD    X3, sigmoid64consts<>+704(SB), X7, X7
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         sigmoid64consts<>+1280(SB), X0, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VMOVUPS      sigmoid64consts<>+640(SB), X3
+	VBLENDVPD    X2, X4, X3, X4
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1280(SB), X0, X0
+	VBLENDVPD    X2, X0, X4, X0
+	VBLENDVPD    X1, X0, X6, X6
+
+mathblock273:
+	VMOVQ X6, (DX)(R8*8)
+	ADDQ  $0x00000001, R8
+	SUBQ  $0x00000001, R9
 
 sigmoidVF64AVX2_tail1:
 	ADDQ BX, DX
@@ -17475,191 +16916,167 @@ DATA sigmoid64consts<>+32(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+40(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+48(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+56(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+64(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+72(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+80(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+88(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+96(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+104(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+112(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+120(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+128(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+136(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+144(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+152(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+160(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+168(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+176(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+184(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+192(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+200(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+208(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+216(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+224(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+232(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+240(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+248(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+256(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+264(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+272(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+280(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+288(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+296(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+304(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+312(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+320(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+328(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+336(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+344(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+352(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+360(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+368(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+376(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+384(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+392(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+400(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+408(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+416(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+424(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+432(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+440(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+448(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+456(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+464(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+472(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+480(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+488(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+496(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+504(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+512(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+520(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+528(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+536(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+544(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+552(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+560(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+568(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+576(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+584(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+592(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+600(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+608(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+616(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+624(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+632(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+640(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+648(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+656(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+664(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+672(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+680(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+688(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+696(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+704(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+712(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+720(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+728(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+736(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+744(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+752(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+760(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+768(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+776(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+784(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+792(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+800(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+808(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+816(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+824(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+832(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+840(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+848(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+856(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+864(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+872(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+880(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+888(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+896(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+904(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+912(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+920(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+928(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+936(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+944(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+952(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+960(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+968(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+976(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+984(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+992(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+1000(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+1008(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+1016(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+1024(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1032(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1040(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1048(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1056(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1064(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1072(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1080(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+1088(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1096(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1104(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1112(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1120(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1128(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1136(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1144(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+1152(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1160(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1168(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1176(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1184(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1192(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1200(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1208(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+1216(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1224(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1232(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1240(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1248(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1256(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1264(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1272(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+1280(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1288(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1296(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1304(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1312(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1320(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1328(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1336(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+1344(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1352(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1360(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1368(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1376(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1384(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1392(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1400(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1408(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1416(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1424(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1432(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1440(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1448(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1456(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1464(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+1472(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1480(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1488(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1496(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1504(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1512(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1520(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1528(SB)/8, $0x0008000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1536
+DATA sigmoid64consts<>+64(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+72(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+80(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+88(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+96(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+104(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+112(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+120(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+128(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+136(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+144(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+152(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+160(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+168(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+176(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+184(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+192(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+200(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+208(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+216(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+224(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+232(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+240(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+248(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+256(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+264(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+272(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+280(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+288(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+296(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+304(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+312(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+320(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+328(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+336(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+344(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+352(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+360(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+368(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+376(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+384(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+392(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+400(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+408(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+416(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+424(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+432(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+440(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+448(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+456(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+464(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+472(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+480(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+488(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+496(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+504(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+512(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+520(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+528(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+536(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+544(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+552(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+560(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+568(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+576(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+584(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+592(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+600(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+608(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+616(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+624(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+632(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+640(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+648(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+656(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+664(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+672(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+680(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+688(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+696(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+704(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+712(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+720(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+728(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+736(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+744(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+752(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+760(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+768(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+776(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+784(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+792(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+800(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+808(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+816(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+824(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+832(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+840(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+848(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+856(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+864(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+872(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+880(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+888(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+896(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+904(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+912(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+920(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+928(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+936(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+944(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+952(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+960(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+968(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+976(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+984(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+992(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1000(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1008(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1016(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1024(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1032(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1040(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1048(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1056(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1064(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1072(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1080(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1088(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1096(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1104(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1112(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1120(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1128(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1136(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1144(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1152(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1160(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1168(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1176(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1184(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1192(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1200(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1208(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1216(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1224(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1232(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1240(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1248(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1256(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1264(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1272(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1280(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1288(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1296(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1304(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1312(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1320(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1328(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1336(SB)/8, $0x0008000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1344
 
 // func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -17685,87 +17102,85 @@ tanhVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           tanhVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
-	VMULPD       tanh64consts<>+64(SB), Y0, Y0
-	VPOR         tanh64consts<>+0(SB), Y0, Y0
-	VMAXPD       tanh64consts<>+128(SB), Y0, Y0
-	VMINPD       tanh64consts<>+192(SB), Y0, Y0
-	VMOVUPD      tanh64consts<>+256(SB), Y1
-	VFMADD213PD  tanh64consts<>+320(SB), Y0, Y1
-	VSUBPD       tanh64consts<>+320(SB), Y1, Y2
-	VFNMADD231PD tanh64consts<>+384(SB), Y2, Y0
+	VPAND        tanh64consts<>+64(SB), Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y1
+	VMULPD       tanh64consts<>+128(SB), Y1, Y1
+	VPOR         tanh64consts<>+0(SB), Y1, Y1
+	VMOVUPD      tanh64consts<>+192(SB), Y2
+	VFMADD213PD  tanh64consts<>+256(SB), Y1, Y2
+	VSUBPD       tanh64consts<>+256(SB), Y2, Y3
+	VFNMADD231PD tanh64consts<>+384(SB), Y3, Y1
+	VFNMADD231PD tanh64consts<>+320(SB), Y3, Y1
 	VMOVUPD      tanh64consts<>+448(SB), Y3
-	VFNMADD213PD Y0, Y2, Y3
-	VSUBPD       Y3, Y0, Y0
-	VFNMADD231PD tanh64consts<>+448(SB), Y2, Y0
-	VMOVUPD      tanh64consts<>+512(SB), Y2
-	VFMADD213PD  tanh64consts<>+576(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+640(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+704(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+768(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+832(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+896(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+960(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+1024(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+1088(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+1152(SB), Y3, Y2
-	VFMADD213PD  tanh64consts<>+1216(SB), Y3, Y2
-	VMULPD       Y3, Y3, Y4
-	VFMADD231PD  Y3, Y0, Y0
-	VFMADD231PD  Y4, Y2, Y0
-	VADDPD       tanh64consts<>+1280(SB), Y3, Y2
-	VMOVUPS      tanh64consts<>+1280(SB), Y4
-	VSUBPD       Y2, Y4, Y4
-	VADDPD       Y3, Y4, Y4
-	VADDPD       Y0, Y4, Y4
-	VPSUBQ       tanh64consts<>+1344(SB), Y1, Y1
-	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       tanh64consts<>+1408(SB), Y0, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VPSUBQ       Y0, Y1, Y1
-	VPSUBQ       tanh64consts<>+1408(SB), Y1, Y1
-	VPSLLQ       $0x34, Y1, Y1
-	VADDPD       Y4, Y2, Y0
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y4, Y2, Y2
-	VMULPD       Y3, Y0, Y0
-	VMULPD       Y1, Y0, Y0
-	VADDPD       tanh64consts<>+1472(SB), Y0, Y4
-	VSUBPD       Y0, Y4, Y5
-	VSUBPD       Y5, Y4, Y6
-	VSUBPD       Y6, Y0, Y0
-	VMOVUPS      tanh64consts<>+1472(SB), Y6
-	VSUBPD       Y5, Y6, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULPD       Y3, Y2, Y2
-	VMULPD       Y1, Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	VADDPD       tanh64consts<>+64(SB), Y4, Y1
-	VMOVUPS      tanh64consts<>+64(SB), Y2
-	VSUBPD       Y1, Y2, Y2
-	VADDPD       Y4, Y2, Y2
-	VADDPD       Y0, Y2, Y2
-	VPXOR        tanh64consts<>+0(SB), Y4, Y4
-	VPXOR        tanh64consts<>+0(SB), Y0, Y0
-	VMOVUPS      tanh64consts<>+1280(SB), Y3
-	VDIVPD       Y1, Y3, Y3
-	VMULPD       Y3, Y4, Y5
-	VFNMADD231PD Y5, Y1, Y4
-	VADDPD       Y0, Y4, Y4
-	VFNMADD231PD Y5, Y2, Y4
-	VFMADD231PD  Y3, Y4, Y5
+	VFMADD213PD  tanh64consts<>+512(SB), Y1, Y3
+	VFMADD213PD  tanh64consts<>+576(SB), Y1, Y3
+	VFMADD213PD  tanh64consts<>+640(SB), Y1, Y3
+	VFMADD213PD  tanh64consts<>+704(SB), Y1, Y3
+	VMULPD       Y1, Y1, Y4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VADDPD       Y5, Y1, Y1
+	VFMADD231PD  Y3, Y4, Y1
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y4
+	VPCMPEQQ     Y4, Y4, Y5
+	VPXOR        Y4, Y4, Y3
+	VPGATHERQQ   Y5, (R10)(Y4*8), Y3
+	VPSLLQ       $0x30, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VMOVUPD      Y3, Y2
+	VFMADD231PD  Y3, Y1, Y2
+	VSUBPD       Y2, Y3, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VMOVUPS      tanh64consts<>+768(SB), Y1
+	VSUBPD       Y2, Y1, Y1
+	VMOVUPS      tanh64consts<>+768(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y4, Y3, Y3
+	VADDPD       tanh64consts<>+768(SB), Y2, Y5
+	VMOVUPS      tanh64consts<>+768(SB), Y6
+	VSUBPD       Y5, Y6, Y6
+	VADDPD       Y2, Y6, Y6
+	VADDPD       Y4, Y6, Y6
+	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VDIVPD       Y5, Y2, Y2
+	VMULPD       Y2, Y1, Y4
+	VFNMADD231PD Y4, Y5, Y1
+	VADDPD       Y3, Y1, Y1
+	VFNMADD231PD Y4, Y6, Y1
+	VFMADD231PD  Y2, Y1, Y4
+	VCMPPD       $0x11, tanh64consts<>+832(SB), Y0, Y1
+	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VBLENDVPD    Y1, Y4, Y2, Y4
+	VMOVUPD      (SI)(R8*8), Y1
+	VMULPD       (SI)(R8*8), Y1, Y1
+	VMOVUPD      tanh64consts<>+896(SB), Y2
+	VFMADD213PD  tanh64consts<>+960(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1024(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1088(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1152(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1216(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1280(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1344(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1408(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1472(SB), Y1, Y2
+	VMULPD       (SI)(R8*8), Y1, Y1
+	VFMADD213PD  (SI)(R8*8), Y2, Y1
+	VCMPPD       $0x11, tanh64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y0, Y1, Y4, Y1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        tanh64consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y5, Y5
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        tanh64consts<>+1536(SB), Y0, Y0
-	VCMPPD       $0x11, tanh64consts<>+1600(SB), Y0, Y0
-	VBLENDVPD    Y0, (SI)(R8*8), Y5, Y5
+	VPOR         Y0, Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         tanh64consts<>+1664(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y5, Y1
-	VMOVUPD      Y1, (DX)(R8*8)
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         tanh64consts<>+1600(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y1, Y2
+	VMOVUPD      Y2, (DX)(R8*8)
 	ADDQ         $0x00000004, R8
 	SUBQ         $0x00000004, R9
 	JMP          tanhVF64AVX2_loop1
@@ -17774,82 +17189,79 @@ tanhVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           tanhVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VMULPD       tanh64consts<>+64(SB), X0, X1
-	VPOR         tanh64consts<>+0(SB), X1, X1
-	VMAXPD       tanh64consts<>+128(SB), X1, X1
-	VMINPD       tanh64consts<>+192(SB), X1, X1
-	VMOVUPD      tanh64consts<>+256(SB), X2
-	VFMADD213PD  tanh64consts<>+320(SB), X1, X2
-	VSUBPD       tanh64consts<>+320(SB), X2, X3
-	VFNMADD231PD tanh64consts<>+384(SB), X3, X1
+	VPAND        tanh64consts<>+64(SB), X0, X1
+	VMULPD       tanh64consts<>+128(SB), X0, X2
+	VPOR         tanh64consts<>+0(SB), X2, X2
+	VMOVUPD      tanh64consts<>+192(SB), X3
+	VFMADD213PD  tanh64consts<>+256(SB), X2, X3
+	VSUBPD       tanh64consts<>+256(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
+	VFNMADD231PD tanh64consts<>+320(SB), X4, X2
 	VMOVUPD      tanh64consts<>+448(SB), X4
-	VFNMADD213PD X1, X3, X4
-	VSUBPD       X4, X1, X1
-	VFNMADD231PD tanh64consts<>+448(SB), X3, X1
-	VMOVUPD      tanh64consts<>+512(SB), X3
-	VFMADD213PD  tanh64consts<>+576(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+640(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+704(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+768(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+832(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+896(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+960(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1024(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1088(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1152(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1216(SB), X4, X3
-	VMULPD       X4, X4, X5
-	VFMADD231PD  X4, X1, X1
-	VFMADD231PD  X5, X3, X1
-	VADDPD       tanh64consts<>+1280(SB), X4, X3
-	VMOVUPS      tanh64consts<>+1280(SB), X5
-	VSUBPD       X3, X5, X5
-	VADDPD       X4, X5, X5
-	VADDPD       X1, X5, X5
-	VPSUBQ       tanh64consts<>+1344(SB), X2, X2
-	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       tanh64consts<>+1408(SB), X1, X4
-	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X1, X2, X2
-	VPSUBQ       tanh64consts<>+1408(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X5, X3, X1
-	VSUBPD       X1, X3, X3
-	VADDPD       X5, X3, X3
-	VMULPD       X4, X1, X1
-	VMULPD       X2, X1, X1
-	VADDPD       tanh64consts<>+1472(SB), X1, X5
-	VSUBPD       X1, X5, X6
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X1, X1
-	VMOVUPS      tanh64consts<>+1472(SB), X7
-	VSUBPD       X6, X7, X6
-	VADDPD       X6, X1, X1
-	VMULPD       X4, X3, X3
-	VMULPD       X2, X3, X3
-	VADDPD       X3, X1, X1
-	VADDPD       tanh64consts<>+64(SB), X5, X2
-	VMOVUPS      tanh64consts<>+64(SB), X3
-	VSUBPD       X2, X3, X3
-	VADDPD       X5, X3, X3
-	VADDPD       X1, X3, X3
-	VPXOR        tanh64consts<>+0(SB), X5, X5
-	VPXOR        tanh64consts<>+0(SB), X1, X1
-	VMOVUPS      tanh64consts<>+1280(SB), X4
-	VDIVPD       X2, X4, X4
-	VMULPD       X4, X5, X6
-	VFNMADD231PD X6, X2, X5
-	VADDPD       X1, X5, X5
-	VFNMADD231PD X6, X3, X5
-	VFMADD231PD  X4, X5, X6
+	VFMADD213PD  tanh64consts<>+512(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
+	VMULPD       X2, X2, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VADDPD       X6, X2, X2
+	VFMADD231PD  X4, X5, X2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X4, X4
+	VMOVUPD      X4, X3
+	VFMADD231PD  X4, X2, X3
+	VSUBPD       X3, X4, X5
+	VFMADD231PD  X4, X2, X5
+	VMOVUPS      tanh64consts<>+768(SB), X2
+	VSUBPD       X3, X2, X2
+	VMOVUPS      tanh64consts<>+768(SB), X4
+	VSUBPD       X2, X4, X4
+	VSUBPD       X3, X4, X4
+	VSUBPD       X5, X4, X4
+	VADDPD       tanh64consts<>+768(SB), X3, X6
+	VMOVUPS      tanh64consts<>+768(SB), X7
+	VSUBPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      tanh64consts<>+768(SB), X3
+	VDIVPD       X6, X3, X3
+	VMULPD       X3, X2, X5
+	VFNMADD231PD X5, X6, X2
+	VADDPD       X4, X2, X2
+	VFNMADD231PD X5, X7, X2
+	VFMADD231PD  X3, X2, X5
+	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
+	VMOVUPS      tanh64consts<>+768(SB), X3
+	VBLENDVPD    X2, X5, X3, X5
+	VMULPD       X0, X0, X2
+	VMOVUPD      tanh64consts<>+896(SB), X3
+	VFMADD213PD  tanh64consts<>+960(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1216(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1280(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
+	VMULPD       X0, X2, X2
+	VFMADD213PD  X0, X3, X2
+	VCMPPD       $0x11, tanh64consts<>+1536(SB), X1, X1
+	VBLENDVPD    X1, X2, X5, X2
 	VPAND        tanh64consts<>+0(SB), X0, X1
-	VPOR         X1, X6, X6
-	VPAND        tanh64consts<>+1536(SB), X0, X1
-	VCMPPD       $0x11, tanh64consts<>+1600(SB), X1, X1
-	VBLENDVPD    X1, X0, X6, X6
+	VPOR         X1, X2, X2
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         tanh64consts<>+1664(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         tanh64consts<>+1600(SB), X0, X0
+	VBLENDVPD    X1, X0, X2, X0
 	VMOVUPD      X0, (DX)(R8*8)
 	ADDQ         $0x00000002, R8
 	SUBQ         $0x00000002, R9
@@ -17858,82 +17270,79 @@ tanhVF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           tanhVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
-	VMULPD       tanh64consts<>+64(SB), X0, X1
-	VPOR         tanh64consts<>+0(SB), X1, X1
-	VMAXPD       tanh64consts<>+128(SB), X1, X1
-	VMINPD       tanh64consts<>+192(SB), X1, X1
-	VMOVUPD      tanh64consts<>+256(SB), X2
-	VFMADD213PD  tanh64consts<>+320(SB), X1, X2
-	VSUBPD       tanh64consts<>+320(SB), X2, X3
-	VFNMADD231PD tanh64consts<>+384(SB), X3, X1
+	VPAND        tanh64consts<>+64(SB), X0, X1
+	VMULPD       tanh64consts<>+128(SB), X0, X2
+	VPOR         tanh64consts<>+0(SB), X2, X2
+	VMOVUPD      tanh64consts<>+192(SB), X3
+	VFMADD213PD  tanh64consts<>+256(SB), X2, X3
+	VSUBPD       tanh64consts<>+256(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
+	VFNMADD231PD tanh64consts<>+320(SB), X4, X2
 	VMOVUPD      tanh64consts<>+448(SB), X4
-	VFNMADD213PD X1, X3, X4
-	VSUBPD       X4, X1, X1
-	VFNMADD231PD tanh64consts<>+448(SB), X3, X1
-	VMOVUPD      tanh64consts<>+512(SB), X3
-	VFMADD213PD  tanh64consts<>+576(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+640(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+704(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+768(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+832(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+896(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+960(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1024(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1088(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1152(SB), X4, X3
-	VFMADD213PD  tanh64consts<>+1216(SB), X4, X3
-	VMULPD       X4, X4, X5
-	VFMADD231PD  X4, X1, X1
-	VFMADD231PD  X5, X3, X1
-	VADDPD       tanh64consts<>+1280(SB), X4, X3
-	VMOVUPS      tanh64consts<>+1280(SB), X5
-	VSUBPD       X3, X5, X5
-	VADDPD       X4, X5, X5
-	VADDPD       X1, X5, X5
-	VPSUBQ       tanh64consts<>+1344(SB), X2, X2
-	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       tanh64consts<>+1408(SB), X1, X4
-	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X1, X2, X2
-	VPSUBQ       tanh64consts<>+1408(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X5, X3, X1
-	VSUBPD       X1, X3, X3
-	VADDPD       X5, X3, X3
-	VMULPD       X4, X1, X1
-	VMULPD       X2, X1, X1
-	VADDPD       tanh64consts<>+1472(SB), X1, X5
-	VSUBPD       X1, X5, X6
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X1, X1
-	VMOVUPS      tanh64consts<>+1472(SB), X7
-	VSUBPD       X6, X7, X6
-	VADDPD       X6, X1, X1
-	VMULPD       X4, X3, X3
-	VMULPD       X2, X3, X3
-	VADDPD       X3, X1, X1
-	VADDPD       tanh64consts<>+64(SB), X5, X2
-	VMOVUPS      tanh64consts<>+64(SB), X3
-	VSUBPD       X2, X3, X3
-	VADDPD       X5, X3, X3
-	VADDPD       X1, X3, X3
-	VPXOR        tanh64consts<>+0(SB), X5, X5
-	VPXOR        tanh64consts<>+0(SB), X1, X1
-	VMOVUPS      tanh64consts<>+1280(SB), X4
-	VDIVPD       X2, X4, X4
-	VMULPD       X4, X5, X6
-	VFNMADD231PD X6, X2, X5
-	VADDPD       X1, X5, X5
-	VFNMADD231PD X6, X3, X5
-	VFMADD231PD  X4, X5, X6
+	VFMADD213PD  tanh64consts<>+512(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
+	VMULPD       X2, X2, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VADDPD       X6, X2, X2
+	VFMADD231PD  X4, X5, X2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X4, X4
+	VMOVUPD      X4, X3
+	VFMADD231PD  X4, X2, X3
+	VSUBPD       X3, X4, X5
+	VFMADD231PD  X4, X2, X5
+	VMOVUPS      tanh64consts<>+768(SB), X2
+	VSUBPD       X3, X2, X2
+	VMOVUPS      tanh64consts<>+768(SB), X4
+	VSUBPD       X2, X4, X4
+	VSUBPD       X3, X4, X4
+	VSUBPD       X5, X4, X4
+	VADDPD       tanh64consts<>+768(SB), X3, X6
+	VMOVUPS      tanh64consts<>+768(SB), X7
+	VSUBPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VADDPD       X5, X7, X7
+	VMOVUPS      tanh64consts<>+768(SB), X3
+	VDIVPD       X6, X3, X3
+	VMULPD       X3, X2, X5
+	VFNMADD231PD X5, X6, X2
+	VADDPD       X4, X2, X2
+	VFNMADD231PD X5, X7, X2
+	VFMADD231PD  X3, X2, X5
+	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
+	VMOVUPS      tanh64consts<>+768(SB), X3
+	VBLENDVPD    X2, X5, X3, X5
+	VMULPD       X0, X0, X2
+	VMOVUPD      tanh64consts<>+896(SB), X3
+	VFMADD213PD  tanh64consts<>+960(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1216(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1280(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
+	VMULPD       X0, X2, X2
+	VFMADD213PD  X0, X3, X2
+	VCMPPD       $0x11, tanh64consts<>+1536(SB), X1, X1
+	VBLENDVPD    X1, X2, X5, X2
 	VPAND        tanh64consts<>+0(SB), X0, X1
-	VPOR         X1, X6, X6
-	VPAND        tanh64consts<>+1536(SB), X0, X1
-	VCMPPD       $0x11, tanh64consts<>+1600(SB), X1, X1
-	VBLENDVPD    X1, X0, X6, X6
+	VPOR         X1, X2, X2
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         tanh64consts<>+1664(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         tanh64consts<>+1600(SB), X0, X0
+	VBLENDVPD    X1, X0, X2, X0
 	VMOVQ        X0, (DX)(R8*8)
 	ADDQ         $0x00000001, R8
 	SUBQ         $0x00000001, R9
@@ -17956,215 +17365,207 @@ DATA tanh64consts<>+32(SB)/8, $0x8000000000000000
 DATA tanh64consts<>+40(SB)/8, $0x8000000000000000
 DATA tanh64consts<>+48(SB)/8, $0x8000000000000000
 DATA tanh64consts<>+56(SB)/8, $0x8000000000000000
-DATA tanh64consts<>+64(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+72(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+80(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+88(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+96(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+104(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+112(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+120(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+128(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+136(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+144(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+152(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+160(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+168(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+176(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+184(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+192(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+200(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+208(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+216(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+224(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+232(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+240(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+248(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+256(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+264(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+272(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+280(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+288(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+296(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+304(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+312(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+320(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+328(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+336(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+344(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+352(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+360(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+368(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+376(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+384(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+392(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+400(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+408(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+416(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+424(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+432(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+440(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+448(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+456(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+464(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+472(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+480(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+488(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+496(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+504(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+512(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+520(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+528(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+536(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+544(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+552(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+560(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+568(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+576(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+584(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+592(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+600(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+608(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+616(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+624(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+632(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+640(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+648(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+656(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+664(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+672(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+680(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+688(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+696(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+704(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+712(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+720(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+728(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+736(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+744(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+752(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+760(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+768(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+776(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+784(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+792(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+800(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+808(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+816(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+824(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+832(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+840(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+848(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+856(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+864(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+872(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+880(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+888(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+896(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+904(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+912(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+920(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+928(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+936(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+944(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+952(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+960(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+968(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+976(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+984(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+992(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+1000(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+1008(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+1016(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+1024(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1032(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1040(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1048(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1056(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1064(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1072(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1080(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+1088(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1096(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1104(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1112(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1120(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1128(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1136(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1144(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+1152(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1160(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1168(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1176(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1184(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1192(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1200(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1208(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+1216(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1224(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1232(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1240(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1248(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1256(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1264(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1272(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+1280(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1288(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1296(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1304(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1312(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1320(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1328(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1336(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+1344(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1352(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1360(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1368(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1376(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1384(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1392(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1400(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+1408(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1416(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1424(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1432(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1440(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1448(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1456(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1464(SB)/8, $0x0000000000000001
-DATA tanh64consts<>+1472(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1480(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1488(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1496(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1504(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1512(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1520(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1528(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+1536(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1544(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1552(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1560(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1568(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1576(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1584(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1592(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+1600(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1608(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1616(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1624(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1632(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1640(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1648(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1656(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+1664(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1672(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1680(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1688(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1696(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1704(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1712(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1720(SB)/8, $0x0008000000000000
-GLOBL tanh64consts<>(SB), RODATA|NOPTR, $1728
+DATA tanh64consts<>+64(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+72(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+88(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+96(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+104(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+112(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+120(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+128(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+136(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+144(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+152(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+160(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+168(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+176(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+184(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+192(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+200(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+208(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+216(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+224(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+232(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+240(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+248(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+256(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+264(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+272(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+280(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+288(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+296(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+304(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+312(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+320(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+328(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+336(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+344(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+352(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+360(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+368(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+376(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+384(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+392(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+400(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+408(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+416(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+424(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+432(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+440(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+448(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+456(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+464(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+472(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+480(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+488(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+496(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+504(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+512(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+520(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+528(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+536(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+544(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+552(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+560(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+568(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+576(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+584(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+592(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+600(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+608(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+616(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+624(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+632(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+640(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+648(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+656(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+664(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+672(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+680(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+688(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+696(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+704(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+712(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+720(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+728(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+736(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+744(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+752(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+760(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+768(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+776(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+784(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+792(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+800(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+808(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+816(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+824(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+832(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+840(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+848(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+856(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+864(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+872(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+880(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+888(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+896(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+904(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+912(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+920(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+928(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+936(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+944(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+952(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+960(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+968(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+976(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+984(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+992(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1000(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1008(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1016(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1024(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1032(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1040(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1048(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1056(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1064(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1072(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1080(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1088(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1096(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1104(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1112(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1120(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1128(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1136(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1144(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1152(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1160(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1168(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1176(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1184(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1192(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1200(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1208(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1216(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1224(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1232(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1240(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1248(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1256(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1264(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1272(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1280(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1288(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1296(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1304(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1312(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1320(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1328(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1336(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1344(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1352(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1360(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1368(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1376(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1384(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1392(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1400(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1408(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1416(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1424(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1432(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1440(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1448(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1456(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1464(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1472(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1480(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1488(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1496(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1504(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1512(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1520(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1528(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1536(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1544(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1552(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1560(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1568(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1576(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1584(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1592(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+1600(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1608(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1616(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1624(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1632(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1640(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1648(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1656(SB)/8, $0x0008000000000000
+GLOBL tanh64consts<>(SB), RODATA|NOPTR, $1664
 
 // func erfVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -19438,7 +18839,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock243
+	JZ           mathblock274
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -19568,7 +18969,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock243:
+mathblock274:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -19675,7 +19076,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock244
+	JZ           mathblock275
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19805,7 +19206,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock244:
+mathblock275:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -19907,7 +19308,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock245
+	JZ           mathblock276
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -20037,7 +19438,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock245:
+mathblock276:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -21549,7 +20950,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock246
+	JZ           mathblock277
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -21679,7 +21080,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock246:
+mathblock277:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -21784,7 +21185,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock247
+	JZ           mathblock278
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21914,7 +21315,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock247:
+mathblock278:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -22015,7 +21416,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock248
+	JZ           mathblock279
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -22145,7 +21546,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock248:
+mathblock279:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -27896,7 +27297,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock249
+	JZ                mathblock280
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -27979,7 +27380,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock249:
+mathblock280:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -28012,7 +27413,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock250
+	JZ                mathblock281
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -28041,7 +27442,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock250:
+mathblock281:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28072,7 +27473,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock251
+	JZ                mathblock282
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28097,7 +27498,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock251:
+mathblock282:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28135,47 +27536,47 @@ logVF32AVX512_loop3:
 	CMPQ             R9, $0x00000030
 	JB               logVF32AVX512_after3
 	VMOVUPS          (SI)(R8*4), Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VMOVUPS          64(SI)(R8*4), Z1
-	VPADDD.BCST      log32consts<>+64(SB), Z1, Z1
+	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VMOVUPS          128(SI)(R8*4), Z2
-	VPADDD.BCST      log32consts<>+64(SB), Z2, Z2
+	VPADDD.BCST      log32consts<>+0(SB), Z2, Z2
 	VPSRLD           $0x17, Z0, Z3
 	VPSRLD           $0x17, Z1, Z4
 	VPSRLD           $0x17, Z2, Z5
-	VPORD.BCST       log32consts<>+128(SB), Z3, Z3
-	VPORD.BCST       log32consts<>+128(SB), Z4, Z4
-	VPORD.BCST       log32consts<>+128(SB), Z5, Z5
-	VSUBPS.BCST      log32consts<>+192(SB), Z3, Z3
-	VSUBPS.BCST      log32consts<>+192(SB), Z4, Z4
-	VSUBPS.BCST      log32consts<>+192(SB), Z5, Z5
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z6
-	VPANDD.BCST      log32consts<>+256(SB), Z1, Z7
-	VPANDD.BCST      log32consts<>+256(SB), Z2, Z8
-	VPADDD.BCST      log32consts<>+320(SB), Z6, Z6
-	VPADDD.BCST      log32consts<>+320(SB), Z7, Z7
-	VPADDD.BCST      log32consts<>+320(SB), Z8, Z8
+	VPORD.BCST       log32consts<>+64(SB), Z3, Z3
+	VPORD.BCST       log32consts<>+64(SB), Z4, Z4
+	VPORD.BCST       log32consts<>+64(SB), Z5, Z5
+	VSUBPS.BCST      log32consts<>+128(SB), Z3, Z3
+	VSUBPS.BCST      log32consts<>+128(SB), Z4, Z4
+	VSUBPS.BCST      log32consts<>+128(SB), Z5, Z5
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z6
+	VPANDD.BCST      log32consts<>+192(SB), Z1, Z7
+	VPANDD.BCST      log32consts<>+192(SB), Z2, Z8
+	VPADDD.BCST      log32consts<>+256(SB), Z6, Z6
+	VPADDD.BCST      log32consts<>+256(SB), Z7, Z7
+	VPADDD.BCST      log32consts<>+256(SB), Z8, Z8
 	VPSRLD           $0x13, Z0, Z0
 	VPSRLD           $0x13, Z1, Z1
 	VPSRLD           $0x13, Z2, Z2
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z9
 	VPERMPS          loginvc_32<>+0(SB), Z1, Z10
 	VPERMPS          loginvc_32<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST log32consts<>+384(SB), Z9, Z6
-	VFMADD213PS.BCST log32consts<>+384(SB), Z10, Z7
-	VFMADD213PS.BCST log32consts<>+384(SB), Z11, Z8
+	VFMADD213PS.BCST log32consts<>+320(SB), Z9, Z6
+	VFMADD213PS.BCST log32consts<>+320(SB), Z10, Z7
+	VFMADD213PS.BCST log32consts<>+320(SB), Z11, Z8
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z9
 	VPERMPS          loglhi_32<>+0(SB), Z1, Z10
 	VPERMPS          loglhi_32<>+0(SB), Z2, Z11
-	VFMADD231PS.BCST log32consts<>+448(SB), Z3, Z9
-	VFMADD231PS.BCST log32consts<>+448(SB), Z4, Z10
-	VFMADD231PS.BCST log32consts<>+448(SB), Z5, Z11
+	VFMADD231PS.BCST log32consts<>+384(SB), Z3, Z9
+	VFMADD231PS.BCST log32consts<>+384(SB), Z4, Z10
+	VFMADD231PS.BCST log32consts<>+384(SB), Z5, Z11
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
 	VPERMPS          logllo_32<>+0(SB), Z1, Z1
 	VPERMPS          logllo_32<>+0(SB), Z2, Z2
-	VFMADD231PS.BCST log32consts<>+512(SB), Z3, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z4, Z1
-	VFMADD231PS.BCST log32consts<>+512(SB), Z5, Z2
+	VFMADD231PS.BCST log32consts<>+448(SB), Z3, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z4, Z1
+	VFMADD231PS.BCST log32consts<>+448(SB), Z5, Z2
 	VADDPS           Z6, Z9, Z3
 	VADDPS           Z7, Z10, Z4
 	VADDPS           Z8, Z11, Z5
@@ -28185,11 +27586,14 @@ logVF32AVX512_loop3:
 	VADDPS           Z6, Z9, Z9
 	VADDPS           Z7, Z10, Z10
 	VADDPS           Z8, Z11, Z11
-	VBROADCASTSS     log32consts<>+576(SB), Z12
+	VBROADCASTSS     log32consts<>+512(SB), Z12
+	VFMADD213PS.BCST log32consts<>+576(SB), Z6, Z12
+	VBROADCASTSS     log32consts<>+512(SB), Z13
+	VFMADD213PS.BCST log32consts<>+576(SB), Z7, Z13
+	VBROADCASTSS     log32consts<>+512(SB), Z14
+	VFMADD213PS.BCST log32consts<>+576(SB), Z8, Z14
 	VFMADD213PS.BCST log32consts<>+640(SB), Z6, Z12
-	VBROADCASTSS     log32consts<>+576(SB), Z13
 	VFMADD213PS.BCST log32consts<>+640(SB), Z7, Z13
-	VBROADCASTSS     log32consts<>+576(SB), Z14
 	VFMADD213PS.BCST log32consts<>+640(SB), Z8, Z14
 	VFMADD213PS.BCST log32consts<>+704(SB), Z6, Z12
 	VFMADD213PS.BCST log32consts<>+704(SB), Z7, Z13
@@ -28197,9 +27601,6 @@ logVF32AVX512_loop3:
 	VFMADD213PS.BCST log32consts<>+768(SB), Z6, Z12
 	VFMADD213PS.BCST log32consts<>+768(SB), Z7, Z13
 	VFMADD213PS.BCST log32consts<>+768(SB), Z8, Z14
-	VFMADD213PS.BCST log32consts<>+832(SB), Z6, Z12
-	VFMADD213PS.BCST log32consts<>+832(SB), Z7, Z13
-	VFMADD213PS.BCST log32consts<>+832(SB), Z8, Z14
 	VMULPS           Z6, Z6, Z6
 	VMULPS           Z7, Z7, Z7
 	VMULPS           Z8, Z8, Z8
@@ -28213,155 +27614,155 @@ logVF32AVX512_loop3:
 	VADDPS           Z10, Z4, Z4
 	VADDPS           Z11, Z5, Z5
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+960(SB), Z0, K1
+	VCMPPS.BCST      $0x11, log32consts<>+896(SB), Z0, K1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+960(SB), Z0, K2
+	VCMPPS.BCST      $0x11, log32consts<>+896(SB), Z0, K2
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+960(SB), Z0, K3
+	VCMPPS.BCST      $0x11, log32consts<>+896(SB), Z0, K3
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log32consts<>+896(SB), Z0, K4
+	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K4
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log32consts<>+896(SB), Z0, K5
+	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K5
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log32consts<>+896(SB), Z0, K6
+	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K6
 	KORW             K1, K4, K1
 	KORW             K2, K5, K2
 	KORW             K3, K6, K3
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock252
+	JZ               mathblock283
 	VMOVUPS          (SI)(R8*4), Z0
-	VMULPS.BCST      log32consts<>+1024(SB), Z0, Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log32consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+1088(SB), Z1, Z1
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log32consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log32consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+1024(SB), Z1, Z1
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log32consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z6
-	VFMADD213PS.BCST log32consts<>+384(SB), Z6, Z2
+	VFMADD213PS.BCST log32consts<>+320(SB), Z6, Z2
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z6
-	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z6
+	VFMADD231PS.BCST log32consts<>+384(SB), Z1, Z6
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z1, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z0
 	VADDPS           Z2, Z6, Z1
 	VSUBPS           Z1, Z6, Z6
 	VADDPS           Z2, Z6, Z6
-	VBROADCASTSS     log32consts<>+576(SB), Z7
+	VBROADCASTSS     log32consts<>+512(SB), Z7
+	VFMADD213PS.BCST log32consts<>+576(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+640(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+704(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+768(SB), Z2, Z7
-	VFMADD213PS.BCST log32consts<>+832(SB), Z2, Z7
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z6, Z6
 	VFMADD231PS      Z7, Z2, Z6
 	VADDPS           Z6, Z1, Z1
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+1152(SB), Z0, K4
+	VCMPPS.BCST      $0x00, log32consts<>+1088(SB), Z0, K4
+	VBLENDMPS.BCST   log32consts<>+1152(SB), Z1, K4, Z1
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log32consts<>+1088(SB), Z0, K4
 	VBLENDMPS.BCST   log32consts<>+1216(SB), Z1, K4, Z1
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+1152(SB), Z0, K4
-	VBLENDMPS.BCST   log32consts<>+1280(SB), Z1, K4, Z1
-	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+896(SB), Z0, K4
-	VBLENDMPS.BCST   log32consts<>+896(SB), Z1, K4, Z1
+	VCMPPS.BCST      $0x00, log32consts<>+832(SB), Z0, K4
+	VBLENDMPS.BCST   log32consts<>+832(SB), Z1, K4, Z1
 	VMOVUPS          (SI)(R8*4), Z0
 	VCMPPS           $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS          (SI)(R8*4), Z0
-	VPORD.BCST       log32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST       log32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS        Z0, Z1, K4, Z1
 	VBLENDMPS        Z1, Z3, K1, Z3
 	VMOVUPS          64(SI)(R8*4), Z0
-	VMULPS.BCST      log32consts<>+1024(SB), Z0, Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log32consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+1088(SB), Z1, Z1
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log32consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log32consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+1024(SB), Z1, Z1
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log32consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z6
-	VFMADD213PS.BCST log32consts<>+384(SB), Z6, Z2
+	VFMADD213PS.BCST log32consts<>+320(SB), Z6, Z2
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z6
-	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z6
+	VFMADD231PS.BCST log32consts<>+384(SB), Z1, Z6
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z1, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z0
 	VADDPS           Z2, Z6, Z1
 	VSUBPS           Z1, Z6, Z6
 	VADDPS           Z2, Z6, Z6
-	VBROADCASTSS     log32consts<>+576(SB), Z7
+	VBROADCASTSS     log32consts<>+512(SB), Z7
+	VFMADD213PS.BCST log32consts<>+576(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+640(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+704(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+768(SB), Z2, Z7
-	VFMADD213PS.BCST log32consts<>+832(SB), Z2, Z7
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z6, Z6
 	VFMADD231PS      Z7, Z2, Z6
 	VADDPS           Z6, Z1, Z1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+1152(SB), Z0, K1
+	VCMPPS.BCST      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST   log32consts<>+1152(SB), Z1, K1, Z1
+	VMOVUPS          64(SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log32consts<>+1088(SB), Z0, K1
 	VBLENDMPS.BCST   log32consts<>+1216(SB), Z1, K1, Z1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST   log32consts<>+1280(SB), Z1, K1, Z1
-	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+896(SB), Z0, K1
-	VBLENDMPS.BCST   log32consts<>+896(SB), Z1, K1, Z1
+	VCMPPS.BCST      $0x00, log32consts<>+832(SB), Z0, K1
+	VBLENDMPS.BCST   log32consts<>+832(SB), Z1, K1, Z1
 	VMOVUPS          64(SI)(R8*4), Z0
 	VCMPPS           $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VPORD.BCST       log32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST       log32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z4, K2, Z4
 	VMOVUPS          128(SI)(R8*4), Z0
-	VMULPS.BCST      log32consts<>+1024(SB), Z0, Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log32consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+1088(SB), Z1, Z1
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log32consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log32consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+1024(SB), Z1, Z1
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log32consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z6
-	VFMADD213PS.BCST log32consts<>+384(SB), Z6, Z2
+	VFMADD213PS.BCST log32consts<>+320(SB), Z6, Z2
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z6
-	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z6
+	VFMADD231PS.BCST log32consts<>+384(SB), Z1, Z6
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z1, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z0
 	VADDPS           Z2, Z6, Z1
 	VSUBPS           Z1, Z6, Z6
 	VADDPS           Z2, Z6, Z6
-	VBROADCASTSS     log32consts<>+576(SB), Z7
+	VBROADCASTSS     log32consts<>+512(SB), Z7
+	VFMADD213PS.BCST log32consts<>+576(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+640(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+704(SB), Z2, Z7
 	VFMADD213PS.BCST log32consts<>+768(SB), Z2, Z7
-	VFMADD213PS.BCST log32consts<>+832(SB), Z2, Z7
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z6, Z6
 	VFMADD231PS      Z7, Z2, Z6
 	VADDPS           Z6, Z1, Z1
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+1152(SB), Z0, K1
+	VCMPPS.BCST      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST   log32consts<>+1152(SB), Z1, K1, Z1
+	VMOVUPS          128(SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log32consts<>+1088(SB), Z0, K1
 	VBLENDMPS.BCST   log32consts<>+1216(SB), Z1, K1, Z1
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST   log32consts<>+1280(SB), Z1, K1, Z1
-	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+896(SB), Z0, K1
-	VBLENDMPS.BCST   log32consts<>+896(SB), Z1, K1, Z1
+	VCMPPS.BCST      $0x00, log32consts<>+832(SB), Z0, K1
+	VBLENDMPS.BCST   log32consts<>+832(SB), Z1, K1, Z1
 	VMOVUPS          128(SI)(R8*4), Z0
 	VCMPPS           $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS          128(SI)(R8*4), Z0
-	VPORD.BCST       log32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST       log32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock252:
+mathblock283:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -28374,83 +27775,83 @@ logVF32AVX512_loop1:
 	CMPQ             R9, $0x00000010
 	JB               logVF32AVX512_after1
 	VMOVUPS          (SI)(R8*4), Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log32consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log32consts<>+192(SB), Z1, Z1
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log32consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log32consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log32consts<>+128(SB), Z1, Z1
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log32consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log32consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log32consts<>+320(SB), Z3, Z2
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log32consts<>+384(SB), Z1, Z3
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z1, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z1, Z0
 	VADDPS           Z2, Z3, Z1
 	VSUBPS           Z1, Z3, Z3
 	VADDPS           Z2, Z3, Z3
-	VBROADCASTSS     log32consts<>+576(SB), Z4
+	VBROADCASTSS     log32consts<>+512(SB), Z4
+	VFMADD213PS.BCST log32consts<>+576(SB), Z2, Z4
 	VFMADD213PS.BCST log32consts<>+640(SB), Z2, Z4
 	VFMADD213PS.BCST log32consts<>+704(SB), Z2, Z4
 	VFMADD213PS.BCST log32consts<>+768(SB), Z2, Z4
-	VFMADD213PS.BCST log32consts<>+832(SB), Z2, Z4
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z4, Z2, Z3
 	VADDPS           Z3, Z1, Z1
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+960(SB), Z0, K1
+	VCMPPS.BCST      $0x11, log32consts<>+896(SB), Z0, K1
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log32consts<>+896(SB), Z0, K2
+	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock253
+	JZ               mathblock284
 	VMOVUPS          (SI)(R8*4), Z0
-	VMULPS.BCST      log32consts<>+1024(SB), Z0, Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z2
-	VPORD.BCST       log32consts<>+128(SB), Z2, Z2
-	VSUBPS.BCST      log32consts<>+192(SB), Z2, Z2
-	VSUBPS.BCST      log32consts<>+1088(SB), Z2, Z2
-	VPANDD.BCST      log32consts<>+256(SB), Z0, Z3
-	VPADDD.BCST      log32consts<>+320(SB), Z3, Z3
+	VPORD.BCST       log32consts<>+64(SB), Z2, Z2
+	VSUBPS.BCST      log32consts<>+128(SB), Z2, Z2
+	VSUBPS.BCST      log32consts<>+1024(SB), Z2, Z2
+	VPANDD.BCST      log32consts<>+192(SB), Z0, Z3
+	VPADDD.BCST      log32consts<>+256(SB), Z3, Z3
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          loginvc_32<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST log32consts<>+384(SB), Z4, Z3
+	VFMADD213PS.BCST log32consts<>+320(SB), Z4, Z3
 	VPERMPS          loglhi_32<>+0(SB), Z0, Z4
-	VFMADD231PS.BCST log32consts<>+448(SB), Z2, Z4
+	VFMADD231PS.BCST log32consts<>+384(SB), Z2, Z4
 	VPERMPS          logllo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log32consts<>+512(SB), Z2, Z0
+	VFMADD231PS.BCST log32consts<>+448(SB), Z2, Z0
 	VADDPS           Z3, Z4, Z2
 	VSUBPS           Z2, Z4, Z4
 	VADDPS           Z3, Z4, Z4
-	VBROADCASTSS     log32consts<>+576(SB), Z5
+	VBROADCASTSS     log32consts<>+512(SB), Z5
+	VFMADD213PS.BCST log32consts<>+576(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+640(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+704(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+768(SB), Z3, Z5
-	VFMADD213PS.BCST log32consts<>+832(SB), Z3, Z5
 	VMULPS           Z3, Z3, Z3
 	VADDPS           Z0, Z4, Z4
 	VFMADD231PS      Z5, Z3, Z4
 	VADDPS           Z4, Z2, Z2
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+1152(SB), Z0, K2
+	VCMPPS.BCST      $0x00, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS.BCST   log32consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log32consts<>+1088(SB), Z0, K2
 	VBLENDMPS.BCST   log32consts<>+1216(SB), Z2, K2, Z2
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log32consts<>+1152(SB), Z0, K2
-	VBLENDMPS.BCST   log32consts<>+1280(SB), Z2, K2, Z2
-	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log32consts<>+896(SB), Z0, K2
-	VBLENDMPS.BCST   log32consts<>+896(SB), Z2, K2, Z2
+	VCMPPS.BCST      $0x00, log32consts<>+832(SB), Z0, K2
+	VBLENDMPS.BCST   log32consts<>+832(SB), Z2, K2, Z2
 	VMOVUPS          (SI)(R8*4), Z0
 	VCMPPS           $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS          (SI)(R8*4), Z0
-	VPORD.BCST       log32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST       log32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock253:
+mathblock284:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28462,75 +27863,75 @@ logVF32AVX512_after1:
 	LEAQ             tailmask<>+0(SB), R10
 	KMOVQ            (R10)(R9*8), K1
 	VMOVUPS.Z        (SI)(R8*4), K1, Z0
-	VPADDD.BCST      log32consts<>+64(SB), Z0, Z1
+	VPADDD.BCST      log32consts<>+0(SB), Z0, Z1
 	VPSRLD           $0x17, Z1, Z2
-	VPORD.BCST       log32consts<>+128(SB), Z2, Z2
-	VSUBPS.BCST      log32consts<>+192(SB), Z2, Z2
-	VPANDD.BCST      log32consts<>+256(SB), Z1, Z3
-	VPADDD.BCST      log32consts<>+320(SB), Z3, Z3
+	VPORD.BCST       log32consts<>+64(SB), Z2, Z2
+	VSUBPS.BCST      log32consts<>+128(SB), Z2, Z2
+	VPANDD.BCST      log32consts<>+192(SB), Z1, Z3
+	VPADDD.BCST      log32consts<>+256(SB), Z3, Z3
 	VPSRLD           $0x13, Z1, Z1
 	VPERMPS          loginvc_32<>+0(SB), Z1, Z4
-	VFMADD213PS.BCST log32consts<>+384(SB), Z4, Z3
+	VFMADD213PS.BCST log32consts<>+320(SB), Z4, Z3
 	VPERMPS          loglhi_32<>+0(SB), Z1, Z4
-	VFMADD231PS.BCST log32consts<>+448(SB), Z2, Z4
+	VFMADD231PS.BCST log32consts<>+384(SB), Z2, Z4
 	VPERMPS          logllo_32<>+0(SB), Z1, Z1
-	VFMADD231PS.BCST log32consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log32consts<>+448(SB), Z2, Z1
 	VADDPS           Z3, Z4, Z2
 	VSUBPS           Z2, Z4, Z4
 	VADDPS           Z3, Z4, Z4
-	VBROADCASTSS     log32consts<>+576(SB), Z5
+	VBROADCASTSS     log32consts<>+512(SB), Z5
+	VFMADD213PS.BCST log32consts<>+576(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+640(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+704(SB), Z3, Z5
 	VFMADD213PS.BCST log32consts<>+768(SB), Z3, Z5
-	VFMADD213PS.BCST log32consts<>+832(SB), Z3, Z5
 	VMULPS           Z3, Z3, Z3
 	VADDPS           Z1, Z4, Z4
 	VFMADD231PS      Z5, Z3, Z4
 	VADDPS           Z4, Z2, Z2
-	VCMPPS.BCST      $0x11, log32consts<>+960(SB), Z0, K2
-	VCMPPS.BCST      $0x15, log32consts<>+896(SB), Z0, K3
+	VCMPPS.BCST      $0x11, log32consts<>+896(SB), Z0, K2
+	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock254
-	VMULPS.BCST      log32consts<>+1024(SB), Z0, Z1
-	VPADDD.BCST      log32consts<>+64(SB), Z1, Z1
+	JZ               mathblock285
+	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
+	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
-	VPORD.BCST       log32consts<>+128(SB), Z3, Z3
-	VSUBPS.BCST      log32consts<>+192(SB), Z3, Z3
-	VSUBPS.BCST      log32consts<>+1088(SB), Z3, Z3
-	VPANDD.BCST      log32consts<>+256(SB), Z1, Z4
-	VPADDD.BCST      log32consts<>+320(SB), Z4, Z4
+	VPORD.BCST       log32consts<>+64(SB), Z3, Z3
+	VSUBPS.BCST      log32consts<>+128(SB), Z3, Z3
+	VSUBPS.BCST      log32consts<>+1024(SB), Z3, Z3
+	VPANDD.BCST      log32consts<>+192(SB), Z1, Z4
+	VPADDD.BCST      log32consts<>+256(SB), Z4, Z4
 	VPSRLD           $0x13, Z1, Z1
 	VPERMPS          loginvc_32<>+0(SB), Z1, Z5
-	VFMADD213PS.BCST log32consts<>+384(SB), Z5, Z4
+	VFMADD213PS.BCST log32consts<>+320(SB), Z5, Z4
 	VPERMPS          loglhi_32<>+0(SB), Z1, Z5
-	VFMADD231PS.BCST log32consts<>+448(SB), Z3, Z5
+	VFMADD231PS.BCST log32consts<>+384(SB), Z3, Z5
 	VPERMPS          logllo_32<>+0(SB), Z1, Z1
-	VFMADD231PS.BCST log32consts<>+512(SB), Z3, Z1
+	VFMADD231PS.BCST log32consts<>+448(SB), Z3, Z1
 	VADDPS           Z4, Z5, Z3
 	VSUBPS           Z3, Z5, Z5
 	VADDPS           Z4, Z5, Z5
-	VBROADCASTSS     log32consts<>+576(SB), Z6
+	VBROADCASTSS     log32consts<>+512(SB), Z6
+	VFMADD213PS.BCST log32consts<>+576(SB), Z4, Z6
 	VFMADD213PS.BCST log32consts<>+640(SB), Z4, Z6
 	VFMADD213PS.BCST log32consts<>+704(SB), Z4, Z6
 	VFMADD213PS.BCST log32consts<>+768(SB), Z4, Z6
-	VFMADD213PS.BCST log32consts<>+832(SB), Z4, Z6
 	VMULPS           Z4, Z4, Z4
 	VADDPS           Z1, Z5, Z5
 	VFMADD231PS      Z6, Z4, Z5
 	VADDPS           Z5, Z3, Z3
-	VCMPPS.BCST      $0x00, log32consts<>+1152(SB), Z0, K3
+	VCMPPS.BCST      $0x00, log32consts<>+1088(SB), Z0, K3
+	VBLENDMPS.BCST   log32consts<>+1152(SB), Z3, K3, Z3
+	VCMPPS.BCST      $0x11, log32consts<>+1088(SB), Z0, K3
 	VBLENDMPS.BCST   log32consts<>+1216(SB), Z3, K3, Z3
-	VCMPPS.BCST      $0x11, log32consts<>+1152(SB), Z0, K3
-	VBLENDMPS.BCST   log32consts<>+1280(SB), Z3, K3, Z3
-	VCMPPS.BCST      $0x00, log32consts<>+896(SB), Z0, K3
-	VBLENDMPS.BCST   log32consts<>+896(SB), Z3, K3, Z3
+	VCMPPS.BCST      $0x00, log32consts<>+832(SB), Z0, K3
+	VBLENDMPS.BCST   log32consts<>+832(SB), Z3, K3, Z3
 	VCMPPS           $0x03, Z0, Z0, K3
-	VPORD.BCST       log32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST       log32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock254:
+mathblock285:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28630,7 +28031,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock255
+	JZ                mathblock286
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -28713,7 +28114,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock255:
+mathblock286:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -28746,7 +28147,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock256
+	JZ                mathblock287
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -28775,7 +28176,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock256:
+mathblock287:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28805,7 +28206,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock257
+	JZ                mathblock288
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28830,7 +28231,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock257:
+mathblock288:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29327,7 +28728,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock258
+	JZ               mathblock289
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29473,7 +28874,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock258:
+mathblock289:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29522,7 +28923,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock259
+	JZ               mathblock290
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29572,7 +28973,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock259:
+mathblock290:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -29618,7 +29019,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock260
+	JZ               mathblock291
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -29662,7 +29063,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock260:
+mathblock291:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29700,58 +29101,58 @@ log10VF32AVX512_loop3:
 	CMPQ             R9, $0x00000030
 	JB               log10VF32AVX512_after3
 	VMOVUPS          (SI)(R8*4), Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VMOVUPS          64(SI)(R8*4), Z1
-	VPADDD.BCST      log1032consts<>+64(SB), Z1, Z1
+	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VMOVUPS          128(SI)(R8*4), Z2
-	VPADDD.BCST      log1032consts<>+64(SB), Z2, Z2
+	VPADDD.BCST      log1032consts<>+0(SB), Z2, Z2
 	VPSRLD           $0x17, Z0, Z3
 	VPSRLD           $0x17, Z1, Z4
 	VPSRLD           $0x17, Z2, Z5
-	VPORD.BCST       log1032consts<>+128(SB), Z3, Z3
-	VPORD.BCST       log1032consts<>+128(SB), Z4, Z4
-	VPORD.BCST       log1032consts<>+128(SB), Z5, Z5
-	VSUBPS.BCST      log1032consts<>+192(SB), Z3, Z3
-	VSUBPS.BCST      log1032consts<>+192(SB), Z4, Z4
-	VSUBPS.BCST      log1032consts<>+192(SB), Z5, Z5
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z6
-	VPANDD.BCST      log1032consts<>+256(SB), Z1, Z7
-	VPANDD.BCST      log1032consts<>+256(SB), Z2, Z8
-	VPADDD.BCST      log1032consts<>+320(SB), Z6, Z6
-	VPADDD.BCST      log1032consts<>+320(SB), Z7, Z7
-	VPADDD.BCST      log1032consts<>+320(SB), Z8, Z8
+	VPORD.BCST       log1032consts<>+64(SB), Z3, Z3
+	VPORD.BCST       log1032consts<>+64(SB), Z4, Z4
+	VPORD.BCST       log1032consts<>+64(SB), Z5, Z5
+	VSUBPS.BCST      log1032consts<>+128(SB), Z3, Z3
+	VSUBPS.BCST      log1032consts<>+128(SB), Z4, Z4
+	VSUBPS.BCST      log1032consts<>+128(SB), Z5, Z5
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z6
+	VPANDD.BCST      log1032consts<>+192(SB), Z1, Z7
+	VPANDD.BCST      log1032consts<>+192(SB), Z2, Z8
+	VPADDD.BCST      log1032consts<>+256(SB), Z6, Z6
+	VPADDD.BCST      log1032consts<>+256(SB), Z7, Z7
+	VPADDD.BCST      log1032consts<>+256(SB), Z8, Z8
 	VPSRLD           $0x13, Z0, Z0
 	VPSRLD           $0x13, Z1, Z1
 	VPSRLD           $0x13, Z2, Z2
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z9
 	VPERMPS          log10invc_32<>+0(SB), Z1, Z10
 	VPERMPS          log10invc_32<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z9, Z6
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z10, Z7
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z11, Z8
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z9, Z6
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z10, Z7
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z11, Z8
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z9
 	VPERMPS          log10lhi_32<>+0(SB), Z1, Z10
 	VPERMPS          log10lhi_32<>+0(SB), Z2, Z11
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z3, Z9
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z4, Z10
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z5, Z11
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z3, Z9
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z4, Z10
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z5, Z11
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
 	VPERMPS          log10llo_32<>+0(SB), Z1, Z1
 	VPERMPS          log10llo_32<>+0(SB), Z2, Z2
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z3, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z4, Z1
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z5, Z2
-	VMULPS.BCST      log1032consts<>+576(SB), Z6, Z3
-	VMULPS.BCST      log1032consts<>+576(SB), Z7, Z4
-	VMULPS.BCST      log1032consts<>+576(SB), Z8, Z5
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z6, Z0
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z7, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z8, Z2
-	VBROADCASTSS     log1032consts<>+576(SB), Z12
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z3, Z0
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z4, Z1
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z5, Z2
+	VMULPS.BCST      log1032consts<>+512(SB), Z6, Z3
+	VMULPS.BCST      log1032consts<>+512(SB), Z7, Z4
+	VMULPS.BCST      log1032consts<>+512(SB), Z8, Z5
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z6, Z0
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z7, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z8, Z2
+	VBROADCASTSS     log1032consts<>+512(SB), Z12
 	VFNMADD213PS     Z3, Z6, Z12
-	VBROADCASTSS     log1032consts<>+576(SB), Z13
+	VBROADCASTSS     log1032consts<>+512(SB), Z13
 	VFNMADD213PS     Z4, Z7, Z13
-	VBROADCASTSS     log1032consts<>+576(SB), Z14
+	VBROADCASTSS     log1032consts<>+512(SB), Z14
 	VFNMADD213PS     Z5, Z8, Z14
 	VSUBPS           Z12, Z0, Z0
 	VSUBPS           Z13, Z1, Z1
@@ -29765,11 +29166,14 @@ log10VF32AVX512_loop3:
 	VADDPS           Z3, Z9, Z9
 	VADDPS           Z4, Z10, Z10
 	VADDPS           Z5, Z11, Z11
-	VBROADCASTSS     log1032consts<>+704(SB), Z3
+	VBROADCASTSS     log1032consts<>+640(SB), Z3
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z6, Z3
+	VBROADCASTSS     log1032consts<>+640(SB), Z4
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z7, Z4
+	VBROADCASTSS     log1032consts<>+640(SB), Z5
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z8, Z5
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z6, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z4
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z7, Z4
-	VBROADCASTSS     log1032consts<>+704(SB), Z5
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z8, Z5
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z6, Z3
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z7, Z4
@@ -29777,9 +29181,6 @@ log10VF32AVX512_loop3:
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z6, Z3
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z7, Z4
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z8, Z5
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z6, Z3
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z7, Z4
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z8, Z5
 	VMULPS           Z6, Z6, Z6
 	VMULPS           Z7, Z7, Z7
 	VMULPS           Z8, Z8, Z8
@@ -29793,170 +29194,170 @@ log10VF32AVX512_loop3:
 	VADDPS           Z10, Z13, Z13
 	VADDPS           Z11, Z14, Z14
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1088(SB), Z0, K1
+	VCMPPS.BCST      $0x11, log1032consts<>+1024(SB), Z0, K1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1088(SB), Z0, K2
+	VCMPPS.BCST      $0x11, log1032consts<>+1024(SB), Z0, K2
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1088(SB), Z0, K3
+	VCMPPS.BCST      $0x11, log1032consts<>+1024(SB), Z0, K3
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log1032consts<>+1024(SB), Z0, K4
+	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K4
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log1032consts<>+1024(SB), Z0, K5
+	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K5
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log1032consts<>+1024(SB), Z0, K6
+	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K6
 	KORW             K1, K4, K1
 	KORW             K2, K5, K2
 	KORW             K3, K6, K3
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock261
+	JZ               mathblock292
 	VMOVUPS          (SI)(R8*4), Z0
-	VMULPS.BCST      log1032consts<>+1152(SB), Z0, Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1032consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+1216(SB), Z1, Z1
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log1032consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log1032consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+1152(SB), Z1, Z1
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log1032consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z3, Z2
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z1, Z3
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z1, Z0
-	VMULPS.BCST      log1032consts<>+576(SB), Z2, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z2, Z0
-	VBROADCASTSS     log1032consts<>+576(SB), Z4
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z0
+	VMULPS.BCST      log1032consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z2, Z0
+	VBROADCASTSS     log1032consts<>+512(SB), Z4
 	VFNMADD213PS     Z1, Z2, Z4
 	VSUBPS           Z4, Z0, Z0
 	VADDPS           Z1, Z3, Z4
 	VSUBPS           Z4, Z3, Z3
 	VADDPS           Z1, Z3, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z1
+	VBROADCASTSS     log1032consts<>+640(SB), Z1
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z2, Z1
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z2, Z1
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z1, Z2, Z3
 	VADDPS           Z3, Z4, Z4
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1280(SB), Z0, K4
+	VCMPPS.BCST      $0x00, log1032consts<>+1216(SB), Z0, K4
+	VBLENDMPS.BCST   log1032consts<>+1280(SB), Z4, K4, Z4
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1032consts<>+1216(SB), Z0, K4
 	VBLENDMPS.BCST   log1032consts<>+1344(SB), Z4, K4, Z4
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1280(SB), Z0, K4
-	VBLENDMPS.BCST   log1032consts<>+1408(SB), Z4, K4, Z4
-	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1024(SB), Z0, K4
-	VBLENDMPS.BCST   log1032consts<>+1024(SB), Z4, K4, Z4
+	VCMPPS.BCST      $0x00, log1032consts<>+960(SB), Z0, K4
+	VBLENDMPS.BCST   log1032consts<>+960(SB), Z4, K4, Z4
 	VMOVUPS          (SI)(R8*4), Z0
 	VCMPPS           $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS          (SI)(R8*4), Z0
-	VPORD.BCST       log1032consts<>+1472(SB), Z0, Z0
+	VPORD.BCST       log1032consts<>+1408(SB), Z0, Z0
 	VBLENDMPS        Z0, Z4, K4, Z4
 	VBLENDMPS        Z4, Z12, K1, Z12
 	VMOVUPS          64(SI)(R8*4), Z0
-	VMULPS.BCST      log1032consts<>+1152(SB), Z0, Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1032consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+1216(SB), Z1, Z1
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log1032consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log1032consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+1152(SB), Z1, Z1
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log1032consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z3, Z2
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z1, Z3
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z1, Z0
-	VMULPS.BCST      log1032consts<>+576(SB), Z2, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z2, Z0
-	VBROADCASTSS     log1032consts<>+576(SB), Z4
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z0
+	VMULPS.BCST      log1032consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z2, Z0
+	VBROADCASTSS     log1032consts<>+512(SB), Z4
 	VFNMADD213PS     Z1, Z2, Z4
 	VSUBPS           Z4, Z0, Z0
 	VADDPS           Z1, Z3, Z4
 	VSUBPS           Z4, Z3, Z3
 	VADDPS           Z1, Z3, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z1
+	VBROADCASTSS     log1032consts<>+640(SB), Z1
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z2, Z1
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z2, Z1
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z1, Z2, Z3
 	VADDPS           Z3, Z4, Z4
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST      $0x00, log1032consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST   log1032consts<>+1280(SB), Z4, K1, Z4
+	VMOVUPS          64(SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1032consts<>+1216(SB), Z0, K1
 	VBLENDMPS.BCST   log1032consts<>+1344(SB), Z4, K1, Z4
 	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1280(SB), Z0, K1
-	VBLENDMPS.BCST   log1032consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS          64(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST   log1032consts<>+1024(SB), Z4, K1, Z4
+	VCMPPS.BCST      $0x00, log1032consts<>+960(SB), Z0, K1
+	VBLENDMPS.BCST   log1032consts<>+960(SB), Z4, K1, Z4
 	VMOVUPS          64(SI)(R8*4), Z0
 	VCMPPS           $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS          64(SI)(R8*4), Z0
-	VPORD.BCST       log1032consts<>+1472(SB), Z0, Z0
+	VPORD.BCST       log1032consts<>+1408(SB), Z0, Z0
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z13, K2, Z13
 	VMOVUPS          128(SI)(R8*4), Z0
-	VMULPS.BCST      log1032consts<>+1152(SB), Z0, Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1032consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+1216(SB), Z1, Z1
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log1032consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log1032consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+1152(SB), Z1, Z1
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log1032consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z3, Z2
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z1, Z3
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z1, Z0
-	VMULPS.BCST      log1032consts<>+576(SB), Z2, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z2, Z0
-	VBROADCASTSS     log1032consts<>+576(SB), Z4
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z0
+	VMULPS.BCST      log1032consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z2, Z0
+	VBROADCASTSS     log1032consts<>+512(SB), Z4
 	VFNMADD213PS     Z1, Z2, Z4
 	VSUBPS           Z4, Z0, Z0
 	VADDPS           Z1, Z3, Z4
 	VSUBPS           Z4, Z3, Z3
 	VADDPS           Z1, Z3, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z1
+	VBROADCASTSS     log1032consts<>+640(SB), Z1
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z2, Z1
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z2, Z1
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z1, Z2, Z3
 	VADDPS           Z3, Z4, Z4
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST      $0x00, log1032consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST   log1032consts<>+1280(SB), Z4, K1, Z4
+	VMOVUPS          128(SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1032consts<>+1216(SB), Z0, K1
 	VBLENDMPS.BCST   log1032consts<>+1344(SB), Z4, K1, Z4
 	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1280(SB), Z0, K1
-	VBLENDMPS.BCST   log1032consts<>+1408(SB), Z4, K1, Z4
-	VMOVUPS          128(SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST   log1032consts<>+1024(SB), Z4, K1, Z4
+	VCMPPS.BCST      $0x00, log1032consts<>+960(SB), Z0, K1
+	VBLENDMPS.BCST   log1032consts<>+960(SB), Z4, K1, Z4
 	VMOVUPS          128(SI)(R8*4), Z0
 	VCMPPS           $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS          128(SI)(R8*4), Z0
-	VPORD.BCST       log1032consts<>+1472(SB), Z0, Z0
+	VPORD.BCST       log1032consts<>+1408(SB), Z0, Z0
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock261:
+mathblock292:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29969,93 +29370,93 @@ log10VF32AVX512_loop1:
 	CMPQ             R9, $0x00000010
 	JB               log10VF32AVX512_after1
 	VMOVUPS          (SI)(R8*4), Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1032consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+192(SB), Z1, Z1
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log1032consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log1032consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+128(SB), Z1, Z1
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log1032consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z3, Z2
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z1, Z3
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z1, Z0
-	VMULPS.BCST      log1032consts<>+576(SB), Z2, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z2, Z0
-	VBROADCASTSS     log1032consts<>+576(SB), Z4
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z0
+	VMULPS.BCST      log1032consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z2, Z0
+	VBROADCASTSS     log1032consts<>+512(SB), Z4
 	VFNMADD213PS     Z1, Z2, Z4
 	VSUBPS           Z4, Z0, Z0
 	VADDPS           Z1, Z3, Z4
 	VSUBPS           Z4, Z3, Z3
 	VADDPS           Z1, Z3, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z1
+	VBROADCASTSS     log1032consts<>+640(SB), Z1
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z2, Z1
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z2, Z1
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z1, Z2, Z3
 	VADDPS           Z3, Z4, Z4
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1088(SB), Z0, K1
+	VCMPPS.BCST      $0x11, log1032consts<>+1024(SB), Z0, K1
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x15, log1032consts<>+1024(SB), Z0, K2
+	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock262
+	JZ               mathblock293
 	VMOVUPS          (SI)(R8*4), Z0
-	VMULPS.BCST      log1032consts<>+1152(SB), Z0, Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z0
+	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1032consts<>+128(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log1032consts<>+1216(SB), Z1, Z1
-	VPANDD.BCST      log1032consts<>+256(SB), Z0, Z2
-	VPADDD.BCST      log1032consts<>+320(SB), Z2, Z2
+	VPORD.BCST       log1032consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log1032consts<>+1152(SB), Z1, Z1
+	VPANDD.BCST      log1032consts<>+192(SB), Z0, Z2
+	VPADDD.BCST      log1032consts<>+256(SB), Z2, Z2
 	VPSRLD           $0x13, Z0, Z0
 	VPERMPS          log10invc_32<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z3, Z2
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z3, Z2
 	VPERMPS          log10lhi_32<>+0(SB), Z0, Z3
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z3
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z1, Z3
 	VPERMPS          log10llo_32<>+0(SB), Z0, Z0
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z1, Z0
-	VMULPS.BCST      log1032consts<>+576(SB), Z2, Z1
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z2, Z0
-	VBROADCASTSS     log1032consts<>+576(SB), Z5
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z1, Z0
+	VMULPS.BCST      log1032consts<>+512(SB), Z2, Z1
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z2, Z0
+	VBROADCASTSS     log1032consts<>+512(SB), Z5
 	VFNMADD213PS     Z1, Z2, Z5
 	VSUBPS           Z5, Z0, Z0
 	VADDPS           Z1, Z3, Z5
 	VSUBPS           Z5, Z3, Z3
 	VADDPS           Z1, Z3, Z3
-	VBROADCASTSS     log1032consts<>+704(SB), Z1
+	VBROADCASTSS     log1032consts<>+640(SB), Z1
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z2, Z1
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z2, Z1
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z2, Z1
 	VMULPS           Z2, Z2, Z2
 	VADDPS           Z0, Z3, Z3
 	VFMADD231PS      Z1, Z2, Z3
 	VADDPS           Z3, Z5, Z5
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1280(SB), Z0, K2
+	VCMPPS.BCST      $0x00, log1032consts<>+1216(SB), Z0, K2
+	VBLENDMPS.BCST   log1032consts<>+1280(SB), Z5, K2, Z5
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1032consts<>+1216(SB), Z0, K2
 	VBLENDMPS.BCST   log1032consts<>+1344(SB), Z5, K2, Z5
 	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x11, log1032consts<>+1280(SB), Z0, K2
-	VBLENDMPS.BCST   log1032consts<>+1408(SB), Z5, K2, Z5
-	VMOVUPS          (SI)(R8*4), Z0
-	VCMPPS.BCST      $0x00, log1032consts<>+1024(SB), Z0, K2
-	VBLENDMPS.BCST   log1032consts<>+1024(SB), Z5, K2, Z5
+	VCMPPS.BCST      $0x00, log1032consts<>+960(SB), Z0, K2
+	VBLENDMPS.BCST   log1032consts<>+960(SB), Z5, K2, Z5
 	VMOVUPS          (SI)(R8*4), Z0
 	VCMPPS           $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS          (SI)(R8*4), Z0
-	VPORD.BCST       log1032consts<>+1472(SB), Z0, Z0
+	VPORD.BCST       log1032consts<>+1408(SB), Z0, Z0
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock262:
+mathblock293:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30067,85 +29468,85 @@ log10VF32AVX512_after1:
 	LEAQ             tailmask<>+0(SB), R10
 	KMOVQ            (R10)(R9*8), K1
 	VMOVUPS.Z        (SI)(R8*4), K1, Z0
-	VPADDD.BCST      log1032consts<>+64(SB), Z0, Z1
+	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z1
 	VPSRLD           $0x17, Z1, Z2
-	VPORD.BCST       log1032consts<>+128(SB), Z2, Z2
-	VSUBPS.BCST      log1032consts<>+192(SB), Z2, Z2
-	VPANDD.BCST      log1032consts<>+256(SB), Z1, Z3
-	VPADDD.BCST      log1032consts<>+320(SB), Z3, Z3
+	VPORD.BCST       log1032consts<>+64(SB), Z2, Z2
+	VSUBPS.BCST      log1032consts<>+128(SB), Z2, Z2
+	VPANDD.BCST      log1032consts<>+192(SB), Z1, Z3
+	VPADDD.BCST      log1032consts<>+256(SB), Z3, Z3
 	VPSRLD           $0x13, Z1, Z1
 	VPERMPS          log10invc_32<>+0(SB), Z1, Z4
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z4, Z3
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z4, Z3
 	VPERMPS          log10lhi_32<>+0(SB), Z1, Z4
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z2, Z4
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z2, Z4
 	VPERMPS          log10llo_32<>+0(SB), Z1, Z1
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z2, Z1
-	VMULPS.BCST      log1032consts<>+576(SB), Z3, Z2
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z3, Z1
-	VBROADCASTSS     log1032consts<>+576(SB), Z5
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z2, Z1
+	VMULPS.BCST      log1032consts<>+512(SB), Z3, Z2
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z3, Z1
+	VBROADCASTSS     log1032consts<>+512(SB), Z5
 	VFNMADD213PS     Z2, Z3, Z5
 	VSUBPS           Z5, Z1, Z1
 	VADDPS           Z2, Z4, Z5
 	VSUBPS           Z5, Z4, Z4
 	VADDPS           Z2, Z4, Z4
-	VBROADCASTSS     log1032consts<>+704(SB), Z2
+	VBROADCASTSS     log1032consts<>+640(SB), Z2
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z3, Z2
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z3, Z2
 	VMULPS           Z3, Z3, Z3
 	VADDPS           Z1, Z4, Z4
 	VFMADD231PS      Z2, Z3, Z4
 	VADDPS           Z4, Z5, Z5
-	VCMPPS.BCST      $0x11, log1032consts<>+1088(SB), Z0, K2
-	VCMPPS.BCST      $0x15, log1032consts<>+1024(SB), Z0, K3
+	VCMPPS.BCST      $0x11, log1032consts<>+1024(SB), Z0, K2
+	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock263
-	VMULPS.BCST      log1032consts<>+1152(SB), Z0, Z1
-	VPADDD.BCST      log1032consts<>+64(SB), Z1, Z1
+	JZ               mathblock294
+	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
+	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
-	VPORD.BCST       log1032consts<>+128(SB), Z2, Z2
-	VSUBPS.BCST      log1032consts<>+192(SB), Z2, Z2
-	VSUBPS.BCST      log1032consts<>+1216(SB), Z2, Z2
-	VPANDD.BCST      log1032consts<>+256(SB), Z1, Z3
-	VPADDD.BCST      log1032consts<>+320(SB), Z3, Z3
+	VPORD.BCST       log1032consts<>+64(SB), Z2, Z2
+	VSUBPS.BCST      log1032consts<>+128(SB), Z2, Z2
+	VSUBPS.BCST      log1032consts<>+1152(SB), Z2, Z2
+	VPANDD.BCST      log1032consts<>+192(SB), Z1, Z3
+	VPADDD.BCST      log1032consts<>+256(SB), Z3, Z3
 	VPSRLD           $0x13, Z1, Z1
 	VPERMPS          log10invc_32<>+0(SB), Z1, Z4
-	VFMADD213PS.BCST log1032consts<>+384(SB), Z4, Z3
+	VFMADD213PS.BCST log1032consts<>+320(SB), Z4, Z3
 	VPERMPS          log10lhi_32<>+0(SB), Z1, Z4
-	VFMADD231PS.BCST log1032consts<>+448(SB), Z2, Z4
+	VFMADD231PS.BCST log1032consts<>+384(SB), Z2, Z4
 	VPERMPS          log10llo_32<>+0(SB), Z1, Z1
-	VFMADD231PS.BCST log1032consts<>+512(SB), Z2, Z1
-	VMULPS.BCST      log1032consts<>+576(SB), Z3, Z2
-	VFMADD231PS.BCST log1032consts<>+640(SB), Z3, Z1
-	VBROADCASTSS     log1032consts<>+576(SB), Z6
+	VFMADD231PS.BCST log1032consts<>+448(SB), Z2, Z1
+	VMULPS.BCST      log1032consts<>+512(SB), Z3, Z2
+	VFMADD231PS.BCST log1032consts<>+576(SB), Z3, Z1
+	VBROADCASTSS     log1032consts<>+512(SB), Z6
 	VFNMADD213PS     Z2, Z3, Z6
 	VSUBPS           Z6, Z1, Z1
 	VADDPS           Z2, Z4, Z6
 	VSUBPS           Z6, Z4, Z4
 	VADDPS           Z2, Z4, Z4
-	VBROADCASTSS     log1032consts<>+704(SB), Z2
+	VBROADCASTSS     log1032consts<>+640(SB), Z2
+	VFMADD213PS.BCST log1032consts<>+704(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+768(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+832(SB), Z3, Z2
 	VFMADD213PS.BCST log1032consts<>+896(SB), Z3, Z2
-	VFMADD213PS.BCST log1032consts<>+960(SB), Z3, Z2
 	VMULPS           Z3, Z3, Z3
 	VADDPS           Z1, Z4, Z4
 	VFMADD231PS      Z2, Z3, Z4
 	VADDPS           Z4, Z6, Z6
-	VCMPPS.BCST      $0x00, log1032consts<>+1280(SB), Z0, K3
+	VCMPPS.BCST      $0x00, log1032consts<>+1216(SB), Z0, K3
+	VBLENDMPS.BCST   log1032consts<>+1280(SB), Z6, K3, Z6
+	VCMPPS.BCST      $0x11, log1032consts<>+1216(SB), Z0, K3
 	VBLENDMPS.BCST   log1032consts<>+1344(SB), Z6, K3, Z6
-	VCMPPS.BCST      $0x11, log1032consts<>+1280(SB), Z0, K3
-	VBLENDMPS.BCST   log1032consts<>+1408(SB), Z6, K3, Z6
-	VCMPPS.BCST      $0x00, log1032consts<>+1024(SB), Z0, K3
-	VBLENDMPS.BCST   log1032consts<>+1024(SB), Z6, K3, Z6
+	VCMPPS.BCST      $0x00, log1032consts<>+960(SB), Z0, K3
+	VBLENDMPS.BCST   log1032consts<>+960(SB), Z6, K3, Z6
 	VCMPPS           $0x03, Z0, Z0, K3
-	VPORD.BCST       log1032consts<>+1472(SB), Z0, Z0
+	VPORD.BCST       log1032consts<>+1408(SB), Z0, Z0
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock263:
+mathblock294:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30290,7 +29691,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock264
+	JZ               mathblock295
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -30324,7 +29725,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock264:
+mathblock295:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -30389,7 +29790,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock265
+	JZ               mathblock296
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -30407,7 +29808,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock265:
+mathblock296:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30467,7 +29868,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock266
+	JZ               mathblock297
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -30480,7 +29881,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock266:
+mathblock297:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30523,204 +29924,291 @@ sigmoidVF32AVX512_loop3:
 	VPORD.BCST        sigmoid32consts<>+0(SB), Z1, Z1
 	VMOVUPS           128(SI)(R8*4), Z2
 	VPORD.BCST        sigmoid32consts<>+0(SB), Z2, Z2
-	VMAXPS.BCST       sigmoid32consts<>+64(SB), Z0, Z0
-	VMAXPS.BCST       sigmoid32consts<>+64(SB), Z1, Z1
-	VMAXPS.BCST       sigmoid32consts<>+64(SB), Z2, Z2
-	VMINPS.BCST       sigmoid32consts<>+128(SB), Z0, Z0
-	VMINPS.BCST       sigmoid32consts<>+128(SB), Z1, Z1
-	VMINPS.BCST       sigmoid32consts<>+128(SB), Z2, Z2
-	VBROADCASTSS      sigmoid32consts<>+192(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+256(SB), Z0, Z3
-	VBROADCASTSS      sigmoid32consts<>+192(SB), Z4
-	VFMADD213PS.BCST  sigmoid32consts<>+256(SB), Z1, Z4
-	VBROADCASTSS      sigmoid32consts<>+192(SB), Z5
-	VFMADD213PS.BCST  sigmoid32consts<>+256(SB), Z2, Z5
-	VSUBPS.BCST       sigmoid32consts<>+256(SB), Z3, Z6
-	VSUBPS.BCST       sigmoid32consts<>+256(SB), Z4, Z7
-	VSUBPS.BCST       sigmoid32consts<>+256(SB), Z5, Z8
-	VFNMADD231PS.BCST sigmoid32consts<>+320(SB), Z6, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+320(SB), Z7, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+320(SB), Z8, Z2
-	VBROADCASTSS      sigmoid32consts<>+384(SB), Z9
-	VFNMADD213PS      Z0, Z6, Z9
-	VBROADCASTSS      sigmoid32consts<>+384(SB), Z10
-	VFNMADD213PS      Z1, Z7, Z10
-	VBROADCASTSS      sigmoid32consts<>+384(SB), Z11
-	VFNMADD213PS      Z2, Z8, Z11
-	VSUBPS            Z9, Z0, Z0
-	VSUBPS            Z10, Z1, Z1
-	VSUBPS            Z11, Z2, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z6, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z7, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z8, Z2
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z3
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z4
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z5
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z2, Z5
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z3, Z6
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z4, Z7
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z5, Z8
+	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z6, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z7, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z8, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z6, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z7, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z8, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z6
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z6
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z7
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z7
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z8
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z8
+	VMULPS            Z0, Z0, Z9
+	VMULPS            Z1, Z1, Z10
+	VMULPS            Z2, Z2, Z11
+	VPERMPS           exptail_32<>+0(SB), Z3, Z12
+	VPERMPS           exptail_32<>+0(SB), Z4, Z13
+	VPERMPS           exptail_32<>+0(SB), Z5, Z14
+	VADDPS            Z12, Z0, Z0
+	VADDPS            Z13, Z1, Z1
+	VADDPS            Z14, Z2, Z2
+	VFMADD231PS       Z6, Z9, Z0
+	VFMADD231PS       Z7, Z10, Z1
+	VFMADD231PS       Z8, Z11, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
+	VPERMPS           exphi_32<>+0(SB), Z5, Z8
+	VPSLLD            $0x13, Z3, Z3
+	VPSLLD            $0x13, Z4, Z4
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z3, Z6, Z6
+	VPADDD            Z4, Z7, Z7
+	VPADDD            Z5, Z8, Z8
+	VMOVUPS           Z6, Z3
+	VFMADD231PS       Z6, Z0, Z3
+	VMOVUPS           Z7, Z4
+	VFMADD231PS       Z7, Z1, Z4
+	VMOVUPS           Z8, Z5
+	VFMADD231PS       Z8, Z2, Z5
+	VSUBPS            Z3, Z6, Z9
+	VSUBPS            Z4, Z7, Z10
+	VSUBPS            Z5, Z8, Z11
+	VFMADD231PS       Z6, Z0, Z9
+	VFMADD231PS       Z7, Z1, Z10
+	VFMADD231PS       Z8, Z2, Z11
+	VADDPS.BCST       sigmoid32consts<>+448(SB), Z3, Z0
+	VADDPS.BCST       sigmoid32consts<>+448(SB), Z4, Z1
+	VADDPS.BCST       sigmoid32consts<>+448(SB), Z5, Z2
 	VBROADCASTSS      sigmoid32consts<>+448(SB), Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+512(SB), Z9, Z6
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+512(SB), Z10, Z7
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+512(SB), Z11, Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z9, Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z10, Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z11, Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z9, Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z10, Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z11, Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+704(SB), Z9, Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+704(SB), Z10, Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+704(SB), Z11, Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+768(SB), Z9, Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+768(SB), Z10, Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+768(SB), Z11, Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+832(SB), Z9, Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+832(SB), Z10, Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+832(SB), Z11, Z8
-	VMULPS            Z9, Z9, Z12
-	VMULPS            Z10, Z10, Z13
-	VMULPS            Z11, Z11, Z14
-	VFMADD231PS       Z9, Z0, Z0
-	VFMADD231PS       Z10, Z1, Z1
-	VFMADD231PS       Z11, Z2, Z2
-	VFMADD231PS       Z12, Z6, Z0
-	VFMADD231PS       Z13, Z7, Z1
-	VFMADD231PS       Z14, Z8, Z2
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z9, Z6
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z10, Z7
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z11, Z8
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z12
-	VSUBPS            Z6, Z12, Z12
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z13
-	VSUBPS            Z7, Z13, Z13
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z14
-	VSUBPS            Z8, Z14, Z14
-	VADDPS            Z9, Z12, Z12
-	VADDPS            Z10, Z13, Z13
-	VADDPS            Z11, Z14, Z14
-	VADDPS            Z0, Z12, Z12
-	VADDPS            Z1, Z13, Z13
-	VADDPS            Z2, Z14, Z14
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z3, Z3
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z4, Z4
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z5, Z5
-	VPSRLD            $0x01, Z3, Z0
-	VPSRLD            $0x01, Z4, Z1
-	VPSRLD            $0x01, Z5, Z2
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z9
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z1, Z10
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z2, Z11
-	VPSLLD            $0x17, Z9, Z9
-	VPSLLD            $0x17, Z10, Z10
-	VPSLLD            $0x17, Z11, Z11
-	VPSUBD            Z0, Z3, Z3
-	VPSUBD            Z1, Z4, Z4
-	VPSUBD            Z2, Z5, Z5
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z3, Z3
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z4, Z4
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z5, Z5
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z5, Z5
-	VADDPS            Z12, Z6, Z0
-	VADDPS            Z13, Z7, Z1
-	VADDPS            Z14, Z8, Z2
 	VSUBPS            Z0, Z6, Z6
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z7
 	VSUBPS            Z1, Z7, Z7
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z8
 	VSUBPS            Z2, Z8, Z8
-	VADDPS            Z12, Z6, Z6
-	VADDPS            Z13, Z7, Z7
-	VADDPS            Z14, Z8, Z8
-	VMULPS            Z9, Z0, Z0
-	VMULPS            Z10, Z1, Z1
-	VMULPS            Z11, Z2, Z2
-	VMULPS            Z3, Z0, Z0
-	VMULPS            Z4, Z1, Z1
-	VMULPS            Z5, Z2, Z2
-	VMULPS            Z9, Z6, Z6
-	VMULPS            Z10, Z7, Z7
-	VMULPS            Z11, Z8, Z8
-	VMULPS            Z3, Z6, Z6
-	VMULPS            Z4, Z7, Z7
-	VMULPS            Z5, Z8, Z8
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z0, Z3
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z1, Z4
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z2, Z5
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z9
-	VSUBPS            Z3, Z9, Z9
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z10
-	VSUBPS            Z4, Z10, Z10
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z11
-	VSUBPS            Z5, Z11, Z11
-	VADDPS            Z0, Z9, Z9
-	VADDPS            Z1, Z10, Z10
-	VADDPS            Z2, Z11, Z11
-	VADDPS            Z6, Z9, Z9
-	VADDPS            Z7, Z10, Z10
-	VADDPS            Z8, Z11, Z11
+	VADDPS            Z3, Z6, Z6
+	VADDPS            Z4, Z7, Z7
+	VADDPS            Z5, Z8, Z8
+	VADDPS            Z9, Z6, Z6
+	VADDPS            Z10, Z7, Z7
+	VADDPS            Z11, Z8, Z8
 	VMOVUPS           (SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z12, K1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K1
 	VMOVUPS           64(SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z12, K2
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K2
 	VMOVUPS           128(SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z12, K3
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z12
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z12
 	VMOVUPS           Z12, Z12
-	VBLENDMPS         Z0, Z12, K1, Z12
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z1, Z0, K2, Z0
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z2, Z1, K3, Z1
-	VBROADCASTSS      sigmoid32consts<>+1088(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z6, Z2, K1, Z2
-	VBROADCASTSS      sigmoid32consts<>+1088(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS         Z7, Z6, K2, Z6
-	VBROADCASTSS      sigmoid32consts<>+1088(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS         Z8, Z7, K3, Z7
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z8
-	VDIVPS            Z3, Z8, Z8
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z13
-	VDIVPS            Z4, Z13, Z13
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z14
-	VDIVPS            Z5, Z14, Z14
-	VMULPS            Z8, Z12, Z15
-	VMULPS            Z13, Z0, Z16
-	VMULPS            Z14, Z1, Z17
-	VFNMADD231PS      Z15, Z3, Z12
-	VFNMADD231PS      Z16, Z4, Z0
-	VFNMADD231PS      Z17, Z5, Z1
-	VADDPS            Z2, Z12, Z12
-	VADDPS            Z6, Z0, Z0
-	VADDPS            Z7, Z1, Z1
-	VFNMADD231PS      Z15, Z9, Z12
-	VFNMADD231PS      Z16, Z10, Z0
-	VFNMADD231PS      Z17, Z11, Z1
-	VFMADD231PS       Z8, Z12, Z15
-	VFMADD231PS       Z13, Z0, Z16
-	VFMADD231PS       Z14, Z1, Z17
+	VBLENDMPS         Z3, Z12, K1, Z12
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z4, Z3, K2, Z3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS         Z5, Z4, K3, Z4
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS         Z9, Z5, K1, Z5
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPS         Z10, Z9, K2, Z9
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPS         Z11, Z10, K3, Z10
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z11
+	VDIVPS            Z0, Z11, Z11
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z13
+	VDIVPS            Z1, Z13, Z13
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z14
+	VDIVPS            Z2, Z14, Z14
+	VMULPS            Z11, Z12, Z15
+	VMULPS            Z13, Z3, Z16
+	VMULPS            Z14, Z4, Z17
+	VFNMADD231PS      Z15, Z0, Z12
+	VFNMADD231PS      Z16, Z1, Z3
+	VFNMADD231PS      Z17, Z2, Z4
+	VADDPS            Z5, Z12, Z12
+	VADDPS            Z9, Z3, Z3
+	VADDPS            Z10, Z4, Z4
+	VFNMADD231PS      Z15, Z6, Z12
+	VFNMADD231PS      Z16, Z7, Z3
+	VFNMADD231PS      Z17, Z8, Z4
+	VFMADD231PS       Z11, Z12, Z15
+	VFMADD231PS       Z13, Z3, Z16
+	VFMADD231PS       Z14, Z4, Z17
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K3
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1152(SB), Z0, Z0
+	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+1152(SB), Z1, Z1
+	VPANDD.BCST       sigmoid32consts<>+576(SB), Z1, Z1
 	VMOVUPS           128(SI)(R8*4), Z2
-	VPORD.BCST        sigmoid32consts<>+1152(SB), Z2, Z2
+	VPANDD.BCST       sigmoid32consts<>+576(SB), Z2, Z2
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z2, K3
+	KORW              K1, K2, K4
+	KORW              K4, K3, K4
+	KORTESTW          K4, K4
+	JZ                mathblock298
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFNMADD213PS      (SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VMULPS            Z2, Z2, Z3
+	VPERMPS           exptail_32<>+0(SB), Z0, Z4
+	VADDPS            Z4, Z2, Z2
+	VFMADD231PS       Z1, Z3, Z2
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPERMPS           exphi_32<>+0(SB), Z0, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSRLD            $0x04, Z0, Z0
+	VPSRLD            $0x01, Z0, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z1, Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z0, Z0
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K5
+	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K5, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K5
+	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K5, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K5
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K5, Z3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPS         Z3, Z0, K4, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VCMPPS            $0x03, (SI)(R8*4), Z1, K4
+	VMOVUPS           (SI)(R8*4), Z1
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS         Z1, Z0, K4, Z0
 	VBLENDMPS         Z0, Z15, K1, Z15
-	VBLENDMPS         Z1, Z16, K2, Z16
-	VBLENDMPS         Z2, Z17, K3, Z17
-	VMOVUPS           Z15, (DX)(R8*4)
-	VMOVUPS           Z16, 64(DX)(R8*4)
-	VMOVUPS           Z17, 128(DX)(R8*4)
-	ADDQ              $0x00000030, R8
-	SUBQ              $0x00000030, R9
-	JMP               sigmoidVF32AVX512_loop3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K1
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFNMADD213PS      64(SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VMULPS            Z2, Z2, Z3
+	VPERMPS           exptail_32<>+0(SB), Z0, Z4
+	VADDPS            Z4, Z2, Z2
+	VFMADD231PS       Z1, Z3, Z2
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPERMPS           exphi_32<>+0(SB), Z0, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSRLD            $0x04, Z0, Z0
+	VPSRLD            $0x01, Z0, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z1, Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z0, Z0
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K4, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K4, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K4
+	VMOVUPS           64(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K4, Z3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPS         Z3, Z0, K1, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VCMPPS            $0x03, 64(SI)(R8*4), Z1, K1
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS         Z1, Z0, K1, Z0
+	VBLENDMPS         Z0, Z16, K2, Z16
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K1
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VMOVUPS           128(SI)(R8*4), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFNMADD213PS      128(SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VMULPS            Z2, Z2, Z3
+	VPERMPS           exptail_32<>+0(SB), Z0, Z4
+	VADDPS            Z4, Z2, Z2
+	VFMADD231PS       Z1, Z3, Z2
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPERMPS           exphi_32<>+0(SB), Z0, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSRLD            $0x04, Z0, Z0
+	VPSRLD            $0x01, Z0, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z1, Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z0, Z0
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K2, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K2, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K2, Z3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPS         Z3, Z0, K1, Z0
+	VMOVUPS           128(SI)(R8*4), Z1
+	VCMPPS            $0x03, 128(SI)(R8*4), Z1, K1
+	VMOVUPS           128(SI)(R8*4), Z1
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS         Z1, Z0, K1, Z0
+	VBLENDMPS         Z0, Z17, K3, Z17
+
+mathblock298:
+	VMOVUPS Z15, (DX)(R8*4)
+	VMOVUPS Z16, 64(DX)(R8*4)
+	VMOVUPS Z17, 128(DX)(R8*4)
+	ADDQ    $0x00000030, R8
+	SUBQ    $0x00000030, R9
+	JMP     sigmoidVF32AVX512_loop3
 
 sigmoidVF32AVX512_after3:
 sigmoidVF32AVX512_loop1:
@@ -30728,74 +30216,105 @@ sigmoidVF32AVX512_loop1:
 	JB                sigmoidVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPORD.BCST        sigmoid32consts<>+0(SB), Z0, Z0
-	VMAXPS.BCST       sigmoid32consts<>+64(SB), Z0, Z0
-	VMINPS.BCST       sigmoid32consts<>+128(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+192(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+256(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+256(SB), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+320(SB), Z2, Z0
-	VBROADCASTSS      sigmoid32consts<>+384(SB), Z3
-	VFNMADD213PS      Z0, Z2, Z3
-	VSUBPS            Z3, Z0, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPERMPS           exphi_32<>+0(SB), Z1, Z2
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z2, Z2
+	VMOVUPS           Z2, Z1
+	VFMADD231PS       Z2, Z0, Z1
+	VSUBPS            Z1, Z2, Z3
+	VFMADD231PS       Z2, Z0, Z3
+	VADDPS.BCST       sigmoid32consts<>+448(SB), Z1, Z0
 	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+512(SB), Z3, Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z3, Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z3, Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+704(SB), Z3, Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+768(SB), Z3, Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+832(SB), Z3, Z2
-	VMULPS            Z3, Z3, Z4
-	VFMADD231PS       Z3, Z0, Z0
-	VFMADD231PS       Z4, Z2, Z0
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z3, Z2
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z4
-	VSUBPS            Z2, Z4, Z4
-	VADDPS            Z3, Z4, Z4
-	VADDPS            Z0, Z4, Z4
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z0, Z1, Z1
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z1, Z1
-	VPSLLD            $0x17, Z1, Z1
-	VADDPS            Z4, Z2, Z0
 	VSUBPS            Z0, Z2, Z2
-	VADDPS            Z4, Z2, Z2
-	VMULPS            Z3, Z0, Z0
-	VMULPS            Z1, Z0, Z0
-	VMULPS            Z3, Z2, Z2
-	VMULPS            Z1, Z2, Z2
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z3
-	VSUBPS            Z1, Z3, Z3
-	VADDPS            Z0, Z3, Z3
-	VADDPS            Z2, Z3, Z3
+	VADDPS            Z1, Z2, Z2
+	VADDPS            Z3, Z2, Z2
 	VMOVUPS           (SI)(R8*4), Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z4, K1
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z4, K1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPS         Z0, Z4, K1, Z4
-	VBROADCASTSS      sigmoid32consts<>+1088(SB), Z0
+	VBLENDMPS         Z1, Z4, K1, Z4
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS         Z3, Z1, K1, Z1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VDIVPS            Z0, Z3, Z3
+	VMULPS            Z3, Z4, Z5
+	VFNMADD231PS      Z5, Z0, Z4
+	VADDPS            Z1, Z4, Z4
+	VFNMADD231PS      Z5, Z2, Z4
+	VFMADD231PS       Z3, Z4, Z5
+	VMOVUPS           (SI)(R8*4), Z0
+	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock299
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFNMADD213PS      (SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VMULPS            Z2, Z2, Z3
+	VPERMPS           exptail_32<>+0(SB), Z0, Z4
+	VADDPS            Z4, Z2, Z2
+	VFMADD231PS       Z1, Z3, Z2
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPERMPS           exphi_32<>+0(SB), Z0, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSRLD            $0x04, Z0, Z0
+	VPSRLD            $0x01, Z0, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z1, Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z0, Z0
+	VMULPS            Z2, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K3
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K3, Z3
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
 	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z2, Z0, K1, Z0
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z2
-	VDIVPS            Z1, Z2, Z2
-	VMULPS            Z2, Z4, Z5
-	VFNMADD231PS      Z5, Z1, Z4
-	VADDPS            Z0, Z4, Z4
-	VFNMADD231PS      Z5, Z3, Z4
-	VFMADD231PS       Z2, Z4, Z5
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1152(SB), Z0, Z0
+	VBLENDMPS         Z3, Z0, K2, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VCMPPS            $0x03, (SI)(R8*4), Z1, K2
+	VMOVUPS           (SI)(R8*4), Z1
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
-	VMOVUPS           Z5, (DX)(R8*4)
-	ADDQ              $0x00000010, R8
-	SUBQ              $0x00000010, R9
-	JMP               sigmoidVF32AVX512_loop1
+
+mathblock299:
+	VMOVUPS Z5, (DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     sigmoidVF32AVX512_loop1
 
 sigmoidVF32AVX512_after1:
 	TESTQ             R9, R9
@@ -30804,69 +30323,93 @@ sigmoidVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPORD.BCST        sigmoid32consts<>+0(SB), Z0, Z1
-	VMAXPS.BCST       sigmoid32consts<>+64(SB), Z1, Z1
-	VMINPS.BCST       sigmoid32consts<>+128(SB), Z1, Z1
-	VBROADCASTSS      sigmoid32consts<>+192(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+256(SB), Z1, Z2
-	VSUBPS.BCST       sigmoid32consts<>+256(SB), Z2, Z3
-	VFNMADD231PS.BCST sigmoid32consts<>+320(SB), Z3, Z1
-	VBROADCASTSS      sigmoid32consts<>+384(SB), Z4
-	VFNMADD213PS      Z1, Z3, Z4
-	VSUBPS            Z4, Z1, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z3, Z1
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z2
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z2, Z3
+	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z3, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z3, Z1
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VPERMPS           exptail_32<>+0(SB), Z2, Z5
+	VADDPS            Z5, Z1, Z1
+	VFMADD231PS       Z3, Z4, Z1
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VMOVUPS           Z3, Z2
+	VFMADD231PS       Z3, Z1, Z2
+	VSUBPS            Z2, Z3, Z4
+	VFMADD231PS       Z3, Z1, Z4
+	VADDPS.BCST       sigmoid32consts<>+448(SB), Z2, Z1
 	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+512(SB), Z4, Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z4, Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z4, Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+704(SB), Z4, Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+768(SB), Z4, Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+832(SB), Z4, Z3
-	VMULPS            Z4, Z4, Z5
-	VFMADD231PS       Z4, Z1, Z1
-	VFMADD231PS       Z5, Z3, Z1
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z4, Z3
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z5
-	VSUBPS            Z3, Z5, Z5
-	VADDPS            Z4, Z5, Z5
-	VADDPS            Z1, Z5, Z5
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z2, Z2
-	VPSRLD            $0x01, Z2, Z1
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z1, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z1, Z2, Z2
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z2, Z2
-	VPSLLD            $0x17, Z2, Z2
-	VADDPS            Z5, Z3, Z1
 	VSUBPS            Z1, Z3, Z3
-	VADDPS            Z5, Z3, Z3
-	VMULPS            Z4, Z1, Z1
-	VMULPS            Z2, Z1, Z1
-	VMULPS            Z4, Z3, Z3
-	VMULPS            Z2, Z3, Z3
-	VADDPS.BCST       sigmoid32consts<>+896(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z4
-	VSUBPS            Z2, Z4, Z4
-	VADDPS            Z1, Z4, Z4
-	VADDPS            Z3, Z4, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z0, K2
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z5
+	VADDPS            Z2, Z3, Z3
+	VADDPS            Z4, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPS         Z1, Z5, K2, Z5
-	VBROADCASTSS      sigmoid32consts<>+1088(SB), Z1
+	VBLENDMPS         Z2, Z5, K2, Z5
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z4, Z2, K2, Z2
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
+	VDIVPS            Z1, Z4, Z4
+	VMULPS            Z4, Z5, Z6
+	VFNMADD231PS      Z6, Z1, Z5
+	VADDPS            Z2, Z5, Z5
+	VFNMADD231PS      Z6, Z3, Z5
+	VFMADD231PS       Z4, Z5, Z6
+	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock300
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
+	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z3
+	VFNMADD213PS      Z0, Z2, Z3
+	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z2, Z3
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z3, Z2
+	VMULPS            Z3, Z3, Z4
+	VPERMPS           exptail_32<>+0(SB), Z1, Z5
+	VADDPS            Z5, Z3, Z3
+	VFMADD231PS       Z2, Z4, Z3
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z1, Z2
+	VPERMPS           exphi_32<>+0(SB), Z1, Z4
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z4, Z4
+	VFMADD231PS       Z4, Z3, Z4
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z2
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z2, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VPSUBD            Z2, Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMULPS            Z3, Z4, Z4
+	VMULPS            Z1, Z4, Z4
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z4, K4, Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z4, K4, Z4
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z1
+	VBLENDMPS         Z1, Z4, K4, Z4
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z3, Z1, K2, Z1
-	VBROADCASTSS      sigmoid32consts<>+896(SB), Z3
-	VDIVPS            Z2, Z3, Z3
-	VMULPS            Z3, Z5, Z6
-	VFNMADD231PS      Z6, Z2, Z5
-	VADDPS            Z1, Z5, Z5
-	VFNMADD231PS      Z6, Z4, Z5
-	VFMADD231PS       Z3, Z5, Z6
-	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        sigmoid32consts<>+1152(SB), Z0, Z0
-	VBLENDMPS         Z0, Z6, K2, Z6
-	VMOVUPS           Z6, K1, (DX)(R8*4)
-	ADDQ              R9, R8
+	VBLENDMPS         Z4, Z1, K3, Z1
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VBLENDMPS         Z1, Z6, K2, Z6
+
+mathblock300:
+	VMOVUPS Z6, K1, (DX)(R8*4)
+	ADDQ    R9, R8
 
 sigmoidVF32AVX512_tail_done:
 	ADDQ BX, DX
@@ -30898,325 +30441,212 @@ tanhVF32AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
-tanhVF32AVX512_loop3:
-	CMPQ              R9, $0x00000030
-	JB                tanhVF32AVX512_after3
+tanhVF32AVX512_loop2:
+	CMPQ              R9, $0x00000020
+	JB                tanhVF32AVX512_after2
 	VMOVUPS           (SI)(R8*4), Z0
-	VMULPS.BCST       tanh32consts<>+64(SB), Z0, Z0
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VMULPS.BCST       tanh32consts<>+64(SB), Z1, Z1
-	VMOVUPS           128(SI)(R8*4), Z2
-	VMULPS.BCST       tanh32consts<>+64(SB), Z2, Z2
-	VPORD.BCST        tanh32consts<>+0(SB), Z0, Z0
-	VPORD.BCST        tanh32consts<>+0(SB), Z1, Z1
+	VPANDD.BCST       tanh32consts<>+64(SB), Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z2
+	VMULPS.BCST       tanh32consts<>+128(SB), Z2, Z2
+	VMOVUPS           64(SI)(R8*4), Z3
+	VMULPS.BCST       tanh32consts<>+128(SB), Z3, Z3
 	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
-	VMAXPS.BCST       tanh32consts<>+128(SB), Z0, Z0
-	VMAXPS.BCST       tanh32consts<>+128(SB), Z1, Z1
-	VMAXPS.BCST       tanh32consts<>+128(SB), Z2, Z2
-	VMINPS.BCST       tanh32consts<>+192(SB), Z0, Z0
-	VMINPS.BCST       tanh32consts<>+192(SB), Z1, Z1
-	VMINPS.BCST       tanh32consts<>+192(SB), Z2, Z2
-	VBROADCASTSS      tanh32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z0, Z3
-	VBROADCASTSS      tanh32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z1, Z4
-	VBROADCASTSS      tanh32consts<>+256(SB), Z5
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z2, Z5
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z3, Z6
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z4, Z7
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z5, Z8
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z6, Z0
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z7, Z1
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z8, Z2
-	VBROADCASTSS      tanh32consts<>+448(SB), Z9
-	VFNMADD213PS      Z0, Z6, Z9
-	VBROADCASTSS      tanh32consts<>+448(SB), Z10
-	VFNMADD213PS      Z1, Z7, Z10
-	VBROADCASTSS      tanh32consts<>+448(SB), Z11
-	VFNMADD213PS      Z2, Z8, Z11
-	VSUBPS            Z9, Z0, Z0
-	VSUBPS            Z10, Z1, Z1
-	VSUBPS            Z11, Z2, Z2
-	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z6, Z0
-	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z7, Z1
-	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z8, Z2
-	VBROADCASTSS      tanh32consts<>+512(SB), Z6
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z9, Z6
-	VBROADCASTSS      tanh32consts<>+512(SB), Z7
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z10, Z7
-	VBROADCASTSS      tanh32consts<>+512(SB), Z8
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z11, Z8
-	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z9, Z6
-	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z10, Z7
-	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z11, Z8
-	VFMADD213PS.BCST  tanh32consts<>+704(SB), Z9, Z6
-	VFMADD213PS.BCST  tanh32consts<>+704(SB), Z10, Z7
-	VFMADD213PS.BCST  tanh32consts<>+704(SB), Z11, Z8
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z9, Z6
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z10, Z7
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z11, Z8
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z9, Z6
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z10, Z7
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z11, Z8
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z9, Z6
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z10, Z7
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z11, Z8
-	VMULPS            Z9, Z9, Z12
-	VMULPS            Z10, Z10, Z13
-	VMULPS            Z11, Z11, Z14
-	VFMADD231PS       Z9, Z0, Z0
-	VFMADD231PS       Z10, Z1, Z1
-	VFMADD231PS       Z11, Z2, Z2
-	VFMADD231PS       Z12, Z6, Z0
-	VFMADD231PS       Z13, Z7, Z1
-	VFMADD231PS       Z14, Z8, Z2
-	VADDPS.BCST       tanh32consts<>+960(SB), Z9, Z6
-	VADDPS.BCST       tanh32consts<>+960(SB), Z10, Z7
-	VADDPS.BCST       tanh32consts<>+960(SB), Z11, Z8
-	VBROADCASTSS      tanh32consts<>+960(SB), Z12
-	VSUBPS            Z6, Z12, Z12
-	VBROADCASTSS      tanh32consts<>+960(SB), Z13
-	VSUBPS            Z7, Z13, Z13
-	VBROADCASTSS      tanh32consts<>+960(SB), Z14
-	VSUBPS            Z8, Z14, Z14
-	VADDPS            Z9, Z12, Z12
-	VADDPS            Z10, Z13, Z13
-	VADDPS            Z11, Z14, Z14
-	VADDPS            Z0, Z12, Z12
-	VADDPS            Z1, Z13, Z13
-	VADDPS            Z2, Z14, Z14
-	VPSUBD.BCST       tanh32consts<>+1024(SB), Z3, Z3
-	VPSUBD.BCST       tanh32consts<>+1024(SB), Z4, Z4
-	VPSUBD.BCST       tanh32consts<>+1024(SB), Z5, Z5
-	VPSRLD            $0x01, Z3, Z0
-	VPSRLD            $0x01, Z4, Z1
-	VPSRLD            $0x01, Z5, Z2
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z0, Z9
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z1, Z10
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z2, Z11
-	VPSLLD            $0x17, Z9, Z9
-	VPSLLD            $0x17, Z10, Z10
-	VPSLLD            $0x17, Z11, Z11
-	VPSUBD            Z0, Z3, Z3
-	VPSUBD            Z1, Z4, Z4
-	VPSUBD            Z2, Z5, Z5
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z3, Z3
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z4, Z4
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z5, Z5
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z5, Z5
-	VADDPS            Z12, Z6, Z0
-	VADDPS            Z13, Z7, Z1
-	VADDPS            Z14, Z8, Z2
-	VSUBPS            Z0, Z6, Z6
-	VSUBPS            Z1, Z7, Z7
-	VSUBPS            Z2, Z8, Z8
-	VADDPS            Z12, Z6, Z6
-	VADDPS            Z13, Z7, Z7
-	VADDPS            Z14, Z8, Z8
-	VMULPS            Z9, Z0, Z0
-	VMULPS            Z10, Z1, Z1
-	VMULPS            Z11, Z2, Z2
-	VMULPS            Z3, Z0, Z0
-	VMULPS            Z4, Z1, Z1
-	VMULPS            Z5, Z2, Z2
-	VADDPS.BCST       tanh32consts<>+1152(SB), Z0, Z12
-	VADDPS.BCST       tanh32consts<>+1152(SB), Z1, Z13
-	VADDPS.BCST       tanh32consts<>+1152(SB), Z2, Z14
-	VSUBPS            Z0, Z12, Z15
-	VSUBPS            Z1, Z13, Z16
-	VSUBPS            Z2, Z14, Z17
-	VSUBPS            Z15, Z12, Z18
-	VSUBPS            Z16, Z13, Z19
-	VSUBPS            Z17, Z14, Z20
-	VSUBPS            Z18, Z0, Z0
-	VSUBPS            Z19, Z1, Z1
-	VSUBPS            Z20, Z2, Z2
-	VBROADCASTSS      tanh32consts<>+1152(SB), Z18
-	VSUBPS            Z15, Z18, Z15
-	VBROADCASTSS      tanh32consts<>+1152(SB), Z18
-	VSUBPS            Z16, Z18, Z16
-	VBROADCASTSS      tanh32consts<>+1152(SB), Z18
-	VSUBPS            Z17, Z18, Z17
-	VADDPS            Z15, Z0, Z0
-	VADDPS            Z16, Z1, Z1
-	VADDPS            Z17, Z2, Z2
-	VMULPS            Z9, Z6, Z6
-	VMULPS            Z10, Z7, Z7
-	VMULPS            Z11, Z8, Z8
-	VMULPS            Z3, Z6, Z6
-	VMULPS            Z4, Z7, Z7
-	VMULPS            Z5, Z8, Z8
-	VADDPS            Z6, Z0, Z0
-	VADDPS            Z7, Z1, Z1
-	VADDPS            Z8, Z2, Z2
-	VADDPS.BCST       tanh32consts<>+64(SB), Z12, Z3
-	VADDPS.BCST       tanh32consts<>+64(SB), Z13, Z4
-	VADDPS.BCST       tanh32consts<>+64(SB), Z14, Z5
-	VBROADCASTSS      tanh32consts<>+64(SB), Z6
-	VSUBPS            Z3, Z6, Z6
-	VBROADCASTSS      tanh32consts<>+64(SB), Z7
-	VSUBPS            Z4, Z7, Z7
-	VBROADCASTSS      tanh32consts<>+64(SB), Z8
-	VSUBPS            Z5, Z8, Z8
-	VADDPS            Z12, Z6, Z6
-	VADDPS            Z13, Z7, Z7
-	VADDPS            Z14, Z8, Z8
-	VADDPS            Z0, Z6, Z6
-	VADDPS            Z1, Z7, Z7
-	VADDPS            Z2, Z8, Z8
-	VPXORD.BCST       tanh32consts<>+0(SB), Z12, Z12
-	VPXORD.BCST       tanh32consts<>+0(SB), Z13, Z13
-	VPXORD.BCST       tanh32consts<>+0(SB), Z14, Z14
-	VPXORD.BCST       tanh32consts<>+0(SB), Z0, Z0
-	VPXORD.BCST       tanh32consts<>+0(SB), Z1, Z1
-	VPXORD.BCST       tanh32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      tanh32consts<>+960(SB), Z9
-	VDIVPS            Z3, Z9, Z9
-	VBROADCASTSS      tanh32consts<>+960(SB), Z10
-	VDIVPS            Z4, Z10, Z10
-	VBROADCASTSS      tanh32consts<>+960(SB), Z11
-	VDIVPS            Z5, Z11, Z11
-	VMULPS            Z9, Z12, Z15
-	VMULPS            Z10, Z13, Z16
-	VMULPS            Z11, Z14, Z17
-	VFNMADD231PS      Z15, Z3, Z12
-	VFNMADD231PS      Z16, Z4, Z13
-	VFNMADD231PS      Z17, Z5, Z14
-	VADDPS            Z0, Z12, Z12
-	VADDPS            Z1, Z13, Z13
-	VADDPS            Z2, Z14, Z14
-	VFNMADD231PS      Z15, Z6, Z12
-	VFNMADD231PS      Z16, Z7, Z13
-	VFNMADD231PS      Z17, Z8, Z14
-	VFMADD231PS       Z9, Z12, Z15
-	VFMADD231PS       Z10, Z13, Z16
-	VFMADD231PS       Z11, Z14, Z17
+	VPORD.BCST        tanh32consts<>+0(SB), Z3, Z3
+	VBROADCASTSS      tanh32consts<>+192(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z2, Z4
+	VBROADCASTSS      tanh32consts<>+192(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z3, Z5
+	VSUBPS.BCST       tanh32consts<>+256(SB), Z4, Z6
+	VSUBPS.BCST       tanh32consts<>+256(SB), Z5, Z7
+	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z6, Z2
+	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z7, Z3
+	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z6, Z2
+	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z7, Z3
+	VBROADCASTSS      tanh32consts<>+448(SB), Z6
+	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z2, Z6
+	VBROADCASTSS      tanh32consts<>+448(SB), Z7
+	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z3, Z7
+	VMULPS            Z2, Z2, Z8
+	VMULPS            Z3, Z3, Z9
+	VPERMPS           exptail_32<>+0(SB), Z4, Z10
+	VPERMPS           exptail_32<>+0(SB), Z5, Z11
+	VADDPS            Z10, Z2, Z2
+	VADDPS            Z11, Z3, Z3
+	VFMADD231PS       Z6, Z8, Z2
+	VFMADD231PS       Z7, Z9, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z5, Z7
+	VPSLLD            $0x13, Z4, Z4
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z4, Z6, Z6
+	VPADDD            Z5, Z7, Z7
+	VMOVUPS           Z6, Z4
+	VFMADD231PS       Z6, Z2, Z4
+	VMOVUPS           Z7, Z5
+	VFMADD231PS       Z7, Z3, Z5
+	VSUBPS            Z4, Z6, Z8
+	VSUBPS            Z5, Z7, Z9
+	VFMADD231PS       Z6, Z2, Z8
+	VFMADD231PS       Z7, Z3, Z9
+	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VSUBPS            Z4, Z2, Z2
+	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VSUBPS            Z5, Z3, Z3
+	VBROADCASTSS      tanh32consts<>+576(SB), Z6
+	VSUBPS            Z2, Z6, Z6
+	VBROADCASTSS      tanh32consts<>+576(SB), Z7
+	VSUBPS            Z3, Z7, Z7
+	VSUBPS            Z4, Z6, Z6
+	VSUBPS            Z5, Z7, Z7
+	VSUBPS            Z8, Z6, Z6
+	VSUBPS            Z9, Z7, Z7
+	VADDPS.BCST       tanh32consts<>+576(SB), Z4, Z10
+	VADDPS.BCST       tanh32consts<>+576(SB), Z5, Z11
+	VBROADCASTSS      tanh32consts<>+576(SB), Z12
+	VSUBPS            Z10, Z12, Z12
+	VBROADCASTSS      tanh32consts<>+576(SB), Z13
+	VSUBPS            Z11, Z13, Z13
+	VADDPS            Z4, Z12, Z12
+	VADDPS            Z5, Z13, Z13
+	VADDPS            Z8, Z12, Z12
+	VADDPS            Z9, Z13, Z13
+	VBROADCASTSS      tanh32consts<>+576(SB), Z4
+	VDIVPS            Z10, Z4, Z4
+	VBROADCASTSS      tanh32consts<>+576(SB), Z5
+	VDIVPS            Z11, Z5, Z5
+	VMULPS            Z4, Z2, Z8
+	VMULPS            Z5, Z3, Z9
+	VFNMADD231PS      Z8, Z10, Z2
+	VFNMADD231PS      Z9, Z11, Z3
+	VADDPS            Z6, Z2, Z2
+	VADDPS            Z7, Z3, Z3
+	VFNMADD231PS      Z8, Z12, Z2
+	VFNMADD231PS      Z9, Z13, Z3
+	VFMADD231PS       Z4, Z2, Z8
+	VFMADD231PS       Z5, Z3, Z9
+	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z8, Z2, K1, Z2
+	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z9, Z3, K2, Z3
+	VMOVUPS           (SI)(R8*4), Z4
+	VMULPS            (SI)(R8*4), Z4, Z4
+	VMOVUPS           64(SI)(R8*4), Z5
+	VMULPS            64(SI)(R8*4), Z5, Z5
+	VBROADCASTSS      tanh32consts<>+704(SB), Z6
+	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z4, Z6
+	VBROADCASTSS      tanh32consts<>+704(SB), Z7
+	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z5, Z7
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z4, Z6
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z5, Z7
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z6
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z5, Z7
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z4, Z6
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z5, Z7
+	VMULPS            (SI)(R8*4), Z4, Z4
+	VMULPS            64(SI)(R8*4), Z5, Z5
+	VFMADD213PS       (SI)(R8*4), Z6, Z4
+	VFMADD213PS       64(SI)(R8*4), Z7, Z5
+	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z1, K2
+	VBLENDMPS         Z4, Z2, K1, Z2
+	VBLENDMPS         Z5, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       tanh32consts<>+0(SB), Z1, Z1
-	VMOVUPS           128(SI)(R8*4), Z2
-	VPANDD.BCST       tanh32consts<>+0(SB), Z2, Z2
-	VPORD             Z0, Z15, Z15
-	VPORD             Z1, Z16, Z16
-	VPORD             Z2, Z17, Z17
-	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       tanh32consts<>+1216(SB), Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPANDD.BCST       tanh32consts<>+1216(SB), Z1, Z1
-	VMOVUPS           128(SI)(R8*4), Z2
-	VPANDD.BCST       tanh32consts<>+1216(SB), Z2, Z2
-	VCMPPS.BCST       $0x11, tanh32consts<>+1280(SB), Z0, K1
-	VCMPPS.BCST       $0x11, tanh32consts<>+1280(SB), Z1, K2
-	VCMPPS.BCST       $0x11, tanh32consts<>+1280(SB), Z2, K3
-	VBLENDMPS         (SI)(R8*4), Z15, K1, Z15
-	VBLENDMPS         64(SI)(R8*4), Z16, K2, Z16
-	VBLENDMPS         128(SI)(R8*4), Z17, K3, Z17
+	VPORD             Z0, Z2, Z2
+	VPORD             Z1, Z3, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K3
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        tanh32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        tanh32consts<>+1344(SB), Z1, Z1
-	VMOVUPS           128(SI)(R8*4), Z2
-	VPORD.BCST        tanh32consts<>+1344(SB), Z2, Z2
-	VBLENDMPS         Z0, Z15, K1, Z15
-	VBLENDMPS         Z1, Z16, K2, Z16
-	VBLENDMPS         Z2, Z17, K3, Z17
-	VMOVUPS           Z15, (DX)(R8*4)
-	VMOVUPS           Z16, 64(DX)(R8*4)
-	VMOVUPS           Z17, 128(DX)(R8*4)
-	ADDQ              $0x00000030, R8
-	SUBQ              $0x00000030, R9
-	JMP               tanhVF32AVX512_loop3
+	VPORD.BCST        tanh32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS         Z0, Z2, K1, Z2
+	VBLENDMPS         Z1, Z3, K2, Z3
+	VMOVUPS           Z2, (DX)(R8*4)
+	VMOVUPS           Z3, 64(DX)(R8*4)
+	ADDQ              $0x00000020, R8
+	SUBQ              $0x00000020, R9
+	JMP               tanhVF32AVX512_loop2
 
-tanhVF32AVX512_after3:
+tanhVF32AVX512_after2:
 tanhVF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                tanhVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
-	VMULPS.BCST       tanh32consts<>+64(SB), Z0, Z0
-	VPORD.BCST        tanh32consts<>+0(SB), Z0, Z0
-	VMAXPS.BCST       tanh32consts<>+128(SB), Z0, Z0
-	VMINPS.BCST       tanh32consts<>+192(SB), Z0, Z0
-	VBROADCASTSS      tanh32consts<>+256(SB), Z1
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z0, Z1
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z1, Z2
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z2, Z0
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VMULPS.BCST       tanh32consts<>+128(SB), Z1, Z1
+	VPORD.BCST        tanh32consts<>+0(SB), Z1, Z1
+	VBROADCASTSS      tanh32consts<>+192(SB), Z2
+	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z1, Z2
+	VSUBPS.BCST       tanh32consts<>+256(SB), Z2, Z3
+	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z3, Z1
+	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z3, Z1
 	VBROADCASTSS      tanh32consts<>+448(SB), Z3
-	VFNMADD213PS      Z0, Z2, Z3
-	VSUBPS            Z3, Z0, Z0
-	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z2, Z0
-	VBROADCASTSS      tanh32consts<>+512(SB), Z2
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z3, Z2
-	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z3, Z2
-	VFMADD213PS.BCST  tanh32consts<>+704(SB), Z3, Z2
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z3, Z2
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z3, Z2
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z3, Z2
-	VMULPS            Z3, Z3, Z4
-	VFMADD231PS       Z3, Z0, Z0
-	VFMADD231PS       Z4, Z2, Z0
-	VADDPS.BCST       tanh32consts<>+960(SB), Z3, Z2
-	VBROADCASTSS      tanh32consts<>+960(SB), Z4
-	VSUBPS            Z2, Z4, Z4
-	VADDPS            Z3, Z4, Z4
-	VADDPS            Z0, Z4, Z4
-	VPSUBD.BCST       tanh32consts<>+1024(SB), Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z0, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z0, Z1, Z1
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z1, Z1
-	VPSLLD            $0x17, Z1, Z1
-	VADDPS            Z4, Z2, Z0
-	VSUBPS            Z0, Z2, Z2
-	VADDPS            Z4, Z2, Z2
-	VMULPS            Z3, Z0, Z0
-	VMULPS            Z1, Z0, Z0
-	VADDPS.BCST       tanh32consts<>+1152(SB), Z0, Z4
-	VSUBPS            Z0, Z4, Z5
-	VSUBPS            Z5, Z4, Z6
-	VSUBPS            Z6, Z0, Z0
-	VBROADCASTSS      tanh32consts<>+1152(SB), Z6
-	VSUBPS            Z5, Z6, Z5
-	VADDPS            Z5, Z0, Z0
-	VMULPS            Z3, Z2, Z2
-	VMULPS            Z1, Z2, Z2
-	VADDPS            Z2, Z0, Z0
-	VADDPS.BCST       tanh32consts<>+64(SB), Z4, Z1
-	VBROADCASTSS      tanh32consts<>+64(SB), Z2
-	VSUBPS            Z1, Z2, Z2
-	VADDPS            Z4, Z2, Z2
-	VADDPS            Z0, Z2, Z2
-	VPXORD.BCST       tanh32consts<>+0(SB), Z4, Z4
-	VPXORD.BCST       tanh32consts<>+0(SB), Z0, Z0
-	VBROADCASTSS      tanh32consts<>+960(SB), Z3
-	VDIVPS            Z1, Z3, Z3
-	VMULPS            Z3, Z4, Z5
-	VFNMADD231PS      Z5, Z1, Z4
-	VADDPS            Z0, Z4, Z4
-	VFNMADD231PS      Z5, Z2, Z4
-	VFMADD231PS       Z3, Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VPERMPS           exptail_32<>+0(SB), Z2, Z5
+	VADDPS            Z5, Z1, Z1
+	VFMADD231PS       Z3, Z4, Z1
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VMOVUPS           Z3, Z2
+	VFMADD231PS       Z3, Z1, Z2
+	VSUBPS            Z2, Z3, Z4
+	VFMADD231PS       Z3, Z1, Z4
+	VBROADCASTSS      tanh32consts<>+576(SB), Z1
+	VSUBPS            Z2, Z1, Z1
+	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VSUBPS            Z1, Z3, Z3
+	VSUBPS            Z2, Z3, Z3
+	VSUBPS            Z4, Z3, Z3
+	VADDPS.BCST       tanh32consts<>+576(SB), Z2, Z5
+	VBROADCASTSS      tanh32consts<>+576(SB), Z6
+	VSUBPS            Z5, Z6, Z6
+	VADDPS            Z2, Z6, Z6
+	VADDPS            Z4, Z6, Z6
+	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VDIVPS            Z5, Z2, Z2
+	VMULPS            Z2, Z1, Z4
+	VFNMADD231PS      Z4, Z5, Z1
+	VADDPS            Z3, Z1, Z1
+	VFNMADD231PS      Z4, Z6, Z1
+	VFMADD231PS       Z2, Z1, Z4
+	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z0, K1
+	VBROADCASTSS      tanh32consts<>+576(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS         Z4, Z1, K1, Z1
+	VMOVUPS           (SI)(R8*4), Z2
+	VMULPS            (SI)(R8*4), Z2, Z2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z2, Z3
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z2, Z3
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z2, Z3
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z2, Z3
+	VMULPS            (SI)(R8*4), Z2, Z2
+	VFMADD213PS       (SI)(R8*4), Z3, Z2
+	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z0, K1
+	VBLENDMPS         Z2, Z1, K1, Z1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z0
-	VPORD             Z0, Z5, Z5
-	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       tanh32consts<>+1216(SB), Z0, Z0
-	VCMPPS.BCST       $0x11, tanh32consts<>+1280(SB), Z0, K1
-	VBLENDMPS         (SI)(R8*4), Z5, K1, Z5
+	VPORD             Z0, Z1, Z1
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        tanh32consts<>+1344(SB), Z0, Z0
-	VBLENDMPS         Z0, Z5, K1, Z5
-	VMOVUPS           Z5, (DX)(R8*4)
+	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z1, K1, Z1
+	VMOVUPS           Z1, (DX)(R8*4)
 	ADDQ              $0x00000010, R8
 	SUBQ              $0x00000010, R9
 	JMP               tanhVF32AVX512_loop1
@@ -31227,78 +30657,65 @@ tanhVF32AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
-	VMULPS.BCST       tanh32consts<>+64(SB), Z0, Z1
-	VPORD.BCST        tanh32consts<>+0(SB), Z1, Z1
-	VMAXPS.BCST       tanh32consts<>+128(SB), Z1, Z1
-	VMINPS.BCST       tanh32consts<>+192(SB), Z1, Z1
-	VBROADCASTSS      tanh32consts<>+256(SB), Z2
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z1, Z2
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z2, Z3
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z3, Z1
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z1
+	VMULPS.BCST       tanh32consts<>+128(SB), Z0, Z2
+	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
+	VBROADCASTSS      tanh32consts<>+192(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z2, Z3
+	VSUBPS.BCST       tanh32consts<>+256(SB), Z3, Z4
+	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z4, Z2
+	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z4, Z2
 	VBROADCASTSS      tanh32consts<>+448(SB), Z4
-	VFNMADD213PS      Z1, Z3, Z4
-	VSUBPS            Z4, Z1, Z1
-	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z3, Z1
-	VBROADCASTSS      tanh32consts<>+512(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z4, Z3
-	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z4, Z3
-	VFMADD213PS.BCST  tanh32consts<>+704(SB), Z4, Z3
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z4, Z3
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z4, Z3
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z3
-	VMULPS            Z4, Z4, Z5
-	VFMADD231PS       Z4, Z1, Z1
-	VFMADD231PS       Z5, Z3, Z1
-	VADDPS.BCST       tanh32consts<>+960(SB), Z4, Z3
-	VBROADCASTSS      tanh32consts<>+960(SB), Z5
-	VSUBPS            Z3, Z5, Z5
-	VADDPS            Z4, Z5, Z5
-	VADDPS            Z1, Z5, Z5
-	VPSUBD.BCST       tanh32consts<>+1024(SB), Z2, Z2
-	VPSRLD            $0x01, Z2, Z1
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z1, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z1, Z2, Z2
-	VPSUBD.BCST       tanh32consts<>+1088(SB), Z2, Z2
-	VPSLLD            $0x17, Z2, Z2
-	VADDPS            Z5, Z3, Z1
-	VSUBPS            Z1, Z3, Z3
-	VADDPS            Z5, Z3, Z3
-	VMULPS            Z4, Z1, Z1
-	VMULPS            Z2, Z1, Z1
-	VADDPS.BCST       tanh32consts<>+1152(SB), Z1, Z5
-	VSUBPS            Z1, Z5, Z6
-	VSUBPS            Z6, Z5, Z7
-	VSUBPS            Z7, Z1, Z1
-	VBROADCASTSS      tanh32consts<>+1152(SB), Z7
-	VSUBPS            Z6, Z7, Z6
-	VADDPS            Z6, Z1, Z1
-	VMULPS            Z4, Z3, Z3
-	VMULPS            Z2, Z3, Z3
-	VADDPS            Z3, Z1, Z1
-	VADDPS.BCST       tanh32consts<>+64(SB), Z5, Z2
-	VBROADCASTSS      tanh32consts<>+64(SB), Z3
-	VSUBPS            Z2, Z3, Z3
-	VADDPS            Z5, Z3, Z3
-	VADDPS            Z1, Z3, Z3
-	VPXORD.BCST       tanh32consts<>+0(SB), Z5, Z5
-	VPXORD.BCST       tanh32consts<>+0(SB), Z1, Z1
-	VBROADCASTSS      tanh32consts<>+960(SB), Z4
-	VDIVPS            Z2, Z4, Z4
-	VMULPS            Z4, Z5, Z6
-	VFNMADD231PS      Z6, Z2, Z5
-	VADDPS            Z1, Z5, Z5
-	VFNMADD231PS      Z6, Z3, Z5
-	VFMADD231PS       Z4, Z5, Z6
+	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z2, Z4
+	VMULPS            Z2, Z2, Z5
+	VPERMPS           exptail_32<>+0(SB), Z3, Z6
+	VADDPS            Z6, Z2, Z2
+	VFMADD231PS       Z4, Z5, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z3
+	VPADDD            Z3, Z4, Z4
+	VMOVUPS           Z4, Z3
+	VFMADD231PS       Z4, Z2, Z3
+	VSUBPS            Z3, Z4, Z5
+	VFMADD231PS       Z4, Z2, Z5
+	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VSUBPS            Z3, Z2, Z2
+	VBROADCASTSS      tanh32consts<>+576(SB), Z4
+	VSUBPS            Z2, Z4, Z4
+	VSUBPS            Z3, Z4, Z4
+	VSUBPS            Z5, Z4, Z4
+	VADDPS.BCST       tanh32consts<>+576(SB), Z3, Z6
+	VBROADCASTSS      tanh32consts<>+576(SB), Z7
+	VSUBPS            Z6, Z7, Z7
+	VADDPS            Z3, Z7, Z7
+	VADDPS            Z5, Z7, Z7
+	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VDIVPS            Z6, Z3, Z3
+	VMULPS            Z3, Z2, Z5
+	VFNMADD231PS      Z5, Z6, Z2
+	VADDPS            Z4, Z2, Z2
+	VFNMADD231PS      Z5, Z7, Z2
+	VFMADD231PS       Z3, Z2, Z5
+	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z5, Z2, K2, Z2
+	VMULPS            Z0, Z0, Z3
+	VBROADCASTSS      tanh32consts<>+704(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z3, Z4
+	VMULPS            Z0, Z3, Z3
+	VFMADD213PS       Z0, Z4, Z3
+	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z1, K2
+	VBLENDMPS         Z3, Z2, K2, Z2
 	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z1
-	VPORD             Z1, Z6, Z6
-	VPANDD.BCST       tanh32consts<>+1216(SB), Z0, Z1
-	VCMPPS.BCST       $0x11, tanh32consts<>+1280(SB), Z1, K2
-	VBLENDMPS         Z0, Z6, K2, Z6
+	VPORD             Z1, Z2, Z2
 	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        tanh32consts<>+1344(SB), Z0, Z0
-	VBLENDMPS         Z0, Z6, K2, Z6
-	VMOVUPS           Z6, K1, (DX)(R8*4)
+	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS         Z0, Z2, K2, Z2
+	VMOVUPS           Z2, K1, (DX)(R8*4)
 	ADDQ              R9, R8
 
 tanhVF32AVX512_tail_done:
@@ -31338,8 +30755,10 @@ erfVF32AVX512_loop2:
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       erf32consts<>+64(SB), Z1, Z1
-	VMULPS            Z0, Z0, Z2
-	VMULPS            Z1, Z1, Z3
+	VMOVUPS           (SI)(R8*4), Z2
+	VMULPS            (SI)(R8*4), Z2, Z2
+	VMOVUPS           64(SI)(R8*4), Z3
+	VMULPS            64(SI)(R8*4), Z3, Z3
 	VBROADCASTSS      erf32consts<>+192(SB), Z4
 	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z4
 	VBROADCASTSS      erf32consts<>+192(SB), Z5
@@ -31350,334 +30769,108 @@ erfVF32AVX512_loop2:
 	VFMADD213PS.BCST  erf32consts<>+384(SB), Z3, Z5
 	VFMADD213PS.BCST  erf32consts<>+448(SB), Z2, Z4
 	VFMADD213PS.BCST  erf32consts<>+448(SB), Z3, Z5
-	VBROADCASTSS      erf32consts<>+512(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z6
-	VBROADCASTSS      erf32consts<>+512(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+640(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+640(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+768(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z3, Z7
-	VDIVPS            Z6, Z4, Z4
-	VDIVPS            Z7, Z5, Z5
-	VFMADD213PS       Z0, Z0, Z4
-	VFMADD213PS       Z1, Z1, Z5
-	VSUBPS.BCST       erf32consts<>+128(SB), Z0, Z6
-	VSUBPS.BCST       erf32consts<>+128(SB), Z1, Z7
-	VBROADCASTSS      erf32consts<>+832(SB), Z8
-	VFMADD213PS.BCST  erf32consts<>+896(SB), Z6, Z8
-	VBROADCASTSS      erf32consts<>+832(SB), Z9
-	VFMADD213PS.BCST  erf32consts<>+896(SB), Z7, Z9
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z6, Z8
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z7, Z9
-	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z6, Z8
-	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z7, Z9
-	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z6, Z8
-	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z7, Z9
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z6, Z8
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z7, Z9
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z6, Z8
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z7, Z9
-	VBROADCASTSS      erf32consts<>+1280(SB), Z10
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z6, Z10
-	VBROADCASTSS      erf32consts<>+1280(SB), Z11
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z7, Z11
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z6, Z10
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z7, Z11
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z6, Z10
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z7, Z11
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z6, Z10
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z7, Z11
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z6, Z10
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z7, Z11
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z6, Z10
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z7, Z11
-	VDIVPS            Z10, Z8, Z8
-	VDIVPS            Z11, Z9, Z9
-	VADDPS.BCST       erf32consts<>+1664(SB), Z8, Z8
-	VADDPS.BCST       erf32consts<>+1664(SB), Z9, Z9
-	VBROADCASTSS      erf32consts<>+128(SB), Z6
-	VDIVPS            Z2, Z6, Z2
-	VBROADCASTSS      erf32consts<>+128(SB), Z6
-	VDIVPS            Z3, Z6, Z3
-	VCMPPS.BCST       $0x1e, erf32consts<>+1728(SB), Z0, K1
-	VCMPPS.BCST       $0x1e, erf32consts<>+1728(SB), Z1, K2
-	VBROADCASTSS      erf32consts<>+1856(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+1856(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z7, K2, Z7
-	VBROADCASTSS      erf32consts<>+1984(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPS.BCST    erf32consts<>+1920(SB), Z10, K1, Z10
-	VBROADCASTSS      erf32consts<>+1984(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPS.BCST    erf32consts<>+1920(SB), Z11, K2, Z11
-	VFMADD231PS       Z2, Z6, Z10
-	VFMADD231PS       Z3, Z7, Z11
-	VBROADCASTSS      erf32consts<>+2112(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2048(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+2112(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+2048(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z10, Z6
-	VFMADD231PS       Z3, Z11, Z7
-	VBROADCASTSS      erf32consts<>+2240(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPS.BCST    erf32consts<>+2176(SB), Z10, K1, Z10
-	VBROADCASTSS      erf32consts<>+2240(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPS.BCST    erf32consts<>+2176(SB), Z11, K2, Z11
-	VFMADD231PS       Z2, Z6, Z10
-	VFMADD231PS       Z3, Z7, Z11
-	VBROADCASTSS      erf32consts<>+2368(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2304(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+2368(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+2304(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z10, Z6
-	VFMADD231PS       Z3, Z11, Z7
-	VBROADCASTSS      erf32consts<>+2496(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPS.BCST    erf32consts<>+2432(SB), Z10, K1, Z10
-	VBROADCASTSS      erf32consts<>+2496(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPS.BCST    erf32consts<>+2432(SB), Z11, K2, Z11
-	VFMADD231PS       Z2, Z6, Z10
-	VFMADD231PS       Z3, Z7, Z11
-	VBROADCASTSS      erf32consts<>+2624(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2560(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+2624(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+2560(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z10, Z6
-	VFMADD231PS       Z3, Z11, Z7
-	VBROADCASTSS      erf32consts<>+2752(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPS.BCST    erf32consts<>+2688(SB), Z10, K1, Z10
-	VBROADCASTSS      erf32consts<>+2752(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPS.BCST    erf32consts<>+2688(SB), Z11, K2, Z11
-	VFMADD231PS       Z2, Z6, Z10
-	VFMADD231PS       Z3, Z7, Z11
-	VBROADCASTSS      erf32consts<>+2816(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+2816(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z7, K2, Z7
-	VBROADCASTSS      erf32consts<>+2944(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPS.BCST    erf32consts<>+2880(SB), Z12, K1, Z12
-	VBROADCASTSS      erf32consts<>+2944(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPS.BCST    erf32consts<>+2880(SB), Z13, K2, Z13
-	VFMADD231PS       Z2, Z6, Z12
-	VFMADD231PS       Z3, Z7, Z13
-	VBROADCASTSS      erf32consts<>+3072(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3008(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+3072(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3008(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z12, Z6
-	VFMADD231PS       Z3, Z13, Z7
-	VBROADCASTSS      erf32consts<>+3200(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPS.BCST    erf32consts<>+3136(SB), Z12, K1, Z12
-	VBROADCASTSS      erf32consts<>+3200(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPS.BCST    erf32consts<>+3136(SB), Z13, K2, Z13
-	VFMADD231PS       Z2, Z6, Z12
-	VFMADD231PS       Z3, Z7, Z13
-	VBROADCASTSS      erf32consts<>+3328(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3264(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+3328(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3264(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z12, Z6
-	VFMADD231PS       Z3, Z13, Z7
-	VBROADCASTSS      erf32consts<>+3456(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPS.BCST    erf32consts<>+3392(SB), Z12, K1, Z12
-	VBROADCASTSS      erf32consts<>+3456(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPS.BCST    erf32consts<>+3392(SB), Z13, K2, Z13
-	VFMADD231PS       Z2, Z6, Z12
-	VFMADD231PS       Z3, Z7, Z13
-	VBROADCASTSS      erf32consts<>+3584(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3520(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+3584(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3520(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z12, Z6
-	VFMADD231PS       Z3, Z13, Z7
-	VBROADCASTSS      erf32consts<>+3712(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPS.BCST    erf32consts<>+3648(SB), Z12, K1, Z12
-	VBROADCASTSS      erf32consts<>+3712(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPS.BCST    erf32consts<>+3648(SB), Z13, K2, Z13
-	VFMADD231PS       Z2, Z6, Z12
-	VFMADD231PS       Z3, Z7, Z13
-	VBROADCASTSS      erf32consts<>+128(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+128(SB), Z6, K1, Z6
-	VBROADCASTSS      erf32consts<>+128(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+128(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z12, Z6
-	VFMADD231PS       Z3, Z13, Z7
-	VPANDD.BCST       erf32consts<>+3776(SB), Z0, Z2
-	VPANDD.BCST       erf32consts<>+3776(SB), Z1, Z3
-	VBROADCASTSS      erf32consts<>+3840(SB), Z12
-	VFNMADD231PS      Z2, Z2, Z12
-	VBROADCASTSS      erf32consts<>+3840(SB), Z13
-	VFNMADD231PS      Z3, Z3, Z13
-	VSUBPS            Z0, Z2, Z14
-	VSUBPS            Z1, Z3, Z15
-	VADDPS            Z0, Z2, Z2
-	VADDPS            Z1, Z3, Z3
-	VDIVPS            Z6, Z10, Z10
-	VDIVPS            Z7, Z11, Z11
-	VFMADD231PS       Z2, Z14, Z10
-	VFMADD231PS       Z3, Z15, Z11
-	VADDPS            Z10, Z12, Z2
-	VADDPS            Z11, Z13, Z3
-	VSUBPS            Z2, Z12, Z12
-	VSUBPS            Z3, Z13, Z13
-	VADDPS            Z10, Z12, Z12
-	VADDPS            Z11, Z13, Z13
-	VMAXPS.BCST       erf32consts<>+3904(SB), Z2, Z2
-	VMAXPS.BCST       erf32consts<>+3904(SB), Z3, Z3
-	VMINPS.BCST       erf32consts<>+3968(SB), Z2, Z2
-	VMINPS.BCST       erf32consts<>+3968(SB), Z3, Z3
-	VBROADCASTSS      erf32consts<>+4032(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+4096(SB), Z2, Z6
-	VBROADCASTSS      erf32consts<>+4032(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+4096(SB), Z3, Z7
-	VSUBPS.BCST       erf32consts<>+4096(SB), Z6, Z10
-	VSUBPS.BCST       erf32consts<>+4096(SB), Z7, Z11
-	VFNMADD231PS.BCST erf32consts<>+4160(SB), Z10, Z2
-	VFNMADD231PS.BCST erf32consts<>+4160(SB), Z11, Z3
-	VBROADCASTSS      erf32consts<>+4224(SB), Z14
-	VFNMADD213PS      Z2, Z10, Z14
-	VBROADCASTSS      erf32consts<>+4224(SB), Z15
-	VFNMADD213PS      Z3, Z11, Z15
-	VSUBPS            Z14, Z2, Z2
-	VSUBPS            Z15, Z3, Z3
-	VFNMADD231PS.BCST erf32consts<>+4224(SB), Z10, Z2
-	VFNMADD231PS.BCST erf32consts<>+4224(SB), Z11, Z3
-	VADDPS            Z12, Z14, Z10
-	VADDPS            Z13, Z15, Z11
-	VSUBPS            Z14, Z10, Z16
-	VSUBPS            Z15, Z11, Z17
-	VSUBPS            Z16, Z10, Z18
-	VSUBPS            Z17, Z11, Z19
-	VSUBPS            Z18, Z14, Z14
-	VSUBPS            Z19, Z15, Z15
-	VSUBPS            Z16, Z12, Z12
-	VSUBPS            Z17, Z13, Z13
-	VADDPS            Z12, Z14, Z14
-	VADDPS            Z13, Z15, Z15
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z3, Z5
+	VMOVUPS           (SI)(R8*4), Z2
+	VFMADD213PS       (SI)(R8*4), Z2, Z4
+	VMOVUPS           64(SI)(R8*4), Z2
+	VFMADD213PS       64(SI)(R8*4), Z2, Z5
+	VMULPS            Z0, Z0, Z2
+	VMULPS            Z1, Z1, Z3
+	VMOVUPS           Z2, Z6
+	VFNMADD231PS      Z0, Z0, Z6
+	VMOVUPS           Z3, Z7
+	VFNMADD231PS      Z1, Z1, Z7
+	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
+	VPXORD.BCST       erf32consts<>+0(SB), Z3, Z3
+	VBROADCASTSS      erf32consts<>+640(SB), Z8
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z8
+	VBROADCASTSS      erf32consts<>+640(SB), Z9
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z3, Z9
+	VSUBPS.BCST       erf32consts<>+704(SB), Z8, Z10
+	VSUBPS.BCST       erf32consts<>+704(SB), Z9, Z11
+	VFNMADD231PS.BCST erf32consts<>+832(SB), Z10, Z2
+	VFNMADD231PS.BCST erf32consts<>+832(SB), Z11, Z3
+	VFNMADD231PS.BCST erf32consts<>+768(SB), Z10, Z2
+	VFNMADD231PS.BCST erf32consts<>+768(SB), Z11, Z3
+	VBROADCASTSS      erf32consts<>+896(SB), Z10
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z10
+	VBROADCASTSS      erf32consts<>+896(SB), Z11
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z3, Z11
+	VMULPS            Z2, Z2, Z12
+	VMULPS            Z3, Z3, Z13
+	VPERMPS           exptail_32<>+0(SB), Z8, Z14
+	VPERMPS           exptail_32<>+0(SB), Z9, Z15
 	VADDPS            Z14, Z2, Z2
 	VADDPS            Z15, Z3, Z3
-	VBROADCASTSS      erf32consts<>+4288(SB), Z12
-	VFMADD213PS.BCST  erf32consts<>+4352(SB), Z10, Z12
-	VBROADCASTSS      erf32consts<>+4288(SB), Z13
-	VFMADD213PS.BCST  erf32consts<>+4352(SB), Z11, Z13
-	VFMADD213PS.BCST  erf32consts<>+4416(SB), Z10, Z12
-	VFMADD213PS.BCST  erf32consts<>+4416(SB), Z11, Z13
-	VFMADD213PS.BCST  erf32consts<>+4480(SB), Z10, Z12
-	VFMADD213PS.BCST  erf32consts<>+4480(SB), Z11, Z13
-	VFMADD213PS.BCST  erf32consts<>+4544(SB), Z10, Z12
-	VFMADD213PS.BCST  erf32consts<>+4544(SB), Z11, Z13
-	VFMADD213PS.BCST  erf32consts<>+4608(SB), Z10, Z12
-	VFMADD213PS.BCST  erf32consts<>+4608(SB), Z11, Z13
-	VFMADD213PS.BCST  erf32consts<>+4672(SB), Z10, Z12
-	VFMADD213PS.BCST  erf32consts<>+4672(SB), Z11, Z13
-	VMULPS            Z10, Z10, Z14
-	VMULPS            Z11, Z11, Z15
-	VFMADD231PS       Z10, Z2, Z2
-	VFMADD231PS       Z11, Z3, Z3
-	VFMADD231PS       Z14, Z12, Z2
-	VFMADD231PS       Z15, Z13, Z3
-	VADDPS.BCST       erf32consts<>+128(SB), Z10, Z12
-	VADDPS.BCST       erf32consts<>+128(SB), Z11, Z13
-	VBROADCASTSS      erf32consts<>+128(SB), Z14
-	VSUBPS            Z12, Z14, Z14
-	VBROADCASTSS      erf32consts<>+128(SB), Z15
-	VSUBPS            Z13, Z15, Z15
-	VADDPS            Z10, Z14, Z14
-	VADDPS            Z11, Z15, Z15
-	VADDPS            Z2, Z14, Z14
-	VADDPS            Z3, Z15, Z15
-	VPSUBD.BCST       erf32consts<>+4736(SB), Z6, Z6
-	VPSUBD.BCST       erf32consts<>+4736(SB), Z7, Z7
-	VPSRLD            $0x01, Z6, Z2
-	VPSRLD            $0x01, Z7, Z3
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z2, Z10
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z3, Z11
-	VPSLLD            $0x17, Z10, Z10
-	VPSLLD            $0x17, Z11, Z11
-	VPSUBD            Z2, Z6, Z6
-	VPSUBD            Z3, Z7, Z7
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z6, Z6
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z7, Z7
-	VPSLLD            $0x17, Z6, Z6
-	VPSLLD            $0x17, Z7, Z7
-	VADDPS            Z14, Z12, Z12
-	VADDPS            Z15, Z13, Z13
-	VMULPS            Z10, Z12, Z12
-	VMULPS            Z11, Z13, Z13
-	VMULPS            Z6, Z12, Z12
-	VMULPS            Z7, Z13, Z13
-	VDIVPS            Z0, Z12, Z12
-	VDIVPS            Z1, Z13, Z13
-	VBROADCASTSS      erf32consts<>+128(SB), Z2
-	VSUBPS            Z12, Z2, Z12
-	VBROADCASTSS      erf32consts<>+128(SB), Z2
-	VSUBPS            Z13, Z2, Z13
-	VCMPPS.BCST       $0x11, erf32consts<>+4864(SB), Z0, K1
-	VCMPPS.BCST       $0x11, erf32consts<>+4864(SB), Z1, K2
+	VFMADD231PS       Z10, Z12, Z2
+	VFMADD231PS       Z11, Z13, Z3
+	VPERMPS           exphi_32<>+0(SB), Z8, Z10
+	VPERMPS           exphi_32<>+0(SB), Z9, Z11
+	VPSLLD            $0x13, Z8, Z8
+	VPSLLD            $0x13, Z9, Z9
+	VPADDD            Z8, Z10, Z10
+	VPADDD            Z9, Z11, Z11
+	VFMADD231PS       Z10, Z2, Z10
+	VFMADD231PS       Z11, Z3, Z11
+	VFMADD231PS       Z6, Z10, Z10
+	VFMADD231PS       Z7, Z11, Z11
+	VSUBPS.BCST       erf32consts<>+1024(SB), Z0, Z2
+	VSUBPS.BCST       erf32consts<>+1024(SB), Z1, Z3
+	VBROADCASTSS      erf32consts<>+1088(SB), Z6
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z6
+	VBROADCASTSS      erf32consts<>+1088(SB), Z7
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z3, Z7
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z6
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z3, Z7
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z6, Z10
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z7, Z11
+	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z0, K1
+	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z12, Z2, K1, Z2
+	VBLENDMPS         Z10, Z2, K1, Z2
 	VBROADCASTSS      erf32consts<>+128(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPS         Z13, Z3, K2, Z3
-	VCMPPS.BCST       $0x11, erf32consts<>+4928(SB), Z0, K1
-	VCMPPS.BCST       $0x11, erf32consts<>+4928(SB), Z1, K2
-	VBLENDMPS         Z8, Z2, K1, Z2
-	VBLENDMPS         Z9, Z3, K2, Z3
-	VCMPPS.BCST       $0x11, erf32consts<>+4992(SB), Z0, K1
-	VCMPPS.BCST       $0x11, erf32consts<>+4992(SB), Z1, K2
-	VBLENDMPS         Z4, Z2, K1, Z2
-	VBLENDMPS         Z5, Z3, K2, Z3
+	VBLENDMPS         Z11, Z3, K2, Z3
+	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z0, K1
+	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z1, K2
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       erf32consts<>+0(SB), Z1, Z1
 	VPORD             Z0, Z2, Z2
 	VPORD             Z1, Z3, Z3
+	VBLENDMPS         Z4, Z2, K1, Z2
+	VBLENDMPS         Z5, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        erf32consts<>+5056(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        erf32consts<>+5056(SB), Z1, Z1
+	VPORD.BCST        erf32consts<>+1920(SB), Z1, Z1
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VMOVUPS           Z2, (DX)(R8*4)
@@ -31692,176 +30885,64 @@ erfVF32AVX512_loop1:
 	JB                erfVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
-	VMULPS            Z0, Z0, Z1
+	VMOVUPS           (SI)(R8*4), Z1
+	VMULPS            (SI)(R8*4), Z1, Z1
 	VBROADCASTSS      erf32consts<>+192(SB), Z2
 	VFMADD213PS.BCST  erf32consts<>+256(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+320(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+384(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+448(SB), Z1, Z2
-	VBROADCASTSS      erf32consts<>+512(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+640(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+768(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z1, Z3
-	VDIVPS            Z3, Z2, Z2
-	VFMADD213PS       Z0, Z0, Z2
-	VSUBPS.BCST       erf32consts<>+128(SB), Z0, Z3
-	VBROADCASTSS      erf32consts<>+832(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+896(SB), Z3, Z4
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z3, Z4
-	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z3, Z4
-	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z3, Z4
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z3, Z4
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z3, Z4
-	VBROADCASTSS      erf32consts<>+1280(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z3, Z5
-	VDIVPS            Z5, Z4, Z4
-	VADDPS.BCST       erf32consts<>+1664(SB), Z4, Z4
-	VBROADCASTSS      erf32consts<>+128(SB), Z3
-	VDIVPS            Z1, Z3, Z1
-	VCMPPS.BCST       $0x1e, erf32consts<>+1728(SB), Z0, K1
-	VBROADCASTSS      erf32consts<>+1856(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z3, K1, Z3
-	VBROADCASTSS      erf32consts<>+1984(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    erf32consts<>+1920(SB), Z5, K1, Z5
-	VFMADD231PS       Z1, Z3, Z5
-	VBROADCASTSS      erf32consts<>+2112(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+2048(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z5, Z3
-	VBROADCASTSS      erf32consts<>+2240(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    erf32consts<>+2176(SB), Z5, K1, Z5
-	VFMADD231PS       Z1, Z3, Z5
-	VBROADCASTSS      erf32consts<>+2368(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+2304(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z5, Z3
-	VBROADCASTSS      erf32consts<>+2496(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    erf32consts<>+2432(SB), Z5, K1, Z5
-	VFMADD231PS       Z1, Z3, Z5
-	VBROADCASTSS      erf32consts<>+2624(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+2560(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z5, Z3
-	VBROADCASTSS      erf32consts<>+2752(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    erf32consts<>+2688(SB), Z5, K1, Z5
-	VFMADD231PS       Z1, Z3, Z5
-	VBROADCASTSS      erf32consts<>+2816(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z3, K1, Z3
-	VBROADCASTSS      erf32consts<>+2944(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2880(SB), Z6, K1, Z6
-	VFMADD231PS       Z1, Z3, Z6
-	VBROADCASTSS      erf32consts<>+3072(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+3008(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z6, Z3
-	VBROADCASTSS      erf32consts<>+3200(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3136(SB), Z6, K1, Z6
-	VFMADD231PS       Z1, Z3, Z6
-	VBROADCASTSS      erf32consts<>+3328(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+3264(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z6, Z3
-	VBROADCASTSS      erf32consts<>+3456(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3392(SB), Z6, K1, Z6
-	VFMADD231PS       Z1, Z3, Z6
-	VBROADCASTSS      erf32consts<>+3584(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+3520(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z6, Z3
-	VBROADCASTSS      erf32consts<>+3712(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+3648(SB), Z6, K1, Z6
-	VFMADD231PS       Z1, Z3, Z6
-	VBROADCASTSS      erf32consts<>+128(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    erf32consts<>+128(SB), Z3, K1, Z3
-	VFMADD231PS       Z1, Z6, Z3
-	VPANDD.BCST       erf32consts<>+3776(SB), Z0, Z1
-	VBROADCASTSS      erf32consts<>+3840(SB), Z6
-	VFNMADD231PS      Z1, Z1, Z6
-	VSUBPS            Z0, Z1, Z7
-	VADDPS            Z0, Z1, Z1
-	VDIVPS            Z3, Z5, Z5
-	VFMADD231PS       Z1, Z7, Z5
-	VADDPS            Z5, Z6, Z1
-	VSUBPS            Z1, Z6, Z6
-	VADDPS            Z5, Z6, Z6
-	VMAXPS.BCST       erf32consts<>+3904(SB), Z1, Z1
-	VMINPS.BCST       erf32consts<>+3968(SB), Z1, Z1
-	VBROADCASTSS      erf32consts<>+4032(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+4096(SB), Z1, Z3
-	VSUBPS.BCST       erf32consts<>+4096(SB), Z3, Z5
-	VFNMADD231PS.BCST erf32consts<>+4160(SB), Z5, Z1
-	VBROADCASTSS      erf32consts<>+4224(SB), Z7
-	VFNMADD213PS      Z1, Z5, Z7
-	VSUBPS            Z7, Z1, Z1
-	VFNMADD231PS.BCST erf32consts<>+4224(SB), Z5, Z1
-	VADDPS            Z6, Z7, Z5
-	VSUBPS            Z7, Z5, Z8
-	VSUBPS            Z8, Z5, Z9
-	VSUBPS            Z9, Z7, Z7
-	VSUBPS            Z8, Z6, Z6
-	VADDPS            Z6, Z7, Z7
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z1, Z2
+	VMOVUPS           (SI)(R8*4), Z1
+	VFMADD213PS       (SI)(R8*4), Z1, Z2
+	VMULPS            Z0, Z0, Z1
+	VMOVUPS           Z1, Z3
+	VFNMADD231PS      Z0, Z0, Z3
+	VPXORD.BCST       erf32consts<>+0(SB), Z1, Z1
+	VBROADCASTSS      erf32consts<>+640(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z1, Z4
+	VSUBPS.BCST       erf32consts<>+704(SB), Z4, Z5
+	VFNMADD231PS.BCST erf32consts<>+832(SB), Z5, Z1
+	VFNMADD231PS.BCST erf32consts<>+768(SB), Z5, Z1
+	VBROADCASTSS      erf32consts<>+896(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z1, Z5
+	VMULPS            Z1, Z1, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
 	VADDPS            Z7, Z1, Z1
-	VBROADCASTSS      erf32consts<>+4288(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+4352(SB), Z5, Z6
-	VFMADD213PS.BCST  erf32consts<>+4416(SB), Z5, Z6
-	VFMADD213PS.BCST  erf32consts<>+4480(SB), Z5, Z6
-	VFMADD213PS.BCST  erf32consts<>+4544(SB), Z5, Z6
-	VFMADD213PS.BCST  erf32consts<>+4608(SB), Z5, Z6
-	VFMADD213PS.BCST  erf32consts<>+4672(SB), Z5, Z6
-	VMULPS            Z5, Z5, Z7
-	VFMADD231PS       Z5, Z1, Z1
-	VFMADD231PS       Z7, Z6, Z1
-	VADDPS.BCST       erf32consts<>+128(SB), Z5, Z6
-	VBROADCASTSS      erf32consts<>+128(SB), Z7
-	VSUBPS            Z6, Z7, Z7
-	VADDPS            Z5, Z7, Z7
-	VADDPS            Z1, Z7, Z7
-	VPSUBD.BCST       erf32consts<>+4736(SB), Z3, Z3
-	VPSRLD            $0x01, Z3, Z1
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z1, Z5
-	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z1, Z3, Z3
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VADDPS            Z7, Z6, Z6
-	VMULPS            Z5, Z6, Z6
-	VMULPS            Z3, Z6, Z6
-	VDIVPS            Z0, Z6, Z6
-	VBROADCASTSS      erf32consts<>+128(SB), Z1
-	VSUBPS            Z6, Z1, Z6
-	VCMPPS.BCST       $0x11, erf32consts<>+4864(SB), Z0, K1
+	VFMADD231PS       Z5, Z6, Z1
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z4
+	VPADDD            Z4, Z5, Z5
+	VFMADD231PS       Z5, Z1, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VSUBPS.BCST       erf32consts<>+1024(SB), Z0, Z1
+	VBROADCASTSS      erf32consts<>+1088(SB), Z3
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z1, Z3
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z1, Z3
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z3, Z5
+	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z0, K1
 	VBROADCASTSS      erf32consts<>+128(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z6, Z1, K1, Z1
-	VCMPPS.BCST       $0x11, erf32consts<>+4928(SB), Z0, K1
-	VBLENDMPS         Z4, Z1, K1, Z1
-	VCMPPS.BCST       $0x11, erf32consts<>+4992(SB), Z0, K1
-	VBLENDMPS         Z2, Z1, K1, Z1
+	VBLENDMPS         Z5, Z1, K1, Z1
+	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z0
 	VPORD             Z0, Z1, Z1
+	VBLENDMPS         Z2, Z1, K1, Z1
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        erf32consts<>+5056(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VMOVUPS           Z1, (DX)(R8*4)
 	ADDQ              $0x00000010, R8
@@ -31875,173 +30956,59 @@ erfVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z1
-	VMULPS            Z1, Z1, Z2
+	VMULPS            Z0, Z0, Z2
 	VBROADCASTSS      erf32consts<>+192(SB), Z3
 	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+320(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+384(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+448(SB), Z2, Z3
-	VBROADCASTSS      erf32consts<>+512(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+640(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z2, Z4
-	VDIVPS            Z4, Z3, Z3
-	VFMADD213PS       Z1, Z1, Z3
-	VSUBPS.BCST       erf32consts<>+128(SB), Z1, Z4
-	VBROADCASTSS      erf32consts<>+832(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+896(SB), Z4, Z5
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z4, Z5
-	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z4, Z5
-	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z4, Z5
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z4, Z5
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z4, Z5
-	VBROADCASTSS      erf32consts<>+1280(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z4, Z6
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z4, Z6
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z4, Z6
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z4, Z6
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z4, Z6
-	VFMADD213PS.BCST  erf32consts<>+128(SB), Z4, Z6
-	VDIVPS            Z6, Z5, Z5
-	VADDPS.BCST       erf32consts<>+1664(SB), Z5, Z5
-	VBROADCASTSS      erf32consts<>+128(SB), Z4
-	VDIVPS            Z2, Z4, Z2
-	VCMPPS.BCST       $0x1e, erf32consts<>+1728(SB), Z1, K2
-	VBROADCASTSS      erf32consts<>+1856(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z4, K2, Z4
-	VBROADCASTSS      erf32consts<>+1984(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+1920(SB), Z6, K2, Z6
-	VFMADD231PS       Z2, Z4, Z6
-	VBROADCASTSS      erf32consts<>+2112(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+2048(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z6, Z4
-	VBROADCASTSS      erf32consts<>+2240(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2176(SB), Z6, K2, Z6
-	VFMADD231PS       Z2, Z4, Z6
-	VBROADCASTSS      erf32consts<>+2368(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+2304(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z6, Z4
-	VBROADCASTSS      erf32consts<>+2496(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2432(SB), Z6, K2, Z6
-	VFMADD231PS       Z2, Z4, Z6
-	VBROADCASTSS      erf32consts<>+2624(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+2560(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z6, Z4
-	VBROADCASTSS      erf32consts<>+2752(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    erf32consts<>+2688(SB), Z6, K2, Z6
-	VFMADD231PS       Z2, Z4, Z6
-	VBROADCASTSS      erf32consts<>+2816(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+1792(SB), Z4, K2, Z4
-	VBROADCASTSS      erf32consts<>+2944(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+2880(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z4, Z7
-	VBROADCASTSS      erf32consts<>+3072(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+3008(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z7, Z4
-	VBROADCASTSS      erf32consts<>+3200(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3136(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z4, Z7
-	VBROADCASTSS      erf32consts<>+3328(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+3264(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z7, Z4
-	VBROADCASTSS      erf32consts<>+3456(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3392(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z4, Z7
-	VBROADCASTSS      erf32consts<>+3584(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+3520(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z7, Z4
-	VBROADCASTSS      erf32consts<>+3712(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    erf32consts<>+3648(SB), Z7, K2, Z7
-	VFMADD231PS       Z2, Z4, Z7
-	VBROADCASTSS      erf32consts<>+128(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    erf32consts<>+128(SB), Z4, K2, Z4
-	VFMADD231PS       Z2, Z7, Z4
-	VPANDD.BCST       erf32consts<>+3776(SB), Z1, Z2
-	VBROADCASTSS      erf32consts<>+3840(SB), Z7
-	VFNMADD231PS      Z2, Z2, Z7
-	VSUBPS            Z1, Z2, Z8
-	VADDPS            Z1, Z2, Z2
-	VDIVPS            Z4, Z6, Z6
-	VFMADD231PS       Z2, Z8, Z6
-	VADDPS            Z6, Z7, Z2
-	VSUBPS            Z2, Z7, Z7
-	VADDPS            Z6, Z7, Z7
-	VMAXPS.BCST       erf32consts<>+3904(SB), Z2, Z2
-	VMINPS.BCST       erf32consts<>+3968(SB), Z2, Z2
-	VBROADCASTSS      erf32consts<>+4032(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+4096(SB), Z2, Z4
-	VSUBPS.BCST       erf32consts<>+4096(SB), Z4, Z6
-	VFNMADD231PS.BCST erf32consts<>+4160(SB), Z6, Z2
-	VBROADCASTSS      erf32consts<>+4224(SB), Z8
-	VFNMADD213PS      Z2, Z6, Z8
-	VSUBPS            Z8, Z2, Z2
-	VFNMADD231PS.BCST erf32consts<>+4224(SB), Z6, Z2
-	VADDPS            Z7, Z8, Z6
-	VSUBPS            Z8, Z6, Z9
-	VSUBPS            Z9, Z6, Z10
-	VSUBPS            Z10, Z8, Z8
-	VSUBPS            Z9, Z7, Z7
-	VADDPS            Z7, Z8, Z8
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z3
+	VFMADD213PS       Z0, Z0, Z3
+	VMULPS            Z1, Z1, Z2
+	VMOVUPS           Z2, Z4
+	VFNMADD231PS      Z1, Z1, Z4
+	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
+	VBROADCASTSS      erf32consts<>+640(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z5
+	VSUBPS.BCST       erf32consts<>+704(SB), Z5, Z6
+	VFNMADD231PS.BCST erf32consts<>+832(SB), Z6, Z2
+	VFNMADD231PS.BCST erf32consts<>+768(SB), Z6, Z2
+	VBROADCASTSS      erf32consts<>+896(SB), Z6
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z6
+	VMULPS            Z2, Z2, Z7
+	VPERMPS           exptail_32<>+0(SB), Z5, Z8
 	VADDPS            Z8, Z2, Z2
-	VBROADCASTSS      erf32consts<>+4288(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+4352(SB), Z6, Z7
-	VFMADD213PS.BCST  erf32consts<>+4416(SB), Z6, Z7
-	VFMADD213PS.BCST  erf32consts<>+4480(SB), Z6, Z7
-	VFMADD213PS.BCST  erf32consts<>+4544(SB), Z6, Z7
-	VFMADD213PS.BCST  erf32consts<>+4608(SB), Z6, Z7
-	VFMADD213PS.BCST  erf32consts<>+4672(SB), Z6, Z7
-	VMULPS            Z6, Z6, Z8
-	VFMADD231PS       Z6, Z2, Z2
-	VFMADD231PS       Z8, Z7, Z2
-	VADDPS.BCST       erf32consts<>+128(SB), Z6, Z7
-	VBROADCASTSS      erf32consts<>+128(SB), Z8
-	VSUBPS            Z7, Z8, Z8
-	VADDPS            Z6, Z8, Z8
-	VADDPS            Z2, Z8, Z8
-	VPSUBD.BCST       erf32consts<>+4736(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z2
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z2, Z6
-	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z2, Z4, Z4
-	VPSUBD.BCST       erf32consts<>+4800(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VADDPS            Z8, Z7, Z7
-	VMULPS            Z6, Z7, Z7
-	VMULPS            Z4, Z7, Z7
-	VDIVPS            Z1, Z7, Z7
-	VBROADCASTSS      erf32consts<>+128(SB), Z2
-	VSUBPS            Z7, Z2, Z7
-	VCMPPS.BCST       $0x11, erf32consts<>+4864(SB), Z1, K2
+	VFMADD231PS       Z6, Z7, Z2
+	VPERMPS           exphi_32<>+0(SB), Z5, Z6
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z5, Z6, Z6
+	VFMADD231PS       Z6, Z2, Z6
+	VFMADD231PS       Z4, Z6, Z6
+	VSUBPS.BCST       erf32consts<>+1024(SB), Z1, Z2
+	VBROADCASTSS      erf32consts<>+1088(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z4
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z4, Z6
+	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z7, Z2, K2, Z2
-	VCMPPS.BCST       $0x11, erf32consts<>+4928(SB), Z1, K2
-	VBLENDMPS         Z5, Z2, K2, Z2
-	VCMPPS.BCST       $0x11, erf32consts<>+4992(SB), Z1, K2
-	VBLENDMPS         Z3, Z2, K2, Z2
+	VBLENDMPS         Z6, Z2, K2, Z2
+	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z1, K2
 	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z1
 	VPORD             Z1, Z2, Z2
+	VBLENDMPS         Z3, Z2, K2, Z2
 	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        erf32consts<>+5056(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
 	VBLENDMPS         Z0, Z2, K2, Z2
 	VMOVUPS           Z2, K1, (DX)(R8*4)
 	ADDQ              R9, R8
@@ -32120,7 +31087,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock267
+	JZ                mathblock301
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -32239,7 +31206,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock267:
+mathblock301:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -32341,7 +31308,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock268
+	JZ                mathblock302
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -32460,7 +31427,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock268:
+mathblock302:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -32584,7 +31551,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock269
+	JZ                mathblock303
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -32703,7 +31670,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock269:
+mathblock303:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -32803,7 +31770,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock270
+	JZ                mathblock304
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -32922,7 +31889,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock270:
+mathblock304:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -35027,7 +33994,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock271
+	JZ                mathblock305
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -35113,7 +34080,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock271:
+mathblock305:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -35151,7 +34118,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock272
+	JZ                mathblock306
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -35181,7 +34148,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock272:
+mathblock306:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35217,7 +34184,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock273
+	JZ                mathblock307
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -35243,7 +34210,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock273:
+mathblock307:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35281,26 +34248,26 @@ logVF64AVX512_loop3:
 	CMPQ             R9, $0x00000018
 	JB               logVF64AVX512_after3
 	VMOVUPD          (SI)(R8*8), Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z0
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
 	VMOVUPD          64(SI)(R8*8), Z1
-	VPADDQ.BCST      log64consts<>+64(SB), Z1, Z1
+	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
 	VMOVUPD          128(SI)(R8*8), Z2
-	VPADDQ.BCST      log64consts<>+64(SB), Z2, Z2
+	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z0, Z3
 	VPSRLQ           $0x34, Z1, Z4
 	VPSRLQ           $0x34, Z2, Z5
-	VPORQ.BCST       log64consts<>+128(SB), Z3, Z3
-	VPORQ.BCST       log64consts<>+128(SB), Z4, Z4
-	VPORQ.BCST       log64consts<>+128(SB), Z5, Z5
-	VSUBPD.BCST      log64consts<>+192(SB), Z3, Z3
-	VSUBPD.BCST      log64consts<>+192(SB), Z4, Z4
-	VSUBPD.BCST      log64consts<>+192(SB), Z5, Z5
-	VPANDQ.BCST      log64consts<>+256(SB), Z0, Z6
-	VPANDQ.BCST      log64consts<>+256(SB), Z1, Z7
-	VPANDQ.BCST      log64consts<>+256(SB), Z2, Z8
-	VPADDQ.BCST      log64consts<>+320(SB), Z6, Z6
-	VPADDQ.BCST      log64consts<>+320(SB), Z7, Z7
-	VPADDQ.BCST      log64consts<>+320(SB), Z8, Z8
+	VPORQ.BCST       log64consts<>+64(SB), Z3, Z3
+	VPORQ.BCST       log64consts<>+64(SB), Z4, Z4
+	VPORQ.BCST       log64consts<>+64(SB), Z5, Z5
+	VSUBPD.BCST      log64consts<>+128(SB), Z3, Z3
+	VSUBPD.BCST      log64consts<>+128(SB), Z4, Z4
+	VSUBPD.BCST      log64consts<>+128(SB), Z5, Z5
+	VPANDQ.BCST      log64consts<>+192(SB), Z0, Z6
+	VPANDQ.BCST      log64consts<>+192(SB), Z1, Z7
+	VPANDQ.BCST      log64consts<>+192(SB), Z2, Z8
+	VPADDQ.BCST      log64consts<>+256(SB), Z6, Z6
+	VPADDQ.BCST      log64consts<>+256(SB), Z7, Z7
+	VPADDQ.BCST      log64consts<>+256(SB), Z8, Z8
 	VPSRLQ           $0x30, Z0, Z0
 	VPSRLQ           $0x30, Z1, Z1
 	VPSRLQ           $0x30, Z2, Z2
@@ -35310,27 +34277,27 @@ logVF64AVX512_loop3:
 	VPERMT2PD        loginvc_64<>+64(SB), Z1, Z10
 	VMOVUPS          loginvc_64<>+0(SB), Z11
 	VPERMT2PD        loginvc_64<>+64(SB), Z2, Z11
-	VFMADD213PD.BCST log64consts<>+384(SB), Z9, Z6
-	VFMADD213PD.BCST log64consts<>+384(SB), Z10, Z7
-	VFMADD213PD.BCST log64consts<>+384(SB), Z11, Z8
+	VFMADD213PD.BCST log64consts<>+320(SB), Z9, Z6
+	VFMADD213PD.BCST log64consts<>+320(SB), Z10, Z7
+	VFMADD213PD.BCST log64consts<>+320(SB), Z11, Z8
 	VMOVUPS          loglhi_64<>+0(SB), Z9
 	VPERMT2PD        loglhi_64<>+64(SB), Z0, Z9
 	VMOVUPS          loglhi_64<>+0(SB), Z10
 	VPERMT2PD        loglhi_64<>+64(SB), Z1, Z10
 	VMOVUPS          loglhi_64<>+0(SB), Z11
 	VPERMT2PD        loglhi_64<>+64(SB), Z2, Z11
-	VFMADD231PD.BCST log64consts<>+448(SB), Z3, Z9
-	VFMADD231PD.BCST log64consts<>+448(SB), Z4, Z10
-	VFMADD231PD.BCST log64consts<>+448(SB), Z5, Z11
+	VFMADD231PD.BCST log64consts<>+384(SB), Z3, Z9
+	VFMADD231PD.BCST log64consts<>+384(SB), Z4, Z10
+	VFMADD231PD.BCST log64consts<>+384(SB), Z5, Z11
 	VMOVUPS          logllo_64<>+0(SB), Z12
 	VPERMT2PD        logllo_64<>+64(SB), Z0, Z12
 	VMOVUPS          logllo_64<>+0(SB), Z0
 	VPERMT2PD        logllo_64<>+64(SB), Z1, Z0
 	VMOVUPS          logllo_64<>+0(SB), Z1
 	VPERMT2PD        logllo_64<>+64(SB), Z2, Z1
-	VFMADD231PD.BCST log64consts<>+512(SB), Z3, Z12
-	VFMADD231PD.BCST log64consts<>+512(SB), Z4, Z0
-	VFMADD231PD.BCST log64consts<>+512(SB), Z5, Z1
+	VFMADD231PD.BCST log64consts<>+448(SB), Z3, Z12
+	VFMADD231PD.BCST log64consts<>+448(SB), Z4, Z0
+	VFMADD231PD.BCST log64consts<>+448(SB), Z5, Z1
 	VADDPD           Z6, Z9, Z2
 	VADDPD           Z7, Z10, Z3
 	VADDPD           Z8, Z11, Z4
@@ -35340,11 +34307,14 @@ logVF64AVX512_loop3:
 	VADDPD           Z6, Z9, Z9
 	VADDPD           Z7, Z10, Z10
 	VADDPD           Z8, Z11, Z11
-	VBROADCASTSD     log64consts<>+576(SB), Z5
+	VBROADCASTSD     log64consts<>+512(SB), Z5
+	VFMADD213PD.BCST log64consts<>+576(SB), Z6, Z5
+	VBROADCASTSD     log64consts<>+512(SB), Z13
+	VFMADD213PD.BCST log64consts<>+576(SB), Z7, Z13
+	VBROADCASTSD     log64consts<>+512(SB), Z14
+	VFMADD213PD.BCST log64consts<>+576(SB), Z8, Z14
 	VFMADD213PD.BCST log64consts<>+640(SB), Z6, Z5
-	VBROADCASTSD     log64consts<>+576(SB), Z13
 	VFMADD213PD.BCST log64consts<>+640(SB), Z7, Z13
-	VBROADCASTSD     log64consts<>+576(SB), Z14
 	VFMADD213PD.BCST log64consts<>+640(SB), Z8, Z14
 	VFMADD213PD.BCST log64consts<>+704(SB), Z6, Z5
 	VFMADD213PD.BCST log64consts<>+704(SB), Z7, Z13
@@ -35367,9 +34337,6 @@ logVF64AVX512_loop3:
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z6, Z5
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z7, Z13
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z8, Z14
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z6, Z5
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z7, Z13
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z8, Z14
 	VMULPD           Z6, Z6, Z6
 	VMULPD           Z7, Z7, Z7
 	VMULPD           Z8, Z8, Z8
@@ -35383,47 +34350,48 @@ logVF64AVX512_loop3:
 	VADDPD           Z10, Z3, Z3
 	VADDPD           Z11, Z4, Z4
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log64consts<>+1280(SB), Z0, K1
+	VCMPPD.BCST      $0x11, log64consts<>+1216(SB), Z0, K1
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log64consts<>+1280(SB), Z0, K2
+	VCMPPD.BCST      $0x11, log64consts<>+1216(SB), Z0, K2
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log64consts<>+1280(SB), Z0, K3
+	VCMPPD.BCST      $0x11, log64consts<>+1216(SB), Z0, K3
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log64consts<>+1216(SB), Z0, K4
+	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K4
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log64consts<>+1216(SB), Z0, K5
+	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K5
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log64consts<>+1216(SB), Z0, K6
+	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K6
 	KORW             K1, K4, K1
 	KORW             K2, K5, K2
 	KORW             K3, K6, K3
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock274
+	JZ               mathblock308
 	VMOVUPD          (SI)(R8*8), Z0
-	VMULPD.BCST      log64consts<>+1344(SB), Z0, Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log64consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+1408(SB), Z1, Z1
-	VPANDQ.BCST      log64consts<>+256(SB), Z0, Z5
-	VPADDQ.BCST      log64consts<>+320(SB), Z5, Z5
+	VPORQ.BCST       log64consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+1344(SB), Z1, Z1
+	VPANDQ.BCST      log64consts<>+192(SB), Z0, Z5
+	VPADDQ.BCST      log64consts<>+256(SB), Z5, Z5
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          loginvc_64<>+0(SB), Z6
 	VPERMT2PD        loginvc_64<>+64(SB), Z0, Z6
-	VFMADD213PD.BCST log64consts<>+384(SB), Z6, Z5
+	VFMADD213PD.BCST log64consts<>+320(SB), Z6, Z5
 	VMOVUPS          loglhi_64<>+0(SB), Z6
 	VPERMT2PD        loglhi_64<>+64(SB), Z0, Z6
-	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z6
+	VFMADD231PD.BCST log64consts<>+384(SB), Z1, Z6
 	VMOVUPS          logllo_64<>+0(SB), Z7
 	VPERMT2PD        logllo_64<>+64(SB), Z0, Z7
-	VFMADD231PD.BCST log64consts<>+512(SB), Z1, Z7
+	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z7
 	VADDPD           Z5, Z6, Z0
 	VSUBPD           Z0, Z6, Z6
 	VADDPD           Z5, Z6, Z6
-	VBROADCASTSD     log64consts<>+576(SB), Z1
+	VBROADCASTSD     log64consts<>+512(SB), Z1
+	VFMADD213PD.BCST log64consts<>+576(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+640(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+704(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+768(SB), Z5, Z1
@@ -35432,49 +34400,49 @@ logVF64AVX512_loop3:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z5, Z1
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z5, Z1
 	VMULPD           Z5, Z5, Z5
 	VADDPD           Z7, Z6, Z6
 	VFMADD231PD      Z1, Z5, Z6
 	VADDPD           Z6, Z0, Z0
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1472(SB), Z1, K4
+	VCMPPD.BCST      $0x00, log64consts<>+1408(SB), Z1, K4
+	VBLENDMPD.BCST   log64consts<>+1472(SB), Z0, K4, Z0
+	VMOVUPD          (SI)(R8*8), Z1
+	VCMPPD.BCST      $0x11, log64consts<>+1408(SB), Z1, K4
 	VBLENDMPD.BCST   log64consts<>+1536(SB), Z0, K4, Z0
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x11, log64consts<>+1472(SB), Z1, K4
-	VBLENDMPD.BCST   log64consts<>+1600(SB), Z0, K4, Z0
-	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1216(SB), Z1, K4
-	VBLENDMPD.BCST   log64consts<>+1216(SB), Z0, K4, Z0
+	VCMPPD.BCST      $0x00, log64consts<>+1152(SB), Z1, K4
+	VBLENDMPD.BCST   log64consts<>+1152(SB), Z0, K4, Z0
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD           $0x03, (SI)(R8*8), Z1, K4
 	VMOVUPD          (SI)(R8*8), Z1
-	VPORQ.BCST       log64consts<>+1664(SB), Z1, Z1
+	VPORQ.BCST       log64consts<>+1600(SB), Z1, Z1
 	VBLENDMPD        Z1, Z0, K4, Z0
 	VBLENDMPD        Z0, Z2, K1, Z2
 	VMOVUPD          64(SI)(R8*8), Z0
-	VMULPD.BCST      log64consts<>+1344(SB), Z0, Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log64consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+1408(SB), Z1, Z1
-	VPANDQ.BCST      log64consts<>+256(SB), Z0, Z5
-	VPADDQ.BCST      log64consts<>+320(SB), Z5, Z5
+	VPORQ.BCST       log64consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+1344(SB), Z1, Z1
+	VPANDQ.BCST      log64consts<>+192(SB), Z0, Z5
+	VPADDQ.BCST      log64consts<>+256(SB), Z5, Z5
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          loginvc_64<>+0(SB), Z6
 	VPERMT2PD        loginvc_64<>+64(SB), Z0, Z6
-	VFMADD213PD.BCST log64consts<>+384(SB), Z6, Z5
+	VFMADD213PD.BCST log64consts<>+320(SB), Z6, Z5
 	VMOVUPS          loglhi_64<>+0(SB), Z6
 	VPERMT2PD        loglhi_64<>+64(SB), Z0, Z6
-	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z6
+	VFMADD231PD.BCST log64consts<>+384(SB), Z1, Z6
 	VMOVUPS          logllo_64<>+0(SB), Z7
 	VPERMT2PD        logllo_64<>+64(SB), Z0, Z7
-	VFMADD231PD.BCST log64consts<>+512(SB), Z1, Z7
+	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z7
 	VADDPD           Z5, Z6, Z0
 	VSUBPD           Z0, Z6, Z6
 	VADDPD           Z5, Z6, Z6
-	VBROADCASTSD     log64consts<>+576(SB), Z1
+	VBROADCASTSD     log64consts<>+512(SB), Z1
+	VFMADD213PD.BCST log64consts<>+576(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+640(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+704(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+768(SB), Z5, Z1
@@ -35483,49 +34451,49 @@ logVF64AVX512_loop3:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z5, Z1
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z5, Z1
 	VMULPD           Z5, Z5, Z5
 	VADDPD           Z7, Z6, Z6
 	VFMADD231PD      Z1, Z5, Z6
 	VADDPD           Z6, Z0, Z0
 	VMOVUPD          64(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1472(SB), Z1, K1
+	VCMPPD.BCST      $0x00, log64consts<>+1408(SB), Z1, K1
+	VBLENDMPD.BCST   log64consts<>+1472(SB), Z0, K1, Z0
+	VMOVUPD          64(SI)(R8*8), Z1
+	VCMPPD.BCST      $0x11, log64consts<>+1408(SB), Z1, K1
 	VBLENDMPD.BCST   log64consts<>+1536(SB), Z0, K1, Z0
 	VMOVUPD          64(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x11, log64consts<>+1472(SB), Z1, K1
-	VBLENDMPD.BCST   log64consts<>+1600(SB), Z0, K1, Z0
-	VMOVUPD          64(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1216(SB), Z1, K1
-	VBLENDMPD.BCST   log64consts<>+1216(SB), Z0, K1, Z0
+	VCMPPD.BCST      $0x00, log64consts<>+1152(SB), Z1, K1
+	VBLENDMPD.BCST   log64consts<>+1152(SB), Z0, K1, Z0
 	VMOVUPD          64(SI)(R8*8), Z1
 	VCMPPD           $0x03, 64(SI)(R8*8), Z1, K1
 	VMOVUPD          64(SI)(R8*8), Z1
-	VPORQ.BCST       log64consts<>+1664(SB), Z1, Z1
+	VPORQ.BCST       log64consts<>+1600(SB), Z1, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z3, K2, Z3
 	VMOVUPD          128(SI)(R8*8), Z0
-	VMULPD.BCST      log64consts<>+1344(SB), Z0, Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log64consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+1408(SB), Z1, Z1
-	VPANDQ.BCST      log64consts<>+256(SB), Z0, Z5
-	VPADDQ.BCST      log64consts<>+320(SB), Z5, Z5
+	VPORQ.BCST       log64consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+1344(SB), Z1, Z1
+	VPANDQ.BCST      log64consts<>+192(SB), Z0, Z5
+	VPADDQ.BCST      log64consts<>+256(SB), Z5, Z5
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          loginvc_64<>+0(SB), Z6
 	VPERMT2PD        loginvc_64<>+64(SB), Z0, Z6
-	VFMADD213PD.BCST log64consts<>+384(SB), Z6, Z5
+	VFMADD213PD.BCST log64consts<>+320(SB), Z6, Z5
 	VMOVUPS          loglhi_64<>+0(SB), Z6
 	VPERMT2PD        loglhi_64<>+64(SB), Z0, Z6
-	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z6
+	VFMADD231PD.BCST log64consts<>+384(SB), Z1, Z6
 	VMOVUPS          logllo_64<>+0(SB), Z7
 	VPERMT2PD        logllo_64<>+64(SB), Z0, Z7
-	VFMADD231PD.BCST log64consts<>+512(SB), Z1, Z7
+	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z7
 	VADDPD           Z5, Z6, Z0
 	VSUBPD           Z0, Z6, Z6
 	VADDPD           Z5, Z6, Z6
-	VBROADCASTSD     log64consts<>+576(SB), Z1
+	VBROADCASTSD     log64consts<>+512(SB), Z1
+	VFMADD213PD.BCST log64consts<>+576(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+640(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+704(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+768(SB), Z5, Z1
@@ -35534,28 +34502,27 @@ logVF64AVX512_loop3:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z5, Z1
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z5, Z1
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z5, Z1
 	VMULPD           Z5, Z5, Z5
 	VADDPD           Z7, Z6, Z6
 	VFMADD231PD      Z1, Z5, Z6
 	VADDPD           Z6, Z0, Z0
 	VMOVUPD          128(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1472(SB), Z1, K1
+	VCMPPD.BCST      $0x00, log64consts<>+1408(SB), Z1, K1
+	VBLENDMPD.BCST   log64consts<>+1472(SB), Z0, K1, Z0
+	VMOVUPD          128(SI)(R8*8), Z1
+	VCMPPD.BCST      $0x11, log64consts<>+1408(SB), Z1, K1
 	VBLENDMPD.BCST   log64consts<>+1536(SB), Z0, K1, Z0
 	VMOVUPD          128(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x11, log64consts<>+1472(SB), Z1, K1
-	VBLENDMPD.BCST   log64consts<>+1600(SB), Z0, K1, Z0
-	VMOVUPD          128(SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log64consts<>+1216(SB), Z1, K1
-	VBLENDMPD.BCST   log64consts<>+1216(SB), Z0, K1, Z0
+	VCMPPD.BCST      $0x00, log64consts<>+1152(SB), Z1, K1
+	VBLENDMPD.BCST   log64consts<>+1152(SB), Z0, K1, Z0
 	VMOVUPD          128(SI)(R8*8), Z1
 	VCMPPD           $0x03, 128(SI)(R8*8), Z1, K1
 	VMOVUPD          128(SI)(R8*8), Z1
-	VPORQ.BCST       log64consts<>+1664(SB), Z1, Z1
+	VPORQ.BCST       log64consts<>+1600(SB), Z1, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock274:
+mathblock308:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -35568,26 +34535,27 @@ logVF64AVX512_loop1:
 	CMPQ             R9, $0x00000008
 	JB               logVF64AVX512_after1
 	VMOVUPD          (SI)(R8*8), Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z0
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log64consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log64consts<>+192(SB), Z1, Z1
-	VPANDQ.BCST      log64consts<>+256(SB), Z0, Z2
-	VPADDQ.BCST      log64consts<>+320(SB), Z2, Z2
+	VPORQ.BCST       log64consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log64consts<>+128(SB), Z1, Z1
+	VPANDQ.BCST      log64consts<>+192(SB), Z0, Z2
+	VPADDQ.BCST      log64consts<>+256(SB), Z2, Z2
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          loginvc_64<>+0(SB), Z3
 	VPERMT2PD        loginvc_64<>+64(SB), Z0, Z3
-	VFMADD213PD.BCST log64consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST log64consts<>+320(SB), Z3, Z2
 	VMOVUPS          loglhi_64<>+0(SB), Z3
 	VPERMT2PD        loglhi_64<>+64(SB), Z0, Z3
-	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z3
+	VFMADD231PD.BCST log64consts<>+384(SB), Z1, Z3
 	VMOVUPS          logllo_64<>+0(SB), Z4
 	VPERMT2PD        logllo_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log64consts<>+512(SB), Z1, Z4
+	VFMADD231PD.BCST log64consts<>+448(SB), Z1, Z4
 	VADDPD           Z2, Z3, Z0
 	VSUBPD           Z0, Z3, Z3
 	VADDPD           Z2, Z3, Z3
-	VBROADCASTSD     log64consts<>+576(SB), Z1
+	VBROADCASTSD     log64consts<>+512(SB), Z1
+	VFMADD213PD.BCST log64consts<>+576(SB), Z2, Z1
 	VFMADD213PD.BCST log64consts<>+640(SB), Z2, Z1
 	VFMADD213PD.BCST log64consts<>+704(SB), Z2, Z1
 	VFMADD213PD.BCST log64consts<>+768(SB), Z2, Z1
@@ -35596,41 +34564,41 @@ logVF64AVX512_loop1:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z2, Z1
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z2, Z1
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z2, Z1
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z2, Z1
 	VMULPD           Z2, Z2, Z2
 	VADDPD           Z4, Z3, Z3
 	VFMADD231PD      Z1, Z2, Z3
 	VADDPD           Z3, Z0, Z0
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x11, log64consts<>+1280(SB), Z1, K1
+	VCMPPD.BCST      $0x11, log64consts<>+1216(SB), Z1, K1
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x15, log64consts<>+1216(SB), Z1, K2
+	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock275
+	JZ               mathblock309
 	VMOVUPD          (SI)(R8*8), Z1
-	VMULPD.BCST      log64consts<>+1344(SB), Z1, Z1
-	VPADDQ.BCST      log64consts<>+64(SB), Z1, Z1
+	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
+	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z2
-	VPORQ.BCST       log64consts<>+128(SB), Z2, Z2
-	VSUBPD.BCST      log64consts<>+192(SB), Z2, Z2
-	VSUBPD.BCST      log64consts<>+1408(SB), Z2, Z2
-	VPANDQ.BCST      log64consts<>+256(SB), Z1, Z3
-	VPADDQ.BCST      log64consts<>+320(SB), Z3, Z3
+	VPORQ.BCST       log64consts<>+64(SB), Z2, Z2
+	VSUBPD.BCST      log64consts<>+128(SB), Z2, Z2
+	VSUBPD.BCST      log64consts<>+1344(SB), Z2, Z2
+	VPANDQ.BCST      log64consts<>+192(SB), Z1, Z3
+	VPADDQ.BCST      log64consts<>+256(SB), Z3, Z3
 	VPSRLQ           $0x30, Z1, Z1
 	VMOVUPS          loginvc_64<>+0(SB), Z4
 	VPERMT2PD        loginvc_64<>+64(SB), Z1, Z4
-	VFMADD213PD.BCST log64consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST log64consts<>+320(SB), Z4, Z3
 	VMOVUPS          loglhi_64<>+0(SB), Z4
 	VPERMT2PD        loglhi_64<>+64(SB), Z1, Z4
-	VFMADD231PD.BCST log64consts<>+448(SB), Z2, Z4
+	VFMADD231PD.BCST log64consts<>+384(SB), Z2, Z4
 	VMOVUPS          logllo_64<>+0(SB), Z5
 	VPERMT2PD        logllo_64<>+64(SB), Z1, Z5
-	VFMADD231PD.BCST log64consts<>+512(SB), Z2, Z5
+	VFMADD231PD.BCST log64consts<>+448(SB), Z2, Z5
 	VADDPD           Z3, Z4, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z3, Z4, Z4
-	VBROADCASTSD     log64consts<>+576(SB), Z2
+	VBROADCASTSD     log64consts<>+512(SB), Z2
+	VFMADD213PD.BCST log64consts<>+576(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+640(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+704(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+768(SB), Z3, Z2
@@ -35639,28 +34607,27 @@ logVF64AVX512_loop1:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z3, Z2
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z3, Z2
 	VMULPD           Z3, Z3, Z3
 	VADDPD           Z5, Z4, Z4
 	VFMADD231PD      Z2, Z3, Z4
 	VADDPD           Z4, Z1, Z1
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log64consts<>+1472(SB), Z2, K2
+	VCMPPD.BCST      $0x00, log64consts<>+1408(SB), Z2, K2
+	VBLENDMPD.BCST   log64consts<>+1472(SB), Z1, K2, Z1
+	VMOVUPD          (SI)(R8*8), Z2
+	VCMPPD.BCST      $0x11, log64consts<>+1408(SB), Z2, K2
 	VBLENDMPD.BCST   log64consts<>+1536(SB), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x11, log64consts<>+1472(SB), Z2, K2
-	VBLENDMPD.BCST   log64consts<>+1600(SB), Z1, K2, Z1
-	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log64consts<>+1216(SB), Z2, K2
-	VBLENDMPD.BCST   log64consts<>+1216(SB), Z1, K2, Z1
+	VCMPPD.BCST      $0x00, log64consts<>+1152(SB), Z2, K2
+	VBLENDMPD.BCST   log64consts<>+1152(SB), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD           $0x03, (SI)(R8*8), Z2, K2
 	VMOVUPD          (SI)(R8*8), Z2
-	VPORQ.BCST       log64consts<>+1664(SB), Z2, Z2
+	VPORQ.BCST       log64consts<>+1600(SB), Z2, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock275:
+mathblock309:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35672,26 +34639,27 @@ logVF64AVX512_after1:
 	LEAQ             tailmask<>+0(SB), R10
 	KMOVQ            (R10)(R9*8), K1
 	VMOVUPD.Z        (SI)(R8*8), K1, Z0
-	VPADDQ.BCST      log64consts<>+64(SB), Z0, Z1
+	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z1
 	VPSRLQ           $0x34, Z1, Z2
-	VPORQ.BCST       log64consts<>+128(SB), Z2, Z2
-	VSUBPD.BCST      log64consts<>+192(SB), Z2, Z2
-	VPANDQ.BCST      log64consts<>+256(SB), Z1, Z3
-	VPADDQ.BCST      log64consts<>+320(SB), Z3, Z3
+	VPORQ.BCST       log64consts<>+64(SB), Z2, Z2
+	VSUBPD.BCST      log64consts<>+128(SB), Z2, Z2
+	VPANDQ.BCST      log64consts<>+192(SB), Z1, Z3
+	VPADDQ.BCST      log64consts<>+256(SB), Z3, Z3
 	VPSRLQ           $0x30, Z1, Z1
 	VMOVUPS          loginvc_64<>+0(SB), Z4
 	VPERMT2PD        loginvc_64<>+64(SB), Z1, Z4
-	VFMADD213PD.BCST log64consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST log64consts<>+320(SB), Z4, Z3
 	VMOVUPS          loglhi_64<>+0(SB), Z4
 	VPERMT2PD        loglhi_64<>+64(SB), Z1, Z4
-	VFMADD231PD.BCST log64consts<>+448(SB), Z2, Z4
+	VFMADD231PD.BCST log64consts<>+384(SB), Z2, Z4
 	VMOVUPS          logllo_64<>+0(SB), Z5
 	VPERMT2PD        logllo_64<>+64(SB), Z1, Z5
-	VFMADD231PD.BCST log64consts<>+512(SB), Z2, Z5
+	VFMADD231PD.BCST log64consts<>+448(SB), Z2, Z5
 	VADDPD           Z3, Z4, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z3, Z4, Z4
-	VBROADCASTSD     log64consts<>+576(SB), Z2
+	VBROADCASTSD     log64consts<>+512(SB), Z2
+	VFMADD213PD.BCST log64consts<>+576(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+640(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+704(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+768(SB), Z3, Z2
@@ -35700,38 +34668,38 @@ logVF64AVX512_after1:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z3, Z2
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z3, Z2
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z3, Z2
 	VMULPD           Z3, Z3, Z3
 	VADDPD           Z5, Z4, Z4
 	VFMADD231PD      Z2, Z3, Z4
 	VADDPD           Z4, Z1, Z1
-	VCMPPD.BCST      $0x11, log64consts<>+1280(SB), Z0, K2
-	VCMPPD.BCST      $0x15, log64consts<>+1216(SB), Z0, K3
+	VCMPPD.BCST      $0x11, log64consts<>+1216(SB), Z0, K2
+	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock276
-	VMULPD.BCST      log64consts<>+1344(SB), Z0, Z2
-	VPADDQ.BCST      log64consts<>+64(SB), Z2, Z2
+	JZ               mathblock310
+	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
+	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
-	VPORQ.BCST       log64consts<>+128(SB), Z3, Z3
-	VSUBPD.BCST      log64consts<>+192(SB), Z3, Z3
-	VSUBPD.BCST      log64consts<>+1408(SB), Z3, Z3
-	VPANDQ.BCST      log64consts<>+256(SB), Z2, Z4
-	VPADDQ.BCST      log64consts<>+320(SB), Z4, Z4
+	VPORQ.BCST       log64consts<>+64(SB), Z3, Z3
+	VSUBPD.BCST      log64consts<>+128(SB), Z3, Z3
+	VSUBPD.BCST      log64consts<>+1344(SB), Z3, Z3
+	VPANDQ.BCST      log64consts<>+192(SB), Z2, Z4
+	VPADDQ.BCST      log64consts<>+256(SB), Z4, Z4
 	VPSRLQ           $0x30, Z2, Z2
 	VMOVUPS          loginvc_64<>+0(SB), Z5
 	VPERMT2PD        loginvc_64<>+64(SB), Z2, Z5
-	VFMADD213PD.BCST log64consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST log64consts<>+320(SB), Z5, Z4
 	VMOVUPS          loglhi_64<>+0(SB), Z5
 	VPERMT2PD        loglhi_64<>+64(SB), Z2, Z5
-	VFMADD231PD.BCST log64consts<>+448(SB), Z3, Z5
+	VFMADD231PD.BCST log64consts<>+384(SB), Z3, Z5
 	VMOVUPS          logllo_64<>+0(SB), Z6
 	VPERMT2PD        logllo_64<>+64(SB), Z2, Z6
-	VFMADD231PD.BCST log64consts<>+512(SB), Z3, Z6
+	VFMADD231PD.BCST log64consts<>+448(SB), Z3, Z6
 	VADDPD           Z4, Z5, Z2
 	VSUBPD           Z2, Z5, Z5
 	VADDPD           Z4, Z5, Z5
-	VBROADCASTSD     log64consts<>+576(SB), Z3
+	VBROADCASTSD     log64consts<>+512(SB), Z3
+	VFMADD213PD.BCST log64consts<>+576(SB), Z4, Z3
 	VFMADD213PD.BCST log64consts<>+640(SB), Z4, Z3
 	VFMADD213PD.BCST log64consts<>+704(SB), Z4, Z3
 	VFMADD213PD.BCST log64consts<>+768(SB), Z4, Z3
@@ -35740,23 +34708,22 @@ logVF64AVX512_after1:
 	VFMADD213PD.BCST log64consts<>+960(SB), Z4, Z3
 	VFMADD213PD.BCST log64consts<>+1024(SB), Z4, Z3
 	VFMADD213PD.BCST log64consts<>+1088(SB), Z4, Z3
-	VFMADD213PD.BCST log64consts<>+1152(SB), Z4, Z3
 	VMULPD           Z4, Z4, Z4
 	VADDPD           Z6, Z5, Z5
 	VFMADD231PD      Z3, Z4, Z5
 	VADDPD           Z5, Z2, Z2
-	VCMPPD.BCST      $0x00, log64consts<>+1472(SB), Z0, K3
+	VCMPPD.BCST      $0x00, log64consts<>+1408(SB), Z0, K3
+	VBLENDMPD.BCST   log64consts<>+1472(SB), Z2, K3, Z2
+	VCMPPD.BCST      $0x11, log64consts<>+1408(SB), Z0, K3
 	VBLENDMPD.BCST   log64consts<>+1536(SB), Z2, K3, Z2
-	VCMPPD.BCST      $0x11, log64consts<>+1472(SB), Z0, K3
-	VBLENDMPD.BCST   log64consts<>+1600(SB), Z2, K3, Z2
-	VCMPPD.BCST      $0x00, log64consts<>+1216(SB), Z0, K3
-	VBLENDMPD.BCST   log64consts<>+1216(SB), Z2, K3, Z2
+	VCMPPD.BCST      $0x00, log64consts<>+1152(SB), Z0, K3
+	VBLENDMPD.BCST   log64consts<>+1152(SB), Z2, K3, Z2
 	VCMPPD           $0x03, Z0, Z0, K3
-	VPORQ.BCST       log64consts<>+1664(SB), Z0, Z0
+	VPORQ.BCST       log64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock276:
+mathblock310:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35871,7 +34838,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock277
+	JZ                mathblock311
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -35957,7 +34924,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock277:
+mathblock311:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -35995,7 +34962,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock278
+	JZ                mathblock312
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -36025,7 +34992,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock278:
+mathblock312:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -36060,7 +35027,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock279
+	JZ                mathblock313
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -36086,7 +35053,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock279:
+mathblock313:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36632,7 +35599,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock280
+	JZ               mathblock314
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36802,7 +35769,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock280:
+mathblock314:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -36859,7 +35826,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock281
+	JZ               mathblock315
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36917,7 +35884,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock281:
+mathblock315:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -36971,7 +35938,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock282
+	JZ               mathblock316
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -37023,7 +35990,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock282:
+mathblock316:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37061,26 +36028,26 @@ log10VF64AVX512_loop3:
 	CMPQ             R9, $0x00000018
 	JB               log10VF64AVX512_after3
 	VMOVUPD          (SI)(R8*8), Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VMOVUPD          64(SI)(R8*8), Z1
-	VPADDQ.BCST      log1064consts<>+64(SB), Z1, Z1
+	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VMOVUPD          128(SI)(R8*8), Z2
-	VPADDQ.BCST      log1064consts<>+64(SB), Z2, Z2
+	VPADDQ.BCST      log1064consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z0, Z3
 	VPSRLQ           $0x34, Z1, Z4
 	VPSRLQ           $0x34, Z2, Z5
-	VPORQ.BCST       log1064consts<>+128(SB), Z3, Z3
-	VPORQ.BCST       log1064consts<>+128(SB), Z4, Z4
-	VPORQ.BCST       log1064consts<>+128(SB), Z5, Z5
-	VSUBPD.BCST      log1064consts<>+192(SB), Z3, Z3
-	VSUBPD.BCST      log1064consts<>+192(SB), Z4, Z4
-	VSUBPD.BCST      log1064consts<>+192(SB), Z5, Z5
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z6
-	VPANDQ.BCST      log1064consts<>+256(SB), Z1, Z7
-	VPANDQ.BCST      log1064consts<>+256(SB), Z2, Z8
-	VPADDQ.BCST      log1064consts<>+320(SB), Z6, Z6
-	VPADDQ.BCST      log1064consts<>+320(SB), Z7, Z7
-	VPADDQ.BCST      log1064consts<>+320(SB), Z8, Z8
+	VPORQ.BCST       log1064consts<>+64(SB), Z3, Z3
+	VPORQ.BCST       log1064consts<>+64(SB), Z4, Z4
+	VPORQ.BCST       log1064consts<>+64(SB), Z5, Z5
+	VSUBPD.BCST      log1064consts<>+128(SB), Z3, Z3
+	VSUBPD.BCST      log1064consts<>+128(SB), Z4, Z4
+	VSUBPD.BCST      log1064consts<>+128(SB), Z5, Z5
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z6
+	VPANDQ.BCST      log1064consts<>+192(SB), Z1, Z7
+	VPANDQ.BCST      log1064consts<>+192(SB), Z2, Z8
+	VPADDQ.BCST      log1064consts<>+256(SB), Z6, Z6
+	VPADDQ.BCST      log1064consts<>+256(SB), Z7, Z7
+	VPADDQ.BCST      log1064consts<>+256(SB), Z8, Z8
 	VPSRLQ           $0x30, Z0, Z0
 	VPSRLQ           $0x30, Z1, Z1
 	VPSRLQ           $0x30, Z2, Z2
@@ -37090,38 +36057,38 @@ log10VF64AVX512_loop3:
 	VPERMT2PD        log10invc_64<>+64(SB), Z1, Z10
 	VMOVUPS          log10invc_64<>+0(SB), Z11
 	VPERMT2PD        log10invc_64<>+64(SB), Z2, Z11
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z9, Z6
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z10, Z7
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z11, Z8
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z9, Z6
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z10, Z7
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z11, Z8
 	VMOVUPS          log10lhi_64<>+0(SB), Z9
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z9
 	VMOVUPS          log10lhi_64<>+0(SB), Z10
 	VPERMT2PD        log10lhi_64<>+64(SB), Z1, Z10
 	VMOVUPS          log10lhi_64<>+0(SB), Z11
 	VPERMT2PD        log10lhi_64<>+64(SB), Z2, Z11
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z3, Z9
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z4, Z10
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z5, Z11
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z3, Z9
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z4, Z10
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z5, Z11
 	VMOVUPS          log10llo_64<>+0(SB), Z12
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z12
 	VMOVUPS          log10llo_64<>+0(SB), Z0
 	VPERMT2PD        log10llo_64<>+64(SB), Z1, Z0
 	VMOVUPS          log10llo_64<>+0(SB), Z1
 	VPERMT2PD        log10llo_64<>+64(SB), Z2, Z1
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z3, Z12
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z4, Z0
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z5, Z1
-	VMULPD.BCST      log1064consts<>+576(SB), Z6, Z2
-	VMULPD.BCST      log1064consts<>+576(SB), Z7, Z3
-	VMULPD.BCST      log1064consts<>+576(SB), Z8, Z4
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z6, Z12
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z7, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z8, Z1
-	VBROADCASTSD     log1064consts<>+576(SB), Z5
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z3, Z12
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z4, Z0
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z5, Z1
+	VMULPD.BCST      log1064consts<>+512(SB), Z6, Z2
+	VMULPD.BCST      log1064consts<>+512(SB), Z7, Z3
+	VMULPD.BCST      log1064consts<>+512(SB), Z8, Z4
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z6, Z12
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z7, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z8, Z1
+	VBROADCASTSD     log1064consts<>+512(SB), Z5
 	VFNMADD213PD     Z2, Z6, Z5
-	VBROADCASTSD     log1064consts<>+576(SB), Z13
+	VBROADCASTSD     log1064consts<>+512(SB), Z13
 	VFNMADD213PD     Z3, Z7, Z13
-	VBROADCASTSD     log1064consts<>+576(SB), Z14
+	VBROADCASTSD     log1064consts<>+512(SB), Z14
 	VFNMADD213PD     Z4, Z8, Z14
 	VSUBPD           Z5, Z12, Z12
 	VSUBPD           Z13, Z0, Z0
@@ -37135,11 +36102,14 @@ log10VF64AVX512_loop3:
 	VADDPD           Z2, Z9, Z9
 	VADDPD           Z3, Z10, Z10
 	VADDPD           Z4, Z11, Z11
-	VBROADCASTSD     log1064consts<>+704(SB), Z2
+	VBROADCASTSD     log1064consts<>+640(SB), Z2
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z6, Z2
+	VBROADCASTSD     log1064consts<>+640(SB), Z3
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z7, Z3
+	VBROADCASTSD     log1064consts<>+640(SB), Z4
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z8, Z4
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z6, Z2
-	VBROADCASTSD     log1064consts<>+704(SB), Z3
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z7, Z3
-	VBROADCASTSD     log1064consts<>+704(SB), Z4
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z8, Z4
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z6, Z2
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z7, Z3
@@ -37162,9 +36132,6 @@ log10VF64AVX512_loop3:
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z6, Z2
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z7, Z3
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z8, Z4
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z6, Z2
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z7, Z3
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z8, Z4
 	VMULPD           Z6, Z6, Z6
 	VMULPD           Z7, Z7, Z7
 	VMULPD           Z8, Z8, Z8
@@ -37178,52 +36145,53 @@ log10VF64AVX512_loop3:
 	VADDPD           Z10, Z13, Z13
 	VADDPD           Z11, Z14, Z14
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1408(SB), Z0, K1
+	VCMPPD.BCST      $0x11, log1064consts<>+1344(SB), Z0, K1
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1408(SB), Z0, K2
+	VCMPPD.BCST      $0x11, log1064consts<>+1344(SB), Z0, K2
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1408(SB), Z0, K3
+	VCMPPD.BCST      $0x11, log1064consts<>+1344(SB), Z0, K3
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log1064consts<>+1344(SB), Z0, K4
+	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K4
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log1064consts<>+1344(SB), Z0, K5
+	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K5
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log1064consts<>+1344(SB), Z0, K6
+	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K6
 	KORW             K1, K4, K1
 	KORW             K2, K5, K2
 	KORW             K3, K6, K3
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock283
+	JZ               mathblock317
 	VMOVUPD          (SI)(R8*8), Z0
-	VMULPD.BCST      log1064consts<>+1472(SB), Z0, Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log1064consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+1536(SB), Z1, Z1
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z2
-	VPADDQ.BCST      log1064consts<>+320(SB), Z2, Z2
+	VPORQ.BCST       log1064consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+1472(SB), Z1, Z1
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z2
+	VPADDQ.BCST      log1064consts<>+256(SB), Z2, Z2
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          log10invc_64<>+0(SB), Z3
 	VPERMT2PD        log10invc_64<>+64(SB), Z0, Z3
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z3, Z2
 	VMOVUPS          log10lhi_64<>+0(SB), Z3
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z3
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z3
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z1, Z3
 	VMOVUPS          log10llo_64<>+0(SB), Z4
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z1, Z4
-	VMULPD.BCST      log1064consts<>+576(SB), Z2, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z2, Z4
-	VBROADCASTSD     log1064consts<>+576(SB), Z1
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z4
+	VMULPD.BCST      log1064consts<>+512(SB), Z2, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z2, Z4
+	VBROADCASTSD     log1064consts<>+512(SB), Z1
 	VFNMADD213PD     Z0, Z2, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z0, Z3, Z1
 	VSUBPD           Z1, Z3, Z3
 	VADDPD           Z0, Z3, Z3
-	VBROADCASTSD     log1064consts<>+704(SB), Z0
+	VBROADCASTSD     log1064consts<>+640(SB), Z0
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z2, Z0
@@ -37232,54 +36200,54 @@ log10VF64AVX512_loop3:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z2, Z0
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z2, Z0
 	VMULPD           Z2, Z2, Z2
 	VADDPD           Z4, Z3, Z3
 	VFMADD231PD      Z0, Z2, Z3
 	VADDPD           Z3, Z1, Z1
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1600(SB), Z0, K4
+	VCMPPD.BCST      $0x00, log1064consts<>+1536(SB), Z0, K4
+	VBLENDMPD.BCST   log1064consts<>+1600(SB), Z1, K4, Z1
+	VMOVUPD          (SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1064consts<>+1536(SB), Z0, K4
 	VBLENDMPD.BCST   log1064consts<>+1664(SB), Z1, K4, Z1
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1600(SB), Z0, K4
-	VBLENDMPD.BCST   log1064consts<>+1728(SB), Z1, K4, Z1
-	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1344(SB), Z0, K4
-	VBLENDMPD.BCST   log1064consts<>+1344(SB), Z1, K4, Z1
+	VCMPPD.BCST      $0x00, log1064consts<>+1280(SB), Z0, K4
+	VBLENDMPD.BCST   log1064consts<>+1280(SB), Z1, K4, Z1
 	VMOVUPD          (SI)(R8*8), Z0
 	VCMPPD           $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD          (SI)(R8*8), Z0
-	VPORQ.BCST       log1064consts<>+1792(SB), Z0, Z0
+	VPORQ.BCST       log1064consts<>+1728(SB), Z0, Z0
 	VBLENDMPD        Z0, Z1, K4, Z1
 	VBLENDMPD        Z1, Z5, K1, Z5
 	VMOVUPD          64(SI)(R8*8), Z0
-	VMULPD.BCST      log1064consts<>+1472(SB), Z0, Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log1064consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+1536(SB), Z1, Z1
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z2
-	VPADDQ.BCST      log1064consts<>+320(SB), Z2, Z2
+	VPORQ.BCST       log1064consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+1472(SB), Z1, Z1
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z2
+	VPADDQ.BCST      log1064consts<>+256(SB), Z2, Z2
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          log10invc_64<>+0(SB), Z3
 	VPERMT2PD        log10invc_64<>+64(SB), Z0, Z3
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z3, Z2
 	VMOVUPS          log10lhi_64<>+0(SB), Z3
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z3
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z3
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z1, Z3
 	VMOVUPS          log10llo_64<>+0(SB), Z4
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z1, Z4
-	VMULPD.BCST      log1064consts<>+576(SB), Z2, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z2, Z4
-	VBROADCASTSD     log1064consts<>+576(SB), Z1
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z4
+	VMULPD.BCST      log1064consts<>+512(SB), Z2, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z2, Z4
+	VBROADCASTSD     log1064consts<>+512(SB), Z1
 	VFNMADD213PD     Z0, Z2, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z0, Z3, Z1
 	VSUBPD           Z1, Z3, Z3
 	VADDPD           Z0, Z3, Z3
-	VBROADCASTSD     log1064consts<>+704(SB), Z0
+	VBROADCASTSD     log1064consts<>+640(SB), Z0
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z2, Z0
@@ -37288,54 +36256,54 @@ log10VF64AVX512_loop3:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z2, Z0
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z2, Z0
 	VMULPD           Z2, Z2, Z2
 	VADDPD           Z4, Z3, Z3
 	VFMADD231PD      Z0, Z2, Z3
 	VADDPD           Z3, Z1, Z1
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1600(SB), Z0, K1
+	VCMPPD.BCST      $0x00, log1064consts<>+1536(SB), Z0, K1
+	VBLENDMPD.BCST   log1064consts<>+1600(SB), Z1, K1, Z1
+	VMOVUPD          64(SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1064consts<>+1536(SB), Z0, K1
 	VBLENDMPD.BCST   log1064consts<>+1664(SB), Z1, K1, Z1
 	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1600(SB), Z0, K1
-	VBLENDMPD.BCST   log1064consts<>+1728(SB), Z1, K1, Z1
-	VMOVUPD          64(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST   log1064consts<>+1344(SB), Z1, K1, Z1
+	VCMPPD.BCST      $0x00, log1064consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST   log1064consts<>+1280(SB), Z1, K1, Z1
 	VMOVUPD          64(SI)(R8*8), Z0
 	VCMPPD           $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD          64(SI)(R8*8), Z0
-	VPORQ.BCST       log1064consts<>+1792(SB), Z0, Z0
+	VPORQ.BCST       log1064consts<>+1728(SB), Z0, Z0
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z13, K2, Z13
 	VMOVUPD          128(SI)(R8*8), Z0
-	VMULPD.BCST      log1064consts<>+1472(SB), Z0, Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log1064consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+1536(SB), Z1, Z1
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z2
-	VPADDQ.BCST      log1064consts<>+320(SB), Z2, Z2
+	VPORQ.BCST       log1064consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+1472(SB), Z1, Z1
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z2
+	VPADDQ.BCST      log1064consts<>+256(SB), Z2, Z2
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          log10invc_64<>+0(SB), Z3
 	VPERMT2PD        log10invc_64<>+64(SB), Z0, Z3
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z3, Z2
 	VMOVUPS          log10lhi_64<>+0(SB), Z3
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z3
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z3
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z1, Z3
 	VMOVUPS          log10llo_64<>+0(SB), Z4
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z1, Z4
-	VMULPD.BCST      log1064consts<>+576(SB), Z2, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z2, Z4
-	VBROADCASTSD     log1064consts<>+576(SB), Z1
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z4
+	VMULPD.BCST      log1064consts<>+512(SB), Z2, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z2, Z4
+	VBROADCASTSD     log1064consts<>+512(SB), Z1
 	VFNMADD213PD     Z0, Z2, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z0, Z3, Z1
 	VSUBPD           Z1, Z3, Z3
 	VADDPD           Z0, Z3, Z3
-	VBROADCASTSD     log1064consts<>+704(SB), Z0
+	VBROADCASTSD     log1064consts<>+640(SB), Z0
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z2, Z0
@@ -37344,28 +36312,27 @@ log10VF64AVX512_loop3:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z2, Z0
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z2, Z0
 	VMULPD           Z2, Z2, Z2
 	VADDPD           Z4, Z3, Z3
 	VFMADD231PD      Z0, Z2, Z3
 	VADDPD           Z3, Z1, Z1
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1600(SB), Z0, K1
+	VCMPPD.BCST      $0x00, log1064consts<>+1536(SB), Z0, K1
+	VBLENDMPD.BCST   log1064consts<>+1600(SB), Z1, K1, Z1
+	VMOVUPD          128(SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1064consts<>+1536(SB), Z0, K1
 	VBLENDMPD.BCST   log1064consts<>+1664(SB), Z1, K1, Z1
 	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1600(SB), Z0, K1
-	VBLENDMPD.BCST   log1064consts<>+1728(SB), Z1, K1, Z1
-	VMOVUPD          128(SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST   log1064consts<>+1344(SB), Z1, K1, Z1
+	VCMPPD.BCST      $0x00, log1064consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST   log1064consts<>+1280(SB), Z1, K1, Z1
 	VMOVUPD          128(SI)(R8*8), Z0
 	VCMPPD           $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD          128(SI)(R8*8), Z0
-	VPORQ.BCST       log1064consts<>+1792(SB), Z0, Z0
+	VPORQ.BCST       log1064consts<>+1728(SB), Z0, Z0
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock283:
+mathblock317:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -37378,31 +36345,32 @@ log10VF64AVX512_loop1:
 	CMPQ             R9, $0x00000008
 	JB               log10VF64AVX512_after1
 	VMOVUPD          (SI)(R8*8), Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log1064consts<>+128(SB), Z1, Z1
-	VSUBPD.BCST      log1064consts<>+192(SB), Z1, Z1
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z2
-	VPADDQ.BCST      log1064consts<>+320(SB), Z2, Z2
+	VPORQ.BCST       log1064consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST      log1064consts<>+128(SB), Z1, Z1
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z2
+	VPADDQ.BCST      log1064consts<>+256(SB), Z2, Z2
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          log10invc_64<>+0(SB), Z3
 	VPERMT2PD        log10invc_64<>+64(SB), Z0, Z3
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z3, Z2
 	VMOVUPS          log10lhi_64<>+0(SB), Z3
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z3
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z3
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z1, Z3
 	VMOVUPS          log10llo_64<>+0(SB), Z4
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z1, Z4
-	VMULPD.BCST      log1064consts<>+576(SB), Z2, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z2, Z4
-	VBROADCASTSD     log1064consts<>+576(SB), Z1
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z1, Z4
+	VMULPD.BCST      log1064consts<>+512(SB), Z2, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z2, Z4
+	VBROADCASTSD     log1064consts<>+512(SB), Z1
 	VFNMADD213PD     Z0, Z2, Z1
 	VSUBPD           Z1, Z4, Z4
 	VADDPD           Z0, Z3, Z1
 	VSUBPD           Z1, Z3, Z3
 	VADDPD           Z0, Z3, Z3
-	VBROADCASTSD     log1064consts<>+704(SB), Z0
+	VBROADCASTSD     log1064consts<>+640(SB), Z0
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z2, Z0
@@ -37411,46 +36379,46 @@ log10VF64AVX512_loop1:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z2, Z0
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z2, Z0
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z2, Z0
 	VMULPD           Z2, Z2, Z2
 	VADDPD           Z4, Z3, Z3
 	VFMADD231PD      Z0, Z2, Z3
 	VADDPD           Z3, Z1, Z1
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1408(SB), Z0, K1
+	VCMPPD.BCST      $0x11, log1064consts<>+1344(SB), Z0, K1
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x15, log1064consts<>+1344(SB), Z0, K2
+	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock284
+	JZ               mathblock318
 	VMOVUPD          (SI)(R8*8), Z0
-	VMULPD.BCST      log1064consts<>+1472(SB), Z0, Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z0
+	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z2
-	VPORQ.BCST       log1064consts<>+128(SB), Z2, Z2
-	VSUBPD.BCST      log1064consts<>+192(SB), Z2, Z2
-	VSUBPD.BCST      log1064consts<>+1536(SB), Z2, Z2
-	VPANDQ.BCST      log1064consts<>+256(SB), Z0, Z3
-	VPADDQ.BCST      log1064consts<>+320(SB), Z3, Z3
+	VPORQ.BCST       log1064consts<>+64(SB), Z2, Z2
+	VSUBPD.BCST      log1064consts<>+128(SB), Z2, Z2
+	VSUBPD.BCST      log1064consts<>+1472(SB), Z2, Z2
+	VPANDQ.BCST      log1064consts<>+192(SB), Z0, Z3
+	VPADDQ.BCST      log1064consts<>+256(SB), Z3, Z3
 	VPSRLQ           $0x30, Z0, Z0
 	VMOVUPS          log10invc_64<>+0(SB), Z4
 	VPERMT2PD        log10invc_64<>+64(SB), Z0, Z4
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z4, Z3
 	VMOVUPS          log10lhi_64<>+0(SB), Z4
 	VPERMT2PD        log10lhi_64<>+64(SB), Z0, Z4
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z2, Z4
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z2, Z4
 	VMOVUPS          log10llo_64<>+0(SB), Z5
 	VPERMT2PD        log10llo_64<>+64(SB), Z0, Z5
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z2, Z5
-	VMULPD.BCST      log1064consts<>+576(SB), Z3, Z0
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z3, Z5
-	VBROADCASTSD     log1064consts<>+576(SB), Z2
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z2, Z5
+	VMULPD.BCST      log1064consts<>+512(SB), Z3, Z0
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z3, Z5
+	VBROADCASTSD     log1064consts<>+512(SB), Z2
 	VFNMADD213PD     Z0, Z3, Z2
 	VSUBPD           Z2, Z5, Z5
 	VADDPD           Z0, Z4, Z2
 	VSUBPD           Z2, Z4, Z4
 	VADDPD           Z0, Z4, Z4
-	VBROADCASTSD     log1064consts<>+704(SB), Z0
+	VBROADCASTSD     log1064consts<>+640(SB), Z0
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z3, Z0
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z3, Z0
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z3, Z0
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z3, Z0
@@ -37459,28 +36427,27 @@ log10VF64AVX512_loop1:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z3, Z0
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z3, Z0
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z3, Z0
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z3, Z0
 	VMULPD           Z3, Z3, Z3
 	VADDPD           Z5, Z4, Z4
 	VFMADD231PD      Z0, Z3, Z4
 	VADDPD           Z4, Z2, Z2
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1600(SB), Z0, K2
+	VCMPPD.BCST      $0x00, log1064consts<>+1536(SB), Z0, K2
+	VBLENDMPD.BCST   log1064consts<>+1600(SB), Z2, K2, Z2
+	VMOVUPD          (SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1064consts<>+1536(SB), Z0, K2
 	VBLENDMPD.BCST   log1064consts<>+1664(SB), Z2, K2, Z2
 	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x11, log1064consts<>+1600(SB), Z0, K2
-	VBLENDMPD.BCST   log1064consts<>+1728(SB), Z2, K2, Z2
-	VMOVUPD          (SI)(R8*8), Z0
-	VCMPPD.BCST      $0x00, log1064consts<>+1344(SB), Z0, K2
-	VBLENDMPD.BCST   log1064consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD.BCST      $0x00, log1064consts<>+1280(SB), Z0, K2
+	VBLENDMPD.BCST   log1064consts<>+1280(SB), Z2, K2, Z2
 	VMOVUPD          (SI)(R8*8), Z0
 	VCMPPD           $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD          (SI)(R8*8), Z0
-	VPORQ.BCST       log1064consts<>+1792(SB), Z0, Z0
+	VPORQ.BCST       log1064consts<>+1728(SB), Z0, Z0
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock284:
+mathblock318:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37492,31 +36459,32 @@ log10VF64AVX512_after1:
 	LEAQ             tailmask<>+0(SB), R10
 	KMOVQ            (R10)(R9*8), K1
 	VMOVUPD.Z        (SI)(R8*8), K1, Z0
-	VPADDQ.BCST      log1064consts<>+64(SB), Z0, Z1
+	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z1
 	VPSRLQ           $0x34, Z1, Z2
-	VPORQ.BCST       log1064consts<>+128(SB), Z2, Z2
-	VSUBPD.BCST      log1064consts<>+192(SB), Z2, Z2
-	VPANDQ.BCST      log1064consts<>+256(SB), Z1, Z3
-	VPADDQ.BCST      log1064consts<>+320(SB), Z3, Z3
+	VPORQ.BCST       log1064consts<>+64(SB), Z2, Z2
+	VSUBPD.BCST      log1064consts<>+128(SB), Z2, Z2
+	VPANDQ.BCST      log1064consts<>+192(SB), Z1, Z3
+	VPADDQ.BCST      log1064consts<>+256(SB), Z3, Z3
 	VPSRLQ           $0x30, Z1, Z1
 	VMOVUPS          log10invc_64<>+0(SB), Z4
 	VPERMT2PD        log10invc_64<>+64(SB), Z1, Z4
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z4, Z3
 	VMOVUPS          log10lhi_64<>+0(SB), Z4
 	VPERMT2PD        log10lhi_64<>+64(SB), Z1, Z4
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z2, Z4
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z2, Z4
 	VMOVUPS          log10llo_64<>+0(SB), Z5
 	VPERMT2PD        log10llo_64<>+64(SB), Z1, Z5
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z2, Z5
-	VMULPD.BCST      log1064consts<>+576(SB), Z3, Z1
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z3, Z5
-	VBROADCASTSD     log1064consts<>+576(SB), Z2
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z2, Z5
+	VMULPD.BCST      log1064consts<>+512(SB), Z3, Z1
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z3, Z5
+	VBROADCASTSD     log1064consts<>+512(SB), Z2
 	VFNMADD213PD     Z1, Z3, Z2
 	VSUBPD           Z2, Z5, Z5
 	VADDPD           Z1, Z4, Z2
 	VSUBPD           Z2, Z4, Z4
 	VADDPD           Z1, Z4, Z4
-	VBROADCASTSD     log1064consts<>+704(SB), Z1
+	VBROADCASTSD     log1064consts<>+640(SB), Z1
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z3, Z1
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z3, Z1
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z3, Z1
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z3, Z1
@@ -37525,43 +36493,43 @@ log10VF64AVX512_after1:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z3, Z1
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z3, Z1
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z3, Z1
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z3, Z1
 	VMULPD           Z3, Z3, Z3
 	VADDPD           Z5, Z4, Z4
 	VFMADD231PD      Z1, Z3, Z4
 	VADDPD           Z4, Z2, Z2
-	VCMPPD.BCST      $0x11, log1064consts<>+1408(SB), Z0, K2
-	VCMPPD.BCST      $0x15, log1064consts<>+1344(SB), Z0, K3
+	VCMPPD.BCST      $0x11, log1064consts<>+1344(SB), Z0, K2
+	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock285
-	VMULPD.BCST      log1064consts<>+1472(SB), Z0, Z1
-	VPADDQ.BCST      log1064consts<>+64(SB), Z1, Z1
+	JZ               mathblock319
+	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
+	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
-	VPORQ.BCST       log1064consts<>+128(SB), Z3, Z3
-	VSUBPD.BCST      log1064consts<>+192(SB), Z3, Z3
-	VSUBPD.BCST      log1064consts<>+1536(SB), Z3, Z3
-	VPANDQ.BCST      log1064consts<>+256(SB), Z1, Z4
-	VPADDQ.BCST      log1064consts<>+320(SB), Z4, Z4
+	VPORQ.BCST       log1064consts<>+64(SB), Z3, Z3
+	VSUBPD.BCST      log1064consts<>+128(SB), Z3, Z3
+	VSUBPD.BCST      log1064consts<>+1472(SB), Z3, Z3
+	VPANDQ.BCST      log1064consts<>+192(SB), Z1, Z4
+	VPADDQ.BCST      log1064consts<>+256(SB), Z4, Z4
 	VPSRLQ           $0x30, Z1, Z1
 	VMOVUPS          log10invc_64<>+0(SB), Z5
 	VPERMT2PD        log10invc_64<>+64(SB), Z1, Z5
-	VFMADD213PD.BCST log1064consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST log1064consts<>+320(SB), Z5, Z4
 	VMOVUPS          log10lhi_64<>+0(SB), Z5
 	VPERMT2PD        log10lhi_64<>+64(SB), Z1, Z5
-	VFMADD231PD.BCST log1064consts<>+448(SB), Z3, Z5
+	VFMADD231PD.BCST log1064consts<>+384(SB), Z3, Z5
 	VMOVUPS          log10llo_64<>+0(SB), Z6
 	VPERMT2PD        log10llo_64<>+64(SB), Z1, Z6
-	VFMADD231PD.BCST log1064consts<>+512(SB), Z3, Z6
-	VMULPD.BCST      log1064consts<>+576(SB), Z4, Z1
-	VFMADD231PD.BCST log1064consts<>+640(SB), Z4, Z6
-	VBROADCASTSD     log1064consts<>+576(SB), Z3
+	VFMADD231PD.BCST log1064consts<>+448(SB), Z3, Z6
+	VMULPD.BCST      log1064consts<>+512(SB), Z4, Z1
+	VFMADD231PD.BCST log1064consts<>+576(SB), Z4, Z6
+	VBROADCASTSD     log1064consts<>+512(SB), Z3
 	VFNMADD213PD     Z1, Z4, Z3
 	VSUBPD           Z3, Z6, Z6
 	VADDPD           Z1, Z5, Z3
 	VSUBPD           Z3, Z5, Z5
 	VADDPD           Z1, Z5, Z5
-	VBROADCASTSD     log1064consts<>+704(SB), Z1
+	VBROADCASTSD     log1064consts<>+640(SB), Z1
+	VFMADD213PD.BCST log1064consts<>+704(SB), Z4, Z1
 	VFMADD213PD.BCST log1064consts<>+768(SB), Z4, Z1
 	VFMADD213PD.BCST log1064consts<>+832(SB), Z4, Z1
 	VFMADD213PD.BCST log1064consts<>+896(SB), Z4, Z1
@@ -37570,23 +36538,22 @@ log10VF64AVX512_after1:
 	VFMADD213PD.BCST log1064consts<>+1088(SB), Z4, Z1
 	VFMADD213PD.BCST log1064consts<>+1152(SB), Z4, Z1
 	VFMADD213PD.BCST log1064consts<>+1216(SB), Z4, Z1
-	VFMADD213PD.BCST log1064consts<>+1280(SB), Z4, Z1
 	VMULPD           Z4, Z4, Z4
 	VADDPD           Z6, Z5, Z5
 	VFMADD231PD      Z1, Z4, Z5
 	VADDPD           Z5, Z3, Z3
-	VCMPPD.BCST      $0x00, log1064consts<>+1600(SB), Z0, K3
+	VCMPPD.BCST      $0x00, log1064consts<>+1536(SB), Z0, K3
+	VBLENDMPD.BCST   log1064consts<>+1600(SB), Z3, K3, Z3
+	VCMPPD.BCST      $0x11, log1064consts<>+1536(SB), Z0, K3
 	VBLENDMPD.BCST   log1064consts<>+1664(SB), Z3, K3, Z3
-	VCMPPD.BCST      $0x11, log1064consts<>+1600(SB), Z0, K3
-	VBLENDMPD.BCST   log1064consts<>+1728(SB), Z3, K3, Z3
-	VCMPPD.BCST      $0x00, log1064consts<>+1344(SB), Z0, K3
-	VBLENDMPD.BCST   log1064consts<>+1344(SB), Z3, K3, Z3
+	VCMPPD.BCST      $0x00, log1064consts<>+1280(SB), Z0, K3
+	VBLENDMPD.BCST   log1064consts<>+1280(SB), Z3, K3, Z3
 	VCMPPD           $0x03, Z0, Z0, K3
-	VPORQ.BCST       log1064consts<>+1792(SB), Z0, Z0
+	VPORQ.BCST       log1064consts<>+1728(SB), Z0, Z0
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock285:
+mathblock319:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37747,7 +36714,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock286
+	JZ               mathblock320
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -37781,7 +36748,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock286:
+mathblock320:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -37854,7 +36821,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock287
+	JZ               mathblock321
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -37872,7 +36839,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock287:
+mathblock321:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37940,7 +36907,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock288
+	JZ               mathblock322
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -37953,7 +36920,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock288:
+mathblock322:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37996,219 +36963,321 @@ sigmoidVF64AVX512_loop3:
 	VPORQ.BCST        sigmoid64consts<>+0(SB), Z1, Z1
 	VMOVUPD           128(SI)(R8*8), Z2
 	VPORQ.BCST        sigmoid64consts<>+0(SB), Z2, Z2
-	VMAXPD.BCST       sigmoid64consts<>+64(SB), Z0, Z0
-	VMAXPD.BCST       sigmoid64consts<>+64(SB), Z1, Z1
-	VMAXPD.BCST       sigmoid64consts<>+64(SB), Z2, Z2
-	VMINPD.BCST       sigmoid64consts<>+128(SB), Z0, Z0
-	VMINPD.BCST       sigmoid64consts<>+128(SB), Z1, Z1
-	VMINPD.BCST       sigmoid64consts<>+128(SB), Z2, Z2
-	VBROADCASTSD      sigmoid64consts<>+192(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+256(SB), Z0, Z3
-	VBROADCASTSD      sigmoid64consts<>+192(SB), Z4
-	VFMADD213PD.BCST  sigmoid64consts<>+256(SB), Z1, Z4
-	VBROADCASTSD      sigmoid64consts<>+192(SB), Z5
-	VFMADD213PD.BCST  sigmoid64consts<>+256(SB), Z2, Z5
-	VSUBPD.BCST       sigmoid64consts<>+256(SB), Z3, Z6
-	VSUBPD.BCST       sigmoid64consts<>+256(SB), Z4, Z7
-	VSUBPD.BCST       sigmoid64consts<>+256(SB), Z5, Z8
-	VFNMADD231PD.BCST sigmoid64consts<>+320(SB), Z6, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+320(SB), Z7, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+320(SB), Z8, Z2
-	VBROADCASTSD      sigmoid64consts<>+384(SB), Z9
-	VFNMADD213PD      Z0, Z6, Z9
-	VBROADCASTSD      sigmoid64consts<>+384(SB), Z10
-	VFNMADD213PD      Z1, Z7, Z10
-	VBROADCASTSD      sigmoid64consts<>+384(SB), Z11
-	VFNMADD213PD      Z2, Z8, Z11
-	VSUBPD            Z9, Z0, Z0
-	VSUBPD            Z10, Z1, Z1
-	VSUBPD            Z11, Z2, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z6, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z7, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z8, Z2
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z9, Z6
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z10, Z7
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+896(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+896(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+896(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+960(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+960(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+960(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+1024(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+1024(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+1024(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+1088(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+1088(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+1088(SB), Z11, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+1152(SB), Z9, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+1152(SB), Z10, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+1152(SB), Z11, Z8
-	VMULPD            Z9, Z9, Z12
-	VMULPD            Z10, Z10, Z13
-	VMULPD            Z11, Z11, Z14
-	VFMADD231PD       Z9, Z0, Z0
-	VFMADD231PD       Z10, Z1, Z1
-	VFMADD231PD       Z11, Z2, Z2
-	VFMADD231PD       Z12, Z6, Z0
-	VFMADD231PD       Z13, Z7, Z1
-	VFMADD231PD       Z14, Z8, Z2
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z9, Z6
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z10, Z7
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z11, Z8
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z12
-	VSUBPD            Z6, Z12, Z12
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z13
-	VSUBPD            Z7, Z13, Z13
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z14
-	VSUBPD            Z8, Z14, Z14
-	VADDPD            Z9, Z12, Z12
-	VADDPD            Z10, Z13, Z13
-	VADDPD            Z11, Z14, Z14
-	VADDPD            Z0, Z12, Z12
-	VADDPD            Z1, Z13, Z13
-	VADDPD            Z2, Z14, Z14
-	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z3, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z4, Z4
-	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z5, Z5
-	VPSRLQ            $0x01, Z3, Z0
-	VPSRLQ            $0x01, Z4, Z1
-	VPSRLQ            $0x01, Z5, Z2
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z0, Z9
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z1, Z10
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z2, Z11
-	VPSLLQ            $0x34, Z9, Z9
-	VPSLLQ            $0x34, Z10, Z10
-	VPSLLQ            $0x34, Z11, Z11
-	VPSUBQ            Z0, Z3, Z3
-	VPSUBQ            Z1, Z4, Z4
-	VPSUBQ            Z2, Z5, Z5
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z3, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z4, Z4
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z5, Z5
-	VPSLLQ            $0x34, Z3, Z3
-	VPSLLQ            $0x34, Z4, Z4
-	VPSLLQ            $0x34, Z5, Z5
-	VADDPD            Z12, Z6, Z0
-	VADDPD            Z13, Z7, Z1
-	VADDPD            Z14, Z8, Z2
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z3
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z4
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z5
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z2, Z5
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z3, Z6
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z4, Z7
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z5, Z8
+	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z6, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z7, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z8, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z6, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z7, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z8, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z6
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z7
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z8
+	VMULPD            Z0, Z0, Z9
+	VMULPD            Z1, Z1, Z10
+	VMULPD            Z2, Z2, Z11
+	VMOVUPS           exptail_64<>+0(SB), Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z12
+	VMOVUPS           exptail_64<>+0(SB), Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z13
+	VMOVUPS           exptail_64<>+0(SB), Z14
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z14
+	VADDPD            Z12, Z0, Z0
+	VADDPD            Z13, Z1, Z1
+	VADDPD            Z14, Z2, Z2
+	VFMADD231PD       Z6, Z9, Z0
+	VFMADD231PD       Z7, Z10, Z1
+	VFMADD231PD       Z8, Z11, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z8
+	VPSLLQ            $0x30, Z3, Z3
+	VPSLLQ            $0x30, Z4, Z4
+	VPSLLQ            $0x30, Z5, Z5
+	VPADDQ            Z3, Z6, Z6
+	VPADDQ            Z4, Z7, Z7
+	VPADDQ            Z5, Z8, Z8
+	VMOVUPD           Z6, Z3
+	VFMADD231PD       Z6, Z0, Z3
+	VMOVUPD           Z7, Z4
+	VFMADD231PD       Z7, Z1, Z4
+	VMOVUPD           Z8, Z5
+	VFMADD231PD       Z8, Z2, Z5
+	VSUBPD            Z3, Z6, Z9
+	VSUBPD            Z4, Z7, Z10
+	VSUBPD            Z5, Z8, Z11
+	VFMADD231PD       Z6, Z0, Z9
+	VFMADD231PD       Z7, Z1, Z10
+	VFMADD231PD       Z8, Z2, Z11
+	VADDPD.BCST       sigmoid64consts<>+640(SB), Z3, Z0
+	VADDPD.BCST       sigmoid64consts<>+640(SB), Z4, Z1
+	VADDPD.BCST       sigmoid64consts<>+640(SB), Z5, Z2
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z6
 	VSUBPD            Z0, Z6, Z6
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z7
 	VSUBPD            Z1, Z7, Z7
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z8
 	VSUBPD            Z2, Z8, Z8
-	VADDPD            Z12, Z6, Z6
-	VADDPD            Z13, Z7, Z7
-	VADDPD            Z14, Z8, Z8
-	VMULPD            Z9, Z0, Z0
-	VMULPD            Z10, Z1, Z1
-	VMULPD            Z11, Z2, Z2
-	VMULPD            Z3, Z0, Z0
-	VMULPD            Z4, Z1, Z1
-	VMULPD            Z5, Z2, Z2
-	VMULPD            Z9, Z6, Z6
-	VMULPD            Z10, Z7, Z7
-	VMULPD            Z11, Z8, Z8
-	VMULPD            Z3, Z6, Z6
-	VMULPD            Z4, Z7, Z7
-	VMULPD            Z5, Z8, Z8
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z0, Z3
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z1, Z4
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z2, Z5
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z9
-	VSUBPD            Z3, Z9, Z9
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z10
-	VSUBPD            Z4, Z10, Z10
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z11
-	VSUBPD            Z5, Z11, Z11
-	VADDPD            Z0, Z9, Z9
-	VADDPD            Z1, Z10, Z10
-	VADDPD            Z2, Z11, Z11
-	VADDPD            Z6, Z9, Z9
-	VADDPD            Z7, Z10, Z10
-	VADDPD            Z8, Z11, Z11
+	VADDPD            Z3, Z6, Z6
+	VADDPD            Z4, Z7, Z7
+	VADDPD            Z5, Z8, Z8
+	VADDPD            Z9, Z6, Z6
+	VADDPD            Z10, Z7, Z7
+	VADDPD            Z11, Z8, Z8
 	VMOVUPD           (SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z12, K1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K1
 	VMOVUPD           64(SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z12, K2
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K2
 	VMOVUPD           128(SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z12, K3
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z12
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z12
 	VMOVUPS           Z12, Z12
-	VBLENDMPD         Z0, Z12, K1, Z12
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z1, Z0, K2, Z0
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPD         Z2, Z1, K3, Z1
-	VBROADCASTSD      sigmoid64consts<>+1408(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z6, Z2, K1, Z2
-	VBROADCASTSD      sigmoid64consts<>+1408(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD         Z7, Z6, K2, Z6
-	VBROADCASTSD      sigmoid64consts<>+1408(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD         Z8, Z7, K3, Z7
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z8
-	VDIVPD            Z3, Z8, Z8
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z13
-	VDIVPD            Z4, Z13, Z13
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z14
-	VDIVPD            Z5, Z14, Z14
-	VMULPD            Z8, Z12, Z15
-	VMULPD            Z13, Z0, Z16
-	VMULPD            Z14, Z1, Z17
-	VFNMADD231PD      Z15, Z3, Z12
-	VFNMADD231PD      Z16, Z4, Z0
-	VFNMADD231PD      Z17, Z5, Z1
-	VADDPD            Z2, Z12, Z12
-	VADDPD            Z6, Z0, Z0
-	VADDPD            Z7, Z1, Z1
-	VFNMADD231PD      Z15, Z9, Z12
-	VFNMADD231PD      Z16, Z10, Z0
-	VFNMADD231PD      Z17, Z11, Z1
-	VFMADD231PD       Z8, Z12, Z15
-	VFMADD231PD       Z13, Z0, Z16
-	VFMADD231PD       Z14, Z1, Z17
+	VBLENDMPD         Z3, Z12, K1, Z12
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z4, Z3, K2, Z3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD         Z5, Z4, K3, Z4
+	VBROADCASTSD      sigmoid64consts<>+704(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD         Z9, Z5, K1, Z5
+	VBROADCASTSD      sigmoid64consts<>+704(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD         Z10, Z9, K2, Z9
+	VBROADCASTSD      sigmoid64consts<>+704(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD         Z11, Z10, K3, Z10
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z11
+	VDIVPD            Z0, Z11, Z11
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z13
+	VDIVPD            Z1, Z13, Z13
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z14
+	VDIVPD            Z2, Z14, Z14
+	VMULPD            Z11, Z12, Z15
+	VMULPD            Z13, Z3, Z16
+	VMULPD            Z14, Z4, Z17
+	VFNMADD231PD      Z15, Z0, Z12
+	VFNMADD231PD      Z16, Z1, Z3
+	VFNMADD231PD      Z17, Z2, Z4
+	VADDPD            Z5, Z12, Z12
+	VADDPD            Z9, Z3, Z3
+	VADDPD            Z10, Z4, Z4
+	VFNMADD231PD      Z15, Z6, Z12
+	VFNMADD231PD      Z16, Z7, Z3
+	VFNMADD231PD      Z17, Z8, Z4
+	VFMADD231PD       Z11, Z12, Z15
+	VFMADD231PD       Z13, Z3, Z16
+	VFMADD231PD       Z14, Z4, Z17
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K3
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z1, Z1
+	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z1, Z1
 	VMOVUPD           128(SI)(R8*8), Z2
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z2, Z2
+	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z2, Z2
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z2, K3
+	KORW              K1, K2, K4
+	KORW              K4, K3, K4
+	KORTESTW          K4, K4
+	JZ                mathblock323
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFNMADD213PD      (SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VMULPD            Z2, Z2, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
+	VADDPD            Z4, Z2, Z2
+	VFMADD231PD       Z1, Z3, Z2
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSRLQ            $0x04, Z0, Z0
+	VPSRLQ            $0x01, Z0, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z1, Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSLLQ            $0x34, Z0, Z0
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z0, Z3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K5
+	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K5, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K5
+	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K5, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K5
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K5, Z3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPD         Z3, Z0, K4, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VCMPPD            $0x03, (SI)(R8*8), Z1, K4
+	VMOVUPD           (SI)(R8*8), Z1
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VBLENDMPD         Z1, Z0, K4, Z0
 	VBLENDMPD         Z0, Z15, K1, Z15
-	VBLENDMPD         Z1, Z16, K2, Z16
-	VBLENDMPD         Z2, Z17, K3, Z17
-	VMOVUPD           Z15, (DX)(R8*8)
-	VMOVUPD           Z16, 64(DX)(R8*8)
-	VMOVUPD           Z17, 128(DX)(R8*8)
-	ADDQ              $0x00000018, R8
-	SUBQ              $0x00000018, R9
-	JMP               sigmoidVF64AVX512_loop3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K1
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFNMADD213PD      64(SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VMULPD            Z2, Z2, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
+	VADDPD            Z4, Z2, Z2
+	VFMADD231PD       Z1, Z3, Z2
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSRLQ            $0x04, Z0, Z0
+	VPSRLQ            $0x01, Z0, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z1, Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSLLQ            $0x34, Z0, Z0
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z0, Z3, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K4, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K4, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K4
+	VMOVUPD           64(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K4, Z3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPD         Z3, Z0, K1, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VCMPPD            $0x03, 64(SI)(R8*8), Z1, K1
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VBLENDMPD         Z1, Z0, K1, Z0
+	VBLENDMPD         Z0, Z16, K2, Z16
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K1
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VMOVUPD           128(SI)(R8*8), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFNMADD213PD      128(SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VMULPD            Z2, Z2, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
+	VADDPD            Z4, Z2, Z2
+	VFMADD231PD       Z1, Z3, Z2
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSRLQ            $0x04, Z0, Z0
+	VPSRLQ            $0x01, Z0, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z1, Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSLLQ            $0x34, Z0, Z0
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z0, Z3, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K2, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K2, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K2
+	VMOVUPD           128(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K2, Z3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
+	VMOVUPS           Z0, Z0
+	VBLENDMPD         Z3, Z0, K1, Z0
+	VMOVUPD           128(SI)(R8*8), Z1
+	VCMPPD            $0x03, 128(SI)(R8*8), Z1, K1
+	VMOVUPD           128(SI)(R8*8), Z1
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VBLENDMPD         Z1, Z0, K1, Z0
+	VBLENDMPD         Z0, Z17, K3, Z17
+
+mathblock323:
+	VMOVUPD Z15, (DX)(R8*8)
+	VMOVUPD Z16, 64(DX)(R8*8)
+	VMOVUPD Z17, 128(DX)(R8*8)
+	ADDQ    $0x00000018, R8
+	SUBQ    $0x00000018, R9
+	JMP     sigmoidVF64AVX512_loop3
 
 sigmoidVF64AVX512_after3:
 sigmoidVF64AVX512_loop1:
@@ -38216,79 +37285,115 @@ sigmoidVF64AVX512_loop1:
 	JB                sigmoidVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPORQ.BCST        sigmoid64consts<>+0(SB), Z0, Z0
-	VMAXPD.BCST       sigmoid64consts<>+64(SB), Z0, Z0
-	VMINPD.BCST       sigmoid64consts<>+128(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+192(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+256(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+256(SB), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+320(SB), Z2, Z0
-	VBROADCASTSD      sigmoid64consts<>+384(SB), Z3
-	VFNMADD213PD      Z0, Z2, Z3
-	VSUBPD            Z3, Z0, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z2, Z0
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+896(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+960(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+1024(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+1088(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+1152(SB), Z3, Z2
-	VMULPD            Z3, Z3, Z4
-	VFMADD231PD       Z3, Z0, Z0
-	VFMADD231PD       Z4, Z2, Z0
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z2
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z4
-	VSUBPD            Z2, Z4, Z4
-	VADDPD            Z3, Z4, Z4
-	VADDPD            Z0, Z4, Z4
-	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z0, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z0, Z1, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z1, Z1
-	VPSLLQ            $0x34, Z1, Z1
-	VADDPD            Z4, Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VMOVUPS           exphi_64<>+0(SB), Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z2
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z2, Z2
+	VMOVUPD           Z2, Z1
+	VFMADD231PD       Z2, Z0, Z1
+	VSUBPD            Z1, Z2, Z3
+	VFMADD231PD       Z2, Z0, Z3
+	VADDPD.BCST       sigmoid64consts<>+640(SB), Z1, Z0
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z2
 	VSUBPD            Z0, Z2, Z2
-	VADDPD            Z4, Z2, Z2
-	VMULPD            Z3, Z0, Z0
-	VMULPD            Z1, Z0, Z0
-	VMULPD            Z3, Z2, Z2
-	VMULPD            Z1, Z2, Z2
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z3
-	VSUBPD            Z1, Z3, Z3
-	VADDPD            Z0, Z3, Z3
-	VADDPD            Z2, Z3, Z3
+	VADDPD            Z1, Z2, Z2
+	VADDPD            Z3, Z2, Z2
 	VMOVUPD           (SI)(R8*8), Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z4, K1
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z4, K1
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD         Z0, Z4, K1, Z4
-	VBROADCASTSD      sigmoid64consts<>+1408(SB), Z0
+	VBLENDMPD         Z1, Z4, K1, Z4
+	VBROADCASTSD      sigmoid64consts<>+704(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
+	VDIVPD            Z0, Z3, Z3
+	VMULPD            Z3, Z4, Z5
+	VFNMADD231PD      Z5, Z0, Z4
+	VADDPD            Z1, Z4, Z4
+	VFNMADD231PD      Z5, Z2, Z4
+	VFMADD231PD       Z3, Z4, Z5
+	VMOVUPD           (SI)(R8*8), Z0
+	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock324
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFNMADD213PD      (SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VMULPD            Z2, Z2, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
+	VADDPD            Z4, Z2, Z2
+	VFMADD231PD       Z1, Z3, Z2
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSRLQ            $0x04, Z0, Z0
+	VPSRLQ            $0x01, Z0, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z1, Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSLLQ            $0x34, Z0, Z0
+	VMULPD            Z2, Z3, Z3
+	VMULPD            Z0, Z3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K3
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K3, Z3
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
 	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z2, Z0, K1, Z0
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z2
-	VDIVPD            Z1, Z2, Z2
-	VMULPD            Z2, Z4, Z5
-	VFNMADD231PD      Z5, Z1, Z4
-	VADDPD            Z0, Z4, Z4
-	VFNMADD231PD      Z5, Z3, Z4
-	VFMADD231PD       Z2, Z4, Z5
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z3, Z0, K2, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VCMPPD            $0x03, (SI)(R8*8), Z1, K2
+	VMOVUPD           (SI)(R8*8), Z1
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
-	VMOVUPD           Z5, (DX)(R8*8)
-	ADDQ              $0x00000008, R8
-	SUBQ              $0x00000008, R9
-	JMP               sigmoidVF64AVX512_loop1
+
+mathblock324:
+	VMOVUPD Z5, (DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     sigmoidVF64AVX512_loop1
 
 sigmoidVF64AVX512_after1:
 	TESTQ             R9, R9
@@ -38297,74 +37402,103 @@ sigmoidVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPORQ.BCST        sigmoid64consts<>+0(SB), Z0, Z1
-	VMAXPD.BCST       sigmoid64consts<>+64(SB), Z1, Z1
-	VMINPD.BCST       sigmoid64consts<>+128(SB), Z1, Z1
-	VBROADCASTSD      sigmoid64consts<>+192(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+256(SB), Z1, Z2
-	VSUBPD.BCST       sigmoid64consts<>+256(SB), Z2, Z3
-	VFNMADD231PD.BCST sigmoid64consts<>+320(SB), Z3, Z1
-	VBROADCASTSD      sigmoid64consts<>+384(SB), Z4
-	VFNMADD213PD      Z1, Z3, Z4
-	VSUBPD            Z4, Z1, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z3, Z1
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+896(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+960(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+1024(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+1088(SB), Z4, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+1152(SB), Z4, Z3
-	VMULPD            Z4, Z4, Z5
-	VFMADD231PD       Z4, Z1, Z1
-	VFMADD231PD       Z5, Z3, Z1
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z4, Z3
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z5
-	VSUBPD            Z3, Z5, Z5
-	VADDPD            Z4, Z5, Z5
-	VADDPD            Z1, Z5, Z5
-	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z2, Z2
-	VPSRLQ            $0x01, Z2, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z1, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z1, Z2, Z2
-	VPSUBQ.BCST       sigmoid64consts<>+1344(SB), Z2, Z2
-	VPSLLQ            $0x34, Z2, Z2
-	VADDPD            Z5, Z3, Z1
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z2
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z2, Z3
+	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z3, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z3, Z1
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VMOVUPS           exptail_64<>+0(SB), Z5
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
+	VADDPD            Z5, Z1, Z1
+	VFMADD231PD       Z3, Z4, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VMOVUPD           Z3, Z2
+	VFMADD231PD       Z3, Z1, Z2
+	VSUBPD            Z2, Z3, Z4
+	VFMADD231PD       Z3, Z1, Z4
+	VADDPD.BCST       sigmoid64consts<>+640(SB), Z2, Z1
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
 	VSUBPD            Z1, Z3, Z3
-	VADDPD            Z5, Z3, Z3
-	VMULPD            Z4, Z1, Z1
-	VMULPD            Z2, Z1, Z1
-	VMULPD            Z4, Z3, Z3
-	VMULPD            Z2, Z3, Z3
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z4
-	VSUBPD            Z2, Z4, Z4
-	VADDPD            Z1, Z4, Z4
-	VADDPD            Z3, Z4, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K2
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z5
+	VADDPD            Z2, Z3, Z3
+	VADDPD            Z4, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD         Z1, Z5, K2, Z5
-	VBROADCASTSD      sigmoid64consts<>+1408(SB), Z1
+	VBLENDMPD         Z2, Z5, K2, Z5
+	VBROADCASTSD      sigmoid64consts<>+704(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z4, Z2, K2, Z2
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
+	VDIVPD            Z1, Z4, Z4
+	VMULPD            Z4, Z5, Z6
+	VFNMADD231PD      Z6, Z1, Z5
+	VADDPD            Z2, Z5, Z5
+	VFNMADD231PD      Z6, Z3, Z5
+	VFMADD231PD       Z4, Z5, Z6
+	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock325
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
+	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z3
+	VFNMADD213PD      Z0, Z2, Z3
+	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z2, Z3
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z3, Z2
+	VMULPD            Z3, Z3, Z4
+	VMOVUPS           exptail_64<>+0(SB), Z5
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
+	VADDPD            Z5, Z3, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z1, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z4, Z4
+	VFMADD231PD       Z4, Z3, Z4
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z2, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VPSUBQ            Z2, Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMULPD            Z3, Z4, Z4
+	VMULPD            Z1, Z4, Z4
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z4, K4, Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z4, K4, Z4
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z1
+	VBLENDMPD         Z1, Z4, K4, Z4
+	VBROADCASTSD      sigmoid64consts<>+640(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD         Z3, Z1, K2, Z1
-	VBROADCASTSD      sigmoid64consts<>+1216(SB), Z3
-	VDIVPD            Z2, Z3, Z3
-	VMULPD            Z3, Z5, Z6
-	VFNMADD231PD      Z6, Z2, Z5
-	VADDPD            Z1, Z5, Z5
-	VFNMADD231PD      Z6, Z4, Z5
-	VFMADD231PD       Z3, Z5, Z6
-	VCMPPD            $0x03, Z0, Z0, K2
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD         Z0, Z6, K2, Z6
-	VMOVUPD           Z6, K1, (DX)(R8*8)
-	ADDQ              R9, R8
+	VBLENDMPD         Z4, Z1, K3, Z1
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VBLENDMPD         Z1, Z6, K2, Z6
+
+mathblock325:
+	VMOVUPD Z6, K1, (DX)(R8*8)
+	ADDQ    R9, R8
 
 sigmoidVF64AVX512_tail_done:
 	ADDQ BX, DX
@@ -38396,345 +37530,242 @@ tanhVF64AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
-tanhVF64AVX512_loop3:
-	CMPQ              R9, $0x00000018
-	JB                tanhVF64AVX512_after3
+tanhVF64AVX512_loop2:
+	CMPQ              R9, $0x00000010
+	JB                tanhVF64AVX512_after2
 	VMOVUPD           (SI)(R8*8), Z0
-	VMULPD.BCST       tanh64consts<>+64(SB), Z0, Z0
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VMULPD.BCST       tanh64consts<>+64(SB), Z1, Z1
-	VMOVUPD           128(SI)(R8*8), Z2
-	VMULPD.BCST       tanh64consts<>+64(SB), Z2, Z2
-	VPORQ.BCST        tanh64consts<>+0(SB), Z0, Z0
-	VPORQ.BCST        tanh64consts<>+0(SB), Z1, Z1
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z1, Z1
+	VMOVUPD           (SI)(R8*8), Z2
+	VMULPD.BCST       tanh64consts<>+128(SB), Z2, Z2
+	VMOVUPD           64(SI)(R8*8), Z3
+	VMULPD.BCST       tanh64consts<>+128(SB), Z3, Z3
 	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
-	VMAXPD.BCST       tanh64consts<>+128(SB), Z0, Z0
-	VMAXPD.BCST       tanh64consts<>+128(SB), Z1, Z1
-	VMAXPD.BCST       tanh64consts<>+128(SB), Z2, Z2
-	VMINPD.BCST       tanh64consts<>+192(SB), Z0, Z0
-	VMINPD.BCST       tanh64consts<>+192(SB), Z1, Z1
-	VMINPD.BCST       tanh64consts<>+192(SB), Z2, Z2
-	VBROADCASTSD      tanh64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z0, Z3
-	VBROADCASTSD      tanh64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z1, Z4
-	VBROADCASTSD      tanh64consts<>+256(SB), Z5
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z2, Z5
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z3, Z6
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z4, Z7
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z5, Z8
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z6, Z0
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z7, Z1
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z8, Z2
-	VBROADCASTSD      tanh64consts<>+448(SB), Z9
-	VFNMADD213PD      Z0, Z6, Z9
-	VBROADCASTSD      tanh64consts<>+448(SB), Z10
-	VFNMADD213PD      Z1, Z7, Z10
-	VBROADCASTSD      tanh64consts<>+448(SB), Z11
-	VFNMADD213PD      Z2, Z8, Z11
-	VSUBPD            Z9, Z0, Z0
-	VSUBPD            Z10, Z1, Z1
-	VSUBPD            Z11, Z2, Z2
-	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z6, Z0
-	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z7, Z1
-	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z8, Z2
-	VBROADCASTSD      tanh64consts<>+512(SB), Z6
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z9, Z6
-	VBROADCASTSD      tanh64consts<>+512(SB), Z7
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z10, Z7
-	VBROADCASTSD      tanh64consts<>+512(SB), Z8
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+896(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+896(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+896(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z11, Z8
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z9, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z10, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z11, Z8
-	VMULPD            Z9, Z9, Z12
-	VMULPD            Z10, Z10, Z13
-	VMULPD            Z11, Z11, Z14
-	VFMADD231PD       Z9, Z0, Z0
-	VFMADD231PD       Z10, Z1, Z1
-	VFMADD231PD       Z11, Z2, Z2
-	VFMADD231PD       Z12, Z6, Z0
-	VFMADD231PD       Z13, Z7, Z1
-	VFMADD231PD       Z14, Z8, Z2
-	VADDPD.BCST       tanh64consts<>+1280(SB), Z9, Z6
-	VADDPD.BCST       tanh64consts<>+1280(SB), Z10, Z7
-	VADDPD.BCST       tanh64consts<>+1280(SB), Z11, Z8
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z12
-	VSUBPD            Z6, Z12, Z12
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z13
-	VSUBPD            Z7, Z13, Z13
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z14
-	VSUBPD            Z8, Z14, Z14
-	VADDPD            Z9, Z12, Z12
-	VADDPD            Z10, Z13, Z13
-	VADDPD            Z11, Z14, Z14
-	VADDPD            Z0, Z12, Z12
-	VADDPD            Z1, Z13, Z13
-	VADDPD            Z2, Z14, Z14
-	VPSUBQ.BCST       tanh64consts<>+1344(SB), Z3, Z3
-	VPSUBQ.BCST       tanh64consts<>+1344(SB), Z4, Z4
-	VPSUBQ.BCST       tanh64consts<>+1344(SB), Z5, Z5
-	VPSRLQ            $0x01, Z3, Z0
-	VPSRLQ            $0x01, Z4, Z1
-	VPSRLQ            $0x01, Z5, Z2
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z0, Z9
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z1, Z10
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z2, Z11
-	VPSLLQ            $0x34, Z9, Z9
-	VPSLLQ            $0x34, Z10, Z10
-	VPSLLQ            $0x34, Z11, Z11
-	VPSUBQ            Z0, Z3, Z3
-	VPSUBQ            Z1, Z4, Z4
-	VPSUBQ            Z2, Z5, Z5
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z3, Z3
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z4, Z4
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z5, Z5
-	VPSLLQ            $0x34, Z3, Z3
-	VPSLLQ            $0x34, Z4, Z4
-	VPSLLQ            $0x34, Z5, Z5
-	VADDPD            Z12, Z6, Z0
-	VADDPD            Z13, Z7, Z1
-	VADDPD            Z14, Z8, Z2
-	VSUBPD            Z0, Z6, Z6
-	VSUBPD            Z1, Z7, Z7
-	VSUBPD            Z2, Z8, Z8
-	VADDPD            Z12, Z6, Z6
-	VADDPD            Z13, Z7, Z7
-	VADDPD            Z14, Z8, Z8
-	VMULPD            Z9, Z0, Z0
-	VMULPD            Z10, Z1, Z1
-	VMULPD            Z11, Z2, Z2
-	VMULPD            Z3, Z0, Z0
-	VMULPD            Z4, Z1, Z1
-	VMULPD            Z5, Z2, Z2
-	VADDPD.BCST       tanh64consts<>+1472(SB), Z0, Z12
-	VADDPD.BCST       tanh64consts<>+1472(SB), Z1, Z13
-	VADDPD.BCST       tanh64consts<>+1472(SB), Z2, Z14
-	VSUBPD            Z0, Z12, Z15
-	VSUBPD            Z1, Z13, Z16
-	VSUBPD            Z2, Z14, Z17
-	VSUBPD            Z15, Z12, Z18
-	VSUBPD            Z16, Z13, Z19
-	VSUBPD            Z17, Z14, Z20
-	VSUBPD            Z18, Z0, Z0
-	VSUBPD            Z19, Z1, Z1
-	VSUBPD            Z20, Z2, Z2
-	VBROADCASTSD      tanh64consts<>+1472(SB), Z18
-	VSUBPD            Z15, Z18, Z15
-	VBROADCASTSD      tanh64consts<>+1472(SB), Z18
-	VSUBPD            Z16, Z18, Z16
-	VBROADCASTSD      tanh64consts<>+1472(SB), Z18
-	VSUBPD            Z17, Z18, Z17
-	VADDPD            Z15, Z0, Z0
-	VADDPD            Z16, Z1, Z1
-	VADDPD            Z17, Z2, Z2
-	VMULPD            Z9, Z6, Z6
-	VMULPD            Z10, Z7, Z7
-	VMULPD            Z11, Z8, Z8
-	VMULPD            Z3, Z6, Z6
-	VMULPD            Z4, Z7, Z7
-	VMULPD            Z5, Z8, Z8
-	VADDPD            Z6, Z0, Z0
-	VADDPD            Z7, Z1, Z1
-	VADDPD            Z8, Z2, Z2
-	VADDPD.BCST       tanh64consts<>+64(SB), Z12, Z3
-	VADDPD.BCST       tanh64consts<>+64(SB), Z13, Z4
-	VADDPD.BCST       tanh64consts<>+64(SB), Z14, Z5
-	VBROADCASTSD      tanh64consts<>+64(SB), Z6
-	VSUBPD            Z3, Z6, Z6
-	VBROADCASTSD      tanh64consts<>+64(SB), Z7
-	VSUBPD            Z4, Z7, Z7
-	VBROADCASTSD      tanh64consts<>+64(SB), Z8
-	VSUBPD            Z5, Z8, Z8
-	VADDPD            Z12, Z6, Z6
-	VADDPD            Z13, Z7, Z7
-	VADDPD            Z14, Z8, Z8
-	VADDPD            Z0, Z6, Z6
-	VADDPD            Z1, Z7, Z7
-	VADDPD            Z2, Z8, Z8
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z12, Z12
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z13, Z13
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z14, Z14
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z0, Z0
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z1, Z1
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z2, Z2
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z9
-	VDIVPD            Z3, Z9, Z9
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z10
-	VDIVPD            Z4, Z10, Z10
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z11
-	VDIVPD            Z5, Z11, Z11
-	VMULPD            Z9, Z12, Z15
-	VMULPD            Z10, Z13, Z16
-	VMULPD            Z11, Z14, Z17
-	VFNMADD231PD      Z15, Z3, Z12
-	VFNMADD231PD      Z16, Z4, Z13
-	VFNMADD231PD      Z17, Z5, Z14
-	VADDPD            Z0, Z12, Z12
-	VADDPD            Z1, Z13, Z13
-	VADDPD            Z2, Z14, Z14
-	VFNMADD231PD      Z15, Z6, Z12
-	VFNMADD231PD      Z16, Z7, Z13
-	VFNMADD231PD      Z17, Z8, Z14
-	VFMADD231PD       Z9, Z12, Z15
-	VFMADD231PD       Z10, Z13, Z16
-	VFMADD231PD       Z11, Z14, Z17
+	VPORQ.BCST        tanh64consts<>+0(SB), Z3, Z3
+	VBROADCASTSD      tanh64consts<>+192(SB), Z4
+	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z2, Z4
+	VBROADCASTSD      tanh64consts<>+192(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z3, Z5
+	VSUBPD.BCST       tanh64consts<>+256(SB), Z4, Z6
+	VSUBPD.BCST       tanh64consts<>+256(SB), Z5, Z7
+	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z6, Z2
+	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z7, Z3
+	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z6, Z2
+	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z7, Z3
+	VBROADCASTSD      tanh64consts<>+448(SB), Z6
+	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z2, Z6
+	VBROADCASTSD      tanh64consts<>+448(SB), Z7
+	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z3, Z7
+	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z6
+	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z3, Z7
+	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z6
+	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z3, Z7
+	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z6
+	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z3, Z7
+	VMULPD            Z2, Z2, Z8
+	VMULPD            Z3, Z3, Z9
+	VMOVUPS           exptail_64<>+0(SB), Z10
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z10
+	VMOVUPS           exptail_64<>+0(SB), Z11
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z11
+	VADDPD            Z10, Z2, Z2
+	VADDPD            Z11, Z3, Z3
+	VFMADD231PD       Z6, Z8, Z2
+	VFMADD231PD       Z7, Z9, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
+	VPSLLQ            $0x30, Z4, Z4
+	VPSLLQ            $0x30, Z5, Z5
+	VPADDQ            Z4, Z6, Z6
+	VPADDQ            Z5, Z7, Z7
+	VMOVUPD           Z6, Z4
+	VFMADD231PD       Z6, Z2, Z4
+	VMOVUPD           Z7, Z5
+	VFMADD231PD       Z7, Z3, Z5
+	VSUBPD            Z4, Z6, Z8
+	VSUBPD            Z5, Z7, Z9
+	VFMADD231PD       Z6, Z2, Z8
+	VFMADD231PD       Z7, Z3, Z9
+	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VSUBPD            Z4, Z2, Z2
+	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VSUBPD            Z5, Z3, Z3
+	VBROADCASTSD      tanh64consts<>+768(SB), Z6
+	VSUBPD            Z2, Z6, Z6
+	VBROADCASTSD      tanh64consts<>+768(SB), Z7
+	VSUBPD            Z3, Z7, Z7
+	VSUBPD            Z4, Z6, Z6
+	VSUBPD            Z5, Z7, Z7
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z9, Z7, Z7
+	VADDPD.BCST       tanh64consts<>+768(SB), Z4, Z10
+	VADDPD.BCST       tanh64consts<>+768(SB), Z5, Z11
+	VBROADCASTSD      tanh64consts<>+768(SB), Z12
+	VSUBPD            Z10, Z12, Z12
+	VBROADCASTSD      tanh64consts<>+768(SB), Z13
+	VSUBPD            Z11, Z13, Z13
+	VADDPD            Z4, Z12, Z12
+	VADDPD            Z5, Z13, Z13
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VBROADCASTSD      tanh64consts<>+768(SB), Z4
+	VDIVPD            Z10, Z4, Z4
+	VBROADCASTSD      tanh64consts<>+768(SB), Z5
+	VDIVPD            Z11, Z5, Z5
+	VMULPD            Z4, Z2, Z8
+	VMULPD            Z5, Z3, Z9
+	VFNMADD231PD      Z8, Z10, Z2
+	VFNMADD231PD      Z9, Z11, Z3
+	VADDPD            Z6, Z2, Z2
+	VADDPD            Z7, Z3, Z3
+	VFNMADD231PD      Z8, Z12, Z2
+	VFNMADD231PD      Z9, Z13, Z3
+	VFMADD231PD       Z4, Z2, Z8
+	VFMADD231PD       Z5, Z3, Z9
+	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z8, Z2, K1, Z2
+	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z9, Z3, K2, Z3
+	VMOVUPD           (SI)(R8*8), Z4
+	VMULPD            (SI)(R8*8), Z4, Z4
+	VMOVUPD           64(SI)(R8*8), Z5
+	VMULPD            64(SI)(R8*8), Z5, Z5
+	VBROADCASTSD      tanh64consts<>+896(SB), Z6
+	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z4, Z6
+	VBROADCASTSD      tanh64consts<>+896(SB), Z7
+	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z5, Z7
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z4, Z6
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z5, Z7
+	VMULPD            (SI)(R8*8), Z4, Z4
+	VMULPD            64(SI)(R8*8), Z5, Z5
+	VFMADD213PD       (SI)(R8*8), Z6, Z4
+	VFMADD213PD       64(SI)(R8*8), Z7, Z5
+	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z1, K2
+	VBLENDMPD         Z4, Z2, K1, Z2
+	VBLENDMPD         Z5, Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VPANDQ.BCST       tanh64consts<>+0(SB), Z1, Z1
-	VMOVUPD           128(SI)(R8*8), Z2
-	VPANDQ.BCST       tanh64consts<>+0(SB), Z2, Z2
-	VPORQ             Z0, Z15, Z15
-	VPORQ             Z1, Z16, Z16
-	VPORQ             Z2, Z17, Z17
-	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       tanh64consts<>+1536(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPANDQ.BCST       tanh64consts<>+1536(SB), Z1, Z1
-	VMOVUPD           128(SI)(R8*8), Z2
-	VPANDQ.BCST       tanh64consts<>+1536(SB), Z2, Z2
-	VCMPPD.BCST       $0x11, tanh64consts<>+1600(SB), Z0, K1
-	VCMPPD.BCST       $0x11, tanh64consts<>+1600(SB), Z1, K2
-	VCMPPD.BCST       $0x11, tanh64consts<>+1600(SB), Z2, K3
-	VBLENDMPD         (SI)(R8*8), Z15, K1, Z15
-	VBLENDMPD         64(SI)(R8*8), Z16, K2, Z16
-	VBLENDMPD         128(SI)(R8*8), Z17, K3, Z17
+	VPORQ             Z0, Z2, Z2
+	VPORQ             Z1, Z3, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K3
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        tanh64consts<>+1664(SB), Z0, Z0
+	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        tanh64consts<>+1664(SB), Z1, Z1
-	VMOVUPD           128(SI)(R8*8), Z2
-	VPORQ.BCST        tanh64consts<>+1664(SB), Z2, Z2
-	VBLENDMPD         Z0, Z15, K1, Z15
-	VBLENDMPD         Z1, Z16, K2, Z16
-	VBLENDMPD         Z2, Z17, K3, Z17
-	VMOVUPD           Z15, (DX)(R8*8)
-	VMOVUPD           Z16, 64(DX)(R8*8)
-	VMOVUPD           Z17, 128(DX)(R8*8)
-	ADDQ              $0x00000018, R8
-	SUBQ              $0x00000018, R9
-	JMP               tanhVF64AVX512_loop3
+	VPORQ.BCST        tanh64consts<>+1600(SB), Z1, Z1
+	VBLENDMPD         Z0, Z2, K1, Z2
+	VBLENDMPD         Z1, Z3, K2, Z3
+	VMOVUPD           Z2, (DX)(R8*8)
+	VMOVUPD           Z3, 64(DX)(R8*8)
+	ADDQ              $0x00000010, R8
+	SUBQ              $0x00000010, R9
+	JMP               tanhVF64AVX512_loop2
 
-tanhVF64AVX512_after3:
+tanhVF64AVX512_after2:
 tanhVF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                tanhVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
-	VMULPD.BCST       tanh64consts<>+64(SB), Z0, Z0
-	VPORQ.BCST        tanh64consts<>+0(SB), Z0, Z0
-	VMAXPD.BCST       tanh64consts<>+128(SB), Z0, Z0
-	VMINPD.BCST       tanh64consts<>+192(SB), Z0, Z0
-	VBROADCASTSD      tanh64consts<>+256(SB), Z1
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z0, Z1
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z1, Z2
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z2, Z0
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VMULPD.BCST       tanh64consts<>+128(SB), Z1, Z1
+	VPORQ.BCST        tanh64consts<>+0(SB), Z1, Z1
+	VBROADCASTSD      tanh64consts<>+192(SB), Z2
+	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z1, Z2
+	VSUBPD.BCST       tanh64consts<>+256(SB), Z2, Z3
+	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z3, Z1
+	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z3, Z1
 	VBROADCASTSD      tanh64consts<>+448(SB), Z3
-	VFNMADD213PD      Z0, Z2, Z3
-	VSUBPD            Z3, Z0, Z0
-	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z2, Z0
-	VBROADCASTSD      tanh64consts<>+512(SB), Z2
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+896(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z3, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z3, Z2
-	VMULPD            Z3, Z3, Z4
-	VFMADD231PD       Z3, Z0, Z0
-	VFMADD231PD       Z4, Z2, Z0
-	VADDPD.BCST       tanh64consts<>+1280(SB), Z3, Z2
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z4
-	VSUBPD            Z2, Z4, Z4
-	VADDPD            Z3, Z4, Z4
-	VADDPD            Z0, Z4, Z4
-	VPSUBQ.BCST       tanh64consts<>+1344(SB), Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z0, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z0, Z1, Z1
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z1, Z1
-	VPSLLQ            $0x34, Z1, Z1
-	VADDPD            Z4, Z2, Z0
-	VSUBPD            Z0, Z2, Z2
-	VADDPD            Z4, Z2, Z2
-	VMULPD            Z3, Z0, Z0
-	VMULPD            Z1, Z0, Z0
-	VADDPD.BCST       tanh64consts<>+1472(SB), Z0, Z4
-	VSUBPD            Z0, Z4, Z5
-	VSUBPD            Z5, Z4, Z6
-	VSUBPD            Z6, Z0, Z0
-	VBROADCASTSD      tanh64consts<>+1472(SB), Z6
-	VSUBPD            Z5, Z6, Z5
-	VADDPD            Z5, Z0, Z0
-	VMULPD            Z3, Z2, Z2
-	VMULPD            Z1, Z2, Z2
-	VADDPD            Z2, Z0, Z0
-	VADDPD.BCST       tanh64consts<>+64(SB), Z4, Z1
-	VBROADCASTSD      tanh64consts<>+64(SB), Z2
-	VSUBPD            Z1, Z2, Z2
-	VADDPD            Z4, Z2, Z2
-	VADDPD            Z0, Z2, Z2
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z4, Z4
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z0, Z0
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z3
-	VDIVPD            Z1, Z3, Z3
-	VMULPD            Z3, Z4, Z5
-	VFNMADD231PD      Z5, Z1, Z4
-	VADDPD            Z0, Z4, Z4
-	VFNMADD231PD      Z5, Z2, Z4
-	VFMADD231PD       Z3, Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
+	VMOVUPS           exptail_64<>+0(SB), Z5
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
+	VADDPD            Z5, Z1, Z1
+	VFMADD231PD       Z3, Z4, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VMOVUPD           Z3, Z2
+	VFMADD231PD       Z3, Z1, Z2
+	VSUBPD            Z2, Z3, Z4
+	VFMADD231PD       Z3, Z1, Z4
+	VBROADCASTSD      tanh64consts<>+768(SB), Z1
+	VSUBPD            Z2, Z1, Z1
+	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VSUBPD            Z1, Z3, Z3
+	VSUBPD            Z2, Z3, Z3
+	VSUBPD            Z4, Z3, Z3
+	VADDPD.BCST       tanh64consts<>+768(SB), Z2, Z5
+	VBROADCASTSD      tanh64consts<>+768(SB), Z6
+	VSUBPD            Z5, Z6, Z6
+	VADDPD            Z2, Z6, Z6
+	VADDPD            Z4, Z6, Z6
+	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VDIVPD            Z5, Z2, Z2
+	VMULPD            Z2, Z1, Z4
+	VFNMADD231PD      Z4, Z5, Z1
+	VADDPD            Z3, Z1, Z1
+	VFNMADD231PD      Z4, Z6, Z1
+	VFMADD231PD       Z2, Z1, Z4
+	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z0, K1
+	VBROADCASTSD      tanh64consts<>+768(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z4, Z1, K1, Z1
+	VMOVUPD           (SI)(R8*8), Z2
+	VMULPD            (SI)(R8*8), Z2, Z2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z3
+	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z2, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z2, Z3
+	VMULPD            (SI)(R8*8), Z2, Z2
+	VFMADD213PD       (SI)(R8*8), Z3, Z2
+	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z0, K1
+	VBLENDMPD         Z2, Z1, K1, Z1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z0
-	VPORQ             Z0, Z5, Z5
-	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       tanh64consts<>+1536(SB), Z0, Z0
-	VCMPPD.BCST       $0x11, tanh64consts<>+1600(SB), Z0, K1
-	VBLENDMPD         (SI)(R8*8), Z5, K1, Z5
+	VPORQ             Z0, Z1, Z1
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        tanh64consts<>+1664(SB), Z0, Z0
-	VBLENDMPD         Z0, Z5, K1, Z5
-	VMOVUPD           Z5, (DX)(R8*8)
+	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
+	VBLENDMPD         Z0, Z1, K1, Z1
+	VMOVUPD           Z1, (DX)(R8*8)
 	ADDQ              $0x00000008, R8
 	SUBQ              $0x00000008, R9
 	JMP               tanhVF64AVX512_loop1
@@ -38745,83 +37776,75 @@ tanhVF64AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
-	VMULPD.BCST       tanh64consts<>+64(SB), Z0, Z1
-	VPORQ.BCST        tanh64consts<>+0(SB), Z1, Z1
-	VMAXPD.BCST       tanh64consts<>+128(SB), Z1, Z1
-	VMINPD.BCST       tanh64consts<>+192(SB), Z1, Z1
-	VBROADCASTSD      tanh64consts<>+256(SB), Z2
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z1, Z2
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z2, Z3
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z3, Z1
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
+	VMULPD.BCST       tanh64consts<>+128(SB), Z0, Z2
+	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
+	VBROADCASTSD      tanh64consts<>+192(SB), Z3
+	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z2, Z3
+	VSUBPD.BCST       tanh64consts<>+256(SB), Z3, Z4
+	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z4, Z2
+	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z4, Z2
 	VBROADCASTSD      tanh64consts<>+448(SB), Z4
-	VFNMADD213PD      Z1, Z3, Z4
-	VSUBPD            Z4, Z1, Z1
-	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z3, Z1
-	VBROADCASTSD      tanh64consts<>+512(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+896(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z3
-	VMULPD            Z4, Z4, Z5
-	VFMADD231PD       Z4, Z1, Z1
-	VFMADD231PD       Z5, Z3, Z1
-	VADDPD.BCST       tanh64consts<>+1280(SB), Z4, Z3
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z5
-	VSUBPD            Z3, Z5, Z5
-	VADDPD            Z4, Z5, Z5
-	VADDPD            Z1, Z5, Z5
-	VPSUBQ.BCST       tanh64consts<>+1344(SB), Z2, Z2
-	VPSRLQ            $0x01, Z2, Z1
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z1, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z1, Z2, Z2
-	VPSUBQ.BCST       tanh64consts<>+1408(SB), Z2, Z2
-	VPSLLQ            $0x34, Z2, Z2
-	VADDPD            Z5, Z3, Z1
-	VSUBPD            Z1, Z3, Z3
-	VADDPD            Z5, Z3, Z3
-	VMULPD            Z4, Z1, Z1
-	VMULPD            Z2, Z1, Z1
-	VADDPD.BCST       tanh64consts<>+1472(SB), Z1, Z5
-	VSUBPD            Z1, Z5, Z6
-	VSUBPD            Z6, Z5, Z7
-	VSUBPD            Z7, Z1, Z1
-	VBROADCASTSD      tanh64consts<>+1472(SB), Z7
-	VSUBPD            Z6, Z7, Z6
-	VADDPD            Z6, Z1, Z1
-	VMULPD            Z4, Z3, Z3
-	VMULPD            Z2, Z3, Z3
-	VADDPD            Z3, Z1, Z1
-	VADDPD.BCST       tanh64consts<>+64(SB), Z5, Z2
-	VBROADCASTSD      tanh64consts<>+64(SB), Z3
-	VSUBPD            Z2, Z3, Z3
-	VADDPD            Z5, Z3, Z3
-	VADDPD            Z1, Z3, Z3
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z5, Z5
-	VPXORQ.BCST       tanh64consts<>+0(SB), Z1, Z1
-	VBROADCASTSD      tanh64consts<>+1280(SB), Z4
-	VDIVPD            Z2, Z4, Z4
-	VMULPD            Z4, Z5, Z6
-	VFNMADD231PD      Z6, Z2, Z5
-	VADDPD            Z1, Z5, Z5
-	VFNMADD231PD      Z6, Z3, Z5
-	VFMADD231PD       Z4, Z5, Z6
+	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z4
+	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z4
+	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z4
+	VMULPD            Z2, Z2, Z5
+	VMOVUPS           exptail_64<>+0(SB), Z6
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z6
+	VADDPD            Z6, Z2, Z2
+	VFMADD231PD       Z4, Z5, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z3
+	VPADDQ            Z3, Z4, Z4
+	VMOVUPD           Z4, Z3
+	VFMADD231PD       Z4, Z2, Z3
+	VSUBPD            Z3, Z4, Z5
+	VFMADD231PD       Z4, Z2, Z5
+	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VSUBPD            Z3, Z2, Z2
+	VBROADCASTSD      tanh64consts<>+768(SB), Z4
+	VSUBPD            Z2, Z4, Z4
+	VSUBPD            Z3, Z4, Z4
+	VSUBPD            Z5, Z4, Z4
+	VADDPD.BCST       tanh64consts<>+768(SB), Z3, Z6
+	VBROADCASTSD      tanh64consts<>+768(SB), Z7
+	VSUBPD            Z6, Z7, Z7
+	VADDPD            Z3, Z7, Z7
+	VADDPD            Z5, Z7, Z7
+	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VDIVPD            Z6, Z3, Z3
+	VMULPD            Z3, Z2, Z5
+	VFNMADD231PD      Z5, Z6, Z2
+	VADDPD            Z4, Z2, Z2
+	VFNMADD231PD      Z5, Z7, Z2
+	VFMADD231PD       Z3, Z2, Z5
+	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z5, Z2, K2, Z2
+	VMULPD            Z0, Z0, Z3
+	VBROADCASTSD      tanh64consts<>+896(SB), Z4
+	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z3, Z4
+	VMULPD            Z0, Z3, Z3
+	VFMADD213PD       Z0, Z4, Z3
+	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z1, K2
+	VBLENDMPD         Z3, Z2, K2, Z2
 	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z1
-	VPORQ             Z1, Z6, Z6
-	VPANDQ.BCST       tanh64consts<>+1536(SB), Z0, Z1
-	VCMPPD.BCST       $0x11, tanh64consts<>+1600(SB), Z1, K2
-	VBLENDMPD         Z0, Z6, K2, Z6
+	VPORQ             Z1, Z2, Z2
 	VCMPPD            $0x03, Z0, Z0, K2
-	VPORQ.BCST        tanh64consts<>+1664(SB), Z0, Z0
-	VBLENDMPD         Z0, Z6, K2, Z6
-	VMOVUPD           Z6, K1, (DX)(R8*8)
+	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
+	VBLENDMPD         Z0, Z2, K2, Z2
+	VMOVUPD           Z2, K1, (DX)(R8*8)
 	ADDQ              R9, R8
 
 tanhVF64AVX512_tail_done:
@@ -39663,7 +38686,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock289
+	JZ                mathblock326
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -39794,7 +38817,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock289:
+mathblock326:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -39903,7 +38926,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock290
+	JZ                mathblock327
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -40034,7 +39057,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock290:
+mathblock327:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -40165,7 +39188,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock291
+	JZ                mathblock328
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -40296,7 +39319,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock291:
+mathblock328:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -40403,7 +39426,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock292
+	JZ                mathblock329
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -40534,7 +39557,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock292:
+mathblock329:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

@@ -108,29 +108,28 @@ DATA exphi_64<>+104(SB)/8, $0x3fef199bdd85529c
 DATA exphi_64<>+112(SB)/8, $0x3fef5818dcfba487
 DATA exphi_64<>+120(SB)/8, $0x3fefa4afa2a490da
 GLOBL exphi_64<>(SB), RODATA|NOPTR, $128
-DATA log32consts<>+0(SB)/4, $0x3f800000
-DATA log32consts<>+4(SB)/4, $0x4d0000
-DATA log32consts<>+8(SB)/4, $0x4b000000
-DATA log32consts<>+12(SB)/4, $0x4b00007f
-DATA log32consts<>+16(SB)/4, $0x7fffff
-DATA log32consts<>+20(SB)/4, $0x3f330000
-DATA log32consts<>+24(SB)/4, $0xbf800000
-DATA log32consts<>+28(SB)/4, $0x3f317200
-DATA log32consts<>+32(SB)/4, $0x35bfbe8e
-DATA log32consts<>+36(SB)/4, $0xbe2b1129
-DATA log32consts<>+40(SB)/4, $0x3e4d3153
-DATA log32consts<>+44(SB)/4, $0xbe7fffea
-DATA log32consts<>+48(SB)/4, $0x3eaaaaa3
-DATA log32consts<>+52(SB)/4, $0xbf000000
-DATA log32consts<>+56(SB)/4, $0x7f800000
-DATA log32consts<>+60(SB)/4, $0x800000
-DATA log32consts<>+64(SB)/4, $0x4c000000
-DATA log32consts<>+68(SB)/4, $0x41c80000
-DATA log32consts<>+72(SB)/4, $0x0
-DATA log32consts<>+76(SB)/4, $0xff800000
-DATA log32consts<>+80(SB)/4, $0x7fc00000
-DATA log32consts<>+84(SB)/4, $0x400000
-GLOBL log32consts<>(SB), RODATA|NOPTR, $88
+DATA log32consts<>+0(SB)/4, $0x4d0000
+DATA log32consts<>+4(SB)/4, $0x4b000000
+DATA log32consts<>+8(SB)/4, $0x4b00007f
+DATA log32consts<>+12(SB)/4, $0x7fffff
+DATA log32consts<>+16(SB)/4, $0x3f330000
+DATA log32consts<>+20(SB)/4, $0xbf800000
+DATA log32consts<>+24(SB)/4, $0x3f317200
+DATA log32consts<>+28(SB)/4, $0x35bfbe8e
+DATA log32consts<>+32(SB)/4, $0xbe2b1129
+DATA log32consts<>+36(SB)/4, $0x3e4d3153
+DATA log32consts<>+40(SB)/4, $0xbe7fffea
+DATA log32consts<>+44(SB)/4, $0x3eaaaaa3
+DATA log32consts<>+48(SB)/4, $0xbf000000
+DATA log32consts<>+52(SB)/4, $0x7f800000
+DATA log32consts<>+56(SB)/4, $0x800000
+DATA log32consts<>+60(SB)/4, $0x4c000000
+DATA log32consts<>+64(SB)/4, $0x41c80000
+DATA log32consts<>+68(SB)/4, $0x0
+DATA log32consts<>+72(SB)/4, $0xff800000
+DATA log32consts<>+76(SB)/4, $0x7fc00000
+DATA log32consts<>+80(SB)/4, $0x400000
+GLOBL log32consts<>(SB), RODATA|NOPTR, $84
 DATA loginvc_32<>+0(SB)/4, $0x3fb00000
 DATA loginvc_32<>+4(SB)/4, $0x3fa80000
 DATA loginvc_32<>+8(SB)/4, $0x3fa80000
@@ -182,34 +181,33 @@ DATA logllo_32<>+52(SB)/4, $0xb6161ba9
 DATA logllo_32<>+56(SB)/4, $0x3663659e
 DATA logllo_32<>+60(SB)/4, $0xb68fc63b
 GLOBL logllo_32<>(SB), RODATA|NOPTR, $64
-DATA log64consts<>+0(SB)/8, $0x3ff0000000000000
-DATA log64consts<>+8(SB)/8, $0x9a00000000000
-DATA log64consts<>+16(SB)/8, $0x4330000000000000
-DATA log64consts<>+24(SB)/8, $0x43300000000003ff
-DATA log64consts<>+32(SB)/8, $0xfffffffffffff
-DATA log64consts<>+40(SB)/8, $0x3fe6600000000000
-DATA log64consts<>+48(SB)/8, $0xbff0000000000000
-DATA log64consts<>+56(SB)/8, $0x3fe62e4000000000
-DATA log64consts<>+64(SB)/8, $0x3eb7f7d1cf79abca
-DATA log64consts<>+72(SB)/8, $0x3fb762b721888248
-DATA log64consts<>+80(SB)/8, $0xbfb9b6941f036912
-DATA log64consts<>+88(SB)/8, $0x3fbc71b750a18db6
-DATA log64consts<>+96(SB)/8, $0xbfbffff1b78581e8
-DATA log64consts<>+104(SB)/8, $0x3fc249249441a9c5
-DATA log64consts<>+112(SB)/8, $0xbfc5555556df37b9
-DATA log64consts<>+120(SB)/8, $0x3fc9999999996201
-DATA log64consts<>+128(SB)/8, $0xbfcfffffffffdd67
-DATA log64consts<>+136(SB)/8, $0x3fd5555555555556
-DATA log64consts<>+144(SB)/8, $0xbfe0000000000000
-DATA log64consts<>+152(SB)/8, $0x7ff0000000000000
-DATA log64consts<>+160(SB)/8, $0x10000000000000
-DATA log64consts<>+168(SB)/8, $0x4350000000000000
-DATA log64consts<>+176(SB)/8, $0x404b000000000000
-DATA log64consts<>+184(SB)/8, $0x0
-DATA log64consts<>+192(SB)/8, $0xfff0000000000000
-DATA log64consts<>+200(SB)/8, $0x7ff8000000000001
-DATA log64consts<>+208(SB)/8, $0x8000000000000
-GLOBL log64consts<>(SB), RODATA|NOPTR, $216
+DATA log64consts<>+0(SB)/8, $0x9a00000000000
+DATA log64consts<>+8(SB)/8, $0x4330000000000000
+DATA log64consts<>+16(SB)/8, $0x43300000000003ff
+DATA log64consts<>+24(SB)/8, $0xfffffffffffff
+DATA log64consts<>+32(SB)/8, $0x3fe6600000000000
+DATA log64consts<>+40(SB)/8, $0xbff0000000000000
+DATA log64consts<>+48(SB)/8, $0x3fe62e4000000000
+DATA log64consts<>+56(SB)/8, $0x3eb7f7d1cf79abca
+DATA log64consts<>+64(SB)/8, $0x3fb762b721888248
+DATA log64consts<>+72(SB)/8, $0xbfb9b6941f036912
+DATA log64consts<>+80(SB)/8, $0x3fbc71b750a18db6
+DATA log64consts<>+88(SB)/8, $0xbfbffff1b78581e8
+DATA log64consts<>+96(SB)/8, $0x3fc249249441a9c5
+DATA log64consts<>+104(SB)/8, $0xbfc5555556df37b9
+DATA log64consts<>+112(SB)/8, $0x3fc9999999996201
+DATA log64consts<>+120(SB)/8, $0xbfcfffffffffdd67
+DATA log64consts<>+128(SB)/8, $0x3fd5555555555556
+DATA log64consts<>+136(SB)/8, $0xbfe0000000000000
+DATA log64consts<>+144(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+152(SB)/8, $0x10000000000000
+DATA log64consts<>+160(SB)/8, $0x4350000000000000
+DATA log64consts<>+168(SB)/8, $0x404b000000000000
+DATA log64consts<>+176(SB)/8, $0x0
+DATA log64consts<>+184(SB)/8, $0xfff0000000000000
+DATA log64consts<>+192(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+200(SB)/8, $0x8000000000000
+GLOBL log64consts<>(SB), RODATA|NOPTR, $208
 DATA loginvc_64<>+0(SB)/8, $0x3ff6000000000000
 DATA loginvc_64<>+8(SB)/8, $0x3ff5000000000000
 DATA loginvc_64<>+16(SB)/8, $0x3ff5000000000000
@@ -498,31 +496,30 @@ DATA log2llo_64<>+104(SB)/8, $0xbe91c8f11979a5db
 DATA log2llo_64<>+112(SB)/8, $0x3eced0cb91d406db
 DATA log2llo_64<>+120(SB)/8, $0xbec40358ea996209
 GLOBL log2llo_64<>(SB), RODATA|NOPTR, $128
-DATA log1032consts<>+0(SB)/4, $0x3f800000
-DATA log1032consts<>+4(SB)/4, $0x4d0000
-DATA log1032consts<>+8(SB)/4, $0x4b000000
-DATA log1032consts<>+12(SB)/4, $0x4b00007f
-DATA log1032consts<>+16(SB)/4, $0x7fffff
-DATA log1032consts<>+20(SB)/4, $0x3f330000
-DATA log1032consts<>+24(SB)/4, $0xbf800000
-DATA log1032consts<>+28(SB)/4, $0x3e9a2000
-DATA log1032consts<>+32(SB)/4, $0x369a84fc
-DATA log1032consts<>+36(SB)/4, $0x3ede5bd9
-DATA log1032consts<>+40(SB)/4, $0xb22d91af
-DATA log1032consts<>+44(SB)/4, $0xbd949641
-DATA log1032consts<>+48(SB)/4, $0x3db23a64
-DATA log1032consts<>+52(SB)/4, $0xbdde5bc6
-DATA log1032consts<>+56(SB)/4, $0x3e143d34
-DATA log1032consts<>+60(SB)/4, $0xbe5e5bd9
-DATA log1032consts<>+64(SB)/4, $0x7f800000
-DATA log1032consts<>+68(SB)/4, $0x800000
-DATA log1032consts<>+72(SB)/4, $0x4c000000
-DATA log1032consts<>+76(SB)/4, $0x41c80000
-DATA log1032consts<>+80(SB)/4, $0x0
-DATA log1032consts<>+84(SB)/4, $0xff800000
-DATA log1032consts<>+88(SB)/4, $0x7fc00000
-DATA log1032consts<>+92(SB)/4, $0x400000
-GLOBL log1032consts<>(SB), RODATA|NOPTR, $96
+DATA log1032consts<>+0(SB)/4, $0x4d0000
+DATA log1032consts<>+4(SB)/4, $0x4b000000
+DATA log1032consts<>+8(SB)/4, $0x4b00007f
+DATA log1032consts<>+12(SB)/4, $0x7fffff
+DATA log1032consts<>+16(SB)/4, $0x3f330000
+DATA log1032consts<>+20(SB)/4, $0xbf800000
+DATA log1032consts<>+24(SB)/4, $0x3e9a2000
+DATA log1032consts<>+28(SB)/4, $0x369a84fc
+DATA log1032consts<>+32(SB)/4, $0x3ede5bd9
+DATA log1032consts<>+36(SB)/4, $0xb22d91af
+DATA log1032consts<>+40(SB)/4, $0xbd949641
+DATA log1032consts<>+44(SB)/4, $0x3db23a64
+DATA log1032consts<>+48(SB)/4, $0xbdde5bc6
+DATA log1032consts<>+52(SB)/4, $0x3e143d34
+DATA log1032consts<>+56(SB)/4, $0xbe5e5bd9
+DATA log1032consts<>+60(SB)/4, $0x7f800000
+DATA log1032consts<>+64(SB)/4, $0x800000
+DATA log1032consts<>+68(SB)/4, $0x4c000000
+DATA log1032consts<>+72(SB)/4, $0x41c80000
+DATA log1032consts<>+76(SB)/4, $0x0
+DATA log1032consts<>+80(SB)/4, $0xff800000
+DATA log1032consts<>+84(SB)/4, $0x7fc00000
+DATA log1032consts<>+88(SB)/4, $0x400000
+GLOBL log1032consts<>(SB), RODATA|NOPTR, $92
 DATA log10invc_32<>+0(SB)/4, $0x3fb00000
 DATA log10invc_32<>+4(SB)/4, $0x3fa80000
 DATA log10invc_32<>+8(SB)/4, $0x3fa80000
@@ -574,36 +571,35 @@ DATA log10llo_32<>+52(SB)/4, $0xb63cc726
 DATA log10llo_32<>+56(SB)/4, $0x35e68b8b
 DATA log10llo_32<>+60(SB)/4, $0x36a0856c
 GLOBL log10llo_32<>(SB), RODATA|NOPTR, $64
-DATA log1064consts<>+0(SB)/8, $0x3ff0000000000000
-DATA log1064consts<>+8(SB)/8, $0x9a00000000000
-DATA log1064consts<>+16(SB)/8, $0x4330000000000000
-DATA log1064consts<>+24(SB)/8, $0x43300000000003ff
-DATA log1064consts<>+32(SB)/8, $0xfffffffffffff
-DATA log1064consts<>+40(SB)/8, $0x3fe6600000000000
-DATA log1064consts<>+48(SB)/8, $0xbff0000000000000
-DATA log1064consts<>+56(SB)/8, $0x3fd3440000000000
-DATA log1064consts<>+64(SB)/8, $0x3ed3509f79fef312
-DATA log1064consts<>+72(SB)/8, $0x3fdbcb7b1526e50e
-DATA log1064consts<>+80(SB)/8, $0x3c695355baaafad3
-DATA log1064consts<>+88(SB)/8, $0x3fa44ffeb0ed0598
-DATA log1064consts<>+96(SB)/8, $0xbfa6558e1c980791
-DATA log1064consts<>+104(SB)/8, $0x3fa8b4d176d5a14a
-DATA log1064consts<>+112(SB)/8, $0xbfabcb6ead2cd192
-DATA log1064consts<>+120(SB)/8, $0x3fafc3fa64bd76cf
-DATA log1064consts<>+128(SB)/8, $0xbfb287a764c56302
-DATA log1064consts<>+136(SB)/8, $0x3fb63c627752208e
-DATA log1064consts<>+144(SB)/8, $0xbfbbcb7b1526c701
-DATA log1064consts<>+152(SB)/8, $0x3fc287a7636f4360
-DATA log1064consts<>+160(SB)/8, $0xbfcbcb7b1526e50f
-DATA log1064consts<>+168(SB)/8, $0x7ff0000000000000
-DATA log1064consts<>+176(SB)/8, $0x10000000000000
-DATA log1064consts<>+184(SB)/8, $0x4350000000000000
-DATA log1064consts<>+192(SB)/8, $0x404b000000000000
-DATA log1064consts<>+200(SB)/8, $0x0
-DATA log1064consts<>+208(SB)/8, $0xfff0000000000000
-DATA log1064consts<>+216(SB)/8, $0x7ff8000000000001
-DATA log1064consts<>+224(SB)/8, $0x8000000000000
-GLOBL log1064consts<>(SB), RODATA|NOPTR, $232
+DATA log1064consts<>+0(SB)/8, $0x9a00000000000
+DATA log1064consts<>+8(SB)/8, $0x4330000000000000
+DATA log1064consts<>+16(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+24(SB)/8, $0xfffffffffffff
+DATA log1064consts<>+32(SB)/8, $0x3fe6600000000000
+DATA log1064consts<>+40(SB)/8, $0xbff0000000000000
+DATA log1064consts<>+48(SB)/8, $0x3fd3440000000000
+DATA log1064consts<>+56(SB)/8, $0x3ed3509f79fef312
+DATA log1064consts<>+64(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+72(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+80(SB)/8, $0x3fa44ffeb0ed0598
+DATA log1064consts<>+88(SB)/8, $0xbfa6558e1c980791
+DATA log1064consts<>+96(SB)/8, $0x3fa8b4d176d5a14a
+DATA log1064consts<>+104(SB)/8, $0xbfabcb6ead2cd192
+DATA log1064consts<>+112(SB)/8, $0x3fafc3fa64bd76cf
+DATA log1064consts<>+120(SB)/8, $0xbfb287a764c56302
+DATA log1064consts<>+128(SB)/8, $0x3fb63c627752208e
+DATA log1064consts<>+136(SB)/8, $0xbfbbcb7b1526c701
+DATA log1064consts<>+144(SB)/8, $0x3fc287a7636f4360
+DATA log1064consts<>+152(SB)/8, $0xbfcbcb7b1526e50f
+DATA log1064consts<>+160(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+168(SB)/8, $0x10000000000000
+DATA log1064consts<>+176(SB)/8, $0x4350000000000000
+DATA log1064consts<>+184(SB)/8, $0x404b000000000000
+DATA log1064consts<>+192(SB)/8, $0x0
+DATA log1064consts<>+200(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+208(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+216(SB)/8, $0x8000000000000
+GLOBL log1064consts<>(SB), RODATA|NOPTR, $224
 DATA log10invc_64<>+0(SB)/8, $0x3ff6000000000000
 DATA log10invc_64<>+8(SB)/8, $0x3ff5000000000000
 DATA log10invc_64<>+16(SB)/8, $0x3ff5000000000000
@@ -703,182 +699,124 @@ DATA log1p64consts<>+184(SB)/8, $0x7ff8000000000001
 DATA log1p64consts<>+192(SB)/8, $0x8000000000000
 GLOBL log1p64consts<>(SB), RODATA|NOPTR, $200
 DATA sigmoid32consts<>+0(SB)/4, $0x80000000
-DATA sigmoid32consts<>+4(SB)/4, $0xc2d20000
-DATA sigmoid32consts<>+8(SB)/4, $0x42b20000
-DATA sigmoid32consts<>+12(SB)/4, $0x3fb8aa3b
-DATA sigmoid32consts<>+16(SB)/4, $0x4b400000
-DATA sigmoid32consts<>+20(SB)/4, $0x3f317200
-DATA sigmoid32consts<>+24(SB)/4, $0x35bfbe8e
-DATA sigmoid32consts<>+28(SB)/4, $0x37d00d01
-DATA sigmoid32consts<>+32(SB)/4, $0x39500d01
-DATA sigmoid32consts<>+36(SB)/4, $0x3ab60b61
-DATA sigmoid32consts<>+40(SB)/4, $0x3c088889
-DATA sigmoid32consts<>+44(SB)/4, $0x3d2aaaab
-DATA sigmoid32consts<>+48(SB)/4, $0x3e2aaaab
-DATA sigmoid32consts<>+52(SB)/4, $0x3f000000
-DATA sigmoid32consts<>+56(SB)/4, $0x3f800000
-DATA sigmoid32consts<>+60(SB)/4, $0x4b3fff00
-DATA sigmoid32consts<>+64(SB)/4, $0x1
-DATA sigmoid32consts<>+68(SB)/4, $0x0
-DATA sigmoid32consts<>+72(SB)/4, $0x400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $76
+DATA sigmoid32consts<>+4(SB)/4, $0x41b8aa3b
+DATA sigmoid32consts<>+8(SB)/4, $0x4b400000
+DATA sigmoid32consts<>+12(SB)/4, $0xb75e8083
+DATA sigmoid32consts<>+16(SB)/4, $0x3d318000
+DATA sigmoid32consts<>+20(SB)/4, $0x3e2aaace
+DATA sigmoid32consts<>+24(SB)/4, $0x3f000111
+DATA sigmoid32consts<>+28(SB)/4, $0x3f800000
+DATA sigmoid32consts<>+32(SB)/4, $0x0
+DATA sigmoid32consts<>+36(SB)/4, $0x7fffffff
+DATA sigmoid32consts<>+40(SB)/4, $0x42ae8000
+DATA sigmoid32consts<>+44(SB)/4, $0xf
+DATA sigmoid32consts<>+48(SB)/4, $0x4b3ff000
+DATA sigmoid32consts<>+52(SB)/4, $0x1
+DATA sigmoid32consts<>+56(SB)/4, $0x42b20000
+DATA sigmoid32consts<>+60(SB)/4, $0x7f800000
+DATA sigmoid32consts<>+64(SB)/4, $0xc2d20000
+DATA sigmoid32consts<>+68(SB)/4, $0x400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $72
 DATA sigmoid64consts<>+0(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+8(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+16(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+24(SB)/8, $0x3ff71547652b82fe
-DATA sigmoid64consts<>+32(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+40(SB)/8, $0x3fe62e42fee00000
-DATA sigmoid64consts<>+48(SB)/8, $0x3dea39ef35793c76
-DATA sigmoid64consts<>+56(SB)/8, $0x3de6124613a86d09
-DATA sigmoid64consts<>+64(SB)/8, $0x3e21eed8eff8d898
-DATA sigmoid64consts<>+72(SB)/8, $0x3e5ae64567f544e4
-DATA sigmoid64consts<>+80(SB)/8, $0x3e927e4fb7789f5c
-DATA sigmoid64consts<>+88(SB)/8, $0x3ec71de3a556c734
-DATA sigmoid64consts<>+96(SB)/8, $0x3efa01a01a01a01a
-DATA sigmoid64consts<>+104(SB)/8, $0x3f2a01a01a01a01a
-DATA sigmoid64consts<>+112(SB)/8, $0x3f56c16c16c16c17
-DATA sigmoid64consts<>+120(SB)/8, $0x3f81111111111111
-DATA sigmoid64consts<>+128(SB)/8, $0x3fa5555555555555
-DATA sigmoid64consts<>+136(SB)/8, $0x3fc5555555555555
-DATA sigmoid64consts<>+144(SB)/8, $0x3fe0000000000000
-DATA sigmoid64consts<>+152(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+160(SB)/8, $0x4337fffffffff800
-DATA sigmoid64consts<>+168(SB)/8, $0x1
-DATA sigmoid64consts<>+176(SB)/8, $0x0
-DATA sigmoid64consts<>+184(SB)/8, $0x8000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $192
+DATA sigmoid64consts<>+8(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+16(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+24(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+32(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+40(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+48(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+56(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+64(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+72(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+80(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+88(SB)/8, $0x0
+DATA sigmoid64consts<>+96(SB)/8, $0x7fffffffffffffff
+DATA sigmoid64consts<>+104(SB)/8, $0x4086220000000000
+DATA sigmoid64consts<>+112(SB)/8, $0xf
+DATA sigmoid64consts<>+120(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+128(SB)/8, $0x1
+DATA sigmoid64consts<>+136(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+144(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+152(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+160(SB)/8, $0x8000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $168
 DATA tanh32consts<>+0(SB)/4, $0x80000000
-DATA tanh32consts<>+4(SB)/4, $0x40000000
-DATA tanh32consts<>+8(SB)/4, $0xc2d20000
-DATA tanh32consts<>+12(SB)/4, $0x42b20000
-DATA tanh32consts<>+16(SB)/4, $0x3fb8aa3b
-DATA tanh32consts<>+20(SB)/4, $0x4b400000
-DATA tanh32consts<>+24(SB)/4, $0x3f317200
-DATA tanh32consts<>+28(SB)/4, $0x35bfbe8e
-DATA tanh32consts<>+32(SB)/4, $0x37d00d01
-DATA tanh32consts<>+36(SB)/4, $0x39500d01
-DATA tanh32consts<>+40(SB)/4, $0x3ab60b61
-DATA tanh32consts<>+44(SB)/4, $0x3c088889
-DATA tanh32consts<>+48(SB)/4, $0x3d2aaaab
-DATA tanh32consts<>+52(SB)/4, $0x3e2aaaab
-DATA tanh32consts<>+56(SB)/4, $0x3f000000
-DATA tanh32consts<>+60(SB)/4, $0x3f800000
-DATA tanh32consts<>+64(SB)/4, $0x4b3fff00
-DATA tanh32consts<>+68(SB)/4, $0x1
-DATA tanh32consts<>+72(SB)/4, $0xbf800000
-DATA tanh32consts<>+76(SB)/4, $0x7fffffff
-DATA tanh32consts<>+80(SB)/4, $0x39000000
-DATA tanh32consts<>+84(SB)/4, $0x400000
-GLOBL tanh32consts<>(SB), RODATA|NOPTR, $88
+DATA tanh32consts<>+4(SB)/4, $0x7fffffff
+DATA tanh32consts<>+8(SB)/4, $0x40000000
+DATA tanh32consts<>+12(SB)/4, $0x41b8aa3b
+DATA tanh32consts<>+16(SB)/4, $0x4b400000
+DATA tanh32consts<>+20(SB)/4, $0xb75e8083
+DATA tanh32consts<>+24(SB)/4, $0x3d318000
+DATA tanh32consts<>+28(SB)/4, $0x3e2aaace
+DATA tanh32consts<>+32(SB)/4, $0x3f000111
+DATA tanh32consts<>+36(SB)/4, $0x3f800000
+DATA tanh32consts<>+40(SB)/4, $0x41120000
+DATA tanh32consts<>+44(SB)/4, $0xbc06c930
+DATA tanh32consts<>+48(SB)/4, $0x3cb2ccd7
+DATA tanh32consts<>+52(SB)/4, $0xbd5d0c67
+DATA tanh32consts<>+56(SB)/4, $0x3e088887
+DATA tanh32consts<>+60(SB)/4, $0xbeaaaaab
+DATA tanh32consts<>+64(SB)/4, $0x3e800000
+DATA tanh32consts<>+68(SB)/4, $0x400000
+GLOBL tanh32consts<>(SB), RODATA|NOPTR, $72
 DATA tanh64consts<>+0(SB)/8, $0x8000000000000000
-DATA tanh64consts<>+8(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+16(SB)/8, $0xc087500000000000
-DATA tanh64consts<>+24(SB)/8, $0x4086300000000000
-DATA tanh64consts<>+32(SB)/8, $0x3ff71547652b82fe
-DATA tanh64consts<>+40(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+48(SB)/8, $0x3fe62e42fee00000
-DATA tanh64consts<>+56(SB)/8, $0x3dea39ef35793c76
-DATA tanh64consts<>+64(SB)/8, $0x3de6124613a86d09
-DATA tanh64consts<>+72(SB)/8, $0x3e21eed8eff8d898
-DATA tanh64consts<>+80(SB)/8, $0x3e5ae64567f544e4
-DATA tanh64consts<>+88(SB)/8, $0x3e927e4fb7789f5c
-DATA tanh64consts<>+96(SB)/8, $0x3ec71de3a556c734
-DATA tanh64consts<>+104(SB)/8, $0x3efa01a01a01a01a
-DATA tanh64consts<>+112(SB)/8, $0x3f2a01a01a01a01a
-DATA tanh64consts<>+120(SB)/8, $0x3f56c16c16c16c17
-DATA tanh64consts<>+128(SB)/8, $0x3f81111111111111
-DATA tanh64consts<>+136(SB)/8, $0x3fa5555555555555
-DATA tanh64consts<>+144(SB)/8, $0x3fc5555555555555
-DATA tanh64consts<>+152(SB)/8, $0x3fe0000000000000
-DATA tanh64consts<>+160(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+168(SB)/8, $0x4337fffffffff800
-DATA tanh64consts<>+176(SB)/8, $0x1
-DATA tanh64consts<>+184(SB)/8, $0xbff0000000000000
-DATA tanh64consts<>+192(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+200(SB)/8, $0x3e40000000000000
-DATA tanh64consts<>+208(SB)/8, $0x8000000000000
-GLOBL tanh64consts<>(SB), RODATA|NOPTR, $216
+DATA tanh64consts<>+8(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+16(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+24(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+32(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+40(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+48(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+56(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+64(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+72(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+80(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+88(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+96(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+104(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+112(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+120(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+128(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+136(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+144(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+152(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+160(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+168(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+176(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+184(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+192(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+200(SB)/8, $0x8000000000000
+GLOBL tanh64consts<>(SB), RODATA|NOPTR, $208
 DATA erf32consts<>+0(SB)/4, $0x80000000
 DATA erf32consts<>+4(SB)/4, $0x7fffffff
 DATA erf32consts<>+8(SB)/4, $0x3f800000
-DATA erf32consts<>+12(SB)/4, $0xb7c756b1
-DATA erf32consts<>+16(SB)/4, $0xbbbd1489
-DATA erf32consts<>+20(SB)/4, $0xbce9528f
-DATA erf32consts<>+24(SB)/4, $0xbea66beb
-DATA erf32consts<>+28(SB)/4, $0x3e0375d4
-DATA erf32consts<>+32(SB)/4, $0xb684e21a
-DATA erf32consts<>+36(SB)/4, $0x390aee49
-DATA erf32consts<>+40(SB)/4, $0x3ba68116
-DATA erf32consts<>+44(SB)/4, $0x3d852a63
-DATA erf32consts<>+48(SB)/4, $0x3ecbbbce
-DATA erf32consts<>+52(SB)/4, $0xbb0df9c0
-DATA erf32consts<>+56(SB)/4, $0x3d1151b3
-DATA erf32consts<>+60(SB)/4, $0xbde31cc2
-DATA erf32consts<>+64(SB)/4, $0x3ea2fe54
-DATA erf32consts<>+68(SB)/4, $0xbebe9208
-DATA erf32consts<>+72(SB)/4, $0x3ed46805
-DATA erf32consts<>+76(SB)/4, $0xbb1acdc6
-DATA erf32consts<>+80(SB)/4, $0x3c445aa3
-DATA erf32consts<>+84(SB)/4, $0x3c5f6e13
-DATA erf32consts<>+88(SB)/4, $0x3e013307
-DATA erf32consts<>+92(SB)/4, $0x3d931ae7
-DATA erf32consts<>+96(SB)/4, $0x3f0a5785
-DATA erf32consts<>+100(SB)/4, $0x3dd9f331
-DATA erf32consts<>+104(SB)/4, $0x3f58560b
-DATA erf32consts<>+108(SB)/4, $0x4036db6e
-DATA erf32consts<>+112(SB)/4, $0x0
-DATA erf32consts<>+116(SB)/4, $0xc11d077e
-DATA erf32consts<>+120(SB)/4, $0xc3f1c275
-DATA erf32consts<>+124(SB)/4, $0xc2a2932b
-DATA erf32consts<>+128(SB)/4, $0xc480230b
-DATA erf32consts<>+132(SB)/4, $0xc3389ae7
-DATA erf32consts<>+136(SB)/4, $0xc41f6441
-DATA erf32consts<>+140(SB)/4, $0xc322658c
-DATA erf32consts<>+144(SB)/4, $0xc320a2ea
-DATA erf32consts<>+148(SB)/4, $0xc2798057
-DATA erf32consts<>+152(SB)/4, $0xc18e104b
-DATA erf32consts<>+156(SB)/4, $0xc128f022
-DATA erf32consts<>+160(SB)/4, $0xbf4c9dd4
-DATA erf32consts<>+164(SB)/4, $0xbf31a0b7
-DATA erf32consts<>+168(SB)/4, $0xbc21a092
-DATA erf32consts<>+172(SB)/4, $0xbc21a093
-DATA erf32consts<>+176(SB)/4, $0xbd777f97
-DATA erf32consts<>+180(SB)/4, $0xc1b38712
-DATA erf32consts<>+184(SB)/4, $0x40d23f7c
-DATA erf32consts<>+188(SB)/4, $0x43ed43a7
-DATA erf32consts<>+192(SB)/4, $0x42d9451f
-DATA erf32consts<>+196(SB)/4, $0x451f90ce
-DATA erf32consts<>+200(SB)/4, $0x43d6810b
-DATA erf32consts<>+204(SB)/4, $0x4547fdbb
-DATA erf32consts<>+208(SB)/4, $0x442158c9
-DATA erf32consts<>+212(SB)/4, $0x44c01759
-DATA erf32consts<>+216(SB)/4, $0x43d9486f
-DATA erf32consts<>+220(SB)/4, $0x43a2e571
-DATA erf32consts<>+224(SB)/4, $0x4309a863
-DATA erf32consts<>+228(SB)/4, $0x41f2b459
-DATA erf32consts<>+232(SB)/4, $0x419d35ce
-DATA erf32consts<>+236(SB)/4, $0xffffe000
-DATA erf32consts<>+240(SB)/4, $0xbf100000
-DATA erf32consts<>+244(SB)/4, $0xc2d20000
-DATA erf32consts<>+248(SB)/4, $0x42b20000
-DATA erf32consts<>+252(SB)/4, $0x3fb8aa3b
-DATA erf32consts<>+256(SB)/4, $0x4b400000
-DATA erf32consts<>+260(SB)/4, $0x3f317200
-DATA erf32consts<>+264(SB)/4, $0x35bfbe8e
-DATA erf32consts<>+268(SB)/4, $0x37d00d01
-DATA erf32consts<>+272(SB)/4, $0x39500d01
-DATA erf32consts<>+276(SB)/4, $0x3ab60b61
-DATA erf32consts<>+280(SB)/4, $0x3c088889
-DATA erf32consts<>+284(SB)/4, $0x3d2aaaab
-DATA erf32consts<>+288(SB)/4, $0x3e2aaaab
-DATA erf32consts<>+292(SB)/4, $0x3f000000
-DATA erf32consts<>+296(SB)/4, $0x4b3fff00
-DATA erf32consts<>+300(SB)/4, $0x1
-DATA erf32consts<>+304(SB)/4, $0x40c00000
-DATA erf32consts<>+308(SB)/4, $0x3fa00000
-DATA erf32consts<>+312(SB)/4, $0x3f580000
-DATA erf32consts<>+316(SB)/4, $0x400000
-GLOBL erf32consts<>(SB), RODATA|NOPTR, $320
+DATA erf32consts<>+12(SB)/4, $0x38a4b519
+DATA erf32consts<>+16(SB)/4, $0xba51fb80
+DATA erf32consts<>+20(SB)/4, $0x3baa02d9
+DATA erf32consts<>+24(SB)/4, $0xbcdbfc87
+DATA erf32consts<>+28(SB)/4, $0x3de7167c
+DATA erf32consts<>+32(SB)/4, $0xbec0939f
+DATA erf32consts<>+36(SB)/4, $0x3e0375d4
+DATA erf32consts<>+40(SB)/4, $0x41b8aa3b
+DATA erf32consts<>+44(SB)/4, $0x4b400000
+DATA erf32consts<>+48(SB)/4, $0xb75e8083
+DATA erf32consts<>+52(SB)/4, $0x3d318000
+DATA erf32consts<>+56(SB)/4, $0x3e2aaace
+DATA erf32consts<>+60(SB)/4, $0x3f000111
+DATA erf32consts<>+64(SB)/4, $0x401e0000
+DATA erf32consts<>+68(SB)/4, $0xb4e7149c
+DATA erf32consts<>+72(SB)/4, $0x35f069d5
+DATA erf32consts<>+76(SB)/4, $0xb68f93a0
+DATA erf32consts<>+80(SB)/4, $0x37830e13
+DATA erf32consts<>+84(SB)/4, $0xb884a8a0
+DATA erf32consts<>+88(SB)/4, $0x396d218a
+DATA erf32consts<>+92(SB)/4, $0xba4afd8b
+DATA erf32consts<>+96(SB)/4, $0x3b2956ad
+DATA erf32consts<>+100(SB)/4, $0xbc0844f1
+DATA erf32consts<>+104(SB)/4, $0x3cd28f16
+DATA erf32consts<>+108(SB)/4, $0xbd9b810b
+DATA erf32consts<>+112(SB)/4, $0x3e5a4520
+DATA erf32consts<>+116(SB)/4, $0x407c0000
+DATA erf32consts<>+120(SB)/4, $0x400000
+GLOBL erf32consts<>(SB), RODATA|NOPTR, $124
 DATA erf64consts<>+0(SB)/8, $0x8000000000000000
 DATA erf64consts<>+8(SB)/8, $0x7fffffffffffffff
 DATA erf64consts<>+16(SB)/8, $0x3ff0000000000000
@@ -4090,20 +4028,20 @@ row:
 	BLT	tail
 loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -4124,7 +4062,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -4145,7 +4083,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -4166,28 +4104,28 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -4196,10 +4134,10 @@ loop:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea0e6c9 // fcmgt v9.4s, v22.4s, v0.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea0e513 // fcmgt v19.4s, v8.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -4207,26 +4145,26 @@ loop:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock10
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -4247,7 +4185,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -4268,7 +4206,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -4289,28 +4227,28 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -4319,30 +4257,30 @@ loop:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e407 // fcmeq v7.4s, v0.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea0e710 // fcmgt v16.4s, v24.4s, v0.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e409 // fcmeq v9.4s, v0.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V0.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -4352,20 +4290,20 @@ loop:
 	VMOV	V5.B16, V10.B16
 mathblock10:
 	VMOV	V10.B16, V12.B16
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V1.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -4386,7 +4324,7 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -4407,7 +4345,7 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -4428,28 +4366,28 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -4458,10 +4396,10 @@ mathblock10:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea1e6c9 // fcmgt v9.4s, v22.4s, v1.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea1e513 // fcmgt v19.4s, v8.4s, v1.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -4469,26 +4407,26 @@ mathblock10:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock11
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -4509,7 +4447,7 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -4530,7 +4468,7 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -4551,28 +4489,28 @@ mathblock10:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -4581,30 +4519,30 @@ mathblock10:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e427 // fcmeq v7.4s, v1.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea1e710 // fcmgt v16.4s, v24.4s, v1.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e429 // fcmeq v9.4s, v1.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V1.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -4614,20 +4552,20 @@ mathblock10:
 	VMOV	V5.B16, V10.B16
 mathblock11:
 	VMOV	V10.B16, V13.B16
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V2.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -4648,7 +4586,7 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -4669,7 +4607,7 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -4690,28 +4628,28 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -4720,10 +4658,10 @@ mathblock11:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea2e6c9 // fcmgt v9.4s, v22.4s, v2.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea2e513 // fcmgt v19.4s, v8.4s, v2.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -4731,26 +4669,26 @@ mathblock11:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock12
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc57 // fmul v23.4s, v2.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -4771,7 +4709,7 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -4792,7 +4730,7 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -4813,28 +4751,28 @@ mathblock11:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -4843,30 +4781,30 @@ mathblock11:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e447 // fcmeq v7.4s, v2.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea2e710 // fcmgt v16.4s, v24.4s, v2.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e449 // fcmeq v9.4s, v2.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V2.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -4876,20 +4814,20 @@ mathblock11:
 	VMOV	V5.B16, V10.B16
 mathblock12:
 	VMOV	V10.B16, V14.B16
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V3.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -4910,7 +4848,7 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -4931,7 +4869,7 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -4952,28 +4890,28 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -4982,10 +4920,10 @@ mathblock12:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea3e6c9 // fcmgt v9.4s, v22.4s, v3.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea3e513 // fcmgt v19.4s, v8.4s, v3.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -4993,26 +4931,26 @@ mathblock12:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock13
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc77 // fmul v23.4s, v3.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -5033,7 +4971,7 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -5054,7 +4992,7 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -5075,28 +5013,28 @@ mathblock12:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -5105,30 +5043,30 @@ mathblock12:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e467 // fcmeq v7.4s, v3.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea3e710 // fcmgt v16.4s, v24.4s, v3.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e469 // fcmeq v9.4s, v3.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V3.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -5144,20 +5082,20 @@ mathblock13:
 tail:
 	TBZ	$3, R14, tail4
 	VLD1.P	32(R11), [V0.S4, V1.S4]
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -5178,7 +5116,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -5199,7 +5137,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -5220,28 +5158,28 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -5250,10 +5188,10 @@ tail:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea0e6c9 // fcmgt v9.4s, v22.4s, v0.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea0e513 // fcmgt v19.4s, v8.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -5261,26 +5199,26 @@ tail:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock14
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -5301,7 +5239,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -5322,7 +5260,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -5343,28 +5281,28 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -5373,30 +5311,30 @@ tail:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e407 // fcmeq v7.4s, v0.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea0e710 // fcmgt v16.4s, v24.4s, v0.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e409 // fcmeq v9.4s, v0.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V0.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -5406,20 +5344,20 @@ tail:
 	VMOV	V5.B16, V10.B16
 mathblock14:
 	VMOV	V10.B16, V12.B16
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V1.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -5440,7 +5378,7 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -5461,7 +5399,7 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -5482,28 +5420,28 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -5512,10 +5450,10 @@ mathblock14:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea1e6c9 // fcmgt v9.4s, v22.4s, v1.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea1e513 // fcmgt v19.4s, v8.4s, v1.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -5523,26 +5461,26 @@ mathblock14:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock15
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -5563,7 +5501,7 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -5584,7 +5522,7 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -5605,28 +5543,28 @@ mathblock14:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -5635,30 +5573,30 @@ mathblock14:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e427 // fcmeq v7.4s, v1.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea1e710 // fcmgt v16.4s, v24.4s, v1.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e429 // fcmeq v9.4s, v1.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V1.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -5672,20 +5610,20 @@ mathblock15:
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -5706,7 +5644,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -5727,7 +5665,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -5748,28 +5686,28 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
 	WORD	$0x4e25d510 // fadd v16.4s, v8.4s, v5.4s
 	WORD	$0x4eb0d513 // fsub v19.4s, v8.4s, v16.4s
 	WORD	$0x4e25d672 // fadd v18.4s, v19.4s, v5.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S4, V21.S4, V23.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S4, V23.S4, V24.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S4, V24.S4, V4.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S4, V4.S4, V28.S4
@@ -5778,10 +5716,10 @@ tail4:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S4, V7.S4, V27.S4
 	WORD	$0x4e3bd60a // fadd v10.4s, v16.4s, v27.4s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
 	WORD	$0x6ea0e6c9 // fcmgt v9.4s, v22.4s, v0.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
 	WORD	$0x6ea0e513 // fcmgt v19.4s, v8.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -5789,26 +5727,26 @@ tail4:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock16
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VADD	V17.S4, V23.S4, V24.S4
 	VUSHR	$23, V24.S4, V26.S4
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VORR	V4.B16, V26.B16, V5.B16
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d4ab // fsub v11.4s, v5.4s, v18.4s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S4]
 	WORD	$0x4ea7d57c // fsub v28.4s, v11.4s, v7.4s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VAND	V6.B16, V24.B16, V16.B16
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VADD	V27.S4, V16.S4, V22.S4
 	VUSHR	$19, V24.S4, V8.S4
@@ -5829,7 +5767,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S4, V22.S4, V20.S4
@@ -5850,7 +5788,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S4, V28.S4, V23.S4
@@ -5871,28 +5809,28 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S4, V28.S4, V18.S4
 	WORD	$0x4e34d6e5 // fadd v5.4s, v23.4s, v20.4s
 	WORD	$0x4ea5d6e7 // fsub v7.4s, v23.4s, v5.4s
 	WORD	$0x4e34d4eb // fadd v11.4s, v7.4s, v20.4s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S4]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S4, V6.S4, V16.S4
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S4]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S4, V16.S4, V19.S4
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S4, V19.S4, V9.S4
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S4, V9.S4, V25.S4
@@ -5901,30 +5839,30 @@ tail4:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S4, V8.S4, V28.S4
 	WORD	$0x4e3cd4a4 // fadd v4.4s, v5.4s, v28.4s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e407 // fcmeq v7.4s, v0.4s, v23.4s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B16, V6.B16, V27.B16
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S4]
 	WORD	$0x6ea0e710 // fcmgt v16.4s, v24.4s, v0.4s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B16, V22.B16, V19.B16
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31e409 // fcmeq v9.4s, v0.4s, v17.4s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B16, V20.B16, V11.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S4]
 	VORR	V8.B16, V0.B16, V25.B16
 	VMOV	V18.B16, V26.B16
@@ -5938,20 +5876,20 @@ mathblock16:
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VADD	V16.S2, V0.S2, V17.S2
 	VUSHR	$23, V17.S2, V18.S2
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VORR	V19.B8, V18.B8, V20.B8
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
 	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V17.B8, V24.B8
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VADD	V25.S2, V24.S2, V26.S2
 	VUSHR	$19, V17.S2, V27.S2
@@ -5972,7 +5910,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S2, V26.S2, V5.S2
@@ -5993,7 +5931,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S2, V22.S2, V8.S2
@@ -6014,28 +5952,28 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S2, V22.S2, V11.S2
 	WORD	$0x0e25d510 // fadd v16.2s, v8.2s, v5.2s
 	WORD	$0x0eb0d513 // fsub v19.2s, v8.2s, v16.2s
 	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S2]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S2, V21.S2, V23.S2
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S2, V23.S2, V24.S2
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S2, V24.S2, V4.S2
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S2, V4.S2, V28.S2
@@ -6044,10 +5982,10 @@ tail2:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S2, V7.S2, V27.S2
 	WORD	$0x0e3bd60a // fadd v10.2s, v16.2s, v27.2s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S2]
 	WORD	$0x2ea0e6c9 // fcmgt v9.2s, v22.2s, v0.2s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S2]
 	WORD	$0x2ea0e513 // fcmgt v19.2s, v8.2s, v0.2s
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
@@ -6055,26 +5993,26 @@ tail2:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock17
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VADD	V17.S2, V23.S2, V24.S2
 	VUSHR	$23, V24.S2, V26.S2
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VORR	V4.B8, V26.B8, V5.B8
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S2]
 	WORD	$0x0eb2d4ab // fsub v11.2s, v5.2s, v18.2s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S2]
 	WORD	$0x0ea7d57c // fsub v28.2s, v11.2s, v7.2s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VAND	V6.B8, V24.B8, V16.B8
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VADD	V27.S2, V16.S2, V22.S2
 	VUSHR	$19, V24.S2, V8.S2
@@ -6095,7 +6033,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S2, V22.S2, V20.S2
@@ -6116,7 +6054,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S2, V28.S2, V23.S2
@@ -6137,28 +6075,28 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S2, V28.S2, V18.S2
 	WORD	$0x0e34d6e5 // fadd v5.2s, v23.2s, v20.2s
 	WORD	$0x0ea5d6e7 // fsub v7.2s, v23.2s, v5.2s
 	WORD	$0x0e34d4eb // fadd v11.2s, v7.2s, v20.2s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S2]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S2, V6.S2, V16.S2
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S2]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S2, V16.S2, V19.S2
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S2, V19.S2, V9.S2
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S2, V9.S2, V25.S2
@@ -6167,30 +6105,30 @@ tail2:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S2, V8.S2, V28.S2
 	WORD	$0x0e3cd4a4 // fadd v4.2s, v5.2s, v28.2s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x0e37e407 // fcmeq v7.2s, v0.2s, v23.2s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B8, V6.B8, V27.B8
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S2]
 	WORD	$0x2ea0e710 // fcmgt v16.2s, v24.2s, v0.2s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B8, V22.B8, V19.B8
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S2]
 	WORD	$0x0e31e409 // fcmeq v9.2s, v0.2s, v17.2s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B8, V20.B8, V11.B8
 	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
 	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S2]
 	VORR	V8.B8, V0.B8, V25.B8
 	VMOV	V18.B16, V26.B16
@@ -6204,20 +6142,20 @@ mathblock17:
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VADD	V16.S2, V0.S2, V17.S2
 	VUSHR	$23, V17.S2, V18.S2
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VORR	V19.B8, V18.B8, V20.B8
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
 	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V17.B8, V24.B8
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VADD	V25.S2, V24.S2, V26.S2
 	VUSHR	$19, V17.S2, V27.S2
@@ -6238,7 +6176,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S2, V26.S2, V5.S2
@@ -6259,7 +6197,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S2, V22.S2, V8.S2
@@ -6280,28 +6218,28 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S2, V22.S2, V11.S2
 	WORD	$0x0e25d510 // fadd v16.2s, v8.2s, v5.2s
 	WORD	$0x0eb0d513 // fsub v19.2s, v8.2s, v16.2s
 	WORD	$0x0e25d672 // fadd v18.2s, v19.2s, v5.2s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V21.S2]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.S2, V21.S2, V23.S2
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.S2, V23.S2, V24.S2
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.S2, V24.S2, V4.S2
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.S2, V4.S2, V28.S2
@@ -6310,10 +6248,10 @@ tail1:
 	VMOV	V6.B16, V27.B16
 	VFMLA	V28.S2, V7.S2, V27.S2
 	WORD	$0x0e3bd60a // fadd v10.2s, v16.2s, v27.2s
-	MOVD	$log32consts<>+60(SB), R19
+	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S2]
 	WORD	$0x2ea0e6c9 // fcmgt v9.2s, v22.2s, v0.2s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S2]
 	WORD	$0x2ea0e513 // fcmgt v19.2s, v8.2s, v0.2s
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
@@ -6321,26 +6259,26 @@ tail1:
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
 	CBZ	R20, mathblock18
-	MOVD	$log32consts<>+64(SB), R19
+	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
-	MOVD	$log32consts<>+4(SB), R19
+	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VADD	V17.S2, V23.S2, V24.S2
 	VUSHR	$23, V24.S2, V26.S2
-	MOVD	$log32consts<>+8(SB), R19
+	MOVD	$log32consts<>+4(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VORR	V4.B8, V26.B8, V5.B8
-	MOVD	$log32consts<>+12(SB), R19
+	MOVD	$log32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S2]
 	WORD	$0x0eb2d4ab // fsub v11.2s, v5.2s, v18.2s
-	MOVD	$log32consts<>+68(SB), R19
+	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V7.S2]
 	WORD	$0x0ea7d57c // fsub v28.2s, v11.2s, v7.2s
-	MOVD	$log32consts<>+16(SB), R19
+	MOVD	$log32consts<>+12(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VAND	V6.B8, V24.B8, V16.B8
-	MOVD	$log32consts<>+20(SB), R19
+	MOVD	$log32consts<>+16(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VADD	V27.S2, V16.S2, V22.S2
 	VUSHR	$19, V24.S2, V8.S2
@@ -6361,7 +6299,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log32consts<>+24(SB), R19
+	MOVD	$log32consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V20.B16
 	VFMLA	V9.S2, V22.S2, V20.S2
@@ -6382,7 +6320,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V25.S[3]
-	MOVD	$log32consts<>+28(SB), R19
+	MOVD	$log32consts<>+24(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V25.B16, V23.B16
 	VFMLA	V17.S2, V28.S2, V23.S2
@@ -6403,28 +6341,28 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V4.S[3]
-	MOVD	$log32consts<>+32(SB), R19
+	MOVD	$log32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VMOV	V4.B16, V18.B16
 	VFMLA	V26.S2, V28.S2, V18.S2
 	WORD	$0x0e34d6e5 // fadd v5.2s, v23.2s, v20.2s
 	WORD	$0x0ea5d6e7 // fsub v7.2s, v23.2s, v5.2s
 	WORD	$0x0e34d4eb // fadd v11.2s, v7.2s, v20.2s
-	MOVD	$log32consts<>+36(SB), R19
+	MOVD	$log32consts<>+32(SB), R19
 	VLD1R	(R19), [V6.S2]
-	MOVD	$log32consts<>+40(SB), R19
+	MOVD	$log32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V27.B16, V16.B16
 	VFMLA	V20.S2, V6.S2, V16.S2
-	MOVD	$log32consts<>+44(SB), R19
+	MOVD	$log32consts<>+40(SB), R19
 	VLD1R	(R19), [V24.S2]
 	VMOV	V24.B16, V19.B16
 	VFMLA	V20.S2, V16.S2, V19.S2
-	MOVD	$log32consts<>+48(SB), R19
+	MOVD	$log32consts<>+44(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V20.S2, V19.S2, V9.S2
-	MOVD	$log32consts<>+52(SB), R19
+	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V25.B16
 	VFMLA	V20.S2, V9.S2, V25.S2
@@ -6433,30 +6371,30 @@ tail1:
 	VMOV	V26.B16, V28.B16
 	VFMLA	V25.S2, V8.S2, V28.S2
 	WORD	$0x0e3cd4a4 // fadd v4.2s, v5.2s, v28.2s
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x0e37e407 // fcmeq v7.2s, v0.2s, v23.2s
-	MOVD	$log32consts<>+76(SB), R19
+	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V7.B16, V27.B16
 	VBSL	V4.B8, V6.B8, V27.B8
-	MOVD	$log32consts<>+72(SB), R19
+	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V24.S2]
 	WORD	$0x2ea0e710 // fcmgt v16.2s, v24.2s, v0.2s
-	MOVD	$log32consts<>+80(SB), R19
+	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V16.B16, V19.B16
 	VBSL	V27.B8, V22.B8, V19.B8
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V17.S2]
 	WORD	$0x0e31e409 // fcmeq v9.2s, v0.2s, v17.2s
-	MOVD	$log32consts<>+56(SB), R19
+	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V9.B16, V11.B16
 	VBSL	V19.B8, V20.B8, V11.B8
 	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
 	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	MOVD	$log32consts<>+84(SB), R19
+	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V8.S2]
 	VORR	V8.B8, V0.B8, V25.B8
 	VMOV	V18.B16, V26.B16
@@ -11549,20 +11487,20 @@ row:
 	BLT	tail
 loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -11583,7 +11521,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -11604,7 +11542,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -11625,18 +11563,18 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -11644,21 +11582,21 @@ loop:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -11667,10 +11605,10 @@ loop:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea0e6e8 // fcmgt v8.4s, v23.4s, v0.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea0e633 // fcmgt v19.4s, v17.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -11678,26 +11616,26 @@ loop:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock37
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -11718,7 +11656,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -11739,7 +11677,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -11760,18 +11698,18 @@ loop:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -11779,21 +11717,21 @@ loop:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -11802,30 +11740,30 @@ loop:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e412 // fcmeq v18.4s, v0.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea0e531 // fcmgt v17.4s, v9.4s, v0.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e405 // fcmeq v5.4s, v0.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V0.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -11835,20 +11773,20 @@ loop:
 	VMOV	V19.B16, V21.B16
 mathblock37:
 	VMOV	V21.B16, V12.B16
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V1.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -11869,7 +11807,7 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -11890,7 +11828,7 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -11911,18 +11849,18 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -11930,21 +11868,21 @@ mathblock37:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -11953,10 +11891,10 @@ mathblock37:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea1e6e8 // fcmgt v8.4s, v23.4s, v1.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea1e633 // fcmgt v19.4s, v17.4s, v1.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -11964,26 +11902,26 @@ mathblock37:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock38
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -12004,7 +11942,7 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -12025,7 +11963,7 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -12046,18 +11984,18 @@ mathblock37:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -12065,21 +12003,21 @@ mathblock37:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -12088,30 +12026,30 @@ mathblock37:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e432 // fcmeq v18.4s, v1.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea1e531 // fcmgt v17.4s, v9.4s, v1.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e425 // fcmeq v5.4s, v1.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V1.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -12121,20 +12059,20 @@ mathblock37:
 	VMOV	V19.B16, V21.B16
 mathblock38:
 	VMOV	V21.B16, V13.B16
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V2.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -12155,7 +12093,7 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -12176,7 +12114,7 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -12197,18 +12135,18 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -12216,21 +12154,21 @@ mathblock38:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -12239,10 +12177,10 @@ mathblock38:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea2e6e8 // fcmgt v8.4s, v23.4s, v2.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea2e633 // fcmgt v19.4s, v17.4s, v2.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -12250,26 +12188,26 @@ mathblock38:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock39
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc47 // fmul v7.4s, v2.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -12290,7 +12228,7 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -12311,7 +12249,7 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -12332,18 +12270,18 @@ mathblock38:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -12351,21 +12289,21 @@ mathblock38:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -12374,30 +12312,30 @@ mathblock38:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e452 // fcmeq v18.4s, v2.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea2e531 // fcmgt v17.4s, v9.4s, v2.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e445 // fcmeq v5.4s, v2.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V2.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -12407,20 +12345,20 @@ mathblock38:
 	VMOV	V19.B16, V21.B16
 mathblock39:
 	VMOV	V21.B16, V14.B16
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V3.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -12441,7 +12379,7 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -12462,7 +12400,7 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -12483,18 +12421,18 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -12502,21 +12440,21 @@ mathblock39:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -12525,10 +12463,10 @@ mathblock39:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea3e6e8 // fcmgt v8.4s, v23.4s, v3.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea3e633 // fcmgt v19.4s, v17.4s, v3.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -12536,26 +12474,26 @@ mathblock39:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock40
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -12576,7 +12514,7 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -12597,7 +12535,7 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -12618,18 +12556,18 @@ mathblock39:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -12637,21 +12575,21 @@ mathblock39:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -12660,30 +12598,30 @@ mathblock39:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e472 // fcmeq v18.4s, v3.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea3e531 // fcmgt v17.4s, v9.4s, v3.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e465 // fcmeq v5.4s, v3.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V3.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -12699,20 +12637,20 @@ mathblock40:
 tail:
 	TBZ	$3, R14, tail4
 	VLD1.P	32(R11), [V0.S4, V1.S4]
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -12733,7 +12671,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -12754,7 +12692,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -12775,18 +12713,18 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -12794,21 +12732,21 @@ tail:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -12817,10 +12755,10 @@ tail:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea0e6e8 // fcmgt v8.4s, v23.4s, v0.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea0e633 // fcmgt v19.4s, v17.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -12828,26 +12766,26 @@ tail:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock41
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -12868,7 +12806,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -12889,7 +12827,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -12910,18 +12848,18 @@ tail:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -12929,21 +12867,21 @@ tail:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -12952,30 +12890,30 @@ tail:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e412 // fcmeq v18.4s, v0.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea0e531 // fcmgt v17.4s, v9.4s, v0.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e405 // fcmeq v5.4s, v0.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V0.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -12985,20 +12923,20 @@ tail:
 	VMOV	V19.B16, V21.B16
 mathblock41:
 	VMOV	V21.B16, V12.B16
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V1.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -13019,7 +12957,7 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -13040,7 +12978,7 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -13061,18 +12999,18 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -13080,21 +13018,21 @@ mathblock41:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -13103,10 +13041,10 @@ mathblock41:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea1e6e8 // fcmgt v8.4s, v23.4s, v1.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea1e633 // fcmgt v19.4s, v17.4s, v1.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -13114,26 +13052,26 @@ mathblock41:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock42
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -13154,7 +13092,7 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -13175,7 +13113,7 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -13196,18 +13134,18 @@ mathblock41:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -13215,21 +13153,21 @@ mathblock41:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -13238,30 +13176,30 @@ mathblock41:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e432 // fcmeq v18.4s, v1.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea1e531 // fcmgt v17.4s, v9.4s, v1.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e425 // fcmeq v5.4s, v1.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V1.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -13275,20 +13213,20 @@ mathblock42:
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VADD	V16.S4, V0.S4, V17.S4
 	VUSHR	$23, V17.S4, V18.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
 	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VADD	V25.S4, V24.S4, V26.S4
 	VUSHR	$19, V17.S4, V27.S4
@@ -13309,7 +13247,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S4, V26.S4, V5.S4
@@ -13330,7 +13268,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S4, V22.S4, V8.S4
@@ -13351,18 +13289,18 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S4, V22.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6e30dcb3 // fmul v19.4s, v5.4s, v16.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S4]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S4, V5.S4, V21.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S4, V5.S4, V23.S4
@@ -13370,21 +13308,21 @@ tail4:
 	WORD	$0x4e33d518 // fadd v24.4s, v8.4s, v19.4s
 	WORD	$0x4eb8d511 // fsub v17.4s, v8.4s, v24.4s
 	WORD	$0x4e33d624 // fadd v4.4s, v17.4s, v19.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S4, V26.S4, V7.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S4, V7.S4, V27.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S4, V27.S4, V22.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S4, V22.S4, V16.S4
@@ -13393,10 +13331,10 @@ tail4:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S4, V18.S4, V20.S4
 	WORD	$0x4e34d715 // fadd v21.4s, v24.4s, v20.4s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x6ea0e6e8 // fcmgt v8.4s, v23.4s, v0.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x6ea0e633 // fcmgt v19.4s, v17.4s, v0.4s
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
@@ -13404,26 +13342,26 @@ tail4:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock43
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VADD	V10.S4, V7.S4, V27.S4
 	VUSHR	$23, V27.S4, V9.S4
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VORR	V22.B16, V9.B16, V5.B16
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4ea4d4b9 // fsub v25.4s, v5.4s, v4.4s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S4]
 	WORD	$0x4eb2d730 // fsub v16.4s, v25.4s, v18.4s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S4]
 	VAND	V11.B16, V27.B16, V24.B16
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VADD	V20.S4, V24.S4, V23.S4
 	VUSHR	$19, V27.S4, V17.S4
@@ -13444,7 +13382,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S4, V23.S4, V28.S4
@@ -13465,7 +13403,7 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S4, V16.S4, V7.S4
@@ -13486,18 +13424,18 @@ tail4:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S4, V16.S4, V4.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x6e25df92 // fmul v18.4s, v28.4s, v5.4s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S4, V28.S4, V11.S4
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S4, V28.S4, V24.S4
@@ -13505,21 +13443,21 @@ tail4:
 	WORD	$0x4e32d4f3 // fadd v19.4s, v7.4s, v18.4s
 	WORD	$0x4eb3d4f7 // fsub v23.4s, v7.4s, v19.4s
 	WORD	$0x4e32d6e8 // fadd v8.4s, v23.4s, v18.4s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S4]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S4]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S4, V10.S4, V17.S4
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S4]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S4, V17.S4, V16.S4
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S4, V16.S4, V5.S4
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S4, V5.S4, V4.S4
@@ -13528,30 +13466,30 @@ tail4:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S4, V20.S4, V24.S4
 	WORD	$0x4e38d667 // fadd v7.4s, v19.4s, v24.4s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S4]
 	WORD	$0x4e37e412 // fcmeq v18.4s, v0.4s, v23.4s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B16, V10.B16, V6.B16
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S4]
 	WORD	$0x6ea0e531 // fcmgt v17.4s, v9.4s, v0.4s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S4]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B16, V22.B16, V16.B16
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x4e39e405 // fcmeq v5.4s, v0.4s, v25.4s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B16, V28.B16, V8.B16
 	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VORR	V20.B16, V0.B16, V4.B16
 	VMOV	V27.B16, V11.B16
@@ -13565,20 +13503,20 @@ mathblock43:
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VADD	V16.S2, V0.S2, V17.S2
 	VUSHR	$23, V17.S2, V18.S2
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VORR	V19.B8, V18.B8, V20.B8
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
 	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V17.B8, V24.B8
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VADD	V25.S2, V24.S2, V26.S2
 	VUSHR	$19, V17.S2, V27.S2
@@ -13599,7 +13537,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S2, V26.S2, V5.S2
@@ -13620,7 +13558,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S2, V22.S2, V8.S2
@@ -13641,18 +13579,18 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S2, V22.S2, V11.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S2]
 	WORD	$0x2e30dcb3 // fmul v19.2s, v5.2s, v16.2s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S2, V5.S2, V21.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S2, V5.S2, V23.S2
@@ -13660,21 +13598,21 @@ tail2:
 	WORD	$0x0e33d518 // fadd v24.2s, v8.2s, v19.2s
 	WORD	$0x0eb8d511 // fsub v17.2s, v8.2s, v24.2s
 	WORD	$0x0e33d624 // fadd v4.2s, v17.2s, v19.2s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S2]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S2, V26.S2, V7.S2
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S2, V7.S2, V27.S2
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S2, V27.S2, V22.S2
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S2, V22.S2, V16.S2
@@ -13683,10 +13621,10 @@ tail2:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S2, V18.S2, V20.S2
 	WORD	$0x0e34d715 // fadd v21.2s, v24.2s, v20.2s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x2ea0e6e8 // fcmgt v8.2s, v23.2s, v0.2s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S2]
 	WORD	$0x2ea0e633 // fcmgt v19.2s, v17.2s, v0.2s
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
@@ -13694,26 +13632,26 @@ tail2:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock44
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VADD	V10.S2, V7.S2, V27.S2
 	VUSHR	$23, V27.S2, V9.S2
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VORR	V22.B8, V9.B8, V5.B8
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0ea4d4b9 // fsub v25.2s, v5.2s, v4.2s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S2]
 	WORD	$0x0eb2d730 // fsub v16.2s, v25.2s, v18.2s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S2]
 	VAND	V11.B8, V27.B8, V24.B8
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VADD	V20.S2, V24.S2, V23.S2
 	VUSHR	$19, V27.S2, V17.S2
@@ -13734,7 +13672,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S2, V23.S2, V28.S2
@@ -13755,7 +13693,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S2, V16.S2, V7.S2
@@ -13776,18 +13714,18 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S2, V16.S2, V4.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S2]
 	WORD	$0x2e25df92 // fmul v18.2s, v28.2s, v5.2s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S2, V28.S2, V11.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S2, V28.S2, V24.S2
@@ -13795,21 +13733,21 @@ tail2:
 	WORD	$0x0e32d4f3 // fadd v19.2s, v7.2s, v18.2s
 	WORD	$0x0eb3d4f7 // fsub v23.2s, v7.2s, v19.2s
 	WORD	$0x0e32d6e8 // fadd v8.2s, v23.2s, v18.2s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S2]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S2, V10.S2, V17.S2
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S2, V17.S2, V16.S2
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S2, V16.S2, V5.S2
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S2, V5.S2, V4.S2
@@ -13818,30 +13756,30 @@ tail2:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S2, V20.S2, V24.S2
 	WORD	$0x0e38d667 // fadd v7.2s, v19.2s, v24.2s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x0e37e412 // fcmeq v18.2s, v0.2s, v23.2s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B8, V10.B8, V6.B8
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S2]
 	WORD	$0x2ea0e531 // fcmgt v17.2s, v9.2s, v0.2s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B8, V22.B8, V16.B8
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x0e39e405 // fcmeq v5.2s, v0.2s, v25.2s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B8, V28.B8, V8.B8
 	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
 	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VORR	V20.B8, V0.B8, V4.B8
 	VMOV	V27.B16, V11.B16
@@ -13855,20 +13793,20 @@ mathblock44:
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VADD	V16.S2, V0.S2, V17.S2
 	VUSHR	$23, V17.S2, V18.S2
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VORR	V19.B8, V18.B8, V20.B8
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
 	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V17.B8, V24.B8
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VADD	V25.S2, V24.S2, V26.S2
 	VUSHR	$19, V17.S2, V27.S2
@@ -13889,7 +13827,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V28.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.S2, V26.S2, V5.S2
@@ -13910,7 +13848,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.S2, V22.S2, V8.S2
@@ -13931,18 +13869,18 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V9.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.S2, V22.S2, V11.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V16.S2]
 	WORD	$0x2e30dcb3 // fmul v19.2s, v5.2s, v16.2s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V18.S2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.S2, V5.S2, V21.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.S2, V5.S2, V23.S2
@@ -13950,21 +13888,21 @@ tail1:
 	WORD	$0x0e33d518 // fadd v24.2s, v8.2s, v19.2s
 	WORD	$0x0eb8d511 // fsub v17.2s, v8.2s, v24.2s
 	WORD	$0x0e33d624 // fadd v4.2s, v17.2s, v19.2s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V26.S2]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.S2, V26.S2, V7.S2
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.S2, V7.S2, V27.S2
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.S2, V27.S2, V22.S2
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.S2, V22.S2, V16.S2
@@ -13973,10 +13911,10 @@ tail1:
 	VMOV	V11.B16, V20.B16
 	VFMLA	V16.S2, V18.S2, V20.S2
 	WORD	$0x0e34d715 // fadd v21.2s, v24.2s, v20.2s
-	MOVD	$log1032consts<>+68(SB), R19
+	MOVD	$log1032consts<>+64(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x2ea0e6e8 // fcmgt v8.2s, v23.2s, v0.2s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V17.S2]
 	WORD	$0x2ea0e633 // fcmgt v19.2s, v17.2s, v0.2s
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
@@ -13984,26 +13922,26 @@ tail1:
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
 	CBZ	R20, mathblock45
-	MOVD	$log1032consts<>+72(SB), R19
+	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
-	MOVD	$log1032consts<>+4(SB), R19
+	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VADD	V10.S2, V7.S2, V27.S2
 	VUSHR	$23, V27.S2, V9.S2
-	MOVD	$log1032consts<>+8(SB), R19
+	MOVD	$log1032consts<>+4(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VORR	V22.B8, V9.B8, V5.B8
-	MOVD	$log1032consts<>+12(SB), R19
+	MOVD	$log1032consts<>+8(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0ea4d4b9 // fsub v25.2s, v5.2s, v4.2s
-	MOVD	$log1032consts<>+76(SB), R19
+	MOVD	$log1032consts<>+72(SB), R19
 	VLD1R	(R19), [V18.S2]
 	WORD	$0x0eb2d730 // fsub v16.2s, v25.2s, v18.2s
-	MOVD	$log1032consts<>+16(SB), R19
+	MOVD	$log1032consts<>+12(SB), R19
 	VLD1R	(R19), [V11.S2]
 	VAND	V11.B8, V27.B8, V24.B8
-	MOVD	$log1032consts<>+20(SB), R19
+	MOVD	$log1032consts<>+16(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VADD	V20.S2, V24.S2, V23.S2
 	VUSHR	$19, V27.S2, V17.S2
@@ -14024,7 +13962,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V8.S[3]
-	MOVD	$log1032consts<>+24(SB), R19
+	MOVD	$log1032consts<>+20(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V28.B16
 	VFMLA	V8.S2, V23.S2, V28.S2
@@ -14045,7 +13983,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	MOVD	$log1032consts<>+28(SB), R19
+	MOVD	$log1032consts<>+24(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V6.B16, V7.B16
 	VFMLA	V10.S2, V16.S2, V7.S2
@@ -14066,18 +14004,18 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V22.S[3]
-	MOVD	$log1032consts<>+32(SB), R19
+	MOVD	$log1032consts<>+28(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V22.B16, V4.B16
 	VFMLA	V9.S2, V16.S2, V4.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V5.S2]
 	WORD	$0x2e25df92 // fmul v18.2s, v28.2s, v5.2s
-	MOVD	$log1032consts<>+40(SB), R19
+	MOVD	$log1032consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V4.B16, V11.B16
 	VFMLA	V25.S2, V28.S2, V11.S2
-	MOVD	$log1032consts<>+36(SB), R19
+	MOVD	$log1032consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V18.B16, V24.B16
 	VFMLS	V20.S2, V28.S2, V24.S2
@@ -14085,21 +14023,21 @@ tail1:
 	WORD	$0x0e32d4f3 // fadd v19.2s, v7.2s, v18.2s
 	WORD	$0x0eb3d4f7 // fsub v23.2s, v7.2s, v19.2s
 	WORD	$0x0e32d6e8 // fadd v8.2s, v23.2s, v18.2s
-	MOVD	$log1032consts<>+44(SB), R19
+	MOVD	$log1032consts<>+40(SB), R19
 	VLD1R	(R19), [V10.S2]
-	MOVD	$log1032consts<>+48(SB), R19
+	MOVD	$log1032consts<>+44(SB), R19
 	VLD1R	(R19), [V6.S2]
 	VMOV	V6.B16, V17.B16
 	VFMLA	V28.S2, V10.S2, V17.S2
-	MOVD	$log1032consts<>+52(SB), R19
+	MOVD	$log1032consts<>+48(SB), R19
 	VLD1R	(R19), [V9.S2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V28.S2, V17.S2, V16.S2
-	MOVD	$log1032consts<>+56(SB), R19
+	MOVD	$log1032consts<>+52(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V5.B16
 	VFMLA	V28.S2, V16.S2, V5.S2
-	MOVD	$log1032consts<>+60(SB), R19
+	MOVD	$log1032consts<>+56(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V28.S2, V5.S2, V4.S2
@@ -14108,30 +14046,30 @@ tail1:
 	VMOV	V11.B16, V24.B16
 	VFMLA	V4.S2, V20.S2, V24.S2
 	WORD	$0x0e38d667 // fadd v7.2s, v19.2s, v24.2s
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V23.S2]
 	WORD	$0x0e37e412 // fcmeq v18.2s, v0.2s, v23.2s
-	MOVD	$log1032consts<>+84(SB), R19
+	MOVD	$log1032consts<>+80(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V18.B16, V6.B16
 	VBSL	V7.B8, V10.B8, V6.B8
-	MOVD	$log1032consts<>+80(SB), R19
+	MOVD	$log1032consts<>+76(SB), R19
 	VLD1R	(R19), [V9.S2]
 	WORD	$0x2ea0e531 // fcmgt v17.2s, v9.2s, v0.2s
-	MOVD	$log1032consts<>+88(SB), R19
+	MOVD	$log1032consts<>+84(SB), R19
 	VLD1R	(R19), [V22.S2]
 	VMOV	V17.B16, V16.B16
 	VBSL	V6.B8, V22.B8, V16.B8
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x0e39e405 // fcmeq v5.2s, v0.2s, v25.2s
-	MOVD	$log1032consts<>+64(SB), R19
+	MOVD	$log1032consts<>+60(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VMOV	V5.B16, V8.B16
 	VBSL	V16.B8, V28.B8, V8.B8
 	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
 	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$log1032consts<>+92(SB), R19
+	MOVD	$log1032consts<>+88(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VORR	V20.B8, V0.B8, V4.B8
 	VMOV	V27.B16, V11.B16
@@ -15891,513 +15829,941 @@ loop:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e679 // fcmgt v25.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock55
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V0.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V0.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V0.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock55:
+	VMOV	V18.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VORR	V16.B16, V1.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea1e77c // fcmgt v28.4s, v27.4s, v1.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea1e679 // fcmgt v25.4s, v19.4s, v1.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V1.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock56
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V1.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V1.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V1.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V13.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce431 // fcmgt v17.4s, v1.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea1e677 // fcmgt v23.4s, v19.4s, v1.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V1.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock56:
+	VMOV	V18.B16, V13.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VORR	V16.B16, V2.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea2e77c // fcmgt v28.4s, v27.4s, v2.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea2e679 // fcmgt v25.4s, v19.4s, v2.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V2.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock57
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea2e750 // fcmgt v16.4s, v26.4s, v2.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V2.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V2.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e22e447 // fcmeq v7.4s, v2.4s, v2.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V2.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V14.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce451 // fcmgt v17.4s, v2.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea2e677 // fcmgt v23.4s, v19.4s, v2.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e22e44a // fcmeq v10.4s, v2.4s, v2.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V2.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V2.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock57:
+	VMOV	V18.B16, V14.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VORR	V16.B16, V3.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea3e77c // fcmgt v28.4s, v27.4s, v3.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea3e679 // fcmgt v25.4s, v19.4s, v3.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V3.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock58
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea3e750 // fcmgt v16.4s, v26.4s, v3.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V3.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V3.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e23e467 // fcmeq v7.4s, v3.4s, v3.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V3.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V15.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce471 // fcmgt v17.4s, v3.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea3e677 // fcmgt v23.4s, v19.4s, v3.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e23e46a // fcmeq v10.4s, v3.4s, v3.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V3.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V3.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock58:
+	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -16409,257 +16775,471 @@ tail:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e679 // fcmgt v25.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock59
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V0.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V0.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V0.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock59:
+	VMOV	V18.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VORR	V16.B16, V1.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea1e77c // fcmgt v28.4s, v27.4s, v1.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea1e679 // fcmgt v25.4s, v19.4s, v1.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V1.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock60
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V1.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V1.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V1.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V13.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce431 // fcmgt v17.4s, v1.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea1e677 // fcmgt v23.4s, v19.4s, v1.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V1.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock60:
+	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -16669,129 +17249,236 @@ tail4:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S4, V26.S4, V8.S4
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S4, V8.S4, V19.S4
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
+	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
+	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S4, V9.S4, V11.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S4, V18.S4, V20.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S4, V20.S4, V22.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S4, V22.S4, V25.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S4, V25.S4, V21.S4
-	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S4, V8.S4, V28.S4
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S4, V21.S4, V7.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S4]
-	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
-	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
-	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V24.S4, V18.S4
-	VUSHR	$1, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V19.S4, V23.S4
-	VSHL	$23, V23.S4, V22.S4
-	VSUB	V19.S4, V18.S4, V27.S4
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V27.S4, V8.S4
-	VSHL	$23, V8.S4, V21.S4
-	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
-	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
-	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
-	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
-	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
-	WORD	$0x6e36df45 // fmul v5.4s, v26.4s, v22.4s
-	WORD	$0x6e35dcb0 // fmul v16.4s, v5.4s, v21.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B16, V16.B16, V6.B16
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B16, V19.B16, V4.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e2ad4f1 // fadd v17.4s, v7.4s, v10.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb1d714 // fsub v20.4s, v24.4s, v17.4s
-	WORD	$0x4e2ad697 // fadd v23.4s, v20.4s, v10.4s
-	WORD	$0x4e30d6f2 // fadd v18.4s, v23.4s, v16.4s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e679 // fcmgt v25.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B16, V10.B16, V8.B16
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
+	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S4, V9.S4, V10.S4
+	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S4, V9.S4, V11.S4
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S4, V11.S4, V18.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock61
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S4]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S4, V0.S4, V19.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B16, V16.B16, V28.B16
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V0.B16, V10.B16
+	VFMLS	V6.S4, V23.S4, V10.S4
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S4, V23.S4, V24.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6e31fd64 // fdiv v4.4s, v11.4s, v17.4s
-	WORD	$0x6e24dd09 // fmul v9.4s, v8.4s, v4.4s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S4, V9.S4, V26.S4
-	WORD	$0x4e3cd756 // fadd v22.4s, v26.4s, v28.4s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S4, V9.S4, V5.S4
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S4, V5.S4, V21.S4
-	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V20.B16
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B16, V20.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S4, V8.S4, V20.S4
+	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S4, V9.S4, V17.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V19.B16, V26.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S4, V28.S4
+	VADD	V28.S4, V5.S4, V7.S4
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S4, V17.S4, V6.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VSUB	V4.S4, V19.S4, V23.S4
+	VUSHR	$4, V23.S4, V10.S4
+	VUSHR	$1, V10.S4, V8.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V8.S4, V24.S4
+	VSHL	$23, V24.S4, V21.S4
+	VSUB	V8.S4, V10.S4, V9.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V9.S4, V25.S4
+	VSHL	$23, V25.S4, V27.S4
+	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
+	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B16, V7.B16, V4.B16
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B16, V11.B16, V24.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VORR	V8.B16, V0.B16, V20.B16
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B16, V20.B16, V9.B16
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B16, V9.B16, V6.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B16, V27.B16, V28.B16
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B16, V28.B16, V7.B16
+	VMOV	V7.B16, V18.B16
+mathblock61:
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -16801,129 +17488,236 @@ tail2:
 	VORR	V16.B8, V0.B8, V17.B8
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S2, V21.S2, V24.S2
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S2, V22.S2, V26.S2
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S2, V26.S2, V28.S2
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S2, V26.S2, V5.S2
-	WORD	$0x0ea5d786 // fsub v6.2s, v28.2s, v5.2s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S2, V26.S2, V8.S2
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	WORD	$0x0eb0d572 // fsub v18.2s, v11.2s, v16.2s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S2, V8.S2, V19.S2
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S2]
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e30d6b7 // fadd v23.2s, v21.2s, v16.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d639 // fsub v25.2s, v17.2s, v23.2s
+	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
+	WORD	$0x0e33d6d8 // fadd v24.2s, v22.2s, v19.2s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S2, V9.S2, V11.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S2, V11.S2, V18.S2
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S2, V18.S2, V20.S2
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S2, V20.S2, V22.S2
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S2, V22.S2, V25.S2
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S2, V25.S2, V21.S2
-	WORD	$0x2e25dca4 // fmul v4.2s, v5.2s, v5.2s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S2, V8.S2, V28.S2
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S2, V21.S2, V7.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x2ea0e77c // fcmgt v28.2s, v27.2s, v0.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S2]
-	WORD	$0x0e25d746 // fadd v6.2s, v26.2s, v5.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x0ea6d52a // fsub v10.2s, v9.2s, v6.2s
-	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
-	WORD	$0x0e27d60b // fadd v11.2s, v16.2s, v7.2s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V24.S2, V18.S2
-	VUSHR	$1, V18.S2, V19.S2
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V19.S2, V23.S2
-	VSHL	$23, V23.S2, V22.S2
-	VSUB	V19.S2, V18.S2, V27.S2
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V27.S2, V8.S2
-	VSHL	$23, V8.S2, V21.S2
-	WORD	$0x0e2bd4c4 // fadd v4.2s, v6.2s, v11.2s
-	WORD	$0x0ea4d4dc // fsub v28.2s, v6.2s, v4.2s
-	WORD	$0x0e2bd79a // fadd v26.2s, v28.2s, v11.2s
-	WORD	$0x2e36dc89 // fmul v9.2s, v4.2s, v22.2s
-	WORD	$0x2e35dd2a // fmul v10.2s, v9.2s, v21.2s
-	WORD	$0x2e36df45 // fmul v5.2s, v26.2s, v22.2s
-	WORD	$0x2e35dcb0 // fmul v16.2s, v5.2s, v21.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B8, V16.B8, V6.B8
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B8, V19.B8, V4.B8
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e2ad4f1 // fadd v17.2s, v7.2s, v10.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0eb1d714 // fsub v20.2s, v24.2s, v17.2s
-	WORD	$0x0e2ad697 // fadd v23.2s, v20.2s, v10.2s
-	WORD	$0x0e30d6f2 // fadd v18.2s, v23.2s, v16.2s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2ea0e679 // fcmgt v25.2s, v19.2s, v0.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B8, V10.B8, V8.B8
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x2e37fcf4 // fdiv v20.2s, v7.2s, v23.2s
+	WORD	$0x2e34dcc9 // fmul v9.2s, v6.2s, v20.2s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S2, V9.S2, V10.S2
+	WORD	$0x0e24d548 // fadd v8.2s, v10.2s, v4.2s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S2, V9.S2, V11.S2
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S2, V11.S2, V18.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V0.B8, V17.B8
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb1e736 // fcmgt v22.2s, v25.2s, v17.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock62
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S2]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S2, V0.S2, V19.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x0ea7d677 // fsub v23.2s, v19.2s, v7.2s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B8, V16.B8, V28.B8
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V0.B16, V10.B16
+	VFMLS	V6.S2, V23.S2, V10.S2
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S2, V23.S2, V24.S2
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S2]
-	WORD	$0x2e31fd64 // fdiv v4.2s, v11.2s, v17.2s
-	WORD	$0x2e24dd09 // fmul v9.2s, v8.2s, v4.2s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S2, V9.S2, V26.S2
-	WORD	$0x0e3cd756 // fadd v22.2s, v26.2s, v28.2s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S2, V9.S2, V5.S2
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S2, V5.S2, V21.S2
-	WORD	$0x0e20e407 // fcmeq v7.2s, v0.2s, v0.2s
-	WORD	$0x2e2058e7 // mvn v7.8b, v7.8b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VORR	V24.B8, V0.B8, V20.B8
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B8, V20.B8, V23.B8
-	VMOV	V23.B16, V12.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S2, V8.S2, V20.S2
+	WORD	$0x2e38df09 // fmul v9.2s, v24.2s, v24.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x0e35d719 // fadd v25.2s, v24.2s, v21.2s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S2, V9.S2, V17.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V19.B8, V26.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S2, V28.S2
+	VADD	V28.S2, V5.S2, V7.S2
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S2, V17.S2, V6.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VSUB	V4.S2, V19.S2, V23.S2
+	VUSHR	$4, V23.S2, V10.S2
+	VUSHR	$1, V10.S2, V8.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VSUB	V11.S2, V8.S2, V24.S2
+	VSHL	$23, V24.S2, V21.S2
+	VSUB	V8.S2, V10.S2, V9.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V9.S2, V25.S2
+	VSHL	$23, V25.S2, V27.S2
+	WORD	$0x2e35dcda // fmul v26.2s, v6.2s, v21.2s
+	WORD	$0x2e3bdf45 // fmul v5.2s, v26.2s, v27.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2ebce411 // fcmgt v17.2s, v0.2s, v28.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B8, V7.B8, V4.B8
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2ea0e677 // fcmgt v23.2s, v19.2s, v0.2s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B8, V11.B8, V24.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VORR	V8.B8, V0.B8, V20.B8
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B8, V20.B8, V9.B8
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B8, V9.B8, V6.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B8, V27.B8, V28.B8
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B8, V28.B8, V7.B8
+	VMOV	V7.B16, V18.B16
+mathblock62:
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -16933,129 +17727,236 @@ tail1:
 	VORR	V16.B8, V0.B8, V17.B8
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S2, V21.S2, V24.S2
-	MOVD	$sigmoid32consts<>+16(SB), R19
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
+	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S2, V22.S2, V26.S2
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S2, V26.S2, V28.S2
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S2, V26.S2, V5.S2
-	WORD	$0x0ea5d786 // fsub v6.2s, v28.2s, v5.2s
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.S2, V26.S2, V8.S2
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	WORD	$0x0eb0d572 // fsub v18.2s, v11.2s, v16.2s
+	VMOV	V18.B16, V19.B16
+	VFMLA	V11.S2, V8.S2, V19.S2
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S2]
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e30d6b7 // fadd v23.2s, v21.2s, v16.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d639 // fsub v25.2s, v17.2s, v23.2s
+	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
+	WORD	$0x0e33d6d8 // fadd v24.2s, v22.2s, v19.2s
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.S2, V9.S2, V11.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.S2, V11.S2, V18.S2
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.S2, V18.S2, V20.S2
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.S2, V20.S2, V22.S2
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.S2, V22.S2, V25.S2
-	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.S2, V25.S2, V21.S2
-	WORD	$0x2e25dca4 // fmul v4.2s, v5.2s, v5.2s
-	VMOV	V8.B16, V28.B16
-	VFMLA	V5.S2, V8.S2, V28.S2
-	VMOV	V28.B16, V7.B16
-	VFMLA	V4.S2, V21.S2, V7.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	WORD	$0x2ea0e77c // fcmgt v28.2s, v27.2s, v0.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V26.S2]
-	WORD	$0x0e25d746 // fadd v6.2s, v26.2s, v5.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x0ea6d52a // fsub v10.2s, v9.2s, v6.2s
-	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
-	WORD	$0x0e27d60b // fadd v11.2s, v16.2s, v7.2s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V24.S2, V18.S2
-	VUSHR	$1, V18.S2, V19.S2
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V19.S2, V23.S2
-	VSHL	$23, V23.S2, V22.S2
-	VSUB	V19.S2, V18.S2, V27.S2
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V27.S2, V8.S2
-	VSHL	$23, V8.S2, V21.S2
-	WORD	$0x0e2bd4c4 // fadd v4.2s, v6.2s, v11.2s
-	WORD	$0x0ea4d4dc // fsub v28.2s, v6.2s, v4.2s
-	WORD	$0x0e2bd79a // fadd v26.2s, v28.2s, v11.2s
-	WORD	$0x2e36dc89 // fmul v9.2s, v4.2s, v22.2s
-	WORD	$0x2e35dd2a // fmul v10.2s, v9.2s, v21.2s
-	WORD	$0x2e36df45 // fmul v5.2s, v26.2s, v22.2s
-	WORD	$0x2e35dcb0 // fmul v16.2s, v5.2s, v21.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V28.B16, V6.B16
+	VBSL	V26.B8, V16.B8, V6.B8
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V28.B16, V4.B16
+	VBSL	V5.B8, V19.B8, V4.B8
+	MOVD	$sigmoid32consts<>+28(SB), R19
 	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e2ad4f1 // fadd v17.2s, v7.2s, v10.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0eb1d714 // fsub v20.2s, v24.2s, v17.2s
-	WORD	$0x0e2ad697 // fadd v23.2s, v20.2s, v10.2s
-	WORD	$0x0e30d6f2 // fadd v18.2s, v23.2s, v16.2s
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2ea0e679 // fcmgt v25.2s, v19.2s, v0.2s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V25.B16, V8.B16
-	VBSL	V27.B8, V10.B8, V8.B8
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	WORD	$0x2e37fcf4 // fdiv v20.2s, v7.2s, v23.2s
+	WORD	$0x2e34dcc9 // fmul v9.2s, v6.2s, v20.2s
+	VMOV	V6.B16, V10.B16
+	VFMLS	V23.S2, V9.S2, V10.S2
+	WORD	$0x0e24d548 // fadd v8.2s, v10.2s, v4.2s
+	VMOV	V8.B16, V11.B16
+	VFMLS	V24.S2, V9.S2, V11.S2
+	VMOV	V9.B16, V18.B16
+	VFMLA	V20.S2, V11.S2, V18.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V0.B8, V17.B8
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb1e736 // fcmgt v22.2s, v25.2s, v17.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock63
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V5.S2]
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V19.B16
+	VFMLA	V5.S2, V0.S2, V19.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x0ea7d677 // fsub v23.2s, v19.2s, v7.2s
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V28.B16
-	VBSL	V6.B8, V16.B8, V28.B8
-	MOVD	$sigmoid32consts<>+56(SB), R19
+	VMOV	V0.B16, V10.B16
+	VFMLS	V6.S2, V23.S2, V10.S2
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V10.B16, V24.B16
+	VFMLS	V4.S2, V23.S2, V24.S2
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V11.S2]
-	WORD	$0x2e31fd64 // fdiv v4.2s, v11.2s, v17.2s
-	WORD	$0x2e24dd09 // fmul v9.2s, v8.2s, v4.2s
-	VMOV	V8.B16, V26.B16
-	VFMLS	V17.S2, V9.S2, V26.S2
-	WORD	$0x0e3cd756 // fadd v22.2s, v26.2s, v28.2s
-	VMOV	V22.B16, V5.B16
-	VFMLS	V18.S2, V9.S2, V5.S2
-	VMOV	V9.B16, V21.B16
-	VFMLA	V4.S2, V5.S2, V21.S2
-	WORD	$0x0e20e407 // fcmeq v7.2s, v0.2s, v0.2s
-	WORD	$0x2e2058e7 // mvn v7.8b, v7.8b
-	MOVD	$sigmoid32consts<>+72(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VORR	V24.B8, V0.B8, V20.B8
-	VMOV	V7.B16, V23.B16
-	VBSL	V21.B8, V20.B8, V23.B8
-	VMOV	V23.B16, V12.B16
+	VMOV	V11.B16, V20.B16
+	VFMLA	V24.S2, V8.S2, V20.S2
+	WORD	$0x2e38df09 // fmul v9.2s, v24.2s, v24.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x0e35d719 // fadd v25.2s, v24.2s, v21.2s
+	VMOV	V25.B16, V17.B16
+	VFMLA	V20.S2, V9.S2, V17.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V19.B8, V26.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V5.S[3]
+	VSHL	$19, V26.S2, V28.S2
+	VADD	V28.S2, V5.S2, V7.S2
+	VMOV	V7.B16, V6.B16
+	VFMLA	V7.S2, V17.S2, V6.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VSUB	V4.S2, V19.S2, V23.S2
+	VUSHR	$4, V23.S2, V10.S2
+	VUSHR	$1, V10.S2, V8.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VSUB	V11.S2, V8.S2, V24.S2
+	VSHL	$23, V24.S2, V21.S2
+	VSUB	V8.S2, V10.S2, V9.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V9.S2, V25.S2
+	VSHL	$23, V25.S2, V27.S2
+	WORD	$0x2e35dcda // fmul v26.2s, v6.2s, v21.2s
+	WORD	$0x2e3bdf45 // fmul v5.2s, v26.2s, v27.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2ebce411 // fcmgt v17.2s, v0.2s, v28.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VMOV	V17.B16, V4.B16
+	VBSL	V5.B8, V7.B8, V4.B8
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2ea0e677 // fcmgt v23.2s, v19.2s, v0.2s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V23.B16, V24.B16
+	VBSL	V4.B8, V11.B8, V24.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VORR	V8.B8, V0.B8, V20.B8
+	VMOV	V10.B16, V9.B16
+	VBSL	V24.B8, V20.B8, V9.B8
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V16.B16, V6.B16
+	VBSL	V25.B8, V9.B8, V6.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V21.B16, V28.B16
+	VBSL	V6.B8, V27.B8, V28.B8
+	VMOV	V22.B16, V7.B16
+	VBSL	V18.B8, V28.B8, V7.B8
+	VMOV	V7.B16, V18.B16
+mathblock63:
+	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -17089,600 +17990,604 @@ loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V0.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V0.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V0.B16, V17.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VAND	V4.B16, V0.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc31 // fmul v17.4s, v1.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e21dd4b // fmul v11.4s, v10.4s, v1.4s
+	VMOV	V1.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V1.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V1.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V1.B16, V17.B16
-	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V1.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V13.B16
+	VAND	V4.B16, V1.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc51 // fmul v17.4s, v2.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V2.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc53 // fmul v19.4s, v2.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e22dc4a // fmul v10.4s, v2.4s, v2.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e22dd4b // fmul v11.4s, v10.4s, v2.4s
+	VMOV	V2.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V2.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V2.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V2.B16, V17.B16
-	WORD	$0x4e22e453 // fcmeq v19.4s, v2.4s, v2.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V2.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V14.B16
+	VAND	V4.B16, V2.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V2.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V14.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc71 // fmul v17.4s, v3.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V3.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc73 // fmul v19.4s, v3.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e23dc6a // fmul v10.4s, v3.4s, v3.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e23dd4b // fmul v11.4s, v10.4s, v3.4s
+	VMOV	V3.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V3.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V3.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V3.B16, V17.B16
-	WORD	$0x4e23e473 // fcmeq v19.4s, v3.4s, v3.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V3.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V15.B16
+	VAND	V4.B16, V3.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V3.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -17691,761 +18596,766 @@ tail:
 	VLD1.P	32(R11), [V0.S4, V1.S4]
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V0.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V0.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V0.B16, V17.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VAND	V4.B16, V0.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc31 // fmul v17.4s, v1.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e21dd4b // fmul v11.4s, v10.4s, v1.4s
+	VMOV	V1.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V1.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V1.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V1.B16, V17.B16
-	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V1.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V13.B16
+	VAND	V4.B16, V1.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
-	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S4, V23.S4, V26.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S4, V28.S4, V5.S4
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S4, V28.S4, V7.S4
-	WORD	$0x4ea7d4a8 // fsub v8.4s, v5.4s, v7.4s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S4, V28.S4, V10.S4
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S4, V11.S4, V18.S4
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S4, V18.S4, V20.S4
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S4, V6.S4, V8.S4
+	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S4, V9.S4, V16.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S4, V20.S4
+	VADD	V20.S4, V18.S4, V19.S4
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S4, V20.S4, V22.S4
+	VFMLA	V19.S4, V16.S4, V22.S4
+	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S4, V16.S4, V25.S4
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
+	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
+	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S4]
+	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
+	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
+	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
+	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S4, V20.S4, V16.S4
+	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S4, V20.S4, V23.S4
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B16, V27.B16, V7.B16
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S4, V9.S4, V8.S4
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S4, V24.S4, V27.S4
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S4, V8.S4, V24.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S4, V27.S4, V23.S4
-	WORD	$0x6e27dce6 // fmul v6.4s, v7.4s, v7.4s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S4, V10.S4, V5.S4
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S4, V23.S4, V9.S4
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S4, V24.S4, V21.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e27d788 // fadd v8.4s, v28.4s, v7.4s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4ea8d570 // fsub v16.4s, v11.4s, v8.4s
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4e29d632 // fadd v18.4s, v17.4s, v9.4s
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S4, V21.S4, V6.S4
+	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V19.B16
+	VFMLA	V6.S4, V11.S4, V19.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VSUB	V19.S4, V26.S4, V20.S4
-	VUSHR	$1, V20.S4, V21.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V25.S4
-	VSHL	$23, V25.S4, V24.S4
-	VSUB	V21.S4, V20.S4, V4.S4
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V4.S4, V10.S4
-	VSHL	$23, V10.S4, V23.S4
-	WORD	$0x4e32d506 // fadd v6.4s, v8.4s, v18.4s
-	WORD	$0x4ea6d505 // fsub v5.4s, v8.4s, v6.4s
-	WORD	$0x4e32d4bc // fadd v28.4s, v5.4s, v18.4s
-	WORD	$0x6e38dccb // fmul v11.4s, v6.4s, v24.4s
-	WORD	$0x6e37dd70 // fmul v16.4s, v11.4s, v23.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27d611 // fadd v17.4s, v16.4s, v7.4s
-	WORD	$0x4eb0d629 // fsub v9.4s, v17.4s, v16.4s
-	WORD	$0x4ea9d633 // fsub v19.4s, v17.4s, v9.4s
-	WORD	$0x4eb3d61a // fsub v26.4s, v16.4s, v19.4s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4ea9d6d9 // fsub v25.4s, v22.4s, v9.4s
-	WORD	$0x4e39d754 // fadd v20.4s, v26.4s, v25.4s
-	WORD	$0x6e38df95 // fmul v21.4s, v28.4s, v24.4s
-	WORD	$0x6e37debb // fmul v27.4s, v21.4s, v23.4s
-	WORD	$0x4e3bd684 // fadd v4.4s, v20.4s, v27.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e31d548 // fadd v8.4s, v10.4s, v17.4s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	WORD	$0x4ea8d4b2 // fsub v18.4s, v5.4s, v8.4s
-	WORD	$0x4e31d646 // fadd v6.4s, v18.4s, v17.4s
-	WORD	$0x4e24d4cb // fadd v11.4s, v6.4s, v4.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B16, V19.B16, V20.B16
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VEOR	V7.B16, V17.B16, V16.B16
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VEOR	V19.B16, V4.B16, V22.B16
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6e28fd3a // fdiv v26.4s, v9.4s, v8.4s
-	WORD	$0x6e3ade19 // fmul v25.4s, v16.4s, v26.4s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S4, V25.S4, V28.S4
-	WORD	$0x4e36d798 // fadd v24.4s, v28.4s, v22.4s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S4, V25.S4, V21.S4
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S4, V21.S4, V23.S4
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V0.B16, V27.B16
-	VORR	V27.B16, V23.B16, V10.B16
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VAND	V5.B16, V0.B16, V18.B16
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb2e4c7 // fcmgt v7.4s, v6.4s, v18.4s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B16, V0.B16, V17.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V9.B16
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B16, V9.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VAND	V4.B16, V0.B16, V28.B16
+	VORR	V28.B16, V20.B16, V26.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V22.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B16, V22.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
-	WORD	$0x2e30dc11 // fmul v17.2s, v0.2s, v16.2s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V17.B8, V19.B8
+	VAND	V16.B8, V0.B8, V17.B8
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S2]
-	WORD	$0x0e34f675 // fmax v21.2s, v19.2s, v20.2s
+	VORR	V20.B8, V19.B8, V21.B8
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6f6b7 // fmin v23.2s, v21.2s, v22.2s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S2, V23.S2, V26.S2
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S2, V28.S2, V5.S2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S2, V26.S2, V5.S2
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S2, V28.S2, V7.S2
-	WORD	$0x0ea7d4a8 // fsub v8.2s, v5.2s, v7.2s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S2, V28.S2, V10.S2
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S2]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S2, V11.S2, V18.S2
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S2, V18.S2, V20.S2
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V7.S2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S2, V6.S2, V8.S2
+	WORD	$0x2e25dca9 // fmul v9.2s, v5.2s, v5.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x0e2ad4ab // fadd v11.2s, v5.2s, v10.2s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S2, V9.S2, V16.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S2, V20.S2
+	VADD	V20.S2, V18.S2, V19.S2
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S2, V20.S2, V22.S2
+	VFMLA	V19.S2, V16.S2, V22.S2
+	WORD	$0x0eb6d677 // fsub v23.2s, v19.2s, v22.2s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S2, V16.S2, V25.S2
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0eb6d775 // fsub v21.2s, v27.2s, v22.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0eb5d49a // fsub v26.2s, v4.2s, v21.2s
+	WORD	$0x0eb6d75c // fsub v28.2s, v26.2s, v22.2s
+	WORD	$0x0eb9d786 // fsub v6.2s, v28.2s, v25.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x0e36d4e5 // fadd v5.2s, v7.2s, v22.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x0ea5d549 // fsub v9.2s, v10.2s, v5.2s
+	WORD	$0x0e36d528 // fadd v8.2s, v9.2s, v22.2s
+	WORD	$0x0e39d50b // fadd v11.2s, v8.2s, v25.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2e25ff12 // fdiv v18.2s, v24.2s, v5.2s
+	WORD	$0x2e32deb4 // fmul v20.2s, v21.2s, v18.2s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S2, V20.S2, V16.S2
+	WORD	$0x0e26d613 // fadd v19.2s, v16.2s, v6.2s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S2, V20.S2, V23.S2
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S2, V23.S2, V27.S2
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x2eb1e49a // fcmgt v26.2s, v4.2s, v17.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B8, V27.B8, V7.B8
+	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S2]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S2, V22.S2, V24.S2
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S2, V9.S2, V8.S2
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S2, V24.S2, V27.S2
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S2, V8.S2, V24.S2
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S2, V27.S2, V23.S2
-	WORD	$0x2e27dce6 // fmul v6.2s, v7.2s, v7.2s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S2, V10.S2, V5.S2
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S2, V23.S2, V9.S2
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S2, V24.S2, V21.S2
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e27d788 // fadd v8.2s, v28.2s, v7.2s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0ea8d570 // fsub v16.2s, v11.2s, v8.2s
-	WORD	$0x0e27d611 // fadd v17.2s, v16.2s, v7.2s
-	WORD	$0x0e29d632 // fadd v18.2s, v17.2s, v9.2s
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S2, V21.S2, V6.S2
+	WORD	$0x2e20dd4b // fmul v11.2s, v10.2s, v0.2s
+	VMOV	V0.B16, V19.B16
+	VFMLA	V6.S2, V11.S2, V19.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VSUB	V19.S2, V26.S2, V20.S2
-	VUSHR	$1, V20.S2, V21.S2
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VSUB	V22.S2, V21.S2, V25.S2
-	VSHL	$23, V25.S2, V24.S2
-	VSUB	V21.S2, V20.S2, V4.S2
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V4.S2, V10.S2
-	VSHL	$23, V10.S2, V23.S2
-	WORD	$0x0e32d506 // fadd v6.2s, v8.2s, v18.2s
-	WORD	$0x0ea6d505 // fsub v5.2s, v8.2s, v6.2s
-	WORD	$0x0e32d4bc // fadd v28.2s, v5.2s, v18.2s
-	WORD	$0x2e38dccb // fmul v11.2s, v6.2s, v24.2s
-	WORD	$0x2e37dd70 // fmul v16.2s, v11.2s, v23.2s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27d611 // fadd v17.2s, v16.2s, v7.2s
-	WORD	$0x0eb0d629 // fsub v9.2s, v17.2s, v16.2s
-	WORD	$0x0ea9d633 // fsub v19.2s, v17.2s, v9.2s
-	WORD	$0x0eb3d61a // fsub v26.2s, v16.2s, v19.2s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0ea9d6d9 // fsub v25.2s, v22.2s, v9.2s
-	WORD	$0x0e39d754 // fadd v20.2s, v26.2s, v25.2s
-	WORD	$0x2e38df95 // fmul v21.2s, v28.2s, v24.2s
-	WORD	$0x2e37debb // fmul v27.2s, v21.2s, v23.2s
-	WORD	$0x0e3bd684 // fadd v4.2s, v20.2s, v27.2s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e31d548 // fadd v8.2s, v10.2s, v17.2s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S2]
-	WORD	$0x0ea8d4b2 // fsub v18.2s, v5.2s, v8.2s
-	WORD	$0x0e31d646 // fadd v6.2s, v18.2s, v17.2s
-	WORD	$0x0e24d4cb // fadd v11.2s, v6.2s, v4.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb1e6f2 // fcmgt v18.2s, v23.2s, v17.2s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B8, V19.B8, V20.B8
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VEOR	V7.B8, V17.B8, V16.B8
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VEOR	V19.B8, V4.B8, V22.B8
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2e28fd3a // fdiv v26.2s, v9.2s, v8.2s
-	WORD	$0x2e3ade19 // fmul v25.2s, v16.2s, v26.2s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S2, V25.S2, V28.S2
-	WORD	$0x0e36d798 // fadd v24.2s, v28.2s, v22.2s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S2, V25.S2, V21.S2
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S2, V21.S2, V23.S2
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VAND	V20.B8, V0.B8, V27.B8
-	VORR	V27.B8, V23.B8, V10.B8
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VAND	V5.B8, V0.B8, V18.B8
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2eb2e4c7 // fcmgt v7.2s, v6.2s, v18.2s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B8, V0.B8, V17.B8
-	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VORR	V4.B8, V0.B8, V9.B8
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B8, V9.B8, V8.B8
-	VMOV	V8.B16, V12.B16
+	VAND	V4.B8, V0.B8, V28.B8
+	VORR	V28.B8, V20.B8, V26.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V22.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B8, V22.B8, V25.B8
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
-	WORD	$0x2e30dc11 // fmul v17.2s, v0.2s, v16.2s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V17.B8, V19.B8
+	VAND	V16.B8, V0.B8, V17.B8
 	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S2]
-	WORD	$0x0e34f675 // fmax v21.2s, v19.2s, v20.2s
+	VORR	V20.B8, V19.B8, V21.B8
 	MOVD	$tanh32consts<>+12(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6f6b7 // fmin v23.2s, v21.2s, v22.2s
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
+	MOVD	$tanh32consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.S2, V23.S2, V26.S2
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
 	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$tanh32consts<>+20(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.S2, V28.S2, V5.S2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S2, V26.S2, V5.S2
 	MOVD	$tanh32consts<>+28(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.S2, V28.S2, V7.S2
-	WORD	$0x0ea7d4a8 // fsub v8.2s, v5.2s, v7.2s
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.S2, V28.S2, V10.S2
 	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S2]
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.S2, V11.S2, V18.S2
-	MOVD	$tanh32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.S2, V18.S2, V20.S2
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V7.S2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.S2, V6.S2, V8.S2
+	WORD	$0x2e25dca9 // fmul v9.2s, v5.2s, v5.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	WORD	$0x0e2ad4ab // fadd v11.2s, v5.2s, v10.2s
+	VMOV	V11.B16, V16.B16
+	VFMLA	V8.S2, V9.S2, V16.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V24.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V24.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V24.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V24.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	VSHL	$19, V24.S2, V20.S2
+	VADD	V20.S2, V18.S2, V19.S2
 	VMOV	V19.B16, V22.B16
-	VFMLA	V7.S2, V20.S2, V22.S2
+	VFMLA	V19.S2, V16.S2, V22.S2
+	WORD	$0x0eb6d677 // fsub v23.2s, v19.2s, v22.2s
+	VMOV	V23.B16, V25.B16
+	VFMLA	V19.S2, V16.S2, V25.S2
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0eb6d775 // fsub v21.2s, v27.2s, v22.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0eb5d49a // fsub v26.2s, v4.2s, v21.2s
+	WORD	$0x0eb6d75c // fsub v28.2s, v26.2s, v22.2s
+	WORD	$0x0eb9d786 // fsub v6.2s, v28.2s, v25.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V7.S2]
+	WORD	$0x0e36d4e5 // fadd v5.2s, v7.2s, v22.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x0ea5d549 // fsub v9.2s, v10.2s, v5.2s
+	WORD	$0x0e36d528 // fadd v8.2s, v9.2s, v22.2s
+	WORD	$0x0e39d50b // fadd v11.2s, v8.2s, v25.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2e25ff12 // fdiv v18.2s, v24.2s, v5.2s
+	WORD	$0x2e32deb4 // fmul v20.2s, v21.2s, v18.2s
+	VMOV	V21.B16, V16.B16
+	VFMLS	V5.S2, V20.S2, V16.S2
+	WORD	$0x0e26d613 // fadd v19.2s, v16.2s, v6.2s
+	VMOV	V19.B16, V23.B16
+	VFMLS	V11.S2, V20.S2, V23.S2
+	VMOV	V20.B16, V27.B16
+	VFMLA	V18.S2, V23.S2, V27.S2
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x2eb1e49a // fcmgt v26.2s, v4.2s, v17.2s
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V26.B16, V7.B16
+	VBSL	V28.B8, V27.B8, V7.B8
+	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S2]
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.S2, V22.S2, V24.S2
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V8.B16
+	VFMLA	V10.S2, V9.S2, V8.S2
 	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.S2, V24.S2, V27.S2
+	VMOV	V25.B16, V24.B16
+	VFMLA	V10.S2, V8.S2, V24.S2
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.S2, V27.S2, V23.S2
-	WORD	$0x2e27dce6 // fmul v6.2s, v7.2s, v7.2s
-	VMOV	V10.B16, V5.B16
-	VFMLA	V7.S2, V10.S2, V5.S2
-	VMOV	V5.B16, V9.B16
-	VFMLA	V6.S2, V23.S2, V9.S2
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V21.B16
+	VFMLA	V10.S2, V24.S2, V21.S2
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e27d788 // fadd v8.2s, v28.2s, v7.2s
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0ea8d570 // fsub v16.2s, v11.2s, v8.2s
-	WORD	$0x0e27d611 // fadd v17.2s, v16.2s, v7.2s
-	WORD	$0x0e29d632 // fadd v18.2s, v17.2s, v9.2s
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V6.B16
+	VFMLA	V10.S2, V21.S2, V6.S2
+	WORD	$0x2e20dd4b // fmul v11.2s, v10.2s, v0.2s
+	VMOV	V0.B16, V19.B16
+	VFMLA	V6.S2, V11.S2, V19.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VSUB	V19.S2, V26.S2, V20.S2
-	VUSHR	$1, V20.S2, V21.S2
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VSUB	V22.S2, V21.S2, V25.S2
-	VSHL	$23, V25.S2, V24.S2
-	VSUB	V21.S2, V20.S2, V4.S2
-	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V4.S2, V10.S2
-	VSHL	$23, V10.S2, V23.S2
-	WORD	$0x0e32d506 // fadd v6.2s, v8.2s, v18.2s
-	WORD	$0x0ea6d505 // fsub v5.2s, v8.2s, v6.2s
-	WORD	$0x0e32d4bc // fadd v28.2s, v5.2s, v18.2s
-	WORD	$0x2e38dccb // fmul v11.2s, v6.2s, v24.2s
-	WORD	$0x2e37dd70 // fmul v16.2s, v11.2s, v23.2s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27d611 // fadd v17.2s, v16.2s, v7.2s
-	WORD	$0x0eb0d629 // fsub v9.2s, v17.2s, v16.2s
-	WORD	$0x0ea9d633 // fsub v19.2s, v17.2s, v9.2s
-	WORD	$0x0eb3d61a // fsub v26.2s, v16.2s, v19.2s
-	MOVD	$tanh32consts<>+72(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0ea9d6d9 // fsub v25.2s, v22.2s, v9.2s
-	WORD	$0x0e39d754 // fadd v20.2s, v26.2s, v25.2s
-	WORD	$0x2e38df95 // fmul v21.2s, v28.2s, v24.2s
-	WORD	$0x2e37debb // fmul v27.2s, v21.2s, v23.2s
-	WORD	$0x0e3bd684 // fadd v4.2s, v20.2s, v27.2s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e31d548 // fadd v8.2s, v10.2s, v17.2s
-	MOVD	$tanh32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S2]
-	WORD	$0x0ea8d4b2 // fsub v18.2s, v5.2s, v8.2s
-	WORD	$0x0e31d646 // fadd v6.2s, v18.2s, v17.2s
-	WORD	$0x0e24d4cb // fadd v11.2s, v6.2s, v4.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb1e6f2 // fcmgt v18.2s, v23.2s, v17.2s
+	VMOV	V18.B16, V20.B16
+	VBSL	V7.B8, V19.B8, V20.B8
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VEOR	V7.B8, V17.B8, V16.B8
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VEOR	V19.B8, V4.B8, V22.B8
-	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2e28fd3a // fdiv v26.2s, v9.2s, v8.2s
-	WORD	$0x2e3ade19 // fmul v25.2s, v16.2s, v26.2s
-	VMOV	V16.B16, V28.B16
-	VFMLS	V8.S2, V25.S2, V28.S2
-	WORD	$0x0e36d798 // fadd v24.2s, v28.2s, v22.2s
-	VMOV	V24.B16, V21.B16
-	VFMLS	V11.S2, V25.S2, V21.S2
-	VMOV	V25.B16, V23.B16
-	VFMLA	V26.S2, V21.S2, V23.S2
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VAND	V20.B8, V0.B8, V27.B8
-	VORR	V27.B8, V23.B8, V10.B8
-	MOVD	$tanh32consts<>+76(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VAND	V5.B8, V0.B8, V18.B8
-	MOVD	$tanh32consts<>+80(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2eb2e4c7 // fcmgt v7.2s, v6.2s, v18.2s
-	VMOV	V7.B16, V17.B16
-	VBSL	V10.B8, V0.B8, V17.B8
-	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	MOVD	$tanh32consts<>+84(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VORR	V4.B8, V0.B8, V9.B8
-	VMOV	V19.B16, V8.B16
-	VBSL	V17.B8, V9.B8, V8.B8
-	VMOV	V8.B16, V12.B16
+	VAND	V4.B8, V0.B8, V28.B8
+	VORR	V28.B8, V20.B8, V26.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V22.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V26.B8, V22.B8, V25.B8
+	VMOV	V25.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -18480,7 +19390,7 @@ loop:
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e20dc12 // fmul v18.4s, v0.4s, v0.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -18501,368 +19411,168 @@ loop:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V0.B16, V7.B16
+	VFMLA	V6.S4, V0.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V0.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V0.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e21dc32 // fmul v18.4s, v1.4s, v1.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -18883,368 +19593,168 @@ loop:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V1.B16, V7.B16
+	VFMLA	V6.S4, V1.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V1.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V1.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V13.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V1.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e22dc52 // fmul v18.4s, v2.4s, v2.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -19265,368 +19775,168 @@ loop:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V2.B16, V7.B16
+	VFMLA	V6.S4, V2.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V2.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e22e453 // fcmeq v19.4s, v2.4s, v2.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V2.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V14.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V2.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V2.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V14.B16
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e23dc72 // fmul v18.4s, v3.4s, v3.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -19647,364 +19957,164 @@ loop:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V3.B16, V7.B16
+	VFMLA	V6.S4, V3.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V3.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e23e473 // fcmeq v19.4s, v3.4s, v3.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V3.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V15.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V3.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V3.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -20014,7 +20124,7 @@ tail:
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e20dc12 // fmul v18.4s, v0.4s, v0.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -20035,368 +20145,168 @@ tail:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V0.B16, V7.B16
+	VFMLA	V6.S4, V0.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V0.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V0.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e21dc32 // fmul v18.4s, v1.4s, v1.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -20417,364 +20327,164 @@ tail:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V1.B16, V7.B16
+	VFMLA	V6.S4, V1.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V1.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V1.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V13.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V1.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -20782,7 +20492,7 @@ tail4:
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V17.B16
-	WORD	$0x6e31de32 // fmul v18.4s, v17.4s, v17.4s
+	WORD	$0x6e20dc12 // fmul v18.4s, v0.4s, v0.4s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S4]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -20803,364 +20513,164 @@ tail4:
 	VFMLA	V18.S4, V25.S4, V27.S4
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S4, V28.S4, V5.S4
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S4, V11.S4, V19.S4
-	WORD	$0x6e33ff74 // fdiv v20.4s, v27.4s, v19.4s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S4, V17.S4, V22.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d638 // fsub v24.4s, v17.4s, v21.4s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S4, V23.S4, V25.S4
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S4, V25.S4, V4.S4
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S4, V4.S4, V5.S4
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S4, V5.S4, V7.S4
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S4, V27.S4, V4.S4
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S4, V4.S4, V6.S4
+	VMOV	V0.B16, V7.B16
+	VFMLA	V6.S4, V0.S4, V7.S4
+	WORD	$0x6e31de28 // fmul v8.4s, v17.4s, v17.4s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S4, V17.S4, V9.S4
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S4]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S4, V7.S4, V9.S4
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B16, V8.B16, V11.B16
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S4, V9.S4, V11.S4
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S4]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S4, V27.S4, V20.S4
+	VFMLA	V16.S4, V11.S4, V20.S4
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d695 // fsub v21.4s, v20.4s, v22.4s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S4, V21.S4, V23.S4
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S4, V21.S4, V25.S4
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S4, V28.S4, V5.S4
+	WORD	$0x6e39df24 // fmul v4.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x4e32d726 // fadd v6.4s, v25.4s, v18.4s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S4, V4.S4, V10.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S4, V16.S4
+	VADD	V16.S4, V8.S4, V19.S4
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S4, V10.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S4, V22.S4, V24.S4
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S4]
+	WORD	$0x4eabd63a // fsub v26.4s, v17.4s, v11.4s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S4, V21.S4, V28.S4
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S4, V25.S4, V4.S4
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S4, V4.S4, V6.S4
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S4, V6.S4, V8.S4
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S4, V8.S4, V10.S4
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S4, V10.S4, V22.S4
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S4, V22.S4, V11.S4
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S4]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S4, V20.S4, V23.S4
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S4, V23.S4, V28.S4
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S4, V28.S4, V6.S4
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S4, V6.S4, V8.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S4, V8.S4, V10.S4
-	WORD	$0x6e2afd67 // fdiv v7.4s, v11.4s, v10.4s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e27d609 // fadd v9.4s, v16.4s, v7.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6e32ff73 // fdiv v19.4s, v27.4s, v18.4s
+	VFMLA	V26.S4, V11.S4, V23.S4
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x6eb5e634 // fcmgt v20.4s, v17.4s, v21.4s
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S4, V23.S4, V28.S4
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S4, V28.S4, V25.S4
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S4, V24.S4, V4.S4
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B16, V26.B16, V25.B16
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B16, V28.B16, V6.B16
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B16, V8.B16, V11.B16
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B16, V16.B16, V27.B16
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B16, V21.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B16, V4.B16, V6.B16
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S4, V28.S4, V8.S4
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B16, V24.B16, V11.B16
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S4, V8.S4, V16.S4
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V7.B16, V27.B16
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S4, V16.S4, V21.S4
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B16, V26.B16, V23.B16
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S4]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B16, V4.B16, V28.B16
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S4, V23.S4, V6.S4
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B16, V24.B16, V8.B16
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S4]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S4, V11.S4, V27.S4
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B16, V26.B16, V4.B16
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S4, V27.S4, V25.S4
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S4, V25.S4, V5.S4
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B16, V6.B16, V7.B16
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S4, V5.S4, V10.S4
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S4]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B16, V11.B16, V26.B16
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S4, V10.S4, V18.S4
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B16, V27.B16, V23.B16
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S4, V18.S4, V28.S4
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V17.B16, V24.B16
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S4, V24.S4, V8.S4
-	WORD	$0x4eb1d705 // fsub v5.4s, v24.4s, v17.4s
-	WORD	$0x4e31d707 // fadd v7.4s, v24.4s, v17.4s
-	WORD	$0x6e3cfeab // fdiv v11.4s, v21.4s, v28.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S4, V5.S4, V16.S4
-	WORD	$0x4e30d50a // fadd v10.4s, v8.4s, v16.4s
-	WORD	$0x4eaad51a // fsub v26.4s, v8.4s, v10.4s
-	WORD	$0x4e30d75b // fadd v27.4s, v26.4s, v16.4s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24f554 // fmax v20.4s, v10.4s, v4.4s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f693 // fmin v19.4s, v20.4s, v18.4s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S4]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S4, V19.S4, V6.S4
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4eb8d4d5 // fsub v21.4s, v6.4s, v24.4s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S4, V21.S4, V5.S4
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S4, V21.S4, V11.S4
-	WORD	$0x4eabd4a8 // fsub v8.4s, v5.4s, v11.4s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S4, V21.S4, V16.S4
-	WORD	$0x4e3bd564 // fadd v4.4s, v11.4s, v27.4s
-	WORD	$0x4eabd48a // fsub v10.4s, v4.4s, v11.4s
-	WORD	$0x4eaad492 // fsub v18.4s, v4.4s, v10.4s
-	WORD	$0x4eb2d574 // fsub v20.4s, v11.4s, v18.4s
-	WORD	$0x4eaad777 // fsub v23.4s, v27.4s, v10.4s
-	WORD	$0x4e37d699 // fadd v25.4s, v20.4s, v23.4s
-	WORD	$0x4e39d618 // fadd v24.4s, v16.4s, v25.4s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S4, V28.S4, V7.S4
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S4, V7.S4, V26.S4
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S4, V26.S4, V8.S4
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S4, V8.S4, V18.S4
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S4, V18.S4, V10.S4
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S4, V10.S4, V23.S4
-	WORD	$0x6e24dc90 // fmul v16.4s, v4.4s, v4.4s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S4, V24.S4, V25.S4
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S4, V23.S4, V28.S4
+	WORD	$0x6eb1e686 // fcmgt v6.4s, v20.4s, v17.4s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B16, V4.B16, V8.B16
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4e24d665 // fadd v5.4s, v19.4s, v4.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea5d4f5 // fsub v21.4s, v7.4s, v5.4s
-	WORD	$0x4e24d6ba // fadd v26.4s, v21.4s, v4.4s
-	WORD	$0x4e3cd74b // fadd v11.4s, v26.4s, v28.4s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V6.S4, V27.S4
-	VUSHR	$1, V27.S4, V18.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V18.S4, V10.S4
-	VSHL	$23, V10.S4, V24.S4
-	VSUB	V18.S4, V27.S4, V23.S4
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V23.S4, V25.S4
-	VSHL	$23, V25.S4, V19.S4
-	WORD	$0x4e2bd4a7 // fadd v7.4s, v5.4s, v11.4s
-	WORD	$0x6e38dcf5 // fmul v21.4s, v7.4s, v24.4s
-	WORD	$0x6e33dea4 // fmul v4.4s, v21.4s, v19.4s
-	WORD	$0x6e31fc9a // fdiv v26.4s, v4.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4ebad788 // fsub v8.4s, v28.4s, v26.4s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x6eb1e4d4 // fcmgt v20.4s, v6.4s, v17.4s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B16, V8.B16, V27.B16
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb1e650 // fcmgt v16.4s, v18.4s, v17.4s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B16, V9.B16, V23.B16
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e725 // fcmgt v5.4s, v25.4s, v17.4s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B16, V22.B16, V11.B16
+	WORD	$0x6eb1e66a // fcmgt v10.4s, v19.4s, v17.4s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VAND	V7.B16, V0.B16, V24.B16
-	VORR	V24.B16, V11.B16, V21.B16
-	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VORR	V4.B16, V0.B16, V28.B16
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B16, V28.B16, V26.B16
-	VMOV	V26.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	VAND	V9.B16, V0.B16, V22.B16
+	VORR	V22.B16, V8.B16, V21.B16
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B16, V7.B16, V11.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B16, V18.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -21168,7 +20678,7 @@ tail2:
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VAND	V16.B8, V0.B8, V17.B8
-	WORD	$0x2e31de32 // fmul v18.2s, v17.2s, v17.2s
+	WORD	$0x2e20dc12 // fmul v18.2s, v0.2s, v0.2s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S2]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -21189,364 +20699,164 @@ tail2:
 	VFMLA	V18.S2, V25.S2, V27.S2
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S2, V28.S2, V5.S2
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S2, V5.S2, V7.S2
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S2, V7.S2, V9.S2
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S2, V9.S2, V11.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S2, V11.S2, V19.S2
-	WORD	$0x2e33ff74 // fdiv v20.2s, v27.2s, v19.2s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S2, V17.S2, V22.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0eb5d638 // fsub v24.2s, v17.2s, v21.2s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S2, V23.S2, V25.S2
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S2, V25.S2, V4.S2
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S2, V4.S2, V5.S2
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S2, V5.S2, V7.S2
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S2, V27.S2, V4.S2
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S2, V4.S2, V6.S2
+	VMOV	V0.B16, V7.B16
+	VFMLA	V6.S2, V0.S2, V7.S2
+	WORD	$0x2e31de28 // fmul v8.2s, v17.2s, v17.2s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S2, V17.S2, V9.S2
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S2, V7.S2, V9.S2
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B8, V8.B8, V11.B8
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S2, V9.S2, V11.S2
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S2, V27.S2, V20.S2
+	VFMLA	V16.S2, V11.S2, V20.S2
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d695 // fsub v21.2s, v20.2s, v22.2s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S2, V21.S2, V23.S2
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S2, V21.S2, V25.S2
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S2, V28.S2, V5.S2
+	WORD	$0x2e39df24 // fmul v4.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x0e32d726 // fadd v6.2s, v25.2s, v18.2s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S2, V4.S2, V10.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S2, V16.S2
+	VADD	V16.S2, V8.S2, V19.S2
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S2, V10.S2, V22.S2
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S2, V22.S2, V24.S2
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S2]
+	WORD	$0x0eabd63a // fsub v26.2s, v17.2s, v11.2s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S2, V21.S2, V28.S2
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S2, V28.S2, V25.S2
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S2, V25.S2, V4.S2
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S2, V4.S2, V6.S2
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S2, V6.S2, V8.S2
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S2, V8.S2, V10.S2
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S2, V10.S2, V22.S2
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S2, V22.S2, V11.S2
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S2]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S2, V20.S2, V23.S2
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S2, V23.S2, V28.S2
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S2, V28.S2, V6.S2
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S2, V6.S2, V8.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S2, V8.S2, V10.S2
-	WORD	$0x2e2afd67 // fdiv v7.2s, v11.2s, v10.2s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x0e27d609 // fadd v9.2s, v16.2s, v7.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2e32ff73 // fdiv v19.2s, v27.2s, v18.2s
+	VFMLA	V26.S2, V11.S2, V23.S2
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x2eb5e634 // fcmgt v20.2s, v17.2s, v21.2s
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S2, V23.S2, V28.S2
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S2, V28.S2, V25.S2
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S2, V24.S2, V4.S2
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B8, V26.B8, V25.B8
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B8, V28.B8, V6.B8
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S2, V25.S2, V5.S2
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B8, V8.B8, V11.B8
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S2, V5.S2, V10.S2
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S2, V10.S2, V18.S2
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S2]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B8, V21.B8, V23.B8
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S2, V18.S2, V28.S2
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S2]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B8, V4.B8, V6.B8
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S2, V28.S2, V8.S2
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B8, V24.B8, V11.B8
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S2, V8.S2, V16.S2
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S2]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B8, V7.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S2, V16.S2, V21.S2
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B8, V26.B8, V23.B8
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S2]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B8, V4.B8, V28.B8
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S2, V23.S2, V6.S2
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B8, V24.B8, V8.B8
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S2, V6.S2, V11.S2
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S2]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B8, V7.B8, V16.B8
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S2, V11.S2, V27.S2
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B8, V26.B8, V4.B8
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S2, V27.S2, V25.S2
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B8, V23.B8, V24.B8
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S2, V25.S2, V5.S2
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S2]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B8, V6.B8, V7.B8
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S2, V5.S2, V10.S2
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S2]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B8, V11.B8, V26.B8
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S2, V10.S2, V18.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B8, V27.B8, V23.B8
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S2, V18.S2, V28.S2
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V17.B8, V24.B8
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S2, V24.S2, V8.S2
-	WORD	$0x0eb1d705 // fsub v5.2s, v24.2s, v17.2s
-	WORD	$0x0e31d707 // fadd v7.2s, v24.2s, v17.2s
-	WORD	$0x2e3cfeab // fdiv v11.2s, v21.2s, v28.2s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S2, V5.S2, V16.S2
-	WORD	$0x0e30d50a // fadd v10.2s, v8.2s, v16.2s
-	WORD	$0x0eaad51a // fsub v26.2s, v8.2s, v10.2s
-	WORD	$0x0e30d75b // fadd v27.2s, v26.2s, v16.2s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24f554 // fmax v20.2s, v10.2s, v4.2s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x0eb2f693 // fmin v19.2s, v20.2s, v18.2s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S2, V19.S2, V6.S2
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0eb8d4d5 // fsub v21.2s, v6.2s, v24.2s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S2, V21.S2, V5.S2
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S2, V21.S2, V11.S2
-	WORD	$0x0eabd4a8 // fsub v8.2s, v5.2s, v11.2s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S2, V21.S2, V16.S2
-	WORD	$0x0e3bd564 // fadd v4.2s, v11.2s, v27.2s
-	WORD	$0x0eabd48a // fsub v10.2s, v4.2s, v11.2s
-	WORD	$0x0eaad492 // fsub v18.2s, v4.2s, v10.2s
-	WORD	$0x0eb2d574 // fsub v20.2s, v11.2s, v18.2s
-	WORD	$0x0eaad777 // fsub v23.2s, v27.2s, v10.2s
-	WORD	$0x0e37d699 // fadd v25.2s, v20.2s, v23.2s
-	WORD	$0x0e39d618 // fadd v24.2s, v16.2s, v25.2s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S2, V28.S2, V7.S2
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S2, V7.S2, V26.S2
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S2, V26.S2, V8.S2
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S2, V8.S2, V18.S2
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S2, V18.S2, V10.S2
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S2, V10.S2, V23.S2
-	WORD	$0x2e24dc90 // fmul v16.2s, v4.2s, v4.2s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S2, V24.S2, V25.S2
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S2, V23.S2, V28.S2
+	WORD	$0x2eb1e686 // fcmgt v6.2s, v20.2s, v17.2s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B8, V4.B8, V8.B8
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S2]
-	WORD	$0x0e24d665 // fadd v5.2s, v19.2s, v4.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea5d4f5 // fsub v21.2s, v7.2s, v5.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0e3cd74b // fadd v11.2s, v26.2s, v28.2s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V6.S2, V27.S2
-	VUSHR	$1, V27.S2, V18.S2
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V18.S2, V10.S2
-	VSHL	$23, V10.S2, V24.S2
-	VSUB	V18.S2, V27.S2, V23.S2
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V23.S2, V25.S2
-	VSHL	$23, V25.S2, V19.S2
-	WORD	$0x0e2bd4a7 // fadd v7.2s, v5.2s, v11.2s
-	WORD	$0x2e38dcf5 // fmul v21.2s, v7.2s, v24.2s
-	WORD	$0x2e33dea4 // fmul v4.2s, v21.2s, v19.2s
-	WORD	$0x2e31fc9a // fdiv v26.2s, v4.2s, v17.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0ebad788 // fsub v8.2s, v28.2s, v26.2s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2eb1e4d4 // fcmgt v20.2s, v6.2s, v17.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B8, V8.B8, V27.B8
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb1e650 // fcmgt v16.2s, v18.2s, v17.2s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B8, V9.B8, V23.B8
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb1e725 // fcmgt v5.2s, v25.2s, v17.2s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B8, V22.B8, V11.B8
+	WORD	$0x2eb1e66a // fcmgt v10.2s, v19.2s, v17.2s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V0.B8, V24.B8
-	VORR	V24.B8, V11.B8, V21.B8
-	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VORR	V4.B8, V0.B8, V28.B8
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B8, V28.B8, V26.B8
-	VMOV	V26.B16, V12.B16
+	VLD1R	(R19), [V9.S2]
+	VAND	V9.B8, V0.B8, V22.B8
+	VORR	V22.B8, V8.B8, V21.B8
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B8, V7.B8, V11.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V18.B8
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B8, V18.B8, V28.B8
+	VMOV	V28.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -21554,7 +20864,7 @@ tail1:
 	MOVD	$erf32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VAND	V16.B8, V0.B8, V17.B8
-	WORD	$0x2e31de32 // fmul v18.2s, v17.2s, v17.2s
+	WORD	$0x2e20dc12 // fmul v18.2s, v0.2s, v0.2s
 	MOVD	$erf32consts<>+12(SB), R19
 	VLD1R	(R19), [V19.S2]
 	MOVD	$erf32consts<>+16(SB), R19
@@ -21575,364 +20885,164 @@ tail1:
 	VFMLA	V18.S2, V25.S2, V27.S2
 	MOVD	$erf32consts<>+32(SB), R19
 	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V18.S2, V28.S2, V5.S2
-	MOVD	$erf32consts<>+40(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V7.B16
-	VFMLA	V18.S2, V5.S2, V7.S2
-	MOVD	$erf32consts<>+44(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V18.S2, V7.S2, V9.S2
-	MOVD	$erf32consts<>+48(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V18.S2, V9.S2, V11.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V19.B16
-	VFMLA	V18.S2, V11.S2, V19.S2
-	WORD	$0x2e33ff74 // fdiv v20.2s, v27.2s, v19.2s
-	VMOV	V17.B16, V22.B16
-	VFMLA	V20.S2, V17.S2, V22.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0eb5d638 // fsub v24.2s, v17.2s, v21.2s
-	MOVD	$erf32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+56(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V25.B16
-	VFMLA	V24.S2, V23.S2, V25.S2
-	MOVD	$erf32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.S2, V25.S2, V4.S2
-	MOVD	$erf32consts<>+64(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V24.S2, V4.S2, V5.S2
-	MOVD	$erf32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V7.B16
-	VFMLA	V24.S2, V5.S2, V7.S2
-	MOVD	$erf32consts<>+72(SB), R19
+	VFMLA	V18.S2, V27.S2, V4.S2
+	MOVD	$erf32consts<>+36(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V18.S2, V4.S2, V6.S2
+	VMOV	V0.B16, V7.B16
+	VFMLA	V6.S2, V0.S2, V7.S2
+	WORD	$0x2e31de28 // fmul v8.2s, v17.2s, v17.2s
+	VMOV	V8.B16, V9.B16
+	VFMLS	V17.S2, V17.S2, V9.S2
+	MOVD	$erf32consts<>+0(SB), R19
 	VLD1R	(R19), [V10.S2]
-	VMOV	V10.B16, V9.B16
-	VFMLA	V24.S2, V7.S2, V9.S2
-	MOVD	$erf32consts<>+76(SB), R19
+	VEOR	V10.B8, V8.B8, V11.B8
+	MOVD	$erf32consts<>+40(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V11.B16
-	VFMLA	V24.S2, V9.S2, V11.S2
-	MOVD	$erf32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$erf32consts<>+84(SB), R19
+	MOVD	$erf32consts<>+44(SB), R19
 	VLD1R	(R19), [V19.S2]
 	VMOV	V19.B16, V20.B16
-	VFMLA	V24.S2, V27.S2, V20.S2
+	VFMLA	V16.S2, V11.S2, V20.S2
+	MOVD	$erf32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d695 // fsub v21.2s, v20.2s, v22.2s
+	MOVD	$erf32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V11.B16, V23.B16
+	VFMLS	V24.S2, V21.S2, V23.S2
+	MOVD	$erf32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V26.S2, V21.S2, V25.S2
+	MOVD	$erf32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$erf32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V5.B16
+	VFMLA	V25.S2, V28.S2, V5.S2
+	WORD	$0x2e39df24 // fmul v4.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V18.S[3]
+	WORD	$0x0e32d726 // fadd v6.2s, v25.2s, v18.2s
+	VMOV	V6.B16, V10.B16
+	VFMLA	V5.S2, V4.S2, V10.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V20.S2, V16.S2
+	VADD	V16.S2, V8.S2, V19.S2
+	VMOV	V19.B16, V22.B16
+	VFMLA	V19.S2, V10.S2, V22.S2
+	VMOV	V22.B16, V24.B16
+	VFMLA	V9.S2, V22.S2, V24.S2
+	MOVD	$erf32consts<>+64(SB), R19
+	VLD1R	(R19), [V11.S2]
+	WORD	$0x0eabd63a // fsub v26.2s, v17.2s, v11.2s
+	MOVD	$erf32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$erf32consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V28.B16
+	VFMLA	V26.S2, V21.S2, V28.S2
+	MOVD	$erf32consts<>+76(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V26.S2, V28.S2, V25.S2
+	MOVD	$erf32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V4.B16
+	VFMLA	V26.S2, V25.S2, V4.S2
+	MOVD	$erf32consts<>+84(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.S2, V4.S2, V6.S2
 	MOVD	$erf32consts<>+88(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V8.B16
+	VFMLA	V26.S2, V6.S2, V8.S2
+	MOVD	$erf32consts<>+92(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V10.B16
+	VFMLA	V26.S2, V8.S2, V10.S2
+	MOVD	$erf32consts<>+96(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V26.S2, V10.S2, V22.S2
+	MOVD	$erf32consts<>+100(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V11.B16
+	VFMLA	V26.S2, V22.S2, V11.S2
+	MOVD	$erf32consts<>+104(SB), R19
 	VLD1R	(R19), [V21.S2]
 	VMOV	V21.B16, V23.B16
-	VFMLA	V24.S2, V20.S2, V23.S2
-	MOVD	$erf32consts<>+92(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V28.B16
-	VFMLA	V24.S2, V23.S2, V28.S2
-	MOVD	$erf32consts<>+96(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V24.S2, V28.S2, V6.S2
-	MOVD	$erf32consts<>+100(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V8.B16
-	VFMLA	V24.S2, V6.S2, V8.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V10.B16
-	VFMLA	V24.S2, V8.S2, V10.S2
-	WORD	$0x2e2afd67 // fdiv v7.2s, v11.2s, v10.2s
-	MOVD	$erf32consts<>+104(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x0e27d609 // fadd v9.2s, v16.2s, v7.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2e32ff73 // fdiv v19.2s, v27.2s, v18.2s
+	VFMLA	V26.S2, V11.S2, V23.S2
 	MOVD	$erf32consts<>+108(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x2eb5e634 // fcmgt v20.2s, v17.2s, v21.2s
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V26.S2, V23.S2, V28.S2
 	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.S2, V28.S2, V25.S2
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V4.B16
+	VFMLS	V25.S2, V24.S2, V4.S2
 	MOVD	$erf32consts<>+116(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V20.B16, V25.B16
-	VBSL	V23.B8, V26.B8, V25.B8
-	MOVD	$erf32consts<>+120(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+124(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V20.B16, V6.B16
-	VBSL	V4.B8, V28.B8, V6.B8
-	VMOV	V6.B16, V5.B16
-	VFMLA	V19.S2, V25.S2, V5.S2
-	MOVD	$erf32consts<>+128(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$erf32consts<>+132(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V24.B8, V8.B8, V11.B8
-	VMOV	V11.B16, V10.B16
-	VFMLA	V19.S2, V5.S2, V10.S2
-	MOVD	$erf32consts<>+136(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$erf32consts<>+140(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V7.B8, V16.B8, V27.B8
-	VMOV	V27.B16, V18.B16
-	VFMLA	V19.S2, V10.S2, V18.S2
-	MOVD	$erf32consts<>+144(SB), R19
-	VLD1R	(R19), [V21.S2]
-	MOVD	$erf32consts<>+148(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V26.B8, V21.B8, V23.B8
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S2, V18.S2, V28.S2
-	MOVD	$erf32consts<>+152(SB), R19
-	VLD1R	(R19), [V4.S2]
-	MOVD	$erf32consts<>+156(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V20.B16, V6.B16
-	VBSL	V25.B8, V4.B8, V6.B8
-	VMOV	V6.B16, V8.B16
-	VFMLA	V19.S2, V28.S2, V8.S2
-	MOVD	$erf32consts<>+160(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$erf32consts<>+164(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V5.B8, V24.B8, V11.B8
-	VMOV	V11.B16, V16.B16
-	VFMLA	V19.S2, V8.S2, V16.S2
-	MOVD	$erf32consts<>+168(SB), R19
-	VLD1R	(R19), [V7.S2]
-	MOVD	$erf32consts<>+172(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B8, V7.B8, V27.B8
-	VMOV	V27.B16, V21.B16
-	VFMLA	V19.S2, V16.S2, V21.S2
-	MOVD	$erf32consts<>+112(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$erf32consts<>+176(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V18.B8, V26.B8, V23.B8
-	MOVD	$erf32consts<>+180(SB), R19
-	VLD1R	(R19), [V4.S2]
-	MOVD	$erf32consts<>+184(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V20.B16, V28.B16
-	VBSL	V25.B8, V4.B8, V28.B8
-	VMOV	V28.B16, V6.B16
-	VFMLA	V19.S2, V23.S2, V6.S2
-	MOVD	$erf32consts<>+188(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$erf32consts<>+192(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V20.B16, V8.B16
-	VBSL	V5.B8, V24.B8, V8.B8
-	VMOV	V8.B16, V11.B16
-	VFMLA	V19.S2, V6.S2, V11.S2
-	MOVD	$erf32consts<>+196(SB), R19
-	VLD1R	(R19), [V7.S2]
-	MOVD	$erf32consts<>+200(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V16.B16
-	VBSL	V10.B8, V7.B8, V16.B8
-	VMOV	V16.B16, V27.B16
-	VFMLA	V19.S2, V11.S2, V27.S2
-	MOVD	$erf32consts<>+204(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$erf32consts<>+208(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V4.B16
-	VBSL	V18.B8, V26.B8, V4.B8
-	VMOV	V4.B16, V25.B16
-	VFMLA	V19.S2, V27.S2, V25.S2
-	MOVD	$erf32consts<>+212(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+216(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V20.B16, V24.B16
-	VBSL	V28.B8, V23.B8, V24.B8
-	VMOV	V24.B16, V5.B16
-	VFMLA	V19.S2, V25.S2, V5.S2
-	MOVD	$erf32consts<>+220(SB), R19
-	VLD1R	(R19), [V6.S2]
-	MOVD	$erf32consts<>+224(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V7.B16
-	VBSL	V8.B8, V6.B8, V7.B8
-	VMOV	V7.B16, V10.B16
-	VFMLA	V19.S2, V5.S2, V10.S2
-	MOVD	$erf32consts<>+228(SB), R19
-	VLD1R	(R19), [V11.S2]
-	MOVD	$erf32consts<>+232(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V20.B16, V26.B16
-	VBSL	V16.B8, V11.B8, V26.B8
-	VMOV	V26.B16, V18.B16
-	VFMLA	V19.S2, V10.S2, V18.S2
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V4.B8, V27.B8, V23.B8
-	VMOV	V23.B16, V28.B16
-	VFMLA	V19.S2, V18.S2, V28.S2
-	MOVD	$erf32consts<>+236(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V17.B8, V24.B8
-	MOVD	$erf32consts<>+240(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V24.S2, V24.S2, V8.S2
-	WORD	$0x0eb1d705 // fsub v5.2s, v24.2s, v17.2s
-	WORD	$0x0e31d707 // fadd v7.2s, v24.2s, v17.2s
-	WORD	$0x2e3cfeab // fdiv v11.2s, v21.2s, v28.2s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V7.S2, V5.S2, V16.S2
-	WORD	$0x0e30d50a // fadd v10.2s, v8.2s, v16.2s
-	WORD	$0x0eaad51a // fsub v26.2s, v8.2s, v10.2s
-	WORD	$0x0e30d75b // fadd v27.2s, v26.2s, v16.2s
-	MOVD	$erf32consts<>+244(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24f554 // fmax v20.2s, v10.2s, v4.2s
-	MOVD	$erf32consts<>+248(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x0eb2f693 // fmin v19.2s, v20.2s, v18.2s
-	MOVD	$erf32consts<>+252(SB), R19
-	VLD1R	(R19), [V23.S2]
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V6.B16
-	VFMLA	V23.S2, V19.S2, V6.S2
-	MOVD	$erf32consts<>+256(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0eb8d4d5 // fsub v21.2s, v6.2s, v24.2s
-	MOVD	$erf32consts<>+260(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V19.B16, V5.B16
-	VFMLS	V28.S2, V21.S2, V5.S2
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V5.B16, V11.B16
-	VFMLS	V7.S2, V21.S2, V11.S2
-	WORD	$0x0eabd4a8 // fsub v8.2s, v5.2s, v11.2s
-	MOVD	$erf32consts<>+264(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V8.B16, V16.B16
-	VFMLS	V26.S2, V21.S2, V16.S2
-	WORD	$0x0e3bd564 // fadd v4.2s, v11.2s, v27.2s
-	WORD	$0x0eabd48a // fsub v10.2s, v4.2s, v11.2s
-	WORD	$0x0eaad492 // fsub v18.2s, v4.2s, v10.2s
-	WORD	$0x0eb2d574 // fsub v20.2s, v11.2s, v18.2s
-	WORD	$0x0eaad777 // fsub v23.2s, v27.2s, v10.2s
-	WORD	$0x0e37d699 // fadd v25.2s, v20.2s, v23.2s
-	WORD	$0x0e39d618 // fadd v24.2s, v16.2s, v25.2s
-	MOVD	$erf32consts<>+268(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$erf32consts<>+272(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V7.B16
-	VFMLA	V4.S2, V28.S2, V7.S2
-	MOVD	$erf32consts<>+276(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V26.B16
-	VFMLA	V4.S2, V7.S2, V26.S2
-	MOVD	$erf32consts<>+280(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V4.S2, V26.S2, V8.S2
-	MOVD	$erf32consts<>+284(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLA	V4.S2, V8.S2, V18.S2
-	MOVD	$erf32consts<>+288(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V10.B16
-	VFMLA	V4.S2, V18.S2, V10.S2
-	MOVD	$erf32consts<>+292(SB), R19
 	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V23.B16
-	VFMLA	V4.S2, V10.S2, V23.S2
-	WORD	$0x2e24dc90 // fmul v16.2s, v4.2s, v4.2s
-	VMOV	V24.B16, V25.B16
-	VFMLA	V4.S2, V24.S2, V25.S2
-	VMOV	V25.B16, V28.B16
-	VFMLA	V16.S2, V23.S2, V28.S2
+	WORD	$0x2eb1e686 // fcmgt v6.2s, v20.2s, v17.2s
+	MOVD	$erf32consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V6.B16, V8.B16
+	VBSL	V16.B8, V4.B8, V8.B8
 	MOVD	$erf32consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S2]
-	WORD	$0x0e24d665 // fadd v5.2s, v19.2s, v4.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea5d4f5 // fsub v21.2s, v7.2s, v5.2s
-	WORD	$0x0e24d6ba // fadd v26.2s, v21.2s, v4.2s
-	WORD	$0x0e3cd74b // fadd v11.2s, v26.2s, v28.2s
-	MOVD	$erf32consts<>+296(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V6.S2, V27.S2
-	VUSHR	$1, V27.S2, V18.S2
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V18.S2, V10.S2
-	VSHL	$23, V10.S2, V24.S2
-	VSUB	V18.S2, V27.S2, V23.S2
-	MOVD	$erf32consts<>+300(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V23.S2, V25.S2
-	VSHL	$23, V25.S2, V19.S2
-	WORD	$0x0e2bd4a7 // fadd v7.2s, v5.2s, v11.2s
-	WORD	$0x2e38dcf5 // fmul v21.2s, v7.2s, v24.2s
-	WORD	$0x2e33dea4 // fmul v4.2s, v21.2s, v19.2s
-	WORD	$0x2e31fc9a // fdiv v26.2s, v4.2s, v17.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0ebad788 // fsub v8.2s, v28.2s, v26.2s
-	MOVD	$erf32consts<>+304(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x2eb1e4d4 // fcmgt v20.2s, v6.2s, v17.2s
-	MOVD	$erf32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V10.B8, V8.B8, V27.B8
-	MOVD	$erf32consts<>+308(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb1e650 // fcmgt v16.2s, v18.2s, v17.2s
-	VMOV	V16.B16, V23.B16
-	VBSL	V27.B8, V9.B8, V23.B8
-	MOVD	$erf32consts<>+312(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb1e725 // fcmgt v5.2s, v25.2s, v17.2s
-	VMOV	V5.B16, V11.B16
-	VBSL	V23.B8, V22.B8, V11.B8
+	WORD	$0x2eb1e66a // fcmgt v10.2s, v19.2s, v17.2s
 	MOVD	$erf32consts<>+0(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VAND	V7.B8, V0.B8, V24.B8
-	VORR	V24.B8, V11.B8, V21.B8
-	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	MOVD	$erf32consts<>+316(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VORR	V4.B8, V0.B8, V28.B8
-	VMOV	V19.B16, V26.B16
-	VBSL	V21.B8, V28.B8, V26.B8
-	VMOV	V26.B16, V12.B16
+	VLD1R	(R19), [V9.S2]
+	VAND	V9.B8, V0.B8, V22.B8
+	VORR	V22.B8, V8.B8, V21.B8
+	VMOV	V10.B16, V11.B16
+	VBSL	V21.B8, V7.B8, V11.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$erf32consts<>+120(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V18.B8
+	VMOV	V27.B16, V28.B16
+	VBSL	V11.B8, V18.B8, V28.B8
+	VMOV	V28.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -22040,7 +21150,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock55
+	CBZ	R20, mathblock64
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22290,7 +21400,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock55:
+mathblock64:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22482,7 +21592,7 @@ mathblock55:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock56
+	CBZ	R20, mathblock65
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22732,7 +21842,7 @@ mathblock55:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock56:
+mathblock65:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22924,7 +22034,7 @@ mathblock56:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock57
+	CBZ	R20, mathblock66
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23174,7 +22284,7 @@ mathblock56:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock57:
+mathblock66:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23366,7 +22476,7 @@ mathblock57:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock58
+	CBZ	R20, mathblock67
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23616,7 +22726,7 @@ mathblock57:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock58:
+mathblock67:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23814,7 +22924,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock59
+	CBZ	R20, mathblock68
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24064,7 +23174,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock59:
+mathblock68:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -24256,7 +23366,7 @@ mathblock59:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock60
+	CBZ	R20, mathblock69
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24506,7 +23616,7 @@ mathblock59:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock60:
+mathblock69:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -24702,7 +23812,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock61
+	CBZ	R20, mathblock70
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24952,7 +24062,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock61:
+mathblock70:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -25148,7 +24258,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock62
+	CBZ	R20, mathblock71
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -25398,7 +24508,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock62:
+mathblock71:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -25594,7 +24704,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock63
+	CBZ	R20, mathblock72
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -25844,7 +24954,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock63:
+mathblock72:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -26067,7 +25177,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock64
+	CBZ	R20, mathblock73
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26317,7 +25427,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock64:
+mathblock73:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26510,7 +25620,7 @@ mathblock64:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock65
+	CBZ	R20, mathblock74
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26760,7 +25870,7 @@ mathblock64:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock65:
+mathblock74:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26953,7 +26063,7 @@ mathblock65:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock66
+	CBZ	R20, mathblock75
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27203,7 +26313,7 @@ mathblock65:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock66:
+mathblock75:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27396,7 +26506,7 @@ mathblock66:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock67
+	CBZ	R20, mathblock76
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27646,7 +26756,7 @@ mathblock66:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock67:
+mathblock76:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27845,7 +26955,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock68
+	CBZ	R20, mathblock77
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28095,7 +27205,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock68:
+mathblock77:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -28288,7 +27398,7 @@ mathblock68:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock69
+	CBZ	R20, mathblock78
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28538,7 +27648,7 @@ mathblock68:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock69:
+mathblock78:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -28735,7 +27845,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock70
+	CBZ	R20, mathblock79
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28985,7 +28095,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock70:
+mathblock79:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -29182,7 +28292,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock71
+	CBZ	R20, mathblock80
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -29432,7 +28542,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock71:
+mathblock80:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -29629,7 +28739,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock72
+	CBZ	R20, mathblock81
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -29879,7 +28989,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock72:
+mathblock81:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -30521,7 +29631,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock73
+	CBZ	R20, mathblock82
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30578,7 +29688,7 @@ loop:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock73:
+mathblock82:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30650,7 +29760,7 @@ mathblock73:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock74
+	CBZ	R20, mathblock83
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30707,7 +29817,7 @@ mathblock73:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock74:
+mathblock83:
 	VMOV	V23.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30779,7 +29889,7 @@ mathblock74:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock75
+	CBZ	R20, mathblock84
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30836,7 +29946,7 @@ mathblock74:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock75:
+mathblock84:
 	VMOV	V23.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30908,7 +30018,7 @@ mathblock75:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock76
+	CBZ	R20, mathblock85
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30965,7 +30075,7 @@ mathblock75:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock76:
+mathblock85:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -31043,7 +30153,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock77
+	CBZ	R20, mathblock86
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -31100,7 +30210,7 @@ tail:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock77:
+mathblock86:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31172,7 +30282,7 @@ mathblock77:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock78
+	CBZ	R20, mathblock87
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -31229,7 +30339,7 @@ mathblock77:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock78:
+mathblock87:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -31305,7 +30415,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock79
+	CBZ	R20, mathblock88
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -31362,7 +30472,7 @@ tail2:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock79:
+mathblock88:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -31438,7 +30548,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock80
+	CBZ	R20, mathblock89
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -31495,7 +30605,7 @@ tail1:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock80:
+mathblock89:
 	VMOV	V23.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -31528,20 +30638,20 @@ row:
 	BLT	tail
 loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -31554,7 +30664,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -31567,7 +30677,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -31580,48 +30690,48 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -31630,37 +30740,37 @@ loop:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e744 // fcmgt v4.2d, v26.2d, v0.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee0e4fc // fcmgt v28.2d, v7.2d, v0.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock81
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock90
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -31673,7 +30783,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -31686,7 +30796,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -31699,48 +30809,48 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -31749,30 +30859,30 @@ loop:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e416 // fcmeq v22.2d, v0.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee0e553 // fcmgt v19.2d, v10.2d, v0.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e411 // fcmeq v17.2d, v0.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V0.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -31780,22 +30890,22 @@ loop:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock81:
+mathblock90:
 	VMOV	V24.B16, V12.B16
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V1.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -31808,7 +30918,7 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -31821,7 +30931,7 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -31834,48 +30944,48 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -31884,37 +30994,37 @@ mathblock81:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e744 // fcmgt v4.2d, v26.2d, v1.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee1e4fc // fcmgt v28.2d, v7.2d, v1.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock82
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock91
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -31927,7 +31037,7 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -31940,7 +31050,7 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -31953,48 +31063,48 @@ mathblock81:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -32003,30 +31113,30 @@ mathblock81:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e436 // fcmeq v22.2d, v1.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee1e553 // fcmgt v19.2d, v10.2d, v1.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e431 // fcmeq v17.2d, v1.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V1.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -32034,22 +31144,22 @@ mathblock81:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock82:
+mathblock91:
 	VMOV	V24.B16, V13.B16
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V2.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -32062,7 +31172,7 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -32075,7 +31185,7 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -32088,48 +31198,48 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -32138,37 +31248,37 @@ mathblock82:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee2e744 // fcmgt v4.2d, v26.2d, v2.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee2e4fc // fcmgt v28.2d, v7.2d, v2.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock83
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock92
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc4a // fmul v10.2d, v2.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -32181,7 +31291,7 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -32194,7 +31304,7 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -32207,48 +31317,48 @@ mathblock82:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -32257,30 +31367,30 @@ mathblock82:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e456 // fcmeq v22.2d, v2.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee2e553 // fcmgt v19.2d, v10.2d, v2.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e451 // fcmeq v17.2d, v2.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e62e452 // fcmeq v18.2d, v2.2d, v2.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V2.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -32288,22 +31398,22 @@ mathblock82:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock83:
+mathblock92:
 	VMOV	V24.B16, V14.B16
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V3.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -32316,7 +31426,7 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -32329,7 +31439,7 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -32342,48 +31452,48 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -32392,37 +31502,37 @@ mathblock83:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee3e744 // fcmgt v4.2d, v26.2d, v3.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee3e4fc // fcmgt v28.2d, v7.2d, v3.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock84
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock93
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc6a // fmul v10.2d, v3.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -32435,7 +31545,7 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -32448,7 +31558,7 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -32461,48 +31571,48 @@ mathblock83:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -32511,30 +31621,30 @@ mathblock83:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e476 // fcmeq v22.2d, v3.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee3e553 // fcmgt v19.2d, v10.2d, v3.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e471 // fcmeq v17.2d, v3.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e63e472 // fcmeq v18.2d, v3.2d, v3.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V3.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -32542,7 +31652,7 @@ mathblock83:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock84:
+mathblock93:
 	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -32550,20 +31660,20 @@ mathblock84:
 tail:
 	TBZ	$2, R14, tail2
 	VLD1.P	32(R11), [V0.D2, V1.D2]
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -32576,7 +31686,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -32589,7 +31699,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -32602,48 +31712,48 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -32652,37 +31762,37 @@ tail:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e744 // fcmgt v4.2d, v26.2d, v0.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee0e4fc // fcmgt v28.2d, v7.2d, v0.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock85
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock94
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -32695,7 +31805,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -32708,7 +31818,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -32721,48 +31831,48 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -32771,30 +31881,30 @@ tail:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e416 // fcmeq v22.2d, v0.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee0e553 // fcmgt v19.2d, v10.2d, v0.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e411 // fcmeq v17.2d, v0.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V0.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -32802,22 +31912,22 @@ tail:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock85:
+mathblock94:
 	VMOV	V24.B16, V12.B16
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V1.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -32830,7 +31940,7 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -32843,7 +31953,7 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -32856,48 +31966,48 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -32906,37 +32016,37 @@ mathblock85:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e744 // fcmgt v4.2d, v26.2d, v1.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee1e4fc // fcmgt v28.2d, v7.2d, v1.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock86
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock95
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -32949,7 +32059,7 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -32962,7 +32072,7 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -32975,48 +32085,48 @@ mathblock85:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -33025,30 +32135,30 @@ mathblock85:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e436 // fcmeq v22.2d, v1.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee1e553 // fcmgt v19.2d, v10.2d, v1.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e431 // fcmeq v17.2d, v1.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V1.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -33056,26 +32166,26 @@ mathblock85:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock86:
+mathblock95:
 	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -33088,7 +32198,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -33101,7 +32211,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -33114,48 +32224,48 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -33164,37 +32274,37 @@ tail2:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e744 // fcmgt v4.2d, v26.2d, v0.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee0e4fc // fcmgt v28.2d, v7.2d, v0.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock87
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock96
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -33207,7 +32317,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -33220,7 +32330,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -33233,48 +32343,48 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -33283,30 +32393,30 @@ tail2:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e416 // fcmeq v22.2d, v0.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee0e553 // fcmgt v19.2d, v10.2d, v0.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e411 // fcmeq v17.2d, v0.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V0.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -33314,26 +32424,26 @@ tail2:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock87:
+mathblock96:
 	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -33346,7 +32456,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -33359,7 +32469,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -33372,48 +32482,48 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
 	WORD	$0x4e65d510 // fadd v16.2d, v8.2d, v5.2d
 	WORD	$0x4ef0d513 // fsub v19.2d, v8.2d, v16.2d
 	WORD	$0x4e65d672 // fadd v18.2d, v19.2d, v5.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V23.B16
 	VFMLA	V5.D2, V21.D2, V23.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V24.B16
 	VFMLA	V5.D2, V23.D2, V24.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V4.B16
 	VFMLA	V5.D2, V24.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V4.D2, V28.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V6.B16
 	VFMLA	V5.D2, V28.D2, V6.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V10.B16
 	VFMLA	V5.D2, V6.D2, V10.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V9.B16
 	VFMLA	V5.D2, V10.D2, V9.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V19.B16
 	VFMLA	V5.D2, V9.D2, V19.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V21.B16, V20.B16
 	VFMLA	V5.D2, V19.D2, V20.D2
@@ -33422,37 +32532,37 @@ tail1:
 	VMOV	V23.B16, V17.B16
 	VFMLA	V20.D2, V25.D2, V17.D2
 	WORD	$0x4e71d618 // fadd v24.2d, v16.2d, v17.2d
-	MOVD	$log64consts<>+160(SB), R19
+	MOVD	$log64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e744 // fcmgt v4.2d, v26.2d, v0.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x6ee0e4fc // fcmgt v28.2d, v7.2d, v0.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock88
-	MOVD	$log64consts<>+168(SB), R19
+	CBZ	R20, mathblock97
+	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
-	MOVD	$log64consts<>+8(SB), R19
+	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VADD	V8.D2, V10.D2, V9.D2
 	VUSHR	$52, V9.D2, V21.D2
-	MOVD	$log64consts<>+16(SB), R19
+	MOVD	$log64consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V21.B16, V5.B16
-	MOVD	$log64consts<>+24(SB), R19
+	MOVD	$log64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x4ef2d4ab // fsub v11.2d, v5.2d, v18.2d
-	MOVD	$log64consts<>+176(SB), R19
+	MOVD	$log64consts<>+168(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d574 // fsub v20.2d, v11.2d, v25.2d
-	MOVD	$log64consts<>+32(SB), R19
+	MOVD	$log64consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V9.B16, V16.B16
-	MOVD	$log64consts<>+40(SB), R19
+	MOVD	$log64consts<>+32(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V16.D2, V26.D2
 	VUSHR	$48, V9.D2, V7.D2
@@ -33465,7 +32575,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V4.D[1]
-	MOVD	$log64consts<>+48(SB), R19
+	MOVD	$log64consts<>+40(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V6.B16
 	VFMLA	V4.D2, V26.D2, V6.D2
@@ -33478,7 +32588,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log64consts<>+56(SB), R19
+	MOVD	$log64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V22.B16, V10.B16
 	VFMLA	V8.D2, V20.D2, V10.D2
@@ -33491,48 +32601,48 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log64consts<>+64(SB), R19
+	MOVD	$log64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
 	VMOV	V19.B16, V18.B16
 	VFMLA	V21.D2, V20.D2, V18.D2
 	WORD	$0x4e66d545 // fadd v5.2d, v10.2d, v6.2d
 	WORD	$0x4ee5d559 // fsub v25.2d, v10.2d, v5.2d
 	WORD	$0x4e66d72b // fadd v11.2d, v25.2d, v6.2d
-	MOVD	$log64consts<>+72(SB), R19
+	MOVD	$log64consts<>+64(SB), R19
 	VLD1R	(R19), [V23.D2]
-	MOVD	$log64consts<>+80(SB), R19
+	MOVD	$log64consts<>+72(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V16.B16
 	VFMLA	V6.D2, V23.D2, V16.D2
-	MOVD	$log64consts<>+88(SB), R19
+	MOVD	$log64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V28.B16
 	VFMLA	V6.D2, V16.D2, V28.D2
-	MOVD	$log64consts<>+96(SB), R19
+	MOVD	$log64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V4.B16
 	VFMLA	V6.D2, V28.D2, V4.D2
-	MOVD	$log64consts<>+104(SB), R19
+	MOVD	$log64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V22.B16
 	VFMLA	V6.D2, V4.D2, V22.D2
-	MOVD	$log64consts<>+112(SB), R19
+	MOVD	$log64consts<>+104(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V21.B16
 	VFMLA	V6.D2, V22.D2, V21.D2
-	MOVD	$log64consts<>+120(SB), R19
+	MOVD	$log64consts<>+112(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V19.B16
 	VFMLA	V6.D2, V21.D2, V19.D2
-	MOVD	$log64consts<>+128(SB), R19
+	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V25.B16
 	VFMLA	V6.D2, V19.D2, V25.D2
-	MOVD	$log64consts<>+136(SB), R19
+	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V17.B16
 	VFMLA	V6.D2, V25.D2, V17.D2
-	MOVD	$log64consts<>+144(SB), R19
+	MOVD	$log64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V6.D2, V17.D2, V16.D2
@@ -33541,30 +32651,30 @@ tail1:
 	VMOV	V28.B16, V8.B16
 	VFMLA	V16.D2, V26.D2, V8.D2
 	WORD	$0x4e68d4a4 // fadd v4.2d, v5.2d, v8.2d
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V7.D2]
 	WORD	$0x4e67e416 // fcmeq v22.2d, v0.2d, v7.2d
-	MOVD	$log64consts<>+192(SB), R19
+	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V22.B16, V21.B16
 	VBSL	V4.B16, V20.B16, V21.B16
-	MOVD	$log64consts<>+184(SB), R19
+	MOVD	$log64consts<>+176(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ee0e553 // fcmgt v19.2d, v10.2d, v0.2d
-	MOVD	$log64consts<>+200(SB), R19
+	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V19.B16, V25.B16
 	VBSL	V21.B16, V23.B16, V25.B16
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x4e69e411 // fcmeq v17.2d, v0.2d, v9.2d
-	MOVD	$log64consts<>+152(SB), R19
+	MOVD	$log64consts<>+144(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V17.B16, V11.B16
 	VBSL	V25.B16, V6.B16, V11.B16
 	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	MOVD	$log64consts<>+208(SB), R19
+	MOVD	$log64consts<>+200(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VORR	V26.B16, V0.B16, V16.B16
 	VMOV	V18.B16, V28.B16
@@ -33572,7 +32682,7 @@ tail1:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock88:
+mathblock97:
 	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -33674,7 +32784,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock89
+	CBZ	R20, mathblock98
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33731,7 +32841,7 @@ loop:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock89:
+mathblock98:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33802,7 +32912,7 @@ mathblock89:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock90
+	CBZ	R20, mathblock99
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33859,7 +32969,7 @@ mathblock89:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock90:
+mathblock99:
 	VMOV	V20.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33930,7 +33040,7 @@ mathblock90:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock91
+	CBZ	R20, mathblock100
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33987,7 +33097,7 @@ mathblock90:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock91:
+mathblock100:
 	VMOV	V20.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -34058,7 +33168,7 @@ mathblock91:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock92
+	CBZ	R20, mathblock101
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -34115,7 +33225,7 @@ mathblock91:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock92:
+mathblock101:
 	VMOV	V20.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -34192,7 +33302,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock93
+	CBZ	R20, mathblock102
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -34249,7 +33359,7 @@ tail:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock93:
+mathblock102:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -34320,7 +33430,7 @@ mathblock93:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock94
+	CBZ	R20, mathblock103
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -34377,7 +33487,7 @@ mathblock93:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock94:
+mathblock103:
 	VMOV	V20.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -34452,7 +33562,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock95
+	CBZ	R20, mathblock104
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -34509,7 +33619,7 @@ tail2:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock95:
+mathblock104:
 	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -34584,7 +33694,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock96
+	CBZ	R20, mathblock105
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -34641,7 +33751,7 @@ tail1:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock96:
+mathblock105:
 	VMOV	V20.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -35955,7 +35065,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock97
+	CBZ	R20, mathblock106
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -36107,7 +35217,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock97:
+mathblock106:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -36233,7 +35343,7 @@ mathblock97:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock98
+	CBZ	R20, mathblock107
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -36385,7 +35495,7 @@ mathblock97:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock98:
+mathblock107:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -36511,7 +35621,7 @@ mathblock98:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock99
+	CBZ	R20, mathblock108
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -36663,7 +35773,7 @@ mathblock98:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock99:
+mathblock108:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -36789,7 +35899,7 @@ mathblock99:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock100
+	CBZ	R20, mathblock109
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -36941,7 +36051,7 @@ mathblock99:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock100:
+mathblock109:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -37073,7 +36183,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock101
+	CBZ	R20, mathblock110
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37225,7 +36335,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock101:
+mathblock110:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37351,7 +36461,7 @@ mathblock101:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock102
+	CBZ	R20, mathblock111
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -37503,7 +36613,7 @@ mathblock101:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock102:
+mathblock111:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -37633,7 +36743,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock103
+	CBZ	R20, mathblock112
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37785,7 +36895,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock103:
+mathblock112:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -37915,7 +37025,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock104
+	CBZ	R20, mathblock113
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -38067,7 +37177,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock104:
+mathblock113:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -38100,20 +37210,20 @@ row:
 	BLT	tail
 loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -38126,7 +37236,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -38139,7 +37249,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -38152,18 +37262,18 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -38171,41 +37281,41 @@ loop:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -38214,37 +37324,37 @@ loop:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e536 // fcmgt v22.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee0e650 // fcmgt v16.2d, v18.2d, v0.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock105
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock114
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -38257,7 +37367,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -38270,7 +37380,7 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -38283,18 +37393,18 @@ loop:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -38302,41 +37412,41 @@ loop:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -38345,30 +37455,30 @@ loop:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae404 // fcmeq v4.2d, v0.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e535 // fcmgt v21.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae417 // fcmeq v23.2d, v0.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V0.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -38376,22 +37486,22 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock105:
+mathblock114:
 	VMOV	V27.B16, V12.B16
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V1.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -38404,7 +37514,7 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -38417,7 +37527,7 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -38430,18 +37540,18 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -38449,41 +37559,41 @@ mathblock105:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -38492,37 +37602,37 @@ mathblock105:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee1e536 // fcmgt v22.2d, v9.2d, v1.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee1e650 // fcmgt v16.2d, v18.2d, v1.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock106
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock115
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -38535,7 +37645,7 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -38548,7 +37658,7 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -38561,18 +37671,18 @@ mathblock105:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -38580,41 +37690,41 @@ mathblock105:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -38623,30 +37733,30 @@ mathblock105:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae424 // fcmeq v4.2d, v1.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee1e535 // fcmgt v21.2d, v9.2d, v1.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae437 // fcmeq v23.2d, v1.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V1.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -38654,22 +37764,22 @@ mathblock105:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock106:
+mathblock115:
 	VMOV	V27.B16, V13.B16
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V2.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -38682,7 +37792,7 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -38695,7 +37805,7 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -38708,18 +37818,18 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -38727,41 +37837,41 @@ mathblock106:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -38770,37 +37880,37 @@ mathblock106:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee2e536 // fcmgt v22.2d, v9.2d, v2.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee2e650 // fcmgt v16.2d, v18.2d, v2.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock107
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock116
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -38813,7 +37923,7 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -38826,7 +37936,7 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -38839,18 +37949,18 @@ mathblock106:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -38858,41 +37968,41 @@ mathblock106:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -38901,30 +38011,30 @@ mathblock106:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae444 // fcmeq v4.2d, v2.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee2e535 // fcmgt v21.2d, v9.2d, v2.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae457 // fcmeq v23.2d, v2.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e62e448 // fcmeq v8.2d, v2.2d, v2.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V2.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -38932,22 +38042,22 @@ mathblock106:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock107:
+mathblock116:
 	VMOV	V27.B16, V14.B16
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V3.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -38960,7 +38070,7 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -38973,7 +38083,7 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -38986,18 +38096,18 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -39005,41 +38115,41 @@ mathblock107:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -39048,37 +38158,37 @@ mathblock107:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee3e536 // fcmgt v22.2d, v9.2d, v3.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee3e650 // fcmgt v16.2d, v18.2d, v3.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock108
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock117
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -39091,7 +38201,7 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -39104,7 +38214,7 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -39117,18 +38227,18 @@ mathblock107:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -39136,41 +38246,41 @@ mathblock107:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -39179,30 +38289,30 @@ mathblock107:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae464 // fcmeq v4.2d, v3.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee3e535 // fcmgt v21.2d, v9.2d, v3.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae477 // fcmeq v23.2d, v3.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e63e468 // fcmeq v8.2d, v3.2d, v3.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V3.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -39210,7 +38320,7 @@ mathblock107:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock108:
+mathblock117:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -39218,20 +38328,20 @@ mathblock108:
 tail:
 	TBZ	$2, R14, tail2
 	VLD1.P	32(R11), [V0.D2, V1.D2]
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -39244,7 +38354,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -39257,7 +38367,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -39270,18 +38380,18 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -39289,41 +38399,41 @@ tail:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -39332,37 +38442,37 @@ tail:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e536 // fcmgt v22.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee0e650 // fcmgt v16.2d, v18.2d, v0.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock109
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock118
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -39375,7 +38485,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -39388,7 +38498,7 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -39401,18 +38511,18 @@ tail:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -39420,41 +38530,41 @@ tail:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -39463,30 +38573,30 @@ tail:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae404 // fcmeq v4.2d, v0.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e535 // fcmgt v21.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae417 // fcmeq v23.2d, v0.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V0.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -39494,22 +38604,22 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock109:
+mathblock118:
 	VMOV	V27.B16, V12.B16
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V1.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -39522,7 +38632,7 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -39535,7 +38645,7 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -39548,18 +38658,18 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -39567,41 +38677,41 @@ mathblock109:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -39610,37 +38720,37 @@ mathblock109:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee1e536 // fcmgt v22.2d, v9.2d, v1.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee1e650 // fcmgt v16.2d, v18.2d, v1.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock110
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock119
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -39653,7 +38763,7 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -39666,7 +38776,7 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -39679,18 +38789,18 @@ mathblock109:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -39698,41 +38808,41 @@ mathblock109:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -39741,30 +38851,30 @@ mathblock109:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae424 // fcmeq v4.2d, v1.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee1e535 // fcmgt v21.2d, v9.2d, v1.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae437 // fcmeq v23.2d, v1.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V1.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -39772,26 +38882,26 @@ mathblock109:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock110:
+mathblock119:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -39804,7 +38914,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -39817,7 +38927,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -39830,18 +38940,18 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -39849,41 +38959,41 @@ tail2:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -39892,37 +39002,37 @@ tail2:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e536 // fcmgt v22.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee0e650 // fcmgt v16.2d, v18.2d, v0.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock111
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock120
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -39935,7 +39045,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -39948,7 +39058,7 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -39961,18 +39071,18 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -39980,41 +39090,41 @@ tail2:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -40023,30 +39133,30 @@ tail2:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae404 // fcmeq v4.2d, v0.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e535 // fcmgt v21.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae417 // fcmeq v23.2d, v0.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V0.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -40054,26 +39164,26 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock111:
+mathblock120:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VADD	V16.D2, V0.D2, V17.D2
 	VUSHR	$52, V17.D2, V18.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V18.B16, V20.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V17.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VADD	V25.D2, V24.D2, V26.D2
 	VUSHR	$48, V17.D2, V27.D2
@@ -40086,7 +39196,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V28.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V5.B16
 	VFMLA	V28.D2, V26.D2, V5.D2
@@ -40099,7 +39209,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V6.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V6.B16, V8.B16
 	VFMLA	V7.D2, V22.D2, V8.D2
@@ -40112,18 +39222,18 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V9.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V9.B16, V11.B16
 	VFMLA	V10.D2, V22.D2, V11.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x6e70dcb3 // fmul v19.2d, v5.2d, v16.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V11.B16, V21.B16
 	VFMLA	V18.D2, V5.D2, V21.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V19.B16, V23.B16
 	VFMLS	V20.D2, V5.D2, V23.D2
@@ -40131,41 +39241,41 @@ tail1:
 	WORD	$0x4e73d518 // fadd v24.2d, v8.2d, v19.2d
 	WORD	$0x4ef8d511 // fsub v17.2d, v8.2d, v24.2d
 	WORD	$0x4e73d624 // fadd v4.2d, v17.2d, v19.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V26.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
 	VFMLA	V5.D2, V26.D2, V7.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V6.D2]
 	VMOV	V6.B16, V27.B16
 	VFMLA	V5.D2, V7.D2, V27.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V22.B16
 	VFMLA	V5.D2, V27.D2, V22.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V16.B16
 	VFMLA	V5.D2, V22.D2, V16.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V11.B16
 	VFMLA	V5.D2, V16.D2, V11.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VMOV	V20.B16, V21.B16
 	VFMLA	V5.D2, V11.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V8.B16
 	VFMLA	V5.D2, V21.D2, V8.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V19.B16
 	VFMLA	V5.D2, V8.D2, V19.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V5.D2, V19.D2, V28.D2
@@ -40174,37 +39284,37 @@ tail1:
 	VMOV	V7.B16, V10.B16
 	VFMLA	V28.D2, V6.D2, V10.D2
 	WORD	$0x4e6ad71b // fadd v27.2d, v24.2d, v10.2d
-	MOVD	$log1064consts<>+176(SB), R19
+	MOVD	$log1064consts<>+168(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e536 // fcmgt v22.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V18.D2]
 	WORD	$0x6ee0e650 // fcmgt v16.2d, v18.2d, v0.2d
 	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock112
-	MOVD	$log1064consts<>+184(SB), R19
+	CBZ	R20, mathblock121
+	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
-	MOVD	$log1064consts<>+8(SB), R19
+	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VADD	V17.D2, V21.D2, V8.D2
 	VUSHR	$52, V8.D2, V26.D2
-	MOVD	$log1064consts<>+16(SB), R19
+	MOVD	$log1064consts<>+8(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V26.B16, V5.B16
-	MOVD	$log1064consts<>+24(SB), R19
+	MOVD	$log1064consts<>+16(SB), R19
 	VLD1R	(R19), [V4.D2]
 	WORD	$0x4ee4d4b9 // fsub v25.2d, v5.2d, v4.2d
-	MOVD	$log1064consts<>+192(SB), R19
+	MOVD	$log1064consts<>+184(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x4ee6d73c // fsub v28.2d, v25.2d, v6.2d
-	MOVD	$log1064consts<>+32(SB), R19
+	MOVD	$log1064consts<>+24(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VAND	V7.B16, V8.B16, V24.B16
-	MOVD	$log1064consts<>+40(SB), R19
+	MOVD	$log1064consts<>+32(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VADD	V10.D2, V24.D2, V9.D2
 	VUSHR	$48, V8.D2, V18.D2
@@ -40217,7 +39327,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V22.D[1]
-	MOVD	$log1064consts<>+48(SB), R19
+	MOVD	$log1064consts<>+40(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V11.B16
 	VFMLA	V22.D2, V9.D2, V11.D2
@@ -40230,7 +39340,7 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V23.D[1]
-	MOVD	$log1064consts<>+56(SB), R19
+	MOVD	$log1064consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V23.B16, V21.B16
 	VFMLA	V17.D2, V28.D2, V21.D2
@@ -40243,18 +39353,18 @@ tail1:
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
 	VMOV	R20, V19.D[1]
-	MOVD	$log1064consts<>+64(SB), R19
+	MOVD	$log1064consts<>+56(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V19.B16, V4.B16
 	VFMLA	V26.D2, V28.D2, V4.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V5.D2]
 	WORD	$0x6e65dd66 // fmul v6.2d, v11.2d, v5.2d
-	MOVD	$log1064consts<>+80(SB), R19
+	MOVD	$log1064consts<>+72(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V4.B16, V7.B16
 	VFMLA	V25.D2, V11.D2, V7.D2
-	MOVD	$log1064consts<>+72(SB), R19
+	MOVD	$log1064consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V6.B16, V24.B16
 	VFMLS	V10.D2, V11.D2, V24.D2
@@ -40262,41 +39372,41 @@ tail1:
 	WORD	$0x4e66d6b0 // fadd v16.2d, v21.2d, v6.2d
 	WORD	$0x4ef0d6a9 // fsub v9.2d, v21.2d, v16.2d
 	WORD	$0x4e66d536 // fadd v22.2d, v9.2d, v6.2d
-	MOVD	$log1064consts<>+88(SB), R19
+	MOVD	$log1064consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
-	MOVD	$log1064consts<>+96(SB), R19
+	MOVD	$log1064consts<>+88(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VMOV	V23.B16, V18.B16
 	VFMLA	V11.D2, V17.D2, V18.D2
-	MOVD	$log1064consts<>+104(SB), R19
+	MOVD	$log1064consts<>+96(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V28.B16
 	VFMLA	V11.D2, V18.D2, V28.D2
-	MOVD	$log1064consts<>+112(SB), R19
+	MOVD	$log1064consts<>+104(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V5.B16
 	VFMLA	V11.D2, V28.D2, V5.D2
-	MOVD	$log1064consts<>+120(SB), R19
+	MOVD	$log1064consts<>+112(SB), R19
 	VLD1R	(R19), [V25.D2]
 	VMOV	V25.B16, V4.B16
 	VFMLA	V11.D2, V5.D2, V4.D2
-	MOVD	$log1064consts<>+128(SB), R19
+	MOVD	$log1064consts<>+120(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V7.B16
 	VFMLA	V11.D2, V4.D2, V7.D2
-	MOVD	$log1064consts<>+136(SB), R19
+	MOVD	$log1064consts<>+128(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V24.B16, V21.B16
 	VFMLA	V11.D2, V7.D2, V21.D2
-	MOVD	$log1064consts<>+144(SB), R19
+	MOVD	$log1064consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V6.B16
 	VFMLA	V11.D2, V21.D2, V6.D2
-	MOVD	$log1064consts<>+152(SB), R19
+	MOVD	$log1064consts<>+144(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V23.B16
 	VFMLA	V11.D2, V6.D2, V23.D2
-	MOVD	$log1064consts<>+160(SB), R19
+	MOVD	$log1064consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VMOV	V26.B16, V18.B16
 	VFMLA	V11.D2, V23.D2, V18.D2
@@ -40305,30 +39415,30 @@ tail1:
 	VMOV	V28.B16, V25.B16
 	VFMLA	V18.D2, V19.D2, V25.D2
 	WORD	$0x4e79d605 // fadd v5.2d, v16.2d, v25.2d
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x4e6ae404 // fcmeq v4.2d, v0.2d, v10.2d
-	MOVD	$log1064consts<>+208(SB), R19
+	MOVD	$log1064consts<>+200(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VMOV	V4.B16, V7.B16
 	VBSL	V5.B16, V24.B16, V7.B16
-	MOVD	$log1064consts<>+200(SB), R19
+	MOVD	$log1064consts<>+192(SB), R19
 	VLD1R	(R19), [V9.D2]
 	WORD	$0x6ee0e535 // fcmgt v21.2d, v9.2d, v0.2d
-	MOVD	$log1064consts<>+216(SB), R19
+	MOVD	$log1064consts<>+208(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V21.B16, V6.B16
 	VBSL	V7.B16, V17.B16, V6.B16
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x4e7ae417 // fcmeq v23.2d, v0.2d, v26.2d
-	MOVD	$log1064consts<>+168(SB), R19
+	MOVD	$log1064consts<>+160(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V23.B16, V22.B16
 	VBSL	V6.B16, V11.B16, V22.B16
 	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
 	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$log1064consts<>+224(SB), R19
+	MOVD	$log1064consts<>+216(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VORR	V19.B16, V0.B16, V18.B16
 	VMOV	V8.B16, V28.B16
@@ -40336,7 +39446,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock112:
+mathblock121:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -40516,7 +39626,7 @@ loop:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock113
+	CBZ	R20, mathblock122
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -40548,7 +39658,7 @@ loop:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock113:
+mathblock122:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40697,7 +39807,7 @@ mathblock113:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock114
+	CBZ	R20, mathblock123
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
@@ -40729,7 +39839,7 @@ mathblock113:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock114:
+mathblock123:
 	VMOV	V10.B16, V13.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40878,7 +39988,7 @@ mathblock114:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock115
+	CBZ	R20, mathblock124
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e45b // fcmeq v27.2d, v2.2d, v23.2d
@@ -40910,7 +40020,7 @@ mathblock114:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock115:
+mathblock124:
 	VMOV	V10.B16, V14.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41059,7 +40169,7 @@ mathblock115:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock116
+	CBZ	R20, mathblock125
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e47b // fcmeq v27.2d, v3.2d, v23.2d
@@ -41091,7 +40201,7 @@ mathblock115:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock116:
+mathblock125:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -41246,7 +40356,7 @@ tail:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock117
+	CBZ	R20, mathblock126
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -41278,7 +40388,7 @@ tail:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock117:
+mathblock126:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41427,7 +40537,7 @@ mathblock117:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock118
+	CBZ	R20, mathblock127
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
@@ -41459,7 +40569,7 @@ mathblock117:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock118:
+mathblock127:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -41612,7 +40722,7 @@ tail2:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock119
+	CBZ	R20, mathblock128
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -41644,7 +40754,7 @@ tail2:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock119:
+mathblock128:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -41797,7 +40907,7 @@ tail1:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock120
+	CBZ	R20, mathblock129
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -41829,7 +40939,7 @@ tail1:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock120:
+mathblock129:
 	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -41867,593 +40977,909 @@ loop:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee0e4d0 // fcmgt v16.2d, v6.2d, v0.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e60e414 // fcmeq v20.2d, v0.2d, v0.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V0.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock130
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V0.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V0.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V12.B16
+	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock130:
+	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VORR	V16.B16, V1.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee1e4d0 // fcmgt v16.2d, v6.2d, v1.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e61e434 // fcmeq v20.2d, v1.2d, v1.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee1e528 // fcmgt v8.2d, v9.2d, v1.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V1.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock131
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V1.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V1.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e430 // fcmgt v16.2d, v1.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V1.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V13.B16
+	WORD	$0x6ee1e704 // fcmgt v4.2d, v24.2d, v1.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock131:
+	VMOV	V22.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VORR	V16.B16, V2.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee2e4d0 // fcmgt v16.2d, v6.2d, v2.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e62e454 // fcmeq v20.2d, v2.2d, v2.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee2e528 // fcmgt v8.2d, v9.2d, v2.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V2.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock132
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee2e759 // fcmgt v25.2d, v26.2d, v2.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V2.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V2.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e450 // fcmgt v16.2d, v2.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V2.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V14.B16
+	WORD	$0x6ee2e704 // fcmgt v4.2d, v24.2d, v2.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V2.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e62e448 // fcmeq v8.2d, v2.2d, v2.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V2.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock132:
+	VMOV	V22.B16, V14.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VORR	V16.B16, V3.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee3e4d0 // fcmgt v16.2d, v6.2d, v3.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e63e474 // fcmeq v20.2d, v3.2d, v3.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee3e528 // fcmgt v8.2d, v9.2d, v3.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V3.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock133
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee3e759 // fcmgt v25.2d, v26.2d, v3.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V3.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V3.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e470 // fcmgt v16.2d, v3.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V3.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V15.B16
+	WORD	$0x6ee3e704 // fcmgt v4.2d, v24.2d, v3.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V3.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e63e468 // fcmeq v8.2d, v3.2d, v3.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V3.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock133:
+	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -42465,297 +41891,455 @@ tail:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee0e4d0 // fcmgt v16.2d, v6.2d, v0.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e60e414 // fcmeq v20.2d, v0.2d, v0.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V0.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock134
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V0.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V0.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V12.B16
+	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock134:
+	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VORR	V16.B16, V1.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee1e4d0 // fcmgt v16.2d, v6.2d, v1.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e61e434 // fcmeq v20.2d, v1.2d, v1.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee1e528 // fcmgt v8.2d, v9.2d, v1.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V1.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock135
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V1.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V1.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e430 // fcmgt v16.2d, v1.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V1.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V13.B16
+	WORD	$0x6ee1e704 // fcmgt v4.2d, v24.2d, v1.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock135:
+	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -42765,149 +42349,228 @@ tail2:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee0e4d0 // fcmgt v16.2d, v6.2d, v0.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e60e414 // fcmeq v20.2d, v0.2d, v0.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V0.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock136
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V0.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V0.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V12.B16
+	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock136:
+	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -42917,149 +42580,228 @@ tail1:
 	VORR	V16.B16, V0.B16, V17.B16
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
-	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V6.B16, V8.B16
-	VFMLS	V7.D2, V26.D2, V8.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V5.D2, V9.D2, V11.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V5.D2, V11.D2, V18.D2
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V5.D2, V18.D2, V20.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V5.D2, V20.D2, V22.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLA	V5.D2, V22.D2, V25.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V5.D2, V25.D2, V21.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V5.D2, V21.D2, V28.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V26.B16
-	VFMLA	V5.D2, V28.D2, V26.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V9.B16
-	VFMLA	V5.D2, V26.D2, V9.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V5.D2, V9.D2, V16.D2
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLA	V5.D2, V16.D2, V17.D2
-	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
-	VMOV	V8.B16, V19.B16
-	VFMLA	V5.D2, V8.D2, V19.D2
 	VMOV	V19.B16, V20.B16
 	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
-	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
-	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V24.D2, V28.D2
-	VUSHR	$1, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V6.D2, V10.D2
-	VSHL	$52, V10.D2, V9.D2
-	VSUB	V6.D2, V28.D2, V11.D2
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V11.D2, V8.D2
-	VSHL	$52, V8.D2, V17.D2
-	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
-	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
-	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
-	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
-	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
-	WORD	$0x6e69dee5 // fmul v5.2d, v23.2d, v9.2d
-	WORD	$0x6e71dca4 // fmul v4.2d, v5.2d, v17.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e79d687 // fadd v7.2d, v20.2d, v25.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ee7d71a // fsub v26.2d, v24.2d, v7.2d
-	WORD	$0x4e79d74a // fadd v10.2d, v26.2d, v25.2d
-	WORD	$0x4e64d55c // fadd v28.2d, v10.2d, v4.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V6.D2]
-	WORD	$0x6ee0e4d0 // fcmgt v16.2d, v6.2d, v0.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V16.B16, V8.B16
-	VBSL	V11.B16, V25.B16, V8.B16
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V4.B16, V19.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	WORD	$0x6e67feb2 // fdiv v18.2d, v21.2d, v7.2d
-	WORD	$0x6e72dd1b // fmul v27.2d, v8.2d, v18.2d
-	VMOV	V8.B16, V23.B16
-	VFMLS	V7.D2, V27.D2, V23.D2
-	WORD	$0x4e73d6e9 // fadd v9.2d, v23.2d, v19.2d
-	VMOV	V9.B16, V5.B16
-	VFMLS	V28.D2, V27.D2, V5.D2
-	VMOV	V27.B16, V17.B16
-	VFMLA	V18.D2, V5.D2, V17.D2
-	WORD	$0x4e60e414 // fcmeq v20.2d, v0.2d, v0.2d
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$sigmoid64consts<>+184(SB), R19
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.D2, V27.D2, V4.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V6.B16
+	VFMLA	V26.D2, V4.D2, V6.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
+	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
+	VMOV	V22.B16, V24.B16
+	VFMLA	V17.D2, V19.D2, V24.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
+	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
+	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V8.B16, V16.B16
+	VBSL	V26.B16, V25.B16, V16.B16
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V8.B16, V10.B16
+	VBSL	V11.B16, V24.B16, V10.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
+	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
+	VMOV	V16.B16, V23.B16
+	VFMLS	V28.D2, V21.D2, V23.D2
+	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
+	VMOV	V19.B16, V17.B16
+	VFMLS	V6.D2, V21.D2, V17.D2
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V0.B16, V5.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
+	FMOVS	F9, R20
+	CBZ	R20, mathblock137
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V24.B16
+	VFMLA	V11.D2, V0.D2, V24.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V0.B16, V23.B16
+	VFMLS	V16.D2, V28.D2, V23.D2
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V23.B16, V6.B16
+	VFMLS	V10.D2, V28.D2, V6.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V6.D2, V19.D2, V20.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V6.D2, V20.D2, V27.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V5.B16
+	VFMLA	V6.D2, V27.D2, V5.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V26.B16
+	VFMLA	V6.D2, V5.D2, V26.D2
+	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V8.D[1]
+	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
+	VMOV	V18.B16, V16.B16
+	VFMLA	V26.D2, V11.D2, V16.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V24.B16, V28.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V28.D2, V19.D2
+	VADD	V19.D2, V23.D2, V17.D2
+	VMOV	V17.B16, V21.B16
+	VFMLA	V17.D2, V16.D2, V21.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V24.D2, V4.D2
+	VUSHR	$4, V4.D2, V27.D2
+	VUSHR	$1, V27.D2, V9.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V9.D2, V6.D2
+	VSHL	$52, V6.D2, V8.D2
+	VSUB	V9.D2, V27.D2, V11.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V11.D2, V18.D2
+	VSHL	$52, V18.D2, V10.D2
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V23.B16, V17.B16, V20.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V20.B16, V10.B16
-	VBSL	V17.B16, V26.B16, V10.B16
-	VMOV	V10.B16, V12.B16
+	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V4.B16, V6.B16
+	VBSL	V20.B16, V5.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V26.B16
+	VMOV	V27.B16, V11.B16
+	VBSL	V6.B16, V26.B16, V11.B16
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V11.B16, V21.B16
+	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V10.B16
+	VMOV	V8.B16, V19.B16
+	VBSL	V21.B16, V10.B16, V19.B16
+	VMOV	V7.B16, V17.B16
+	VBSL	V22.B16, V19.B16, V17.B16
+	VMOV	V17.B16, V22.B16
+mathblock137:
+	VMOV	V22.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -43093,680 +42835,668 @@ loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V0.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V0.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V0.B16, V6.B16
-	WORD	$0x4e60e409 // fcmeq v9.2d, v0.2d, v0.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V0.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V12.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V0.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc31 // fmul v17.2d, v1.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V1.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V1.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
+	VMOV	V1.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V1.B16, V6.B16
-	WORD	$0x4e61e429 // fcmeq v9.2d, v1.2d, v1.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V1.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V13.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V1.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V13.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc51 // fmul v17.2d, v2.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V2.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc53 // fmul v19.2d, v2.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e62dc56 // fmul v22.2d, v2.2d, v2.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V2.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V2.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e62deda // fmul v26.2d, v22.2d, v2.2d
+	VMOV	V2.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V2.B16, V6.B16
-	WORD	$0x4e62e449 // fcmeq v9.2d, v2.2d, v2.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V2.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V14.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V2.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e62e452 // fcmeq v18.2d, v2.2d, v2.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V2.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V14.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc71 // fmul v17.2d, v3.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V3.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc73 // fmul v19.2d, v3.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e63dc76 // fmul v22.2d, v3.2d, v3.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V3.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V3.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e63deda // fmul v26.2d, v22.2d, v3.2d
+	VMOV	V3.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V3.B16, V6.B16
-	WORD	$0x4e63e469 // fcmeq v9.2d, v3.2d, v3.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V3.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V15.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V3.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e63e472 // fcmeq v18.2d, v3.2d, v3.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V3.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -43775,688 +43505,676 @@ tail:
 	VLD1.P	32(R11), [V0.D2, V1.D2]
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V0.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V0.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V0.B16, V6.B16
-	WORD	$0x4e60e409 // fcmeq v9.2d, v0.2d, v0.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V0.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V12.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V0.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc31 // fmul v17.2d, v1.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V1.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V1.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
+	VMOV	V1.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V1.B16, V6.B16
-	WORD	$0x4e61e429 // fcmeq v9.2d, v1.2d, v1.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V1.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V13.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V1.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V0.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V0.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V0.B16, V6.B16
-	WORD	$0x4e60e409 // fcmeq v9.2d, v0.2d, v0.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V0.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V12.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V0.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
-	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V17.B16, V19.B16
+	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	VORR	V20.B16, V19.B16, V21.B16
 	MOVD	$tanh64consts<>+24(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$tanh64consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V26.B16
-	VFMLA	V24.D2, V23.D2, V26.D2
-	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$tanh64consts<>+40(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V23.B16, V5.B16
-	VFMLS	V4.D2, V28.D2, V5.D2
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
 	MOVD	$tanh64consts<>+56(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V5.B16, V7.B16
-	VFMLS	V6.D2, V28.D2, V7.D2
-	WORD	$0x4ee7d4a8 // fsub v8.2d, v5.2d, v7.2d
-	MOVD	$tanh64consts<>+56(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLS	V9.D2, V28.D2, V10.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V5.D2, V6.D2, V8.D2
 	MOVD	$tanh64consts<>+72(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V7.D2, V11.D2, V18.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V5.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V7.D2, V18.D2, V20.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V16.B16
+	VFMLA	V5.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V22.B16
-	VFMLA	V7.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V5.D2, V16.D2, V20.D2
+	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
+	VMOV	V23.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V24.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[0]
+	VMOV	V24.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V27.D[1]
+	VSHL	$48, V24.D2, V21.D2
+	VADD	V21.D2, V27.D2, V4.D2
+	VMOV	V4.B16, V26.B16
+	VFMLA	V4.D2, V25.D2, V26.D2
+	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
+	VMOV	V28.B16, V6.B16
+	VFMLA	V4.D2, V25.D2, V6.D2
 	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V7.D2, V22.D2, V24.D2
-	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V27.B16
-	VFMLA	V7.D2, V24.D2, V27.D2
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V23.B16
-	VFMLA	V7.D2, V27.D2, V23.D2
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V5.B16
-	VFMLA	V7.D2, V23.D2, V5.D2
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V28.B16
-	VFMLA	V7.D2, V5.D2, V28.D2
-	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V11.B16
-	VFMLA	V7.D2, V28.D2, V11.D2
-	MOVD	$tanh64consts<>+144(SB), R19
+	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
+	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
+	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V7.D2, V11.D2, V17.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V7.D2, V17.D2, V19.D2
-	WORD	$0x6e67dcf4 // fmul v20.2d, v7.2d, v7.2d
-	VMOV	V10.B16, V21.B16
-	VFMLA	V7.D2, V10.D2, V21.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e67d738 // fadd v24.2d, v25.2d, v7.2d
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x4ef8d49b // fsub v27.2d, v4.2d, v24.2d
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4e76d4d7 // fadd v23.2d, v6.2d, v22.2d
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V26.D2, V5.D2
-	VUSHR	$1, V5.D2, V8.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V8.D2, V16.D2
-	VSHL	$52, V16.D2, V11.D2
-	VSUB	V8.D2, V5.D2, V18.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V18.D2, V10.D2
-	VSHL	$52, V10.D2, V19.D2
-	WORD	$0x4e77d714 // fadd v20.2d, v24.2d, v23.2d
-	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
-	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
-	WORD	$0x6e6bde84 // fmul v4.2d, v20.2d, v11.2d
-	WORD	$0x6e73dc9b // fmul v27.2d, v4.2d, v19.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67d766 // fadd v6.2d, v27.2d, v7.2d
-	WORD	$0x4efbd4d6 // fsub v22.2d, v6.2d, v27.2d
-	WORD	$0x4ef6d4c9 // fsub v9.2d, v6.2d, v22.2d
-	WORD	$0x4ee9d77a // fsub v26.2d, v27.2d, v9.2d
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4ef6d790 // fsub v16.2d, v28.2d, v22.2d
-	WORD	$0x4e70d745 // fadd v5.2d, v26.2d, v16.2d
-	WORD	$0x6e6bdf28 // fmul v8.2d, v25.2d, v11.2d
-	WORD	$0x6e73dd11 // fmul v17.2d, v8.2d, v19.2d
-	WORD	$0x4e71d4b2 // fadd v18.2d, v5.2d, v17.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e66d558 // fadd v24.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+8(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef8d6b7 // fsub v23.2d, v21.2d, v24.2d
-	WORD	$0x4e66d6f4 // fadd v20.2d, v23.2d, v6.2d
-	WORD	$0x4e72d684 // fadd v4.2d, v20.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VEOR	V7.B16, V6.B16, V27.B16
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VEOR	V9.B16, V18.B16, V28.B16
-	MOVD	$tanh64consts<>+160(SB), R19
+	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
+	MOVD	$tanh64consts<>+96(SB), R19
 	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e78feda // fdiv v26.2d, v22.2d, v24.2d
-	WORD	$0x6e7adf70 // fmul v16.2d, v27.2d, v26.2d
-	VMOV	V27.B16, V25.B16
-	VFMLS	V24.D2, V16.D2, V25.D2
-	WORD	$0x4e7cd72b // fadd v11.2d, v25.2d, v28.2d
-	VMOV	V11.B16, V8.B16
-	VFMLS	V4.D2, V16.D2, V8.D2
-	VMOV	V16.B16, V19.B16
-	VFMLA	V26.D2, V8.D2, V19.D2
-	MOVD	$tanh64consts<>+0(SB), R19
+	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
+	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
+	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
+	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
+	VMOV	V9.B16, V25.B16
+	VFMLS	V5.D2, V21.D2, V25.D2
+	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
+	VMOV	V4.B16, V28.B16
+	VFMLS	V23.D2, V21.D2, V28.D2
+	VMOV	V21.B16, V7.B16
+	VFMLA	V27.D2, V28.D2, V7.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V11.B16, V16.B16
+	VBSL	V10.B16, V7.B16, V16.B16
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V20.B16
+	VFMLA	V22.D2, V19.D2, V20.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V24.B16
+	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VAND	V5.B16, V0.B16, V17.B16
-	VORR	V17.B16, V19.B16, V10.B16
-	MOVD	$tanh64consts<>+192(SB), R19
+	VMOV	V5.B16, V9.B16
+	VFMLA	V22.D2, V24.D2, V9.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V18.B16
+	VFMLA	V22.D2, V9.D2, V18.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V4.B16
+	VFMLA	V22.D2, V18.D2, V4.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V27.B16
+	VFMLA	V22.D2, V4.D2, V27.D2
+	MOVD	$tanh64consts<>+168(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VAND	V21.B16, V0.B16, V23.B16
-	MOVD	$tanh64consts<>+200(SB), R19
+	VMOV	V21.B16, V8.B16
+	VFMLA	V22.D2, V27.D2, V8.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V22.D2, V8.D2, V11.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V19.B16
+	VFMLA	V22.D2, V11.D2, V19.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V6.B16
+	VFMLA	V19.D2, V26.D2, V6.D2
+	MOVD	$tanh64consts<>+192(SB), R19
 	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef7e687 // fcmgt v7.2d, v20.2d, v23.2d
-	VMOV	V7.B16, V6.B16
-	VBSL	V10.B16, V0.B16, V6.B16
-	WORD	$0x4e60e409 // fcmeq v9.2d, v0.2d, v0.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	MOVD	$tanh64consts<>+208(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V0.B16, V22.B16
-	VMOV	V9.B16, V24.B16
-	VBSL	V6.B16, V22.B16, V24.B16
-	VMOV	V24.B16, V12.B16
+	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
+	VMOV	V5.B16, V24.B16
+	VBSL	V16.B16, V6.B16, V24.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V0.B16, V9.B16
+	VORR	V9.B16, V24.B16, V23.B16
+	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V4.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V23.B16, V4.B16, V21.B16
+	VMOV	V21.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -47825,7 +47543,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock121
+	CBZ	R20, mathblock138
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48043,7 +47761,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock121:
+mathblock138:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48263,7 +47981,7 @@ mathblock121:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock122
+	CBZ	R20, mathblock139
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48481,7 +48199,7 @@ mathblock121:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock122:
+mathblock139:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48701,7 +48419,7 @@ mathblock122:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock123
+	CBZ	R20, mathblock140
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48919,7 +48637,7 @@ mathblock122:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock123:
+mathblock140:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49139,7 +48857,7 @@ mathblock123:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock124
+	CBZ	R20, mathblock141
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49357,7 +49075,7 @@ mathblock123:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock124:
+mathblock141:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49583,7 +49301,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock125
+	CBZ	R20, mathblock142
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49801,7 +49519,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock125:
+mathblock142:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50021,7 +49739,7 @@ mathblock125:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock126
+	CBZ	R20, mathblock143
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50239,7 +49957,7 @@ mathblock125:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock126:
+mathblock143:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50463,7 +50181,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock127
+	CBZ	R20, mathblock144
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50681,7 +50399,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock127:
+mathblock144:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50905,7 +50623,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock128
+	CBZ	R20, mathblock145
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -51123,7 +50841,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock128:
+mathblock145:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -51374,7 +51092,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock129
+	CBZ	R20, mathblock146
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -51592,7 +51310,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock129:
+mathblock146:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -51813,7 +51531,7 @@ mathblock129:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock130
+	CBZ	R20, mathblock147
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52031,7 +51749,7 @@ mathblock129:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock130:
+mathblock147:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52252,7 +51970,7 @@ mathblock130:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock131
+	CBZ	R20, mathblock148
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52470,7 +52188,7 @@ mathblock130:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock131:
+mathblock148:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52691,7 +52409,7 @@ mathblock131:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock132
+	CBZ	R20, mathblock149
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52909,7 +52627,7 @@ mathblock131:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock132:
+mathblock149:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53136,7 +52854,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock133
+	CBZ	R20, mathblock150
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53354,7 +53072,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock133:
+mathblock150:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53575,7 +53293,7 @@ mathblock133:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock134
+	CBZ	R20, mathblock151
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53793,7 +53511,7 @@ mathblock133:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock134:
+mathblock151:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -54018,7 +53736,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock135
+	CBZ	R20, mathblock152
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -54236,7 +53954,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock135:
+mathblock152:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -54461,7 +54179,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock136
+	CBZ	R20, mathblock153
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -54679,7 +54397,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock136:
+mathblock153:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2

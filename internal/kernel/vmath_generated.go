@@ -1117,85 +1117,85 @@ var exphi_64 = [...]uint64{
 
 // log32 is log on float32, the steps of its program (see gen/registry/vmath.go).
 func log32(x0 float32) float32 {
-	v3 := math.Float32bits(x0) + uint32(0x4d0000)
-	v4 := v3 >> 23
-	v6 := v4 | uint32(0x4b000000)
-	v8 := float32(math.Float32frombits(v6) - float32(8.388735e+06))
-	v10 := v3 & uint32(0x7fffff)
-	v12 := v10 + uint32(0x3f330000)
-	v13 := v3 >> 19
-	v14 := loginvc_32[v13&0xf]
-	v16 := fma32(math.Float32frombits(v12), math.Float32frombits(v14), float32(-1))
-	v18 := loglhi_32[v13&0xf]
-	v19 := fma32(v8, float32(0.69314575), math.Float32frombits(v18))
-	v21 := logllo_32[v13&0xf]
-	v22 := fma32(v8, float32(1.4286068e-06), math.Float32frombits(v21))
-	v23 := float32(v19 + v16)
-	v24 := float32(v19 - v23)
-	v25 := float32(v24 + v16)
-	v28 := fma32(float32(-0.16705765), v16, float32(0.20038347))
-	v30 := fma32(v28, v16, float32(-0.24999967))
-	v32 := fma32(v30, v16, float32(0.3333331))
-	v34 := fma32(v32, v16, float32(-0.5))
-	v35 := float32(v16 * v16)
-	v36 := float32(v25 + v22)
-	v37 := fma32(v35, v34, v36)
-	v38 := float32(v23 + v37)
-	v41 := x0 < float32(1.1754944e-38)
-	v42 := !(x0 < float32(math.Inf(1)))
-	v43 := v41 || v42
-	v85 := math.Float32bits(v38)
-	if v43 {
-		v45 := float32(x0 * float32(3.3554432e+07))
-		v47 := math.Float32bits(v45) + uint32(0x4d0000)
-		v48 := v47 >> 23
-		v49 := v48 | uint32(0x4b000000)
-		v50 := float32(math.Float32frombits(v49) - float32(8.388735e+06))
-		v51 := float32(v50 - float32(25))
-		v52 := v47 & uint32(0x7fffff)
-		v53 := v52 + uint32(0x3f330000)
-		v54 := v47 >> 19
-		v55 := loginvc_32[v54&0xf]
-		v56 := fma32(math.Float32frombits(v53), math.Float32frombits(v55), float32(-1))
-		v57 := loglhi_32[v54&0xf]
-		v58 := fma32(v51, float32(0.69314575), math.Float32frombits(v57))
-		v59 := logllo_32[v54&0xf]
-		v60 := fma32(v51, float32(1.4286068e-06), math.Float32frombits(v59))
-		v61 := float32(v58 + v56)
-		v62 := float32(v58 - v61)
-		v63 := float32(v62 + v56)
-		v64 := fma32(float32(-0.16705765), v56, float32(0.20038347))
-		v65 := fma32(v64, v56, float32(-0.24999967))
-		v66 := fma32(v65, v56, float32(0.3333331))
-		v67 := fma32(v66, v56, float32(-0.5))
-		v68 := float32(v56 * v56)
-		v69 := float32(v63 + v60)
-		v70 := fma32(v68, v67, v69)
-		v71 := float32(v61 + v70)
-		v73 := x0 == float32(0)
-		v75 := math.Float32bits(v71)
-		if v73 {
-			v75 = uint32(0xff800000)
+	v2 := math.Float32bits(x0) + uint32(0x4d0000)
+	v3 := v2 >> 23
+	v5 := v3 | uint32(0x4b000000)
+	v7 := float32(math.Float32frombits(v5) - float32(8.388735e+06))
+	v9 := v2 & uint32(0x7fffff)
+	v11 := v9 + uint32(0x3f330000)
+	v12 := v2 >> 19
+	v13 := loginvc_32[v12&0xf]
+	v15 := fma32(math.Float32frombits(v11), math.Float32frombits(v13), float32(-1))
+	v17 := loglhi_32[v12&0xf]
+	v18 := fma32(v7, float32(0.69314575), math.Float32frombits(v17))
+	v20 := logllo_32[v12&0xf]
+	v21 := fma32(v7, float32(1.4286068e-06), math.Float32frombits(v20))
+	v22 := float32(v18 + v15)
+	v23 := float32(v18 - v22)
+	v24 := float32(v23 + v15)
+	v27 := fma32(float32(-0.16705765), v15, float32(0.20038347))
+	v29 := fma32(v27, v15, float32(-0.24999967))
+	v31 := fma32(v29, v15, float32(0.3333331))
+	v33 := fma32(v31, v15, float32(-0.5))
+	v34 := float32(v15 * v15)
+	v35 := float32(v24 + v21)
+	v36 := fma32(v34, v33, v35)
+	v37 := float32(v22 + v36)
+	v40 := x0 < float32(1.1754944e-38)
+	v41 := !(x0 < float32(math.Inf(1)))
+	v42 := v40 || v41
+	v84 := math.Float32bits(v37)
+	if v42 {
+		v44 := float32(x0 * float32(3.3554432e+07))
+		v46 := math.Float32bits(v44) + uint32(0x4d0000)
+		v47 := v46 >> 23
+		v48 := v47 | uint32(0x4b000000)
+		v49 := float32(math.Float32frombits(v48) - float32(8.388735e+06))
+		v50 := float32(v49 - float32(25))
+		v51 := v46 & uint32(0x7fffff)
+		v52 := v51 + uint32(0x3f330000)
+		v53 := v46 >> 19
+		v54 := loginvc_32[v53&0xf]
+		v55 := fma32(math.Float32frombits(v52), math.Float32frombits(v54), float32(-1))
+		v56 := loglhi_32[v53&0xf]
+		v57 := fma32(v50, float32(0.69314575), math.Float32frombits(v56))
+		v58 := logllo_32[v53&0xf]
+		v59 := fma32(v50, float32(1.4286068e-06), math.Float32frombits(v58))
+		v60 := float32(v57 + v55)
+		v61 := float32(v57 - v60)
+		v62 := float32(v61 + v55)
+		v63 := fma32(float32(-0.16705765), v55, float32(0.20038347))
+		v64 := fma32(v63, v55, float32(-0.24999967))
+		v65 := fma32(v64, v55, float32(0.3333331))
+		v66 := fma32(v65, v55, float32(-0.5))
+		v67 := float32(v55 * v55)
+		v68 := float32(v62 + v59)
+		v69 := fma32(v67, v66, v68)
+		v70 := float32(v60 + v69)
+		v72 := x0 == float32(0)
+		v74 := math.Float32bits(v70)
+		if v72 {
+			v74 = uint32(0xff800000)
 		}
-		v76 := x0 < float32(0)
-		v78 := v75
-		if v76 {
-			v78 = uint32(0x7fc00000)
+		v75 := x0 < float32(0)
+		v77 := v74
+		if v75 {
+			v77 = uint32(0x7fc00000)
 		}
-		v79 := x0 == float32(math.Inf(1))
-		v80 := v78
-		if v79 {
-			v80 = uint32(0x7f800000)
+		v78 := x0 == float32(math.Inf(1))
+		v79 := v77
+		if v78 {
+			v79 = uint32(0x7f800000)
 		}
-		v81 := x0 != x0
-		v83 := math.Float32bits(x0) | uint32(0x400000)
-		v84 := v80
-		if v81 {
-			v84 = v83
+		v80 := x0 != x0
+		v82 := math.Float32bits(x0) | uint32(0x400000)
+		v83 := v79
+		if v80 {
+			v83 = v82
 		}
-		v85 = v84
+		v84 = v83
 	}
-	return math.Float32frombits(v85)
+	return math.Float32frombits(v84)
 }
 
 // loginvc_32 is a lookup table of the math functions (see gen/registry).
@@ -1224,95 +1224,95 @@ var logllo_32 = [...]uint32{
 
 // log64 is log on float64, the steps of its program (see gen/registry/vmath.go).
 func log64(x0 float64) float64 {
-	v3 := math.Float64bits(x0) + uint64(0x9a00000000000)
-	v4 := v3 >> 52
-	v6 := v4 | uint64(0x4330000000000000)
-	v8 := float64(math.Float64frombits(v6) - float64(4.503599627371519e+15))
-	v10 := v3 & uint64(0xfffffffffffff)
-	v12 := v10 + uint64(0x3fe6600000000000)
-	v13 := v3 >> 48
-	v14 := loginvc_64[v13&0xf]
-	v16 := math.FMA(math.Float64frombits(v12), math.Float64frombits(v14), float64(-1))
-	v18 := loglhi_64[v13&0xf]
-	v19 := math.FMA(v8, float64(0.693145751953125), math.Float64frombits(v18))
-	v21 := logllo_64[v13&0xf]
-	v22 := math.FMA(v8, float64(1.4286068203094173e-06), math.Float64frombits(v21))
-	v23 := float64(v19 + v16)
-	v24 := float64(v19 - v23)
-	v25 := float64(v24 + v16)
-	v28 := math.FMA(float64(0.09135002678568427), v16, float64(-0.10044217831765348))
-	v30 := math.FMA(v28, v16, float64(0.11111016958744))
-	v32 := math.FMA(v30, v16, float64(-0.12499914865976047))
-	v34 := math.FMA(v32, v16, float64(0.14285714377485995))
-	v36 := math.FMA(v34, v16, float64(-0.1666666673831381))
-	v38 := math.FMA(v36, v16, float64(0.19999999999960497))
-	v40 := math.FMA(v38, v16, float64(-0.24999999999975417))
-	v42 := math.FMA(v40, v16, float64(0.33333333333333337))
-	v44 := math.FMA(v42, v16, float64(-0.5))
-	v45 := float64(v16 * v16)
-	v46 := float64(v25 + v22)
-	v47 := math.FMA(v45, v44, v46)
-	v48 := float64(v23 + v47)
-	v51 := x0 < float64(2.2250738585072014e-308)
-	v52 := !(x0 < float64(math.Inf(1)))
-	v53 := v51 || v52
-	v100 := math.Float64bits(v48)
-	if v53 {
-		v55 := float64(x0 * float64(1.8014398509481984e+16))
-		v57 := math.Float64bits(v55) + uint64(0x9a00000000000)
-		v58 := v57 >> 52
-		v59 := v58 | uint64(0x4330000000000000)
-		v60 := float64(math.Float64frombits(v59) - float64(4.503599627371519e+15))
-		v61 := float64(v60 - float64(54))
-		v62 := v57 & uint64(0xfffffffffffff)
-		v63 := v62 + uint64(0x3fe6600000000000)
-		v64 := v57 >> 48
-		v65 := loginvc_64[v64&0xf]
-		v66 := math.FMA(math.Float64frombits(v63), math.Float64frombits(v65), float64(-1))
-		v67 := loglhi_64[v64&0xf]
-		v68 := math.FMA(v61, float64(0.693145751953125), math.Float64frombits(v67))
-		v69 := logllo_64[v64&0xf]
-		v70 := math.FMA(v61, float64(1.4286068203094173e-06), math.Float64frombits(v69))
-		v71 := float64(v68 + v66)
-		v72 := float64(v68 - v71)
-		v73 := float64(v72 + v66)
-		v74 := math.FMA(float64(0.09135002678568427), v66, float64(-0.10044217831765348))
-		v75 := math.FMA(v74, v66, float64(0.11111016958744))
-		v76 := math.FMA(v75, v66, float64(-0.12499914865976047))
-		v77 := math.FMA(v76, v66, float64(0.14285714377485995))
-		v78 := math.FMA(v77, v66, float64(-0.1666666673831381))
-		v79 := math.FMA(v78, v66, float64(0.19999999999960497))
-		v80 := math.FMA(v79, v66, float64(-0.24999999999975417))
-		v81 := math.FMA(v80, v66, float64(0.33333333333333337))
-		v82 := math.FMA(v81, v66, float64(-0.5))
-		v83 := float64(v66 * v66)
-		v84 := float64(v73 + v70)
-		v85 := math.FMA(v83, v82, v84)
-		v86 := float64(v71 + v85)
-		v88 := x0 == float64(0)
-		v90 := math.Float64bits(v86)
-		if v88 {
-			v90 = uint64(0xfff0000000000000)
+	v2 := math.Float64bits(x0) + uint64(0x9a00000000000)
+	v3 := v2 >> 52
+	v5 := v3 | uint64(0x4330000000000000)
+	v7 := float64(math.Float64frombits(v5) - float64(4.503599627371519e+15))
+	v9 := v2 & uint64(0xfffffffffffff)
+	v11 := v9 + uint64(0x3fe6600000000000)
+	v12 := v2 >> 48
+	v13 := loginvc_64[v12&0xf]
+	v15 := math.FMA(math.Float64frombits(v11), math.Float64frombits(v13), float64(-1))
+	v17 := loglhi_64[v12&0xf]
+	v18 := math.FMA(v7, float64(0.693145751953125), math.Float64frombits(v17))
+	v20 := logllo_64[v12&0xf]
+	v21 := math.FMA(v7, float64(1.4286068203094173e-06), math.Float64frombits(v20))
+	v22 := float64(v18 + v15)
+	v23 := float64(v18 - v22)
+	v24 := float64(v23 + v15)
+	v27 := math.FMA(float64(0.09135002678568427), v15, float64(-0.10044217831765348))
+	v29 := math.FMA(v27, v15, float64(0.11111016958744))
+	v31 := math.FMA(v29, v15, float64(-0.12499914865976047))
+	v33 := math.FMA(v31, v15, float64(0.14285714377485995))
+	v35 := math.FMA(v33, v15, float64(-0.1666666673831381))
+	v37 := math.FMA(v35, v15, float64(0.19999999999960497))
+	v39 := math.FMA(v37, v15, float64(-0.24999999999975417))
+	v41 := math.FMA(v39, v15, float64(0.33333333333333337))
+	v43 := math.FMA(v41, v15, float64(-0.5))
+	v44 := float64(v15 * v15)
+	v45 := float64(v24 + v21)
+	v46 := math.FMA(v44, v43, v45)
+	v47 := float64(v22 + v46)
+	v50 := x0 < float64(2.2250738585072014e-308)
+	v51 := !(x0 < float64(math.Inf(1)))
+	v52 := v50 || v51
+	v99 := math.Float64bits(v47)
+	if v52 {
+		v54 := float64(x0 * float64(1.8014398509481984e+16))
+		v56 := math.Float64bits(v54) + uint64(0x9a00000000000)
+		v57 := v56 >> 52
+		v58 := v57 | uint64(0x4330000000000000)
+		v59 := float64(math.Float64frombits(v58) - float64(4.503599627371519e+15))
+		v60 := float64(v59 - float64(54))
+		v61 := v56 & uint64(0xfffffffffffff)
+		v62 := v61 + uint64(0x3fe6600000000000)
+		v63 := v56 >> 48
+		v64 := loginvc_64[v63&0xf]
+		v65 := math.FMA(math.Float64frombits(v62), math.Float64frombits(v64), float64(-1))
+		v66 := loglhi_64[v63&0xf]
+		v67 := math.FMA(v60, float64(0.693145751953125), math.Float64frombits(v66))
+		v68 := logllo_64[v63&0xf]
+		v69 := math.FMA(v60, float64(1.4286068203094173e-06), math.Float64frombits(v68))
+		v70 := float64(v67 + v65)
+		v71 := float64(v67 - v70)
+		v72 := float64(v71 + v65)
+		v73 := math.FMA(float64(0.09135002678568427), v65, float64(-0.10044217831765348))
+		v74 := math.FMA(v73, v65, float64(0.11111016958744))
+		v75 := math.FMA(v74, v65, float64(-0.12499914865976047))
+		v76 := math.FMA(v75, v65, float64(0.14285714377485995))
+		v77 := math.FMA(v76, v65, float64(-0.1666666673831381))
+		v78 := math.FMA(v77, v65, float64(0.19999999999960497))
+		v79 := math.FMA(v78, v65, float64(-0.24999999999975417))
+		v80 := math.FMA(v79, v65, float64(0.33333333333333337))
+		v81 := math.FMA(v80, v65, float64(-0.5))
+		v82 := float64(v65 * v65)
+		v83 := float64(v72 + v69)
+		v84 := math.FMA(v82, v81, v83)
+		v85 := float64(v70 + v84)
+		v87 := x0 == float64(0)
+		v89 := math.Float64bits(v85)
+		if v87 {
+			v89 = uint64(0xfff0000000000000)
 		}
-		v91 := x0 < float64(0)
-		v93 := v90
-		if v91 {
-			v93 = uint64(0x7ff8000000000001)
+		v90 := x0 < float64(0)
+		v92 := v89
+		if v90 {
+			v92 = uint64(0x7ff8000000000001)
 		}
-		v94 := x0 == float64(math.Inf(1))
-		v95 := v93
-		if v94 {
-			v95 = uint64(0x7ff0000000000000)
+		v93 := x0 == float64(math.Inf(1))
+		v94 := v92
+		if v93 {
+			v94 = uint64(0x7ff0000000000000)
 		}
-		v96 := x0 != x0
-		v98 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v99 := v95
-		if v96 {
-			v99 = v98
+		v95 := x0 != x0
+		v97 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v98 := v94
+		if v95 {
+			v98 = v97
 		}
-		v100 = v99
+		v99 = v98
 	}
-	return math.Float64frombits(v100)
+	return math.Float64frombits(v99)
 }
 
 // loginvc_64 is a lookup table of the math functions (see gen/registry).
@@ -1827,93 +1827,93 @@ var log2llo_64 = [...]uint64{
 
 // log1032 is log10 on float32, the steps of its program (see gen/registry/vmath.go).
 func log1032(x0 float32) float32 {
-	v3 := math.Float32bits(x0) + uint32(0x4d0000)
-	v4 := v3 >> 23
-	v6 := v4 | uint32(0x4b000000)
-	v8 := float32(math.Float32frombits(v6) - float32(8.388735e+06))
-	v10 := v3 & uint32(0x7fffff)
-	v12 := v10 + uint32(0x3f330000)
-	v13 := v3 >> 19
-	v14 := log10invc_32[v13&0xf]
-	v16 := fma32(math.Float32frombits(v12), math.Float32frombits(v14), float32(-1))
-	v18 := log10lhi_32[v13&0xf]
-	v19 := fma32(v8, float32(0.3010254), math.Float32frombits(v18))
-	v21 := log10llo_32[v13&0xf]
-	v22 := fma32(v8, float32(4.605039e-06), math.Float32frombits(v21))
-	v24 := float32(v16 * float32(0.4342945))
-	v26 := fma32(v16, float32(-1.010305e-08), v22)
-	v27 := fma32(-v16, float32(0.4342945), v24)
-	v28 := float32(v26 - v27)
-	v29 := float32(v19 + v24)
-	v30 := float32(v19 - v29)
-	v31 := float32(v30 + v24)
-	v34 := fma32(float32(-0.07255221), v16, float32(0.087025434))
-	v36 := fma32(v34, v16, float32(-0.10857348))
-	v38 := fma32(v36, v16, float32(0.14476472))
-	v40 := fma32(v38, v16, float32(-0.21714725))
-	v41 := float32(v16 * v16)
-	v42 := float32(v31 + v28)
-	v43 := fma32(v41, v40, v42)
-	v44 := float32(v29 + v43)
-	v47 := x0 < float32(1.1754944e-38)
-	v48 := !(x0 < float32(math.Inf(1)))
-	v49 := v47 || v48
-	v95 := math.Float32bits(v44)
-	if v49 {
-		v51 := float32(x0 * float32(3.3554432e+07))
-		v53 := math.Float32bits(v51) + uint32(0x4d0000)
-		v54 := v53 >> 23
-		v55 := v54 | uint32(0x4b000000)
-		v56 := float32(math.Float32frombits(v55) - float32(8.388735e+06))
-		v57 := float32(v56 - float32(25))
-		v58 := v53 & uint32(0x7fffff)
-		v59 := v58 + uint32(0x3f330000)
-		v60 := v53 >> 19
-		v61 := log10invc_32[v60&0xf]
-		v62 := fma32(math.Float32frombits(v59), math.Float32frombits(v61), float32(-1))
-		v63 := log10lhi_32[v60&0xf]
-		v64 := fma32(v57, float32(0.3010254), math.Float32frombits(v63))
-		v65 := log10llo_32[v60&0xf]
-		v66 := fma32(v57, float32(4.605039e-06), math.Float32frombits(v65))
-		v67 := float32(v62 * float32(0.4342945))
-		v68 := fma32(v62, float32(-1.010305e-08), v66)
-		v69 := fma32(-v62, float32(0.4342945), v67)
-		v70 := float32(v68 - v69)
-		v71 := float32(v64 + v67)
-		v72 := float32(v64 - v71)
-		v73 := float32(v72 + v67)
-		v74 := fma32(float32(-0.07255221), v62, float32(0.087025434))
-		v75 := fma32(v74, v62, float32(-0.10857348))
-		v76 := fma32(v75, v62, float32(0.14476472))
-		v77 := fma32(v76, v62, float32(-0.21714725))
-		v78 := float32(v62 * v62)
-		v79 := float32(v73 + v70)
-		v80 := fma32(v78, v77, v79)
-		v81 := float32(v71 + v80)
-		v83 := x0 == float32(0)
-		v85 := math.Float32bits(v81)
-		if v83 {
-			v85 = uint32(0xff800000)
+	v2 := math.Float32bits(x0) + uint32(0x4d0000)
+	v3 := v2 >> 23
+	v5 := v3 | uint32(0x4b000000)
+	v7 := float32(math.Float32frombits(v5) - float32(8.388735e+06))
+	v9 := v2 & uint32(0x7fffff)
+	v11 := v9 + uint32(0x3f330000)
+	v12 := v2 >> 19
+	v13 := log10invc_32[v12&0xf]
+	v15 := fma32(math.Float32frombits(v11), math.Float32frombits(v13), float32(-1))
+	v17 := log10lhi_32[v12&0xf]
+	v18 := fma32(v7, float32(0.3010254), math.Float32frombits(v17))
+	v20 := log10llo_32[v12&0xf]
+	v21 := fma32(v7, float32(4.605039e-06), math.Float32frombits(v20))
+	v23 := float32(v15 * float32(0.4342945))
+	v25 := fma32(v15, float32(-1.010305e-08), v21)
+	v26 := fma32(-v15, float32(0.4342945), v23)
+	v27 := float32(v25 - v26)
+	v28 := float32(v18 + v23)
+	v29 := float32(v18 - v28)
+	v30 := float32(v29 + v23)
+	v33 := fma32(float32(-0.07255221), v15, float32(0.087025434))
+	v35 := fma32(v33, v15, float32(-0.10857348))
+	v37 := fma32(v35, v15, float32(0.14476472))
+	v39 := fma32(v37, v15, float32(-0.21714725))
+	v40 := float32(v15 * v15)
+	v41 := float32(v30 + v27)
+	v42 := fma32(v40, v39, v41)
+	v43 := float32(v28 + v42)
+	v46 := x0 < float32(1.1754944e-38)
+	v47 := !(x0 < float32(math.Inf(1)))
+	v48 := v46 || v47
+	v94 := math.Float32bits(v43)
+	if v48 {
+		v50 := float32(x0 * float32(3.3554432e+07))
+		v52 := math.Float32bits(v50) + uint32(0x4d0000)
+		v53 := v52 >> 23
+		v54 := v53 | uint32(0x4b000000)
+		v55 := float32(math.Float32frombits(v54) - float32(8.388735e+06))
+		v56 := float32(v55 - float32(25))
+		v57 := v52 & uint32(0x7fffff)
+		v58 := v57 + uint32(0x3f330000)
+		v59 := v52 >> 19
+		v60 := log10invc_32[v59&0xf]
+		v61 := fma32(math.Float32frombits(v58), math.Float32frombits(v60), float32(-1))
+		v62 := log10lhi_32[v59&0xf]
+		v63 := fma32(v56, float32(0.3010254), math.Float32frombits(v62))
+		v64 := log10llo_32[v59&0xf]
+		v65 := fma32(v56, float32(4.605039e-06), math.Float32frombits(v64))
+		v66 := float32(v61 * float32(0.4342945))
+		v67 := fma32(v61, float32(-1.010305e-08), v65)
+		v68 := fma32(-v61, float32(0.4342945), v66)
+		v69 := float32(v67 - v68)
+		v70 := float32(v63 + v66)
+		v71 := float32(v63 - v70)
+		v72 := float32(v71 + v66)
+		v73 := fma32(float32(-0.07255221), v61, float32(0.087025434))
+		v74 := fma32(v73, v61, float32(-0.10857348))
+		v75 := fma32(v74, v61, float32(0.14476472))
+		v76 := fma32(v75, v61, float32(-0.21714725))
+		v77 := float32(v61 * v61)
+		v78 := float32(v72 + v69)
+		v79 := fma32(v77, v76, v78)
+		v80 := float32(v70 + v79)
+		v82 := x0 == float32(0)
+		v84 := math.Float32bits(v80)
+		if v82 {
+			v84 = uint32(0xff800000)
 		}
-		v86 := x0 < float32(0)
-		v88 := v85
-		if v86 {
-			v88 = uint32(0x7fc00000)
+		v85 := x0 < float32(0)
+		v87 := v84
+		if v85 {
+			v87 = uint32(0x7fc00000)
 		}
-		v89 := x0 == float32(math.Inf(1))
-		v90 := v88
-		if v89 {
-			v90 = uint32(0x7f800000)
+		v88 := x0 == float32(math.Inf(1))
+		v89 := v87
+		if v88 {
+			v89 = uint32(0x7f800000)
 		}
-		v91 := x0 != x0
-		v93 := math.Float32bits(x0) | uint32(0x400000)
-		v94 := v90
-		if v91 {
-			v94 = v93
+		v90 := x0 != x0
+		v92 := math.Float32bits(x0) | uint32(0x400000)
+		v93 := v89
+		if v90 {
+			v93 = v92
 		}
-		v95 = v94
+		v94 = v93
 	}
-	return math.Float32frombits(v95)
+	return math.Float32frombits(v94)
 }
 
 // log10invc_32 is a lookup table of the math functions (see gen/registry).
@@ -1942,103 +1942,103 @@ var log10llo_32 = [...]uint32{
 
 // log1064 is log10 on float64, the steps of its program (see gen/registry/vmath.go).
 func log1064(x0 float64) float64 {
-	v3 := math.Float64bits(x0) + uint64(0x9a00000000000)
-	v4 := v3 >> 52
-	v6 := v4 | uint64(0x4330000000000000)
-	v8 := float64(math.Float64frombits(v6) - float64(4.503599627371519e+15))
-	v10 := v3 & uint64(0xfffffffffffff)
-	v12 := v10 + uint64(0x3fe6600000000000)
-	v13 := v3 >> 48
-	v14 := log10invc_64[v13&0xf]
-	v16 := math.FMA(math.Float64frombits(v12), math.Float64frombits(v14), float64(-1))
-	v18 := log10lhi_64[v13&0xf]
-	v19 := math.FMA(v8, float64(0.301025390625), math.Float64frombits(v18))
-	v21 := log10llo_64[v13&0xf]
-	v22 := math.FMA(v8, float64(4.605038981195214e-06), math.Float64frombits(v21))
-	v24 := float64(v16 * float64(0.4342944819032518))
-	v26 := math.FMA(v16, float64(1.098319650216765e-17), v22)
-	v27 := math.FMA(-v16, float64(0.4342944819032518), v24)
-	v28 := float64(v26 - v27)
-	v29 := float64(v19 + v24)
-	v30 := float64(v19 - v29)
-	v31 := float64(v30 + v24)
-	v34 := math.FMA(float64(0.039672812554736925), v16, float64(-0.04362148379369935))
-	v36 := math.FMA(v34, v16, float64(0.0482545335351597))
-	v38 := math.FMA(v36, v16, float64(-0.05428644050553823))
-	v40 := math.FMA(v38, v16, float64(0.06204206924188115))
-	v42 := math.FMA(v40, v16, float64(-0.07238241396170156))
-	v44 := math.FMA(v42, v16, float64(0.0868588963804788))
-	v46 := math.FMA(v44, v16, float64(-0.10857362047570619))
-	v48 := math.FMA(v46, v16, float64(0.14476482730108398))
-	v50 := math.FMA(v48, v16, float64(-0.21714724095162594))
-	v51 := float64(v16 * v16)
-	v52 := float64(v31 + v28)
-	v53 := math.FMA(v51, v50, v52)
-	v54 := float64(v29 + v53)
-	v57 := x0 < float64(2.2250738585072014e-308)
-	v58 := !(x0 < float64(math.Inf(1)))
-	v59 := v57 || v58
-	v110 := math.Float64bits(v54)
-	if v59 {
-		v61 := float64(x0 * float64(1.8014398509481984e+16))
-		v63 := math.Float64bits(v61) + uint64(0x9a00000000000)
-		v64 := v63 >> 52
-		v65 := v64 | uint64(0x4330000000000000)
-		v66 := float64(math.Float64frombits(v65) - float64(4.503599627371519e+15))
-		v67 := float64(v66 - float64(54))
-		v68 := v63 & uint64(0xfffffffffffff)
-		v69 := v68 + uint64(0x3fe6600000000000)
-		v70 := v63 >> 48
-		v71 := log10invc_64[v70&0xf]
-		v72 := math.FMA(math.Float64frombits(v69), math.Float64frombits(v71), float64(-1))
-		v73 := log10lhi_64[v70&0xf]
-		v74 := math.FMA(v67, float64(0.301025390625), math.Float64frombits(v73))
-		v75 := log10llo_64[v70&0xf]
-		v76 := math.FMA(v67, float64(4.605038981195214e-06), math.Float64frombits(v75))
-		v77 := float64(v72 * float64(0.4342944819032518))
-		v78 := math.FMA(v72, float64(1.098319650216765e-17), v76)
-		v79 := math.FMA(-v72, float64(0.4342944819032518), v77)
-		v80 := float64(v78 - v79)
-		v81 := float64(v74 + v77)
-		v82 := float64(v74 - v81)
-		v83 := float64(v82 + v77)
-		v84 := math.FMA(float64(0.039672812554736925), v72, float64(-0.04362148379369935))
-		v85 := math.FMA(v84, v72, float64(0.0482545335351597))
-		v86 := math.FMA(v85, v72, float64(-0.05428644050553823))
-		v87 := math.FMA(v86, v72, float64(0.06204206924188115))
-		v88 := math.FMA(v87, v72, float64(-0.07238241396170156))
-		v89 := math.FMA(v88, v72, float64(0.0868588963804788))
-		v90 := math.FMA(v89, v72, float64(-0.10857362047570619))
-		v91 := math.FMA(v90, v72, float64(0.14476482730108398))
-		v92 := math.FMA(v91, v72, float64(-0.21714724095162594))
-		v93 := float64(v72 * v72)
-		v94 := float64(v83 + v80)
-		v95 := math.FMA(v93, v92, v94)
-		v96 := float64(v81 + v95)
-		v98 := x0 == float64(0)
-		v100 := math.Float64bits(v96)
-		if v98 {
-			v100 = uint64(0xfff0000000000000)
+	v2 := math.Float64bits(x0) + uint64(0x9a00000000000)
+	v3 := v2 >> 52
+	v5 := v3 | uint64(0x4330000000000000)
+	v7 := float64(math.Float64frombits(v5) - float64(4.503599627371519e+15))
+	v9 := v2 & uint64(0xfffffffffffff)
+	v11 := v9 + uint64(0x3fe6600000000000)
+	v12 := v2 >> 48
+	v13 := log10invc_64[v12&0xf]
+	v15 := math.FMA(math.Float64frombits(v11), math.Float64frombits(v13), float64(-1))
+	v17 := log10lhi_64[v12&0xf]
+	v18 := math.FMA(v7, float64(0.301025390625), math.Float64frombits(v17))
+	v20 := log10llo_64[v12&0xf]
+	v21 := math.FMA(v7, float64(4.605038981195214e-06), math.Float64frombits(v20))
+	v23 := float64(v15 * float64(0.4342944819032518))
+	v25 := math.FMA(v15, float64(1.098319650216765e-17), v21)
+	v26 := math.FMA(-v15, float64(0.4342944819032518), v23)
+	v27 := float64(v25 - v26)
+	v28 := float64(v18 + v23)
+	v29 := float64(v18 - v28)
+	v30 := float64(v29 + v23)
+	v33 := math.FMA(float64(0.039672812554736925), v15, float64(-0.04362148379369935))
+	v35 := math.FMA(v33, v15, float64(0.0482545335351597))
+	v37 := math.FMA(v35, v15, float64(-0.05428644050553823))
+	v39 := math.FMA(v37, v15, float64(0.06204206924188115))
+	v41 := math.FMA(v39, v15, float64(-0.07238241396170156))
+	v43 := math.FMA(v41, v15, float64(0.0868588963804788))
+	v45 := math.FMA(v43, v15, float64(-0.10857362047570619))
+	v47 := math.FMA(v45, v15, float64(0.14476482730108398))
+	v49 := math.FMA(v47, v15, float64(-0.21714724095162594))
+	v50 := float64(v15 * v15)
+	v51 := float64(v30 + v27)
+	v52 := math.FMA(v50, v49, v51)
+	v53 := float64(v28 + v52)
+	v56 := x0 < float64(2.2250738585072014e-308)
+	v57 := !(x0 < float64(math.Inf(1)))
+	v58 := v56 || v57
+	v109 := math.Float64bits(v53)
+	if v58 {
+		v60 := float64(x0 * float64(1.8014398509481984e+16))
+		v62 := math.Float64bits(v60) + uint64(0x9a00000000000)
+		v63 := v62 >> 52
+		v64 := v63 | uint64(0x4330000000000000)
+		v65 := float64(math.Float64frombits(v64) - float64(4.503599627371519e+15))
+		v66 := float64(v65 - float64(54))
+		v67 := v62 & uint64(0xfffffffffffff)
+		v68 := v67 + uint64(0x3fe6600000000000)
+		v69 := v62 >> 48
+		v70 := log10invc_64[v69&0xf]
+		v71 := math.FMA(math.Float64frombits(v68), math.Float64frombits(v70), float64(-1))
+		v72 := log10lhi_64[v69&0xf]
+		v73 := math.FMA(v66, float64(0.301025390625), math.Float64frombits(v72))
+		v74 := log10llo_64[v69&0xf]
+		v75 := math.FMA(v66, float64(4.605038981195214e-06), math.Float64frombits(v74))
+		v76 := float64(v71 * float64(0.4342944819032518))
+		v77 := math.FMA(v71, float64(1.098319650216765e-17), v75)
+		v78 := math.FMA(-v71, float64(0.4342944819032518), v76)
+		v79 := float64(v77 - v78)
+		v80 := float64(v73 + v76)
+		v81 := float64(v73 - v80)
+		v82 := float64(v81 + v76)
+		v83 := math.FMA(float64(0.039672812554736925), v71, float64(-0.04362148379369935))
+		v84 := math.FMA(v83, v71, float64(0.0482545335351597))
+		v85 := math.FMA(v84, v71, float64(-0.05428644050553823))
+		v86 := math.FMA(v85, v71, float64(0.06204206924188115))
+		v87 := math.FMA(v86, v71, float64(-0.07238241396170156))
+		v88 := math.FMA(v87, v71, float64(0.0868588963804788))
+		v89 := math.FMA(v88, v71, float64(-0.10857362047570619))
+		v90 := math.FMA(v89, v71, float64(0.14476482730108398))
+		v91 := math.FMA(v90, v71, float64(-0.21714724095162594))
+		v92 := float64(v71 * v71)
+		v93 := float64(v82 + v79)
+		v94 := math.FMA(v92, v91, v93)
+		v95 := float64(v80 + v94)
+		v97 := x0 == float64(0)
+		v99 := math.Float64bits(v95)
+		if v97 {
+			v99 = uint64(0xfff0000000000000)
 		}
-		v101 := x0 < float64(0)
-		v103 := v100
-		if v101 {
-			v103 = uint64(0x7ff8000000000001)
+		v100 := x0 < float64(0)
+		v102 := v99
+		if v100 {
+			v102 = uint64(0x7ff8000000000001)
 		}
-		v104 := x0 == float64(math.Inf(1))
-		v105 := v103
-		if v104 {
-			v105 = uint64(0x7ff0000000000000)
+		v103 := x0 == float64(math.Inf(1))
+		v104 := v102
+		if v103 {
+			v104 = uint64(0x7ff0000000000000)
 		}
-		v106 := x0 != x0
-		v108 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v109 := v105
-		if v106 {
-			v109 = v108
+		v105 := x0 != x0
+		v107 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v108 := v104
+		if v105 {
+			v108 = v107
 		}
-		v110 = v109
+		v109 = v108
 	}
-	return math.Float64frombits(v110)
+	return math.Float64frombits(v109)
 }
 
 // log10invc_64 is a lookup table of the math functions (see gen/registry).
@@ -2231,483 +2231,395 @@ func log1p64(x0 float64) float64 {
 // sigmoid32 is sigmoid on float32, the steps of its program (see gen/registry/vmath.go).
 func sigmoid32(x0 float32) float32 {
 	v2 := math.Float32bits(x0) | uint32(0x80000000)
-	v4 := max(math.Float32frombits(v2), float32(-105))
-	v6 := min(v4, float32(89))
-	v9 := fma32(v6, float32(1.442695), float32(1.2582912e+07))
-	v10 := float32(v9 - float32(1.2582912e+07))
-	v12 := fma32(-v10, float32(0.69314575), v6)
-	v14 := fma32(-v10, float32(1.4286068e-06), v12)
-	v15 := float32(v12 - v14)
-	v16 := fma32(-v10, float32(1.4286068e-06), v15)
-	v19 := fma32(float32(2.4801588e-05), v14, float32(0.0001984127))
-	v21 := fma32(v19, v14, float32(0.0013888889))
-	v23 := fma32(v21, v14, float32(0.008333334))
-	v25 := fma32(v23, v14, float32(0.041666668))
-	v27 := fma32(v25, v14, float32(0.16666667))
-	v29 := fma32(v27, v14, float32(0.5))
-	v30 := float32(v14 * v14)
-	v31 := fma32(v16, v14, v16)
-	v32 := fma32(v29, v30, v31)
-	v34 := float32(float32(1) + v14)
-	v35 := float32(float32(1) - v34)
-	v36 := float32(v35 + v14)
-	v37 := float32(v36 + v32)
-	v39 := math.Float32bits(v9) - uint32(0x4b3fff00)
-	v40 := v39 >> 1
-	v42 := v40 - uint32(0x1)
-	v43 := v42 << 23
-	v44 := v39 - v40
-	v45 := v44 - uint32(0x1)
-	v46 := v45 << 23
-	v47 := float32(v34 + v37)
-	v48 := float32(v34 - v47)
-	v49 := float32(v48 + v37)
-	v50 := float32(v47 * math.Float32frombits(v43))
-	v51 := float32(v50 * math.Float32frombits(v46))
-	v52 := float32(v49 * math.Float32frombits(v43))
-	v53 := float32(v52 * math.Float32frombits(v46))
-	v54 := float32(float32(1) + v51)
-	v55 := float32(float32(1) - v54)
-	v56 := float32(v55 + v51)
-	v57 := float32(v56 + v53)
-	v59 := x0 < float32(0)
-	v60 := float32(1)
-	if v59 {
-		v60 = v51
+	v5 := fma32(math.Float32frombits(v2), float32(23.08312), float32(1.2582912e+07))
+	v6 := float32(v5 - float32(1.2582912e+07))
+	v9 := fma32(-v6, float32(0.04333496), math.Float32frombits(v2))
+	v10 := fma32(-v6, float32(-1.3262153e-05), v9)
+	v13 := fma32(float32(0.1666672), v10, float32(0.5000163))
+	v14 := float32(v10 * v10)
+	v15 := exptail_32[math.Float32bits(v5)&0xf]
+	v16 := float32(v10 + math.Float32frombits(v15))
+	v17 := fma32(v14, v13, v16)
+	v18 := exphi_32[math.Float32bits(v5)&0xf]
+	v19 := math.Float32bits(v5) << 19
+	v20 := v18 + v19
+	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
+	v22 := float32(math.Float32frombits(v20) - v21)
+	v23 := fma32(v17, math.Float32frombits(v20), v22)
+	v25 := float32(float32(1) + v21)
+	v26 := float32(float32(1) - v25)
+	v27 := float32(v26 + v21)
+	v28 := float32(v27 + v23)
+	v30 := x0 < float32(0)
+	v31 := float32(1)
+	if v30 {
+		v31 = v21
 	}
-	v61 := float32(0)
-	if v59 {
-		v61 = v53
+	v32 := float32(0)
+	if v30 {
+		v32 = v23
 	}
-	v62 := float32(float32(1) / v54)
-	v63 := float32(v60 * v62)
-	v64 := fma32(-v63, v54, v60)
-	v65 := float32(v64 + v61)
-	v66 := fma32(-v63, v57, v65)
-	v67 := fma32(v66, v62, v63)
-	v68 := x0 != x0
-	v70 := math.Float32bits(x0) | uint32(0x400000)
-	v71 := math.Float32bits(v67)
-	if v68 {
-		v71 = v70
-	}
-	return math.Float32frombits(v71)
-}
-
-// sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
-func sigmoid64(x0 float64) float64 {
-	v2 := math.Float64bits(x0) | uint64(0x8000000000000000)
-	v4 := max(math.Float64frombits(v2), float64(-746))
-	v6 := min(v4, float64(710))
-	v9 := math.FMA(v6, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v10 := float64(v9 - float64(6.755399441055744e+15))
-	v12 := math.FMA(-v10, float64(0.6931471803691238), v6)
-	v14 := math.FMA(-v10, float64(1.9082149292705877e-10), v12)
-	v15 := float64(v12 - v14)
-	v16 := math.FMA(-v10, float64(1.9082149292705877e-10), v15)
-	v19 := math.FMA(float64(1.6059043836821613e-10), v14, float64(2.08767569878681e-09))
-	v21 := math.FMA(v19, v14, float64(2.505210838544172e-08))
-	v23 := math.FMA(v21, v14, float64(2.755731922398589e-07))
-	v25 := math.FMA(v23, v14, float64(2.7557319223985893e-06))
-	v27 := math.FMA(v25, v14, float64(2.48015873015873e-05))
-	v29 := math.FMA(v27, v14, float64(0.0001984126984126984))
-	v31 := math.FMA(v29, v14, float64(0.001388888888888889))
-	v33 := math.FMA(v31, v14, float64(0.008333333333333333))
-	v35 := math.FMA(v33, v14, float64(0.041666666666666664))
-	v37 := math.FMA(v35, v14, float64(0.16666666666666666))
-	v39 := math.FMA(v37, v14, float64(0.5))
-	v40 := float64(v14 * v14)
-	v41 := math.FMA(v16, v14, v16)
-	v42 := math.FMA(v39, v40, v41)
-	v44 := float64(float64(1) + v14)
-	v45 := float64(float64(1) - v44)
-	v46 := float64(v45 + v14)
-	v47 := float64(v46 + v42)
-	v49 := math.Float64bits(v9) - uint64(0x4337fffffffff800)
-	v50 := v49 >> 1
-	v52 := v50 - uint64(0x1)
-	v53 := v52 << 52
-	v54 := v49 - v50
-	v55 := v54 - uint64(0x1)
-	v56 := v55 << 52
-	v57 := float64(v44 + v47)
-	v58 := float64(v44 - v57)
-	v59 := float64(v58 + v47)
-	v60 := float64(v57 * math.Float64frombits(v53))
-	v61 := float64(v60 * math.Float64frombits(v56))
-	v62 := float64(v59 * math.Float64frombits(v53))
-	v63 := float64(v62 * math.Float64frombits(v56))
-	v64 := float64(float64(1) + v61)
-	v65 := float64(float64(1) - v64)
-	v66 := float64(v65 + v61)
-	v67 := float64(v66 + v63)
-	v69 := x0 < float64(0)
-	v70 := float64(1)
-	if v69 {
-		v70 = v61
-	}
-	v71 := float64(0)
-	if v69 {
-		v71 = v63
-	}
-	v72 := float64(float64(1) / v64)
-	v73 := float64(v70 * v72)
-	v74 := math.FMA(-v73, v64, v70)
-	v75 := float64(v74 + v71)
-	v76 := math.FMA(-v73, v67, v75)
-	v77 := math.FMA(v76, v72, v73)
-	v78 := x0 != x0
-	v80 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v81 := math.Float64bits(v77)
-	if v78 {
-		v81 = v80
-	}
-	return math.Float64frombits(v81)
-}
-
-// tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).
-func tanh32(x0 float32) float32 {
-	v3 := float32(x0 * float32(2))
-	v4 := math.Float32bits(v3) | uint32(0x80000000)
-	v6 := max(math.Float32frombits(v4), float32(-105))
-	v8 := min(v6, float32(89))
-	v11 := fma32(v8, float32(1.442695), float32(1.2582912e+07))
-	v12 := float32(v11 - float32(1.2582912e+07))
-	v14 := fma32(-v12, float32(0.69314575), v8)
-	v16 := fma32(-v12, float32(1.4286068e-06), v14)
-	v17 := float32(v14 - v16)
-	v18 := fma32(-v12, float32(1.4286068e-06), v17)
-	v21 := fma32(float32(2.4801588e-05), v16, float32(0.0001984127))
-	v23 := fma32(v21, v16, float32(0.0013888889))
-	v25 := fma32(v23, v16, float32(0.008333334))
-	v27 := fma32(v25, v16, float32(0.041666668))
-	v29 := fma32(v27, v16, float32(0.16666667))
-	v31 := fma32(v29, v16, float32(0.5))
-	v32 := float32(v16 * v16)
-	v33 := fma32(v18, v16, v18)
-	v34 := fma32(v31, v32, v33)
-	v36 := float32(float32(1) + v16)
-	v37 := float32(float32(1) - v36)
-	v38 := float32(v37 + v16)
-	v39 := float32(v38 + v34)
-	v41 := math.Float32bits(v11) - uint32(0x4b3fff00)
-	v42 := v41 >> 1
-	v44 := v42 - uint32(0x1)
-	v45 := v44 << 23
-	v46 := v41 - v42
-	v47 := v46 - uint32(0x1)
-	v48 := v47 << 23
-	v49 := float32(v36 + v39)
-	v50 := float32(v36 - v49)
-	v51 := float32(v50 + v39)
-	v52 := float32(v49 * math.Float32frombits(v45))
-	v53 := float32(v52 * math.Float32frombits(v48))
-	v55 := float32(v53 + float32(-1))
-	v56 := float32(v55 - v53)
-	v57 := float32(v55 - v56)
-	v58 := float32(v53 - v57)
-	v59 := float32(float32(-1) - v56)
-	v60 := float32(v58 + v59)
-	v61 := float32(v51 * math.Float32frombits(v45))
-	v62 := float32(v61 * math.Float32frombits(v48))
-	v63 := float32(v60 + v62)
-	v64 := float32(float32(2) + v55)
-	v65 := float32(float32(2) - v64)
-	v66 := float32(v65 + v55)
-	v67 := float32(v66 + v63)
-	v68 := math.Float32bits(v55) ^ uint32(0x80000000)
-	v69 := math.Float32bits(v63) ^ uint32(0x80000000)
-	v70 := float32(float32(1) / v64)
-	v71 := float32(math.Float32frombits(v68) * v70)
-	v72 := fma32(-v71, v64, math.Float32frombits(v68))
-	v73 := float32(v72 + math.Float32frombits(v69))
-	v74 := fma32(-v71, v67, v73)
-	v75 := fma32(v74, v70, v71)
-	v76 := math.Float32bits(x0) & uint32(0x80000000)
-	v77 := math.Float32bits(v75) | v76
-	v79 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v81 := math.Float32frombits(v79) < float32(0.00012207031)
-	v82 := math.Float32frombits(v77)
-	if v81 {
-		v82 = x0
-	}
-	v83 := x0 != x0
-	v85 := math.Float32bits(x0) | uint32(0x400000)
-	v86 := math.Float32bits(v82)
-	if v83 {
+	v33 := float32(float32(1) / v25)
+	v34 := float32(v31 * v33)
+	v35 := fma32(-v34, v25, v31)
+	v36 := float32(v35 + v32)
+	v37 := fma32(-v34, v28, v36)
+	v38 := fma32(v37, v33, v34)
+	v40 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v42 := !(math.Float32frombits(v40) < float32(87.25))
+	v86 := math.Float32bits(v38)
+	if v42 {
+		v43 := x0 < float32(0)
+		v44 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
+		v45 := float32(v44 - float32(1.2582912e+07))
+		v46 := fma32(-v45, float32(0.04333496), x0)
+		v47 := fma32(-v45, float32(-1.3262153e-05), v46)
+		v48 := fma32(float32(0.1666672), v47, float32(0.5000163))
+		v49 := float32(v47 * v47)
+		v50 := exptail_32[math.Float32bits(v44)&0xf]
+		v51 := float32(v47 + math.Float32frombits(v50))
+		v52 := fma32(v49, v48, v51)
+		v54 := math.Float32bits(v44) & uint32(0xf)
+		v55 := exphi_32[math.Float32bits(v44)&0xf]
+		v56 := v54 << 19
+		v57 := v55 + v56
+		v58 := fma32(v52, math.Float32frombits(v57), math.Float32frombits(v57))
+		v60 := math.Float32bits(v44) - uint32(0x4b3ff000)
+		v61 := v60 >> 4
+		v62 := v61 >> 1
+		v64 := v62 - uint32(0x1)
+		v65 := v64 << 23
+		v66 := v61 - v62
+		v67 := v66 - uint32(0x1)
+		v68 := v67 << 23
+		v69 := float32(v58 * math.Float32frombits(v65))
+		v70 := float32(v69 * math.Float32frombits(v68))
+		v72 := float32(89) < x0
+		v74 := math.Float32bits(v70)
+		if v72 {
+			v74 = uint32(0x7f800000)
+		}
+		v76 := x0 < float32(-105)
+		v77 := v74
+		if v76 {
+			v77 = uint32(0x0)
+		}
+		v78 := x0 != x0
+		v80 := math.Float32bits(x0) | uint32(0x400000)
+		v81 := v77
+		if v78 {
+			v81 = v80
+		}
+		v82 := uint32(0x3f800000)
+		if v43 {
+			v82 = v81
+		}
+		v83 := x0 != x0
+		v84 := math.Float32bits(x0) | uint32(0x400000)
+		v85 := v82
+		if v83 {
+			v85 = v84
+		}
 		v86 = v85
 	}
 	return math.Float32frombits(v86)
 }
 
+// sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
+func sigmoid64(x0 float64) float64 {
+	v2 := math.Float64bits(x0) | uint64(0x8000000000000000)
+	v5 := math.FMA(math.Float64frombits(v2), float64(23.083120654223414), float64(6.755399441055744e+15))
+	v6 := float64(v5 - float64(6.755399441055744e+15))
+	v9 := math.FMA(-v6, float64(0.04332169877307024), math.Float64frombits(v2))
+	v10 := math.FMA(-v6, float64(1.1926343307941173e-11), v9)
+	v13 := math.FMA(float64(0.001388859175110862), v10, float64(0.008333473005576074))
+	v15 := math.FMA(v13, v10, float64(0.041666666693668065))
+	v17 := math.FMA(v15, v10, float64(0.1666666666438263))
+	v19 := math.FMA(v17, v10, float64(0.49999999999999595))
+	v20 := float64(v10 * v10)
+	v21 := exptail_64[math.Float64bits(v5)&0xf]
+	v22 := float64(v10 + math.Float64frombits(v21))
+	v23 := math.FMA(v20, v19, v22)
+	v24 := exphi_64[math.Float64bits(v5)&0xf]
+	v25 := math.Float64bits(v5) << 48
+	v26 := v24 + v25
+	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
+	v28 := float64(math.Float64frombits(v26) - v27)
+	v29 := math.FMA(v23, math.Float64frombits(v26), v28)
+	v31 := float64(float64(1) + v27)
+	v32 := float64(float64(1) - v31)
+	v33 := float64(v32 + v27)
+	v34 := float64(v33 + v29)
+	v36 := x0 < float64(0)
+	v37 := float64(1)
+	if v36 {
+		v37 = v27
+	}
+	v38 := float64(0)
+	if v36 {
+		v38 = v29
+	}
+	v39 := float64(float64(1) / v31)
+	v40 := float64(v37 * v39)
+	v41 := math.FMA(-v40, v31, v37)
+	v42 := float64(v41 + v38)
+	v43 := math.FMA(-v40, v34, v42)
+	v44 := math.FMA(v43, v39, v40)
+	v46 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v48 := !(math.Float64frombits(v46) < float64(708.25))
+	v95 := math.Float64bits(v44)
+	if v48 {
+		v49 := x0 < float64(0)
+		v50 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
+		v51 := float64(v50 - float64(6.755399441055744e+15))
+		v52 := math.FMA(-v51, float64(0.04332169877307024), x0)
+		v53 := math.FMA(-v51, float64(1.1926343307941173e-11), v52)
+		v54 := math.FMA(float64(0.001388859175110862), v53, float64(0.008333473005576074))
+		v55 := math.FMA(v54, v53, float64(0.041666666693668065))
+		v56 := math.FMA(v55, v53, float64(0.1666666666438263))
+		v57 := math.FMA(v56, v53, float64(0.49999999999999595))
+		v58 := float64(v53 * v53)
+		v59 := exptail_64[math.Float64bits(v50)&0xf]
+		v60 := float64(v53 + math.Float64frombits(v59))
+		v61 := math.FMA(v58, v57, v60)
+		v63 := math.Float64bits(v50) & uint64(0xf)
+		v64 := exphi_64[math.Float64bits(v50)&0xf]
+		v65 := v63 << 48
+		v66 := v64 + v65
+		v67 := math.FMA(v61, math.Float64frombits(v66), math.Float64frombits(v66))
+		v69 := math.Float64bits(v50) - uint64(0x4337ffffffff8000)
+		v70 := v69 >> 4
+		v71 := v70 >> 1
+		v73 := v71 - uint64(0x1)
+		v74 := v73 << 52
+		v75 := v70 - v71
+		v76 := v75 - uint64(0x1)
+		v77 := v76 << 52
+		v78 := float64(v67 * math.Float64frombits(v74))
+		v79 := float64(v78 * math.Float64frombits(v77))
+		v81 := float64(710) < x0
+		v83 := math.Float64bits(v79)
+		if v81 {
+			v83 = uint64(0x7ff0000000000000)
+		}
+		v85 := x0 < float64(-746)
+		v86 := v83
+		if v85 {
+			v86 = uint64(0x0)
+		}
+		v87 := x0 != x0
+		v89 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v90 := v86
+		if v87 {
+			v90 = v89
+		}
+		v91 := uint64(0x3ff0000000000000)
+		if v49 {
+			v91 = v90
+		}
+		v92 := x0 != x0
+		v93 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v94 := v91
+		if v92 {
+			v94 = v93
+		}
+		v95 = v94
+	}
+	return math.Float64frombits(v95)
+}
+
+// tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).
+func tanh32(x0 float32) float32 {
+	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v5 := float32(x0 * float32(2))
+	v6 := math.Float32bits(v5) | uint32(0x80000000)
+	v9 := fma32(math.Float32frombits(v6), float32(23.08312), float32(1.2582912e+07))
+	v10 := float32(v9 - float32(1.2582912e+07))
+	v13 := fma32(-v10, float32(0.04333496), math.Float32frombits(v6))
+	v14 := fma32(-v10, float32(-1.3262153e-05), v13)
+	v17 := fma32(float32(0.1666672), v14, float32(0.5000163))
+	v18 := float32(v14 * v14)
+	v19 := exptail_32[math.Float32bits(v9)&0xf]
+	v20 := float32(v14 + math.Float32frombits(v19))
+	v21 := fma32(v18, v17, v20)
+	v22 := exphi_32[math.Float32bits(v9)&0xf]
+	v23 := math.Float32bits(v9) << 19
+	v24 := v22 + v23
+	v25 := fma32(v21, math.Float32frombits(v24), math.Float32frombits(v24))
+	v26 := float32(math.Float32frombits(v24) - v25)
+	v27 := fma32(v21, math.Float32frombits(v24), v26)
+	v29 := float32(float32(1) - v25)
+	v30 := float32(float32(1) - v29)
+	v31 := float32(v30 - v25)
+	v32 := float32(v31 - v27)
+	v33 := float32(float32(1) + v25)
+	v34 := float32(float32(1) - v33)
+	v35 := float32(v34 + v25)
+	v36 := float32(v35 + v27)
+	v37 := float32(float32(1) / v33)
+	v38 := float32(v29 * v37)
+	v39 := fma32(-v38, v33, v29)
+	v40 := float32(v39 + v32)
+	v41 := fma32(-v38, v36, v40)
+	v42 := fma32(v41, v37, v38)
+	v44 := math.Float32frombits(v3) < float32(9.125)
+	v45 := float32(1)
+	if v44 {
+		v45 = v42
+	}
+	v46 := float32(x0 * x0)
+	v49 := fma32(float32(-0.008226678), v46, float32(0.02182619))
+	v51 := fma32(v49, v46, float32(-0.053966906))
+	v53 := fma32(v51, v46, float32(0.13333331))
+	v55 := fma32(v53, v46, float32(-0.33333334))
+	v56 := float32(v46 * x0)
+	v57 := fma32(v56, v55, x0)
+	v59 := math.Float32frombits(v3) < float32(0.25)
+	v60 := v45
+	if v59 {
+		v60 = v57
+	}
+	v61 := math.Float32bits(x0) & uint32(0x80000000)
+	v62 := math.Float32bits(v60) | v61
+	v63 := x0 != x0
+	v65 := math.Float32bits(x0) | uint32(0x400000)
+	v66 := v62
+	if v63 {
+		v66 = v65
+	}
+	return math.Float32frombits(v66)
+}
+
 // tanh64 is tanh on float64, the steps of its program (see gen/registry/vmath.go).
 func tanh64(x0 float64) float64 {
-	v3 := float64(x0 * float64(2))
-	v4 := math.Float64bits(v3) | uint64(0x8000000000000000)
-	v6 := max(math.Float64frombits(v4), float64(-746))
-	v8 := min(v6, float64(710))
-	v11 := math.FMA(v8, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v12 := float64(v11 - float64(6.755399441055744e+15))
-	v14 := math.FMA(-v12, float64(0.6931471803691238), v8)
-	v16 := math.FMA(-v12, float64(1.9082149292705877e-10), v14)
-	v17 := float64(v14 - v16)
-	v18 := math.FMA(-v12, float64(1.9082149292705877e-10), v17)
-	v21 := math.FMA(float64(1.6059043836821613e-10), v16, float64(2.08767569878681e-09))
-	v23 := math.FMA(v21, v16, float64(2.505210838544172e-08))
-	v25 := math.FMA(v23, v16, float64(2.755731922398589e-07))
-	v27 := math.FMA(v25, v16, float64(2.7557319223985893e-06))
-	v29 := math.FMA(v27, v16, float64(2.48015873015873e-05))
-	v31 := math.FMA(v29, v16, float64(0.0001984126984126984))
-	v33 := math.FMA(v31, v16, float64(0.001388888888888889))
-	v35 := math.FMA(v33, v16, float64(0.008333333333333333))
-	v37 := math.FMA(v35, v16, float64(0.041666666666666664))
-	v39 := math.FMA(v37, v16, float64(0.16666666666666666))
-	v41 := math.FMA(v39, v16, float64(0.5))
-	v42 := float64(v16 * v16)
-	v43 := math.FMA(v18, v16, v18)
-	v44 := math.FMA(v41, v42, v43)
-	v46 := float64(float64(1) + v16)
-	v47 := float64(float64(1) - v46)
-	v48 := float64(v47 + v16)
-	v49 := float64(v48 + v44)
-	v51 := math.Float64bits(v11) - uint64(0x4337fffffffff800)
-	v52 := v51 >> 1
-	v54 := v52 - uint64(0x1)
-	v55 := v54 << 52
-	v56 := v51 - v52
-	v57 := v56 - uint64(0x1)
-	v58 := v57 << 52
-	v59 := float64(v46 + v49)
-	v60 := float64(v46 - v59)
-	v61 := float64(v60 + v49)
-	v62 := float64(v59 * math.Float64frombits(v55))
-	v63 := float64(v62 * math.Float64frombits(v58))
-	v65 := float64(v63 + float64(-1))
-	v66 := float64(v65 - v63)
-	v67 := float64(v65 - v66)
-	v68 := float64(v63 - v67)
-	v69 := float64(float64(-1) - v66)
-	v70 := float64(v68 + v69)
-	v71 := float64(v61 * math.Float64frombits(v55))
-	v72 := float64(v71 * math.Float64frombits(v58))
-	v73 := float64(v70 + v72)
-	v74 := float64(float64(2) + v65)
-	v75 := float64(float64(2) - v74)
-	v76 := float64(v75 + v65)
-	v77 := float64(v76 + v73)
-	v78 := math.Float64bits(v65) ^ uint64(0x8000000000000000)
-	v79 := math.Float64bits(v73) ^ uint64(0x8000000000000000)
-	v80 := float64(float64(1) / v74)
-	v81 := float64(math.Float64frombits(v78) * v80)
-	v82 := math.FMA(-v81, v74, math.Float64frombits(v78))
-	v83 := float64(v82 + math.Float64frombits(v79))
-	v84 := math.FMA(-v81, v77, v83)
-	v85 := math.FMA(v84, v80, v81)
-	v86 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v87 := math.Float64bits(v85) | v86
-	v89 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v91 := math.Float64frombits(v89) < float64(7.450580596923828e-09)
-	v92 := math.Float64frombits(v87)
-	if v91 {
-		v92 = x0
+	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v5 := float64(x0 * float64(2))
+	v6 := math.Float64bits(v5) | uint64(0x8000000000000000)
+	v9 := math.FMA(math.Float64frombits(v6), float64(23.083120654223414), float64(6.755399441055744e+15))
+	v10 := float64(v9 - float64(6.755399441055744e+15))
+	v13 := math.FMA(-v10, float64(0.04332169877307024), math.Float64frombits(v6))
+	v14 := math.FMA(-v10, float64(1.1926343307941173e-11), v13)
+	v17 := math.FMA(float64(0.001388859175110862), v14, float64(0.008333473005576074))
+	v19 := math.FMA(v17, v14, float64(0.041666666693668065))
+	v21 := math.FMA(v19, v14, float64(0.1666666666438263))
+	v23 := math.FMA(v21, v14, float64(0.49999999999999595))
+	v24 := float64(v14 * v14)
+	v25 := exptail_64[math.Float64bits(v9)&0xf]
+	v26 := float64(v14 + math.Float64frombits(v25))
+	v27 := math.FMA(v24, v23, v26)
+	v28 := exphi_64[math.Float64bits(v9)&0xf]
+	v29 := math.Float64bits(v9) << 48
+	v30 := v28 + v29
+	v31 := math.FMA(v27, math.Float64frombits(v30), math.Float64frombits(v30))
+	v32 := float64(math.Float64frombits(v30) - v31)
+	v33 := math.FMA(v27, math.Float64frombits(v30), v32)
+	v35 := float64(float64(1) - v31)
+	v36 := float64(float64(1) - v35)
+	v37 := float64(v36 - v31)
+	v38 := float64(v37 - v33)
+	v39 := float64(float64(1) + v31)
+	v40 := float64(float64(1) - v39)
+	v41 := float64(v40 + v31)
+	v42 := float64(v41 + v33)
+	v43 := float64(float64(1) / v39)
+	v44 := float64(v35 * v43)
+	v45 := math.FMA(-v44, v39, v35)
+	v46 := float64(v45 + v38)
+	v47 := math.FMA(-v44, v42, v46)
+	v48 := math.FMA(v47, v43, v44)
+	v50 := math.Float64frombits(v3) < float64(19.125)
+	v51 := float64(1)
+	if v50 {
+		v51 = v48
 	}
-	v93 := x0 != x0
-	v95 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v96 := math.Float64bits(v92)
-	if v93 {
-		v96 = v95
+	v52 := float64(x0 * x0)
+	v55 := math.FMA(float64(8.439299030158577e-05), v52, float64(-0.00023731598930502932))
+	v57 := math.FMA(v55, v52, float64(0.0005898773218888107))
+	v59 := math.FMA(v57, v52, float64(-0.0014558266440348432))
+	v61 := math.FMA(v59, v52, float64(0.003592127780119066))
+	v63 := math.FMA(v61, v52, float64(-0.008863235524465071))
+	v65 := math.FMA(v63, v52, float64(0.021869488536083847))
+	v67 := math.FMA(v65, v52, float64(-0.05396825396825343))
+	v69 := math.FMA(v67, v52, float64(0.13333333333333333))
+	v71 := math.FMA(v69, v52, float64(-0.3333333333333333))
+	v72 := float64(v52 * x0)
+	v73 := math.FMA(v72, v71, x0)
+	v75 := math.Float64frombits(v3) < float64(0.25)
+	v76 := v51
+	if v75 {
+		v76 = v73
 	}
-	return math.Float64frombits(v96)
+	v77 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v78 := math.Float64bits(v76) | v77
+	v79 := x0 != x0
+	v81 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v82 := v78
+	if v79 {
+		v82 = v81
+	}
+	return math.Float64frombits(v82)
 }
 
 // erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).
 func erf32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
-	v8 := fma32(float32(-2.3763017e-05), v5, float32(-0.0057702702))
-	v10 := fma32(v8, v5, float32(-0.02848175))
-	v12 := fma32(v10, v5, float32(-0.3250421))
-	v14 := fma32(v12, v5, float32(0.12837917))
-	v17 := fma32(float32(-3.9602282e-06), v5, float32(0.00013249474))
-	v19 := fma32(v17, v5, float32(0.005081306))
-	v21 := fma32(v19, v5, float32(0.06502225))
-	v23 := fma32(v21, v5, float32(0.3979172))
-	v24 := fma32(v23, v5, float32(1))
-	v25 := float32(v14 / v24)
-	v26 := fma32(math.Float32frombits(v3), v25, math.Float32frombits(v3))
-	v27 := float32(math.Float32frombits(v3) - float32(1))
-	v30 := fma32(float32(-0.0021663755), v27, float32(0.035478305))
-	v32 := fma32(v30, v27, float32(-0.110894695))
-	v34 := fma32(v32, v27, float32(0.31834662))
-	v36 := fma32(v34, v27, float32(-0.37220788))
-	v38 := fma32(v36, v27, float32(0.4148561))
-	v40 := fma32(v38, v27, float32(-0.0023621186))
-	v43 := fma32(float32(0.0119845), v27, float32(0.013637084))
-	v45 := fma32(v43, v27, float32(0.12617122))
-	v47 := fma32(v45, v27, float32(0.071828656))
-	v49 := fma32(v47, v27, float32(0.54039794))
-	v51 := fma32(v49, v27, float32(0.10642088))
-	v52 := fma32(v51, v27, float32(1))
-	v54 := float32(v40 / v52)
-	v55 := float32(float32(0.8450629) + v54)
-	v56 := float32(float32(1) / v5)
-	v58 := float32(2.857143) < math.Float32frombits(v3)
-	v61 := uint32(0xc11d077e)
-	if v58 {
-		v61 = uint32(0x0)
+	v5 := float32(x0 * x0)
+	v8 := fma32(float32(7.8538615e-05), v5, float32(-0.00080101937))
+	v10 := fma32(v8, v5, float32(0.0051883277))
+	v12 := fma32(v10, v5, float32(-0.026853813))
+	v14 := fma32(v12, v5, float32(0.112835854))
+	v16 := fma32(v14, v5, float32(-0.37612626))
+	v18 := fma32(v16, v5, float32(0.12837917))
+	v19 := fma32(x0, v18, x0)
+	v20 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
+	v21 := fma32(-math.Float32frombits(v3), math.Float32frombits(v3), v20)
+	v22 := math.Float32bits(v20) ^ uint32(0x80000000)
+	v25 := fma32(math.Float32frombits(v22), float32(23.08312), float32(1.2582912e+07))
+	v26 := float32(v25 - float32(1.2582912e+07))
+	v29 := fma32(-v26, float32(0.04333496), math.Float32frombits(v22))
+	v30 := fma32(-v26, float32(-1.3262153e-05), v29)
+	v33 := fma32(float32(0.1666672), v30, float32(0.5000163))
+	v34 := float32(v30 * v30)
+	v35 := exptail_32[math.Float32bits(v25)&0xf]
+	v36 := float32(v30 + math.Float32frombits(v35))
+	v37 := fma32(v34, v33, v36)
+	v38 := exphi_32[math.Float32bits(v25)&0xf]
+	v39 := math.Float32bits(v25) << 19
+	v40 := v38 + v39
+	v41 := fma32(v37, math.Float32frombits(v40), math.Float32frombits(v40))
+	v42 := fma32(v41, v21, v41)
+	v44 := float32(math.Float32frombits(v3) - float32(2.46875))
+	v47 := fma32(float32(-4.3042098e-07), v44, float32(1.7912195e-06))
+	v49 := fma32(v47, v44, float32(-4.278918e-06))
+	v51 := fma32(v49, v44, float32(1.562297e-05))
+	v53 := fma32(v51, v44, float32(-6.325659e-05))
+	v55 := fma32(v53, v44, float32(0.00022614576))
+	v57 := fma32(v55, v44, float32(-0.00077434693))
+	v59 := fma32(v57, v44, float32(0.0025839016))
+	v61 := fma32(v59, v44, float32(-0.008317218))
+	v63 := fma32(v61, v44, float32(0.025702994))
+	v65 := fma32(v63, v44, float32(-0.07592972))
+	v67 := fma32(v65, v44, float32(0.21315432))
+	v68 := fma32(-v42, v67, float32(1))
+	v70 := math.Float32frombits(v3) < float32(3.9375)
+	v71 := float32(1)
+	if v70 {
+		v71 = v68
 	}
-	v64 := uint32(0xc2a2932b)
-	if v58 {
-		v64 = uint32(0xc3f1c275)
+	v72 := math.Float32frombits(v3) < float32(1)
+	v73 := math.Float32bits(x0) & uint32(0x80000000)
+	v74 := math.Float32bits(v71) | v73
+	v75 := math.Float32frombits(v74)
+	if v72 {
+		v75 = v19
 	}
-	v65 := fma32(math.Float32frombits(v61), v56, math.Float32frombits(v64))
-	v68 := uint32(0xc3389ae7)
-	if v58 {
-		v68 = uint32(0xc480230b)
+	v76 := x0 != x0
+	v78 := math.Float32bits(x0) | uint32(0x400000)
+	v79 := math.Float32bits(v75)
+	if v76 {
+		v79 = v78
 	}
-	v69 := fma32(v65, v56, math.Float32frombits(v68))
-	v72 := uint32(0xc322658c)
-	if v58 {
-		v72 = uint32(0xc41f6441)
-	}
-	v73 := fma32(v69, v56, math.Float32frombits(v72))
-	v76 := uint32(0xc2798057)
-	if v58 {
-		v76 = uint32(0xc320a2ea)
-	}
-	v77 := fma32(v73, v56, math.Float32frombits(v76))
-	v80 := uint32(0xc128f022)
-	if v58 {
-		v80 = uint32(0xc18e104b)
-	}
-	v81 := fma32(v77, v56, math.Float32frombits(v80))
-	v84 := uint32(0xbf31a0b7)
-	if v58 {
-		v84 = uint32(0xbf4c9dd4)
-	}
-	v85 := fma32(v81, v56, math.Float32frombits(v84))
-	v88 := uint32(0xbc21a093)
-	if v58 {
-		v88 = uint32(0xbc21a092)
-	}
-	v89 := fma32(v85, v56, math.Float32frombits(v88))
-	v91 := uint32(0xbd777f97)
-	if v58 {
-		v91 = uint32(0x0)
-	}
-	v94 := uint32(0x40d23f7c)
-	if v58 {
-		v94 = uint32(0xc1b38712)
-	}
-	v95 := fma32(math.Float32frombits(v91), v56, math.Float32frombits(v94))
-	v98 := uint32(0x42d9451f)
-	if v58 {
-		v98 = uint32(0x43ed43a7)
-	}
-	v99 := fma32(v95, v56, math.Float32frombits(v98))
-	v102 := uint32(0x43d6810b)
-	if v58 {
-		v102 = uint32(0x451f90ce)
-	}
-	v103 := fma32(v99, v56, math.Float32frombits(v102))
-	v106 := uint32(0x442158c9)
-	if v58 {
-		v106 = uint32(0x4547fdbb)
-	}
-	v107 := fma32(v103, v56, math.Float32frombits(v106))
-	v110 := uint32(0x43d9486f)
-	if v58 {
-		v110 = uint32(0x44c01759)
-	}
-	v111 := fma32(v107, v56, math.Float32frombits(v110))
-	v114 := uint32(0x4309a863)
-	if v58 {
-		v114 = uint32(0x43a2e571)
-	}
-	v115 := fma32(v111, v56, math.Float32frombits(v114))
-	v118 := uint32(0x419d35ce)
-	if v58 {
-		v118 = uint32(0x41f2b459)
-	}
-	v119 := fma32(v115, v56, math.Float32frombits(v118))
-	v120 := uint32(0x3f800000)
-	if v58 {
-		v120 = uint32(0x3f800000)
-	}
-	v121 := fma32(v119, v56, math.Float32frombits(v120))
-	v123 := v3 & uint32(0xffffe000)
-	v125 := fma32(-math.Float32frombits(v123), math.Float32frombits(v123), float32(-0.5625))
-	v126 := float32(math.Float32frombits(v123) - math.Float32frombits(v3))
-	v127 := float32(math.Float32frombits(v123) + math.Float32frombits(v3))
-	v128 := float32(v89 / v121)
-	v129 := fma32(v126, v127, v128)
-	v130 := float32(v125 + v129)
-	v131 := float32(v125 - v130)
-	v132 := float32(v131 + v129)
-	v134 := max(v130, float32(-105))
-	v136 := min(v134, float32(89))
-	v139 := fma32(v136, float32(1.442695), float32(1.2582912e+07))
-	v140 := float32(v139 - float32(1.2582912e+07))
-	v142 := fma32(-v140, float32(0.69314575), v136)
-	v144 := fma32(-v140, float32(1.4286068e-06), v142)
-	v145 := float32(v142 - v144)
-	v146 := fma32(-v140, float32(1.4286068e-06), v145)
-	v147 := float32(v144 + v132)
-	v148 := float32(v147 - v144)
-	v149 := float32(v147 - v148)
-	v150 := float32(v144 - v149)
-	v151 := float32(v132 - v148)
-	v152 := float32(v150 + v151)
-	v153 := float32(v146 + v152)
-	v156 := fma32(float32(2.4801588e-05), v147, float32(0.0001984127))
-	v158 := fma32(v156, v147, float32(0.0013888889))
-	v160 := fma32(v158, v147, float32(0.008333334))
-	v162 := fma32(v160, v147, float32(0.041666668))
-	v164 := fma32(v162, v147, float32(0.16666667))
-	v166 := fma32(v164, v147, float32(0.5))
-	v167 := float32(v147 * v147)
-	v168 := fma32(v153, v147, v153)
-	v169 := fma32(v166, v167, v168)
-	v170 := float32(float32(1) + v147)
-	v171 := float32(float32(1) - v170)
-	v172 := float32(v171 + v147)
-	v173 := float32(v172 + v169)
-	v175 := math.Float32bits(v139) - uint32(0x4b3fff00)
-	v176 := v175 >> 1
-	v178 := v176 - uint32(0x1)
-	v179 := v178 << 23
-	v180 := v175 - v176
-	v181 := v180 - uint32(0x1)
-	v182 := v181 << 23
-	v183 := float32(v170 + v173)
-	v184 := float32(v183 * math.Float32frombits(v179))
-	v185 := float32(v184 * math.Float32frombits(v182))
-	v186 := float32(v185 / math.Float32frombits(v3))
-	v187 := float32(float32(1) - v186)
-	v189 := math.Float32frombits(v3) < float32(6)
-	v190 := float32(1)
-	if v189 {
-		v190 = v187
-	}
-	v192 := math.Float32frombits(v3) < float32(1.25)
-	v193 := v190
-	if v192 {
-		v193 = v55
-	}
-	v195 := math.Float32frombits(v3) < float32(0.84375)
-	v196 := v193
-	if v195 {
-		v196 = v26
-	}
-	v197 := math.Float32bits(x0) & uint32(0x80000000)
-	v198 := math.Float32bits(v196) | v197
-	v199 := x0 != x0
-	v201 := math.Float32bits(x0) | uint32(0x400000)
-	v202 := v198
-	if v199 {
-		v202 = v201
-	}
-	return math.Float32frombits(v202)
+	return math.Float32frombits(v79)
 }
 
 // erf64 is erf on float64, the steps of its program (see gen/registry/vmath.go).

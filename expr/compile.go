@@ -346,6 +346,9 @@ func (c *compiler[T]) collect(root *node[T]) error {
 		if !n.defined() {
 			return n.invalidOp()
 		}
+		if n.kind != kindConvert && isHalf[T]() {
+			return fmt.Errorf("%w: %s is storage, with no arithmetic: Convert it to float32 and back", ErrOp, tagNames[tagOf[T]()])
+		}
 		c.id[n] = int32(len(c.ops))
 		c.ops = append(c.ops, opState{uses: 1})
 		if n.kind == kindConvert {

@@ -133,6 +133,13 @@ func (cp *convPart[To, From]) run(b, t *scratch[To], g *geometry, m, n int, d []
 	if cp.src.vin {
 		nn = n
 	}
+	if isHalf[To]() || isHalf[From]() {
+		// By value, as elem.Convert (a half's bits are no integer).
+		for r := range mm {
+			elem.Convert(d[r*ldd:][:nn], src[r*lds:][:nn])
+		}
+		return
+	}
 	kernel.Convert(mm, nn, d, ldd, src, lds, stream)
 }
 
@@ -194,11 +201,14 @@ const (
 	tagUint16
 	tagUint32
 	tagUint64
+	tagFloat16
+	tagBFloat16
 )
 
 // tagNames are the names of the predeclared types' etypes.
 var tagNames = [...]string{tagFloat32: "float32", tagFloat64: "float64", tagInt8: "int8", tagInt16: "int16", tagInt32: "int32",
-	tagInt64: "int64", tagUint8: "uint8", tagUint16: "uint16", tagUint32: "uint32", tagUint64: "uint64"}
+	tagInt64: "int64", tagUint8: "uint8", tagUint16: "uint16", tagUint32: "uint32", tagUint64: "uint64",
+	tagFloat16: "elem.Float16", tagBFloat16: "elem.BFloat16"}
 
 // tagOf returns the etype of T.
 func tagOf[T elem.Number]() etype {
@@ -223,8 +233,19 @@ func tagOf[T elem.Number]() etype {
 		return tagUint32
 	case uint64:
 		return tagUint64
+	case elem.Float16:
+		return tagFloat16
+	case elem.BFloat16:
+		return tagBFloat16
 	}
 	return tagOther
+}
+
+// isHalf reports whether T is elem.Float16 or elem.BFloat16: storage,
+// converted by value (elem.Convert's rounding), with no arithmetic.
+func isHalf[T elem.Number]() bool {
+	t := tagOf[T]()
+	return t == tagFloat16 || t == tagBFloat16
 }
 
 // argView is an Arg as a run binds it, whatever its element type.
@@ -284,6 +305,10 @@ func predeclaredView(b Binding, v *argView) bool {
 		return viewOf(&a, tagUint32, v)
 	case Arg[uint64]:
 		return viewOf(&a, tagUint64, v)
+	case Arg[elem.Float16]:
+		return viewOf(&a, tagFloat16, v)
+	case Arg[elem.BFloat16]:
+		return viewOf(&a, tagBFloat16, v)
 	}
 	return false
 }

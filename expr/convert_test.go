@@ -355,3 +355,70 @@ func TestConvertInputAtRoot(t *testing.T) {
 	require.NoError(t, q.Run(x, Array("x", x)))
 	requireSameValues(t, back, x, "in place")
 }
+
+// TestConvertHalf: elem.Float16 and elem.BFloat16 inputs and outputs of a
+// plan of another type, converted by value with elem.Convert's rounding
+// (special values included), bit for bit against elem's calls step by step,
+// broadcast and tiled, by Run and RunParallel; arithmetic on them is ErrOp.
+func TestConvertHalf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(91, 92))
+	specials := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 65504, 65520, 1e-7, 6e-8, 3e38, float32(math.Inf(1)),
+		float32(math.NaN()), math.Float32frombits(0x7f800123), 0.1, 1.0009766}
+	for _, shape := range [][2]int{{1, 7}, {3, 5}, {33, 70}, {300, 301}} {
+		n := shape[0] * shape[1]
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64() * 100)
+			if i < len(specials) {
+				w[i] = specials[i]
+			}
+		}
+		h, bh := make([]elem.Float16, n), make([]elem.BFloat16, n)
+		elem.Convert(h, w)
+		elem.Convert(bh, w)
+		scale := make([]float32, shape[1])
+		for i := range scale {
+			scale[i] = float32(rng.Float64()*4 - 2)
+		}
+		// y = Float16(float32(h) * scale + float32(bh)), scale a row.
+		root := Convert[elem.Float16](FMA(Convert[float32](Input[elem.Float16]("h", shape[0], shape[1])), Input[float32]("s", shape[1]),
+			Convert[float32](Input[elem.BFloat16]("b", shape[0], shape[1]))))
+		p, err := Compile(root)
+		require.NoError(t, err)
+		hf, bf := make([]float32, n), make([]float32, n)
+		elem.Convert(hf, h)
+		elem.Convert(bf, bh)
+		want32 := make([]float32, n)
+		for r := range shape[0] {
+			row := want32[r*shape[1] : (r+1)*shape[1]]
+			elem.FMA(row, hf[r*shape[1]:(r+1)*shape[1]], scale, bf[r*shape[1]:(r+1)*shape[1]])
+		}
+		want := make([]elem.Float16, n)
+		elem.Convert(want, want32)
+		args := []Binding{Array("h", h), Array("s", scale), Array("b", bh)}
+		for _, workers := range []int{0, 2} {
+			got := make([]elem.Float16, n)
+			if workers == 0 {
+				require.NoError(t, p.Run(got, args...))
+			} else {
+				require.NoError(t, p.RunParallel(workers, got, args...))
+			}
+			require.Equal(t, want, got, "shape %v, workers %d", shape, workers)
+		}
+	}
+	for _, c := range []struct {
+		what string
+		err  error
+	}{
+		{"add", compileErr(Add(Input[elem.Float16]("h", 3), Input[elem.Float16]("g", 3)))},
+		{"neg", compileErr(Neg(Input[elem.BFloat16]("h", 3)))},
+	} {
+		require.ErrorIs(t, c.err, ErrOp, c.what)
+		require.ErrorContains(t, c.err, "is storage, with no arithmetic", c.what)
+	}
+}
+
+func compileErr[T elem.Number](root Node[T]) error {
+	_, err := Compile(root)
+	return err
+}

@@ -3,6 +3,7 @@ package expr_test
 import (
 	"fmt"
 
+	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/expr"
 )
 
@@ -133,4 +134,22 @@ func ExampleConvert() {
 	}
 	fmt.Println(dst)
 	// Output: [0 7 7 100 50 25 255 103 39 30 5 0]
+}
+
+// Half-precision weights in and out of a float32 expression: converted by
+// value, rounded to nearest even on the way back.
+func ExampleConvert_half() {
+	w := []elem.Float16{elem.Float16FromFloat32(0.5), elem.Float16FromFloat32(-1.25), elem.Float16FromFloat32(3)}
+	x := expr.Convert[float32](expr.Input[elem.Float16]("w", 3))
+	root := expr.Convert[elem.Float16](expr.Tanh(expr.Mul(x, expr.Scalar[float32]("s"))))
+	p, err := expr.Compile(root)
+	if err != nil {
+		panic(err)
+	}
+	dst := make([]elem.Float16, 3)
+	if err := p.Run(dst, expr.Array("w", w), expr.Value[float32]("s", 2)); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [0.7617 -0.987 1]
 }

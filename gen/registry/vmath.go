@@ -538,14 +538,6 @@ func (b *mathBuilder) fastTwoSum(x, y, lo int) (int, int) {
 	return s, b.add(e, lo)
 }
 
-// divHL is (nh + nl) / (dh + dl) for small nl, dl: the quotient of the
-// high parts corrected by its exact remainder and the low parts, rounded
-// once at the end.
-func (b *mathBuilder) divHL(nh, nl, dh, dl int) int {
-	y0, r, q := b.divParts(nh, nl, dh, dl)
-	return b.fma(r, q, y0)
-}
-
 // divParts is the quotient y0 of the high parts by way of q = 1/dh, and
 // the rest r = nh - y0*dh (exact, fused) + nl - y0*dl, which r*q corrects.
 func (b *mathBuilder) divParts(nh, nl, dh, dl int) (y0, r, q int) {
@@ -751,8 +743,9 @@ func hypotProgram(t Type) *MathProgram {
 	return b.p
 }
 
-// divHL2 is (nh + nl) / (dh + dl) as a quotient and its correction, not
-// yet added (see divHL).
+// divHL2 is (nh + nl) / (dh + dl) for small nl, dl as the quotient of the
+// high parts and its correction (exact remainder and low parts, times
+// 1/dh), not yet added: callers fold it into their own sums.
 func (b *mathBuilder) divHL2(nh, nl, dh, dl int) (int, int) {
 	y0, r, q := b.divParts(nh, nl, dh, dl)
 	return y0, b.mul(r, q)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -194,6 +195,25 @@ func TestHalfReductions(t *testing.T) {
 			}
 			checkHalfReductions(t, fmt.Sprintf("finite/%d", n), finite, finite, elem.Float16FromFloat32)
 			checkHalfReductions(t, fmt.Sprintf("finite/%d", n), finite, finite, elem.BFloat16FromFloat32)
+		}
+		// Every finite float16 times another in shuffled order, then with
+		// the infinities and NaNs too: the fused kernels round an exact
+		// product once, over every magnitude and subnormal.
+		var finiteHalves, all []elem.Float16
+		for i := range 1 << 16 {
+			h := elem.Float16(i)
+			if i&0x7c00 != 0x7c00 {
+				finiteHalves = append(finiteHalves, h)
+			}
+			all = append(all, h)
+		}
+		for _, a := range [][]elem.Float16{finiteHalves, all} {
+			b := slices.Clone(a)
+			rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+			wa, wb := make([]float32, len(a)), make([]float32, len(a))
+			elem.Convert(wa, a)
+			elem.Convert(wb, b)
+			require.Equal(t, math.Float32bits(elem.Dot(wa, wb)), math.Float32bits(elem.DotHalf(a, b)), "every float16, %d values", len(a))
 		}
 		// Every term -0, and one +0 among them, past one piece.
 		neg := make([]float32, 2000)

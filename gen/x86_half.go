@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -66,11 +67,7 @@ func generateHalfAMD64(dir string) error {
 			}
 		}
 	}
-	// The fused sums and dot products at the AVX2 width only: on a Xeon
-	// (family 6 model 207) the AVX-512 forms, two accumulator registers
-	// fed by VCVTPH2PS zmm, took 4.2-4.7 us for a float16 DotHalf of 16000
-	// against 2.2-3.1 us for the AVX2 ones (three runs each, one session).
-	for _, l := range x86HalfLevels[:1] {
+	for _, l := range x86HalfLevels {
 		for _, brain := range []bool{false, true} {
 			for _, with := range []string{"", "Half", "Float32"} {
 				name := halfDotName(brain, with, l.name)
@@ -91,6 +88,9 @@ func generateHalfAMD64(dir string) error {
 				}
 				h.dot(name, brain, with)
 				needs[name] = l.features
+				if with == "Half" && !brain {
+					needs[name] = append(slices.Clone(l.features), "cpu.X86.HasFMA")
+				}
 			}
 		}
 	}
@@ -145,10 +145,17 @@ func (h *x86Half) dot(name string, brain bool, with string) {
 	c.Label(name + "loop")
 	for k := range acc {
 		x := widen(a, k)
-		switch with {
-		case "Half":
+		switch {
+		case with == "Half" && !brain:
+			// A product of two float16 values is exact in float32 (22
+			// bits, between 2^-48 and 2^32), so the fused multiply-add
+			// rounds once where Dot's product and sum round twice, to
+			// the same bits.
+			c.VFMADD231PS(widen(b, k), x, acc[k])
+			continue
+		case with == "Half":
 			c.VMULPS(widen(b, k), x, x)
-		case "Float32":
+		case with == "Float32":
 			c.VMULPS(Mem{Base: b, Disp: 4 * h.lanes * k}, x, x)
 		}
 		c.VADDPS(x, acc[k], acc[k])

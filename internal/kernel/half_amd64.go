@@ -113,3 +113,33 @@ func bf16DotHalfAVX2(acc *float32, a *uint16, b *uint16, n int)
 //
 //go:noescape
 func bf16DotFloat32AVX2(acc *float32, a *uint16, b *float32, n int)
+
+// f16SumAVX512 adds a[i] into acc[i mod 32], n a multiple of 32: Sum's lanes over half values.
+//
+//go:noescape
+func f16SumAVX512(acc *float32, a *uint16, n int)
+
+// f16DotHalfAVX512 adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values.
+//
+//go:noescape
+func f16DotHalfAVX512(acc *float32, a *uint16, b *uint16, n int)
+
+// f16DotFloat32AVX512 adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values a and float32 values b.
+//
+//go:noescape
+func f16DotFloat32AVX512(acc *float32, a *uint16, b *float32, n int)
+
+// bf16SumAVX512 adds a[i] into acc[i mod 32], n a multiple of 32: Sum's lanes over half values.
+//
+//go:noescape
+func bf16SumAVX512(acc *float32, a *uint16, n int)
+
+// bf16DotHalfAVX512 adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values.
+//
+//go:noescape
+func bf16DotHalfAVX512(acc *float32, a *uint16, b *uint16, n int)
+
+// bf16DotFloat32AVX512 adds a[i]*b[i] into acc[i mod 32], n a multiple of 32: Dot's lanes over half values a and float32 values b.
+//
+//go:noescape
+func bf16DotFloat32AVX512(acc *float32, a *uint16, b *float32, n int)

@@ -555,7 +555,7 @@ f16SumAVX2done:
 	RET
 
 // func f16DotHalfAVX2(acc *float32, a *uint16, b *uint16, n int)
-// Requires: AVX, F16C
+// Requires: AVX, F16C, FMA3
 TEXT ·f16DotHalfAVX2(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    a+8(FP), CX
@@ -569,26 +569,22 @@ TEXT ·f16DotHalfAVX2(SB), NOSPLIT, $0-32
 	JZ      f16DotHalfAVX2done
 
 f16DotHalfAVX2loop:
-	VCVTPH2PS (CX), Y4
-	VCVTPH2PS (DX), Y5
-	VMULPS    Y5, Y4, Y4
-	VADDPS    Y4, Y0, Y0
-	VCVTPH2PS 16(CX), Y4
-	VCVTPH2PS 16(DX), Y5
-	VMULPS    Y5, Y4, Y4
-	VADDPS    Y4, Y1, Y1
-	VCVTPH2PS 32(CX), Y4
-	VCVTPH2PS 32(DX), Y5
-	VMULPS    Y5, Y4, Y4
-	VADDPS    Y4, Y2, Y2
-	VCVTPH2PS 48(CX), Y4
-	VCVTPH2PS 48(DX), Y5
-	VMULPS    Y5, Y4, Y4
-	VADDPS    Y4, Y3, Y3
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000020, BX
-	JNZ       f16DotHalfAVX2loop
+	VCVTPH2PS   (CX), Y4
+	VCVTPH2PS   (DX), Y5
+	VFMADD231PS Y5, Y4, Y0
+	VCVTPH2PS   16(CX), Y4
+	VCVTPH2PS   16(DX), Y5
+	VFMADD231PS Y5, Y4, Y1
+	VCVTPH2PS   32(CX), Y4
+	VCVTPH2PS   32(DX), Y5
+	VFMADD231PS Y5, Y4, Y2
+	VCVTPH2PS   48(CX), Y4
+	VCVTPH2PS   48(DX), Y5
+	VFMADD231PS Y5, Y4, Y3
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000020, BX
+	JNZ         f16DotHalfAVX2loop
 
 f16DotHalfAVX2done:
 	VMOVUPS Y0, (AX)
@@ -769,5 +765,187 @@ bf16DotFloat32AVX2done:
 	VMOVUPS Y1, 32(AX)
 	VMOVUPS Y2, 64(AX)
 	VMOVUPS Y3, 96(AX)
+	VZEROUPPER
+	RET
+
+// func f16SumAVX512(acc *float32, a *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·f16SumAVX512(SB), NOSPLIT, $0-24
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   DX, DX
+	JZ      f16SumAVX512done
+
+f16SumAVX512loop:
+	VCVTPH2PS (CX), Z2
+	VADDPS    Z2, Z0, Z0
+	VCVTPH2PS 32(CX), Z2
+	VADDPS    Z2, Z1, Z1
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JNZ       f16SumAVX512loop
+
+f16SumAVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func f16DotHalfAVX512(acc *float32, a *uint16, b *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·f16DotHalfAVX512(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	MOVQ    n+24(FP), BX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   BX, BX
+	JZ      f16DotHalfAVX512done
+
+f16DotHalfAVX512loop:
+	VCVTPH2PS   (CX), Z2
+	VCVTPH2PS   (DX), Z3
+	VFMADD231PS Z3, Z2, Z0
+	VCVTPH2PS   32(CX), Z2
+	VCVTPH2PS   32(DX), Z3
+	VFMADD231PS Z3, Z2, Z1
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, DX
+	SUBQ        $0x00000020, BX
+	JNZ         f16DotHalfAVX512loop
+
+f16DotHalfAVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func f16DotFloat32AVX512(acc *float32, a *uint16, b *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·f16DotFloat32AVX512(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	MOVQ    n+24(FP), BX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   BX, BX
+	JZ      f16DotFloat32AVX512done
+
+f16DotFloat32AVX512loop:
+	VCVTPH2PS (CX), Z2
+	VMULPS    (DX), Z2, Z2
+	VADDPS    Z2, Z0, Z0
+	VCVTPH2PS 32(CX), Z2
+	VMULPS    64(DX), Z2, Z2
+	VADDPS    Z2, Z1, Z1
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000020, BX
+	JNZ       f16DotFloat32AVX512loop
+
+f16DotFloat32AVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bf16SumAVX512(acc *float32, a *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·bf16SumAVX512(SB), NOSPLIT, $0-24
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   DX, DX
+	JZ      bf16SumAVX512done
+
+bf16SumAVX512loop:
+	VPMOVZXWD (CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VADDPS    Z2, Z0, Z0
+	VPMOVZXWD 32(CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VADDPS    Z2, Z1, Z1
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JNZ       bf16SumAVX512loop
+
+bf16SumAVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bf16DotHalfAVX512(acc *float32, a *uint16, b *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·bf16DotHalfAVX512(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	MOVQ    n+24(FP), BX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   BX, BX
+	JZ      bf16DotHalfAVX512done
+
+bf16DotHalfAVX512loop:
+	VPMOVZXWD (CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VMULPS    Z3, Z2, Z2
+	VADDPS    Z2, Z0, Z0
+	VPMOVZXWD 32(CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VPMOVZXWD 32(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VMULPS    Z3, Z2, Z2
+	VADDPS    Z2, Z1, Z1
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JNZ       bf16DotHalfAVX512loop
+
+bf16DotHalfAVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bf16DotFloat32AVX512(acc *float32, a *uint16, b *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·bf16DotFloat32AVX512(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	MOVQ    n+24(FP), BX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	TESTQ   BX, BX
+	JZ      bf16DotFloat32AVX512done
+
+bf16DotFloat32AVX512loop:
+	VPMOVZXWD (CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VMULPS    (DX), Z2, Z2
+	VADDPS    Z2, Z0, Z0
+	VPMOVZXWD 32(CX), Z2
+	VPSLLD    $0x10, Z2, Z2
+	VMULPS    64(DX), Z2, Z2
+	VADDPS    Z2, Z1, Z1
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000020, BX
+	JNZ       bf16DotFloat32AVX512loop
+
+bf16DotFloat32AVX512done:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
 	VZEROUPPER
 	RET

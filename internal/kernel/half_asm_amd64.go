@@ -103,17 +103,32 @@ func HalfDot(acc []float32, a, b []uint16, f []float32, brain bool) int {
 		raceWrite(acc[:Lanes])
 	}
 	p, x := &acc[:Lanes][0], &a[0]
-	switch { // the AVX2 kernels at both levels: see the generator
+	wide := impl == AVX512
+	switch {
+	case b != nil && brain && wide:
+		bf16DotHalfAVX512(p, x, &b[:n][0], n)
 	case b != nil && brain:
 		bf16DotHalfAVX2(p, x, &b[:n][0], n)
+	case b != nil && !cpu.X86.HasFMA:
+		return 0
+	case b != nil && wide:
+		f16DotHalfAVX512(p, x, &b[:n][0], n)
 	case b != nil:
 		f16DotHalfAVX2(p, x, &b[:n][0], n)
+	case f != nil && brain && wide:
+		bf16DotFloat32AVX512(p, x, &f[:n][0], n)
 	case f != nil && brain:
 		bf16DotFloat32AVX2(p, x, &f[:n][0], n)
+	case f != nil && wide:
+		f16DotFloat32AVX512(p, x, &f[:n][0], n)
 	case f != nil:
 		f16DotFloat32AVX2(p, x, &f[:n][0], n)
+	case brain && wide:
+		bf16SumAVX512(p, x, n)
 	case brain:
 		bf16SumAVX2(p, x, n)
+	case wide:
+		f16SumAVX512(p, x, n)
 	default:
 		f16SumAVX2(p, x, n)
 	}

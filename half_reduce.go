@@ -53,7 +53,7 @@ func DotHalfFloat32[H Half](a []H, b []float32) float32 {
 // by the fused kernel and their lane kernels on widened pieces (the lanes
 // carry on across pieces, which are whole multiples of Lanes), and their
 // result rules over the values a piece at a time. The pieces live in the
-// functions that need them: zeroing them here took a third of a fused
+// functions that need them: zeroing them here took 29% of a fused
 // DotHalf of 16000.
 func dotHalf[H Half](a, b []H, f []float32) float32 {
 	if len(a) <= smallReduce {

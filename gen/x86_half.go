@@ -223,19 +223,17 @@ func (h *x86Half) loop(name string, narrow bool, body func(h *x86Half, dst, src 
 }
 
 // constants broadcasts the constants of the bfloat16 rounding of kernel
-// name; at AVX-512 they are the quiet bit of a float32 and the indexes of
-// the odd 16-bit words of two registers (their top halves).
+// name; at AVX-512 the NaN test needs none, the quiet bit is a float32's,
+// and the indexes of the odd 16-bit words of two registers (their top
+// halves) are loaded from a table.
 func (h *x86Half) constants(name string) {
-	consts := []struct {
+	type constant struct {
 		r *reg.VecVirtual
 		v uint32
-	}{{&h.k.one, 1}, {&h.k.round, 0x7fff}, {&h.k.abs, 0x7fffffff}, {&h.k.inf, 0x7f800000}, {&h.k.quiet, 0x40}}
+	}
+	consts := []constant{{&h.k.one, 1}, {&h.k.round, 0x7fff}, {&h.k.abs, 0x7fffffff}, {&h.k.inf, 0x7f800000}, {&h.k.quiet, 0x40}}
 	if h.wide {
-		consts = consts[:2]
-		consts = append(consts, struct {
-			r *reg.VecVirtual
-			v uint32
-		}{&h.k.quiet, 0x400000})
+		consts = []constant{{&h.k.one, 1}, {&h.k.round, 0x7fff}, {&h.k.quiet, 0x400000}}
 		idx := h.c.StaticGlobal(name + "odd")
 		h.c.DataAttributes(attr.RODATA | attr.NOPTR)
 		for j := range 32 {
@@ -356,8 +354,8 @@ func (h *x86Half) bf16From32(dst, src reg.Register) {
 // bf16From32Wide is bf16From32 at AVX-512 with the rounded bits left in
 // place: a NaN (VFPCLASSPS) takes its own bits with the quiet bit set by a
 // masked OR, and one VPERMT2W gathers the top halves of two registers,
-// where the narrow form shifts, compares, blends and packs each (22
-// instructions per 32 values against 14).
+// where the narrow form shifts, compares, blends and narrows each (16
+// instructions per 32 values with the loads and the store, against 22).
 func (h *x86Half) bf16From32Wide(dst, src reg.Register) {
 	c := h.c
 	var r [2]reg.VecVirtual

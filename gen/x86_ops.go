@@ -47,7 +47,7 @@ var x86Emitters = map[string]x86Emitter{
 	"add": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VADDPS, k.VADDPD) }),
 	"sub": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VSUBPS, k.VSUBPD) }),
 	"mul": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VMULPS, k.VMULPD) }),
-	"div": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VDIVPS, k.VDIVPD) }),
+	"div": x86Divide,
 	"min": {memInput: 2, compute: func(k *x86Kernel, in []x86Src, w int) Op {
 		r := k.vec(w)
 		k.goMin(k.reg(in[0], w), in[1].v, narrow(r, w), w)

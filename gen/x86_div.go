@@ -12,7 +12,8 @@ import (
 // a fused "x / s") takes, on AVX-512, the quotient from the reciprocal:
 // VDIVPS on 512 bits issues once every 8 to 16 cycles (about 12 per vector
 // measured on an Intel Xeon, model 207, in Softmax's rows), while the
-// sequence below is eight ordinary instructions. It gives the bits of the
+// sequence below is ten instructions on the FMA and integer ports (two of
+// them register copies) and a mask OR. It gives the bits of the
 // division itself, for every lane it is used on:
 //
 //	y = RN(1/s), once per row
@@ -38,9 +39,9 @@ import (
 // |s|) and not near overflow (|a| <= 2^(e-1)|s|, |a| <= 2^e). A vector
 // with a lane outside (zeros, infinities, NaNs, tiny or huge quotients)
 // is divided by VDIVPS instead, as is every vector when s is outside: the
-// per-row preparation sets the range of |a| empty then. AVX2 divides:
-// its VDIVPS issues every 5 cycles, and the sequence would need the FMA
-// feature, which division does not.
+// per-row preparation sets the range of |a| empty then. AVX2 keeps
+// VDIVPS: the sequence would need the FMA feature, which division does
+// not, and it has not been measured against VDIVPS on an AVX2-only CPU.
 var x86Divide = x86Emitter{
 	memInput: 2, consts: divConsts, preps: 3, prep: (*x86Kernel).divPrep,
 	compute: func(k *x86Kernel, in []x86Src, w int) Op {

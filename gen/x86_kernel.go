@@ -211,8 +211,12 @@ func (k *x86Kernel) generate() {
 	// Rows of exactly q vectors, as in column broadcasts, take a loop of
 	// their own; not for the math ops, whose steps cost far more than a
 	// loop's, and whose interleaved vectors make such copies long.
+	// So do rows of one element (the columns of a strided view, a
+	// row each), which would otherwise walk the whole step-down tail.
 	exact := !k.stream && k.op.Family.Stream && !k.op.Math
 	if exact {
+		k.CMPQ(n, U32(1))
+		k.JE(LabelRef(k.name + "_single"))
 		for q := 1; q <= k.unroll(); q++ {
 			k.CMPQ(n, U32(uint32(q*k.lanes)))
 			k.JE(LabelRef(fmt.Sprintf("%s_exact%d", k.name, q)))
@@ -250,6 +254,18 @@ func (k *x86Kernel) generate() {
 			k.full(q, false)
 			k.nextRow(rows, label)
 		}
+		k.JMP(LabelRef(end))
+		single := k.name + "_single"
+		k.Label(single)
+		k.rowValues()
+		k.XORQ(k.j, k.j)
+		if k.isa.masked { // the AVX-512 computations are written for its widths
+			k.MOVQ(U32(1), k.cnt)
+			k.maskedTail(single + "_tail")
+		} else {
+			k.piece(1)
+		}
+		k.nextRow(rows, single)
 	}
 	k.Label(end)
 	k.Label(done)

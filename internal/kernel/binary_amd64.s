@@ -89,6 +89,8 @@ TEXT ·addVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -234,6 +236,19 @@ addVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVF32AVX2_exact4
+	JMP     addVVF32AVX2_end
+
+addVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVF32AVX2_single
 
 addVVF32AVX2_end:
 addVVF32AVX2_done:
@@ -392,6 +407,8 @@ TEXT ·addVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -539,6 +556,19 @@ addVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSF32AVX2_exact4
+	JMP          addVSF32AVX2_end
+
+addVSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X1
+	VADDPS       X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSF32AVX2_single
 
 addVSF32AVX2_end:
 addVSF32AVX2_done:
@@ -692,6 +722,8 @@ TEXT ·addSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -824,6 +856,19 @@ addSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVF32AVX2_exact4
+	JMP          addSVF32AVX2_end
+
+addSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X1
+	VADDPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVF32AVX2_single
 
 addSVF32AVX2_end:
 addSVF32AVX2_done:
@@ -972,6 +1017,8 @@ TEXT ·subVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1117,6 +1164,19 @@ subVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVF32AVX2_exact4
+	JMP     subVVF32AVX2_end
+
+subVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVF32AVX2_single
 
 subVVF32AVX2_end:
 subVVF32AVX2_done:
@@ -1275,6 +1335,8 @@ TEXT ·subVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1422,6 +1484,19 @@ subVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSF32AVX2_exact4
+	JMP          subVSF32AVX2_end
+
+subVSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X1
+	VSUBPS       X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSF32AVX2_single
 
 subVSF32AVX2_end:
 subVSF32AVX2_done:
@@ -1575,6 +1650,8 @@ TEXT ·subSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1707,6 +1784,19 @@ subSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVF32AVX2_exact4
+	JMP          subSVF32AVX2_end
+
+subSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X1
+	VSUBPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVF32AVX2_single
 
 subSVF32AVX2_end:
 subSVF32AVX2_done:
@@ -1855,6 +1945,8 @@ TEXT ·mulVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2000,6 +2092,19 @@ mulVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVF32AVX2_exact4
+	JMP     mulVVF32AVX2_end
+
+mulVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    mulVVF32AVX2_single
 
 mulVVF32AVX2_end:
 mulVVF32AVX2_done:
@@ -2158,6 +2263,8 @@ TEXT ·mulVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2305,6 +2412,19 @@ mulVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSF32AVX2_exact4
+	JMP          mulVSF32AVX2_end
+
+mulVSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X1
+	VMULPS       X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSF32AVX2_single
 
 mulVSF32AVX2_end:
 mulVSF32AVX2_done:
@@ -2458,6 +2578,8 @@ TEXT ·mulSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2590,6 +2712,19 @@ mulSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVF32AVX2_exact4
+	JMP          mulSVF32AVX2_end
+
+mulSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X1
+	VMULPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVF32AVX2_single
 
 mulSVF32AVX2_end:
 mulSVF32AVX2_done:
@@ -2738,6 +2873,8 @@ TEXT ·divVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    divVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    divVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2883,6 +3020,19 @@ divVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVVF32AVX2_exact4
+	JMP     divVVF32AVX2_end
+
+divVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    divVVF32AVX2_single
 
 divVVF32AVX2_end:
 divVVF32AVX2_done:
@@ -3041,6 +3191,8 @@ TEXT ·divVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    divVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    divVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -3188,6 +3340,19 @@ divVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divVSF32AVX2_exact4
+	JMP          divVSF32AVX2_end
+
+divVSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X1
+	VDIVPS       X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divVSF32AVX2_single
 
 divVSF32AVX2_end:
 divVSF32AVX2_done:
@@ -3341,6 +3506,8 @@ TEXT ·divSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    divSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    divSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -3473,6 +3640,19 @@ divSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divSVF32AVX2_exact4
+	JMP          divSVF32AVX2_end
+
+divSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X1
+	VDIVPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divSVF32AVX2_single
 
 divSVF32AVX2_end:
 divSVF32AVX2_done:
@@ -3621,6 +3801,8 @@ TEXT ·minVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -3802,6 +3984,21 @@ minVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVF32AVX2_exact4
+	JMP     minVVF32AVX2_end
+
+minVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVSS X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    minVVF32AVX2_single
 
 minVVF32AVX2_end:
 minVVF32AVX2_done:
@@ -3982,6 +4179,8 @@ TEXT ·minVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -4165,6 +4364,21 @@ minVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSF32AVX2_exact4
+	JMP          minVSF32AVX2_end
+
+minVSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X1
+	VMINPS       X0, X1, X0
+	VMINPS       X1, X0, X1
+	VPOR         X1, X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSF32AVX2_single
 
 minVSF32AVX2_end:
 minVSF32AVX2_done:
@@ -4340,6 +4554,8 @@ TEXT ·minSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -4508,6 +4724,21 @@ minSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVF32AVX2_exact4
+	JMP          minSVF32AVX2_end
+
+minSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X1
+	VMINPS       X1, X0, X1
+	VMINPS       X0, X1, X0
+	VPOR         X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVF32AVX2_single
 
 minSVF32AVX2_end:
 minSVF32AVX2_done:
@@ -4681,6 +4912,8 @@ TEXT ·maxVVF32AVX2(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           maxVVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -4916,6 +5149,24 @@ maxVVF32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVF32AVX2_exact4
+	JMP     maxVVF32AVX2_end
+
+maxVVF32AVX2_single:
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X1
+	VMOVSS (R8)(R10*4), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    maxVVF32AVX2_single
 
 maxVVF32AVX2_end:
 maxVVF32AVX2_done:
@@ -5135,6 +5386,8 @@ TEXT ·maxVSF32AVX2(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVSF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           maxVSF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -5359,6 +5612,24 @@ maxVSF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSF32AVX2_exact4
+	JMP          maxVSF32AVX2_end
+
+maxVSF32AVX2_single:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R10, R10
+	VMOVSS       (SI)(R10*4), X2
+	VPXOR        X2, X0, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSF32AVX2_single
 
 maxVSF32AVX2_end:
 maxVSF32AVX2_done:
@@ -5563,6 +5834,8 @@ TEXT ·maxSVF32AVX2(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxSVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           maxSVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -5772,6 +6045,24 @@ maxSVF32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVF32AVX2_exact4
+	JMP          maxSVF32AVX2_end
+
+maxSVF32AVX2_single:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R10, R10
+	VMOVSS       (R8)(R10*4), X2
+	VPXOR        X2, X0, X2
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVF32AVX2_single
 
 maxSVF32AVX2_end:
 maxSVF32AVX2_done:
@@ -11449,6 +11740,8 @@ TEXT ·addVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11584,6 +11877,19 @@ addVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVF64AVX2_exact4
+	JMP     addVVF64AVX2_end
+
+addVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVF64AVX2_single
 
 addVVF64AVX2_end:
 addVVF64AVX2_done:
@@ -11722,6 +12028,8 @@ TEXT ·addVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11860,6 +12168,19 @@ addVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSF64AVX2_exact4
+	JMP          addVSF64AVX2_end
+
+addVSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VADDPD       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSF64AVX2_single
 
 addVSF64AVX2_end:
 addVSF64AVX2_done:
@@ -11995,6 +12316,8 @@ TEXT ·addSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12118,6 +12441,19 @@ addSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVF64AVX2_exact4
+	JMP          addSVF64AVX2_end
+
+addSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VADDPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVF64AVX2_single
 
 addSVF64AVX2_end:
 addSVF64AVX2_done:
@@ -12248,6 +12584,8 @@ TEXT ·subVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12383,6 +12721,19 @@ subVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVF64AVX2_exact4
+	JMP     subVVF64AVX2_end
+
+subVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VSUBPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVF64AVX2_single
 
 subVVF64AVX2_end:
 subVVF64AVX2_done:
@@ -12521,6 +12872,8 @@ TEXT ·subVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12659,6 +13012,19 @@ subVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSF64AVX2_exact4
+	JMP          subVSF64AVX2_end
+
+subVSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VSUBPD       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSF64AVX2_single
 
 subVSF64AVX2_end:
 subVSF64AVX2_done:
@@ -12794,6 +13160,8 @@ TEXT ·subSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12917,6 +13285,19 @@ subSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVF64AVX2_exact4
+	JMP          subSVF64AVX2_end
+
+subSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VSUBPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVF64AVX2_single
 
 subSVF64AVX2_end:
 subSVF64AVX2_done:
@@ -13047,6 +13428,8 @@ TEXT ·mulVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13182,6 +13565,19 @@ mulVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVF64AVX2_exact4
+	JMP     mulVVF64AVX2_end
+
+mulVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VMULPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    mulVVF64AVX2_single
 
 mulVVF64AVX2_end:
 mulVVF64AVX2_done:
@@ -13320,6 +13716,8 @@ TEXT ·mulVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13458,6 +13856,19 @@ mulVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSF64AVX2_exact4
+	JMP          mulVSF64AVX2_end
+
+mulVSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VMULPD       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSF64AVX2_single
 
 mulVSF64AVX2_end:
 mulVSF64AVX2_done:
@@ -13593,6 +14004,8 @@ TEXT ·mulSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13716,6 +14129,19 @@ mulSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVF64AVX2_exact4
+	JMP          mulSVF64AVX2_end
+
+mulSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VMULPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVF64AVX2_single
 
 mulSVF64AVX2_end:
 mulSVF64AVX2_done:
@@ -13846,6 +14272,8 @@ TEXT ·divVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    divVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    divVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13981,6 +14409,19 @@ divVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVVF64AVX2_exact4
+	JMP     divVVF64AVX2_end
+
+divVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VDIVPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    divVVF64AVX2_single
 
 divVVF64AVX2_end:
 divVVF64AVX2_done:
@@ -14119,6 +14560,8 @@ TEXT ·divVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    divVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    divVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14257,6 +14700,19 @@ divVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divVSF64AVX2_exact4
+	JMP          divVSF64AVX2_end
+
+divVSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VDIVPD       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divVSF64AVX2_single
 
 divVSF64AVX2_end:
 divVSF64AVX2_done:
@@ -14392,6 +14848,8 @@ TEXT ·divSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    divSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    divSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14515,6 +14973,19 @@ divSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divSVF64AVX2_exact4
+	JMP          divSVF64AVX2_end
+
+divSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VDIVPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divSVF64AVX2_single
 
 divSVF64AVX2_end:
 divSVF64AVX2_done:
@@ -14645,6 +15116,8 @@ TEXT ·minVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14814,6 +15287,21 @@ minVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVF64AVX2_exact4
+	JMP     minVVF64AVX2_end
+
+minVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    minVVF64AVX2_single
 
 minVVF64AVX2_end:
 minVVF64AVX2_done:
@@ -14970,6 +15458,8 @@ TEXT ·minVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -15142,6 +15632,21 @@ minVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSF64AVX2_exact4
+	JMP          minVSF64AVX2_end
+
+minVSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VMINPD       X0, X1, X0
+	VMINPD       X1, X0, X1
+	VPOR         X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSF64AVX2_single
 
 minVSF64AVX2_end:
 minVSF64AVX2_done:
@@ -15295,6 +15800,8 @@ TEXT ·minSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -15452,6 +15959,21 @@ minSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVF64AVX2_exact4
+	JMP          minSVF64AVX2_end
+
+minSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VMINPD       X1, X0, X1
+	VMINPD       X0, X1, X0
+	VPOR         X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVF64AVX2_single
 
 minSVF64AVX2_end:
 minSVF64AVX2_done:
@@ -15603,6 +16125,8 @@ TEXT ·maxVVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxVVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -15823,6 +16347,24 @@ maxVVF64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVF64AVX2_exact4
+	JMP     maxVVF64AVX2_end
+
+maxVVF64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X1
+	VMOVQ  (R8)(R10*8), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    maxVVF64AVX2_single
 
 maxVVF64AVX2_end:
 maxVVF64AVX2_done:
@@ -16012,6 +16554,8 @@ TEXT ·maxVSF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVSF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxVSF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -16223,6 +16767,24 @@ maxVSF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSF64AVX2_exact4
+	JMP          maxVSF64AVX2_end
+
+maxVSF64AVX2_single:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X2
+	VPXOR        X2, X0, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSF64AVX2_single
 
 maxVSF64AVX2_end:
 maxVSF64AVX2_done:
@@ -16401,6 +16963,8 @@ TEXT ·maxSVF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxSVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxSVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -16597,6 +17161,24 @@ maxSVF64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVF64AVX2_exact4
+	JMP          maxSVF64AVX2_end
+
+maxSVF64AVX2_single:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X2
+	VPXOR        X2, X0, X2
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVF64AVX2_single
 
 maxSVF64AVX2_end:
 maxSVF64AVX2_done:
@@ -21293,6 +21875,8 @@ TEXT ·addVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    addVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -21462,6 +22046,21 @@ addVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVI8AVX2_exact4
+	JMP     addVVI8AVX2_end
+
+addVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPADDB  X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     addVVI8AVX2_single
 
 addVVI8AVX2_end:
 addVVI8AVX2_done:
@@ -21668,6 +22267,8 @@ TEXT ·addVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    addVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -21835,6 +22436,20 @@ addVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI8AVX2_exact4
+	JMP          addVSI8AVX2_end
+
+addVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPADDB       X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI8AVX2_single
 
 addVSI8AVX2_end:
 addVSI8AVX2_done:
@@ -22028,6 +22643,8 @@ TEXT ·addSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    addSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -22180,6 +22797,20 @@ addSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI8AVX2_exact4
+	JMP          addSVI8AVX2_end
+
+addSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPADDB       X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI8AVX2_single
 
 addSVI8AVX2_end:
 addSVI8AVX2_done:
@@ -22368,6 +22999,8 @@ TEXT ·subVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    subVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -22537,6 +23170,21 @@ subVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVI8AVX2_exact4
+	JMP     subVVI8AVX2_end
+
+subVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPSUBB  X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     subVVI8AVX2_single
 
 subVVI8AVX2_end:
 subVVI8AVX2_done:
@@ -22743,6 +23391,8 @@ TEXT ·subVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    subVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -22910,6 +23560,20 @@ subVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI8AVX2_exact4
+	JMP          subVSI8AVX2_end
+
+subVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPSUBB       X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI8AVX2_single
 
 subVSI8AVX2_end:
 subVSI8AVX2_done:
@@ -23103,6 +23767,8 @@ TEXT ·subSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    subSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -23255,6 +23921,20 @@ subSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI8AVX2_exact4
+	JMP          subSVI8AVX2_end
+
+subSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPSUBB       X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI8AVX2_single
 
 subSVI8AVX2_end:
 subSVI8AVX2_done:
@@ -23449,6 +24129,8 @@ TEXT ·mulVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Y1
+	CMPQ         CX, $0x00000001
+	JE           mulVVI8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           mulVVI8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -23733,6 +24415,26 @@ mulVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVI8AVX2_exact4
+	JMP     mulVVI8AVX2_end
+
+mulVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X2, X2, X2
+	VPINSRB $0x00, (SI)(R10*1), X2, X2
+	VPXOR   X3, X3, X3
+	VPINSRB $0x00, (R8)(R10*1), X3, X3
+	VPMULLW X3, X2, X4
+	VPAND   X0, X4, X4
+	VPSRLW  $0x08, X2, X2
+	VPAND   X1, X3, X3
+	VPMULLW X3, X2, X2
+	VPOR    X2, X4, X2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI8AVX2_single
 
 mulVVI8AVX2_end:
 mulVVI8AVX2_done:
@@ -24031,6 +24733,8 @@ TEXT ·mulVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Y1
+	CMPQ         CX, $0x00000001
+	JE           mulVSI8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           mulVSI8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -24298,6 +25002,25 @@ mulVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI8AVX2_exact4
+	JMP          mulVSI8AVX2_end
+
+mulVSI8AVX2_single:
+	VPBROADCASTB (R8), Y2
+	XORQ         R10, R10
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R10*1), X3, X3
+	VPMULLW      X2, X3, X4
+	VPAND        X0, X4, X4
+	VPSRLW       $0x08, X3, X3
+	VPAND        X1, X2, X2
+	VPMULLW      X2, X3, X3
+	VPOR         X3, X4, X2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI8AVX2_single
 
 mulVSI8AVX2_end:
 mulVSI8AVX2_done:
@@ -24578,6 +25301,8 @@ TEXT ·mulSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Y1
+	CMPQ         CX, $0x00000001
+	JE           mulSVI8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           mulSVI8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -24845,6 +25570,25 @@ mulSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI8AVX2_exact4
+	JMP          mulSVI8AVX2_end
+
+mulSVI8AVX2_single:
+	VPBROADCASTB (SI), Y2
+	XORQ         R10, R10
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R8)(R10*1), X3, X3
+	VPMULLW      X3, X2, X4
+	VPAND        X0, X4, X4
+	VPSRLW       $0x08, X2, X2
+	VPAND        X1, X3, X3
+	VPMULLW      X3, X2, X2
+	VPOR         X2, X4, X2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI8AVX2_single
 
 mulSVI8AVX2_end:
 mulSVI8AVX2_done:
@@ -25119,6 +25863,8 @@ TEXT ·minVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -25288,6 +26034,21 @@ minVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVI8AVX2_exact4
+	JMP     minVVI8AVX2_end
+
+minVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPMINSB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI8AVX2_single
 
 minVVI8AVX2_end:
 minVVI8AVX2_done:
@@ -25494,6 +26255,8 @@ TEXT ·minVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -25661,6 +26424,20 @@ minVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI8AVX2_exact4
+	JMP          minVSI8AVX2_end
+
+minVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPMINSB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI8AVX2_single
 
 minVSI8AVX2_end:
 minVSI8AVX2_done:
@@ -25854,6 +26631,8 @@ TEXT ·minSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -26006,6 +26785,20 @@ minSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI8AVX2_exact4
+	JMP          minSVI8AVX2_end
+
+minSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPMINSB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI8AVX2_single
 
 minSVI8AVX2_end:
 minSVI8AVX2_done:
@@ -26194,6 +26987,8 @@ TEXT ·maxVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -26363,6 +27158,21 @@ maxVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVI8AVX2_exact4
+	JMP     maxVVI8AVX2_end
+
+maxVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPMAXSB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI8AVX2_single
 
 maxVVI8AVX2_end:
 maxVVI8AVX2_done:
@@ -26569,6 +27379,8 @@ TEXT ·maxVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -26736,6 +27548,20 @@ maxVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI8AVX2_exact4
+	JMP          maxVSI8AVX2_end
+
+maxVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPMAXSB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI8AVX2_single
 
 maxVSI8AVX2_end:
 maxVSI8AVX2_done:
@@ -26929,6 +27755,8 @@ TEXT ·maxSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -27081,6 +27909,20 @@ maxSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI8AVX2_exact4
+	JMP          maxSVI8AVX2_end
+
+maxSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPMAXSB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI8AVX2_single
 
 maxSVI8AVX2_end:
 maxSVI8AVX2_done:
@@ -27269,6 +28111,8 @@ TEXT ·addVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    addVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -27426,6 +28270,21 @@ addVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVI16AVX2_exact4
+	JMP     addVVI16AVX2_end
+
+addVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPADDW  X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     addVVI16AVX2_single
 
 addVVI16AVX2_end:
 addVVI16AVX2_done:
@@ -27608,6 +28467,8 @@ TEXT ·addVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    addVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -27765,6 +28626,20 @@ addVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI16AVX2_exact4
+	JMP          addVSI16AVX2_end
+
+addVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPADDW       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI16AVX2_single
 
 addVSI16AVX2_end:
 addVSI16AVX2_done:
@@ -27938,6 +28813,8 @@ TEXT ·addSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    addSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -28080,6 +28957,20 @@ addSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI16AVX2_exact4
+	JMP          addSVI16AVX2_end
+
+addSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPADDW       X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI16AVX2_single
 
 addSVI16AVX2_end:
 addSVI16AVX2_done:
@@ -28248,6 +29139,8 @@ TEXT ·subVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    subVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -28405,6 +29298,21 @@ subVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVI16AVX2_exact4
+	JMP     subVVI16AVX2_end
+
+subVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPSUBW  X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     subVVI16AVX2_single
 
 subVVI16AVX2_end:
 subVVI16AVX2_done:
@@ -28587,6 +29495,8 @@ TEXT ·subVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    subVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -28744,6 +29654,20 @@ subVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI16AVX2_exact4
+	JMP          subVSI16AVX2_end
+
+subVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPSUBW       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI16AVX2_single
 
 subVSI16AVX2_end:
 subVSI16AVX2_done:
@@ -28917,6 +29841,8 @@ TEXT ·subSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    subSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -29059,6 +29985,20 @@ subSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI16AVX2_exact4
+	JMP          subSVI16AVX2_end
+
+subSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPSUBW       X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI16AVX2_single
 
 subSVI16AVX2_end:
 subSVI16AVX2_done:
@@ -29227,6 +30167,8 @@ TEXT ·mulVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    mulVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -29384,6 +30326,21 @@ mulVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVI16AVX2_exact4
+	JMP     mulVVI16AVX2_end
+
+mulVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPMULLW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI16AVX2_single
 
 mulVVI16AVX2_end:
 mulVVI16AVX2_done:
@@ -29566,6 +30523,8 @@ TEXT ·mulVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    mulVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -29723,6 +30682,20 @@ mulVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI16AVX2_exact4
+	JMP          mulVSI16AVX2_end
+
+mulVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPMULLW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI16AVX2_single
 
 mulVSI16AVX2_end:
 mulVSI16AVX2_done:
@@ -29896,6 +30869,8 @@ TEXT ·mulSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    mulSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -30038,6 +31013,20 @@ mulSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI16AVX2_exact4
+	JMP          mulSVI16AVX2_end
+
+mulSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPMULLW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI16AVX2_single
 
 mulSVI16AVX2_end:
 mulSVI16AVX2_done:
@@ -30206,6 +31195,8 @@ TEXT ·minVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -30363,6 +31354,21 @@ minVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVI16AVX2_exact4
+	JMP     minVVI16AVX2_end
+
+minVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPMINSW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI16AVX2_single
 
 minVVI16AVX2_end:
 minVVI16AVX2_done:
@@ -30545,6 +31551,8 @@ TEXT ·minVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -30702,6 +31710,20 @@ minVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI16AVX2_exact4
+	JMP          minVSI16AVX2_end
+
+minVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPMINSW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI16AVX2_single
 
 minVSI16AVX2_end:
 minVSI16AVX2_done:
@@ -30875,6 +31897,8 @@ TEXT ·minSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -31017,6 +32041,20 @@ minSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI16AVX2_exact4
+	JMP          minSVI16AVX2_end
+
+minSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPMINSW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI16AVX2_single
 
 minSVI16AVX2_end:
 minSVI16AVX2_done:
@@ -31185,6 +32223,8 @@ TEXT ·maxVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -31342,6 +32382,21 @@ maxVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVI16AVX2_exact4
+	JMP     maxVVI16AVX2_end
+
+maxVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPMAXSW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI16AVX2_single
 
 maxVVI16AVX2_end:
 maxVVI16AVX2_done:
@@ -31524,6 +32579,8 @@ TEXT ·maxVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -31681,6 +32738,20 @@ maxVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI16AVX2_exact4
+	JMP          maxVSI16AVX2_end
+
+maxVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPMAXSW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI16AVX2_single
 
 maxVSI16AVX2_end:
 maxVSI16AVX2_done:
@@ -31854,6 +32925,8 @@ TEXT ·maxSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -31996,6 +33069,20 @@ maxSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI16AVX2_exact4
+	JMP          maxSVI16AVX2_end
+
+maxSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPMAXSW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI16AVX2_single
 
 maxSVI16AVX2_end:
 maxSVI16AVX2_done:
@@ -32164,6 +33251,8 @@ TEXT ·addVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -32309,6 +33398,19 @@ addVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVI32AVX2_exact4
+	JMP     addVVI32AVX2_end
+
+addVVI32AVX2_single:
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPADDD X1, X0, X0
+	VMOVD  X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVI32AVX2_single
 
 addVVI32AVX2_end:
 addVVI32AVX2_done:
@@ -32467,6 +33569,8 @@ TEXT ·addVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -32614,6 +33718,19 @@ addVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI32AVX2_exact4
+	JMP          addVSI32AVX2_end
+
+addVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPADDD       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI32AVX2_single
 
 addVSI32AVX2_end:
 addVSI32AVX2_done:
@@ -32767,6 +33884,8 @@ TEXT ·addSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    addSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -32899,6 +34018,19 @@ addSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI32AVX2_exact4
+	JMP          addSVI32AVX2_end
+
+addSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI32AVX2_single
 
 addSVI32AVX2_end:
 addSVI32AVX2_done:
@@ -33047,6 +34179,8 @@ TEXT ·subVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -33192,6 +34326,19 @@ subVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVI32AVX2_exact4
+	JMP     subVVI32AVX2_end
+
+subVVI32AVX2_single:
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPSUBD X1, X0, X0
+	VMOVD  X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVI32AVX2_single
 
 subVVI32AVX2_end:
 subVVI32AVX2_done:
@@ -33350,6 +34497,8 @@ TEXT ·subVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -33497,6 +34646,19 @@ subVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI32AVX2_exact4
+	JMP          subVSI32AVX2_end
+
+subVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPSUBD       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI32AVX2_single
 
 subVSI32AVX2_end:
 subVSI32AVX2_done:
@@ -33650,6 +34812,8 @@ TEXT ·subSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    subSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -33782,6 +34946,19 @@ subSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI32AVX2_exact4
+	JMP          subSVI32AVX2_end
+
+subSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPSUBD       X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI32AVX2_single
 
 subSVI32AVX2_end:
 subSVI32AVX2_done:
@@ -33930,6 +35107,8 @@ TEXT ·mulVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -34075,6 +35254,19 @@ mulVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVI32AVX2_exact4
+	JMP     mulVVI32AVX2_end
+
+mulVVI32AVX2_single:
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMULLD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI32AVX2_single
 
 mulVVI32AVX2_end:
 mulVVI32AVX2_done:
@@ -34233,6 +35425,8 @@ TEXT ·mulVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -34380,6 +35574,19 @@ mulVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI32AVX2_exact4
+	JMP          mulVSI32AVX2_end
+
+mulVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPMULLD      X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI32AVX2_single
 
 mulVSI32AVX2_end:
 mulVSI32AVX2_done:
@@ -34533,6 +35740,8 @@ TEXT ·mulSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    mulSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -34665,6 +35874,19 @@ mulSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI32AVX2_exact4
+	JMP          mulSVI32AVX2_end
+
+mulSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPMULLD      X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI32AVX2_single
 
 mulSVI32AVX2_end:
 mulSVI32AVX2_done:
@@ -34813,6 +36035,8 @@ TEXT ·minVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -34958,6 +36182,19 @@ minVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVI32AVX2_exact4
+	JMP     minVVI32AVX2_end
+
+minVVI32AVX2_single:
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMINSD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI32AVX2_single
 
 minVVI32AVX2_end:
 minVVI32AVX2_done:
@@ -35116,6 +36353,8 @@ TEXT ·minVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -35263,6 +36502,19 @@ minVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI32AVX2_exact4
+	JMP          minVSI32AVX2_end
+
+minVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPMINSD      X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI32AVX2_single
 
 minVSI32AVX2_end:
 minVSI32AVX2_done:
@@ -35416,6 +36668,8 @@ TEXT ·minSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -35548,6 +36802,19 @@ minSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI32AVX2_exact4
+	JMP          minSVI32AVX2_end
+
+minSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPMINSD      X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI32AVX2_single
 
 minSVI32AVX2_end:
 minSVI32AVX2_done:
@@ -35696,6 +36963,8 @@ TEXT ·maxVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -35841,6 +37110,19 @@ maxVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVI32AVX2_exact4
+	JMP     maxVVI32AVX2_end
+
+maxVVI32AVX2_single:
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMAXSD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI32AVX2_single
 
 maxVVI32AVX2_end:
 maxVVI32AVX2_done:
@@ -35999,6 +37281,8 @@ TEXT ·maxVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -36146,6 +37430,19 @@ maxVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI32AVX2_exact4
+	JMP          maxVSI32AVX2_end
+
+maxVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPMAXSD      X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI32AVX2_single
 
 maxVSI32AVX2_end:
 maxVSI32AVX2_done:
@@ -36299,6 +37596,8 @@ TEXT ·maxSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -36431,6 +37730,19 @@ maxSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI32AVX2_exact4
+	JMP          maxSVI32AVX2_end
+
+maxSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPMAXSD      X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI32AVX2_single
 
 maxSVI32AVX2_end:
 maxSVI32AVX2_done:
@@ -36579,6 +37891,8 @@ TEXT ·addVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -36714,6 +38028,19 @@ addVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVI64AVX2_exact4
+	JMP     addVVI64AVX2_end
+
+addVVI64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPADDQ X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVI64AVX2_single
 
 addVVI64AVX2_end:
 addVVI64AVX2_done:
@@ -36852,6 +38179,8 @@ TEXT ·addVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -36990,6 +38319,19 @@ addVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI64AVX2_exact4
+	JMP          addVSI64AVX2_end
+
+addVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPADDQ       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI64AVX2_single
 
 addVSI64AVX2_end:
 addVSI64AVX2_done:
@@ -37125,6 +38467,8 @@ TEXT ·addSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    addSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -37248,6 +38592,19 @@ addSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI64AVX2_exact4
+	JMP          addSVI64AVX2_end
+
+addSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI64AVX2_single
 
 addSVI64AVX2_end:
 addSVI64AVX2_done:
@@ -37378,6 +38735,8 @@ TEXT ·subVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -37513,6 +38872,19 @@ subVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVI64AVX2_exact4
+	JMP     subVVI64AVX2_end
+
+subVVI64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPSUBQ X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVI64AVX2_single
 
 subVVI64AVX2_end:
 subVVI64AVX2_done:
@@ -37651,6 +39023,8 @@ TEXT ·subVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -37789,6 +39163,19 @@ subVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI64AVX2_exact4
+	JMP          subVSI64AVX2_end
+
+subVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPSUBQ       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI64AVX2_single
 
 subVSI64AVX2_end:
 subVSI64AVX2_done:
@@ -37924,6 +39311,8 @@ TEXT ·subSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    subSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -38047,6 +39436,19 @@ subSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI64AVX2_exact4
+	JMP          subSVI64AVX2_end
+
+subSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPSUBQ       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI64AVX2_single
 
 subSVI64AVX2_end:
 subSVI64AVX2_done:
@@ -38177,6 +39579,8 @@ TEXT ·mulVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -38446,6 +39850,26 @@ mulVVI64AVX2_exact4:
 	ADDQ     R9, R8
 	DECQ     AX
 	JNZ      mulVVI64AVX2_exact4
+	JMP      mulVVI64AVX2_end
+
+mulVVI64AVX2_single:
+	XORQ     R10, R10
+	VMOVQ    (SI)(R10*8), X0
+	VMOVQ    (R8)(R10*8), X1
+	VPMULUDQ X1, X0, X2
+	VPSRLQ   $0x20, X0, X3
+	VPSRLQ   $0x20, X1, X4
+	VPMULUDQ X1, X3, X3
+	VPMULUDQ X4, X0, X4
+	VPADDQ   X4, X3, X0
+	VPSLLQ   $0x20, X0, X0
+	VPADDQ   X0, X2, X0
+	VMOVQ    X0, (DX)(R10*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	ADDQ     R9, R8
+	DECQ     AX
+	JNZ      mulVVI64AVX2_single
 
 mulVVI64AVX2_end:
 mulVVI64AVX2_done:
@@ -38652,6 +40076,8 @@ TEXT ·mulVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -38909,6 +40335,26 @@ mulVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI64AVX2_exact4
+	JMP          mulVSI64AVX2_end
+
+mulVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPMULUDQ     X0, X1, X2
+	VPSRLQ       $0x20, X1, X3
+	VPSRLQ       $0x20, X0, X4
+	VPMULUDQ     X0, X3, X3
+	VPMULUDQ     X4, X1, X4
+	VPADDQ       X4, X3, X0
+	VPSLLQ       $0x20, X0, X0
+	VPADDQ       X0, X2, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI64AVX2_single
 
 mulVSI64AVX2_end:
 mulVSI64AVX2_done:
@@ -39107,6 +40553,8 @@ TEXT ·mulSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    mulSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -39364,6 +40812,26 @@ mulSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI64AVX2_exact4
+	JMP          mulSVI64AVX2_end
+
+mulSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPMULUDQ     X1, X0, X2
+	VPSRLQ       $0x20, X0, X3
+	VPSRLQ       $0x20, X1, X4
+	VPMULUDQ     X1, X3, X3
+	VPMULUDQ     X4, X0, X4
+	VPADDQ       X4, X3, X0
+	VPSLLQ       $0x20, X0, X0
+	VPADDQ       X0, X2, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI64AVX2_single
 
 mulSVI64AVX2_end:
 mulSVI64AVX2_done:
@@ -39562,6 +41030,8 @@ TEXT ·minVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -39729,6 +41199,20 @@ minVVI64AVX2_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVI64AVX2_exact4
+	JMP       minVVI64AVX2_end
+
+minVVI64AVX2_single:
+	XORQ      R10, R10
+	VMOVQ     (SI)(R10*8), X0
+	VMOVQ     (R8)(R10*8), X1
+	VPCMPGTQ  X1, X0, X2
+	VPBLENDVB X2, X1, X0, X0
+	VMOVQ     X0, (DX)(R10*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	DECQ      AX
+	JNZ       minVVI64AVX2_single
 
 minVVI64AVX2_end:
 minVVI64AVX2_done:
@@ -39881,6 +41365,8 @@ TEXT ·minVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -40036,6 +41522,20 @@ minVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI64AVX2_exact4
+	JMP          minVSI64AVX2_end
+
+minVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPCMPGTQ     X0, X1, X2
+	VPBLENDVB    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI64AVX2_single
 
 minVSI64AVX2_end:
 minVSI64AVX2_done:
@@ -40180,6 +41680,8 @@ TEXT ·minSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    minSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -40335,6 +41837,20 @@ minSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI64AVX2_exact4
+	JMP          minSVI64AVX2_end
+
+minSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPCMPGTQ     X1, X0, X2
+	VPBLENDVB    X2, X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI64AVX2_single
 
 minSVI64AVX2_end:
 minSVI64AVX2_done:
@@ -40479,6 +41995,8 @@ TEXT ·maxVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    maxVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -40646,6 +42164,20 @@ maxVVI64AVX2_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVI64AVX2_exact4
+	JMP       maxVVI64AVX2_end
+
+maxVVI64AVX2_single:
+	XORQ      R10, R10
+	VMOVQ     (SI)(R10*8), X0
+	VMOVQ     (R8)(R10*8), X1
+	VPCMPGTQ  X1, X0, X2
+	VPBLENDVB X2, X0, X1, X0
+	VMOVQ     X0, (DX)(R10*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	DECQ      AX
+	JNZ       maxVVI64AVX2_single
 
 maxVVI64AVX2_end:
 maxVVI64AVX2_done:
@@ -40798,6 +42330,8 @@ TEXT ·maxVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    maxVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -40953,6 +42487,20 @@ maxVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI64AVX2_exact4
+	JMP          maxVSI64AVX2_end
+
+maxVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPCMPGTQ     X0, X1, X2
+	VPBLENDVB    X2, X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI64AVX2_single
 
 maxVSI64AVX2_end:
 maxVSI64AVX2_done:
@@ -41097,6 +42645,8 @@ TEXT ·maxSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    maxSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -41252,6 +42802,20 @@ maxSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI64AVX2_exact4
+	JMP          maxSVI64AVX2_end
+
+maxSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPCMPGTQ     X1, X0, X2
+	VPBLENDVB    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI64AVX2_single
 
 maxSVI64AVX2_end:
 maxSVI64AVX2_done:
@@ -41396,6 +42960,8 @@ TEXT ·minVVU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minVVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -41565,6 +43131,21 @@ minVVU8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVU8AVX2_exact4
+	JMP     minVVU8AVX2_end
+
+minVVU8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPMINUB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU8AVX2_single
 
 minVVU8AVX2_end:
 minVVU8AVX2_done:
@@ -41771,6 +43352,8 @@ TEXT ·minVSU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minVSU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -41938,6 +43521,20 @@ minVSU8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU8AVX2_exact4
+	JMP          minVSU8AVX2_end
+
+minVSU8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPMINUB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU8AVX2_single
 
 minVSU8AVX2_end:
 minVSU8AVX2_done:
@@ -42131,6 +43728,8 @@ TEXT ·minSVU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    minSVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -42283,6 +43882,20 @@ minSVU8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU8AVX2_exact4
+	JMP          minSVU8AVX2_end
+
+minSVU8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPMINUB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU8AVX2_single
 
 minSVU8AVX2_end:
 minSVU8AVX2_done:
@@ -42471,6 +44084,8 @@ TEXT ·maxVVU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxVVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -42640,6 +44255,21 @@ maxVVU8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVU8AVX2_exact4
+	JMP     maxVVU8AVX2_end
+
+maxVVU8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU8AVX2_single
 
 maxVVU8AVX2_end:
 maxVVU8AVX2_done:
@@ -42846,6 +44476,8 @@ TEXT ·maxVSU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxVSU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -43013,6 +44645,20 @@ maxVSU8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU8AVX2_exact4
+	JMP          maxVSU8AVX2_end
+
+maxVSU8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPMAXUB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU8AVX2_single
 
 maxVSU8AVX2_end:
 maxVSU8AVX2_done:
@@ -43206,6 +44852,8 @@ TEXT ·maxSVU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    maxSVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -43358,6 +45006,20 @@ maxSVU8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU8AVX2_exact4
+	JMP          maxSVU8AVX2_end
+
+maxSVU8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPMAXUB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU8AVX2_single
 
 maxSVU8AVX2_end:
 maxSVU8AVX2_done:
@@ -43546,6 +45208,8 @@ TEXT ·minVVU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minVVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -43703,6 +45367,21 @@ minVVU16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVU16AVX2_exact4
+	JMP     minVVU16AVX2_end
+
+minVVU16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPMINUW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU16AVX2_single
 
 minVVU16AVX2_end:
 minVVU16AVX2_done:
@@ -43885,6 +45564,8 @@ TEXT ·minVSU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minVSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -44042,6 +45723,20 @@ minVSU16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU16AVX2_exact4
+	JMP          minVSU16AVX2_end
+
+minVSU16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPMINUW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU16AVX2_single
 
 minVSU16AVX2_end:
 minVSU16AVX2_done:
@@ -44215,6 +45910,8 @@ TEXT ·minSVU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    minSVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -44357,6 +46054,20 @@ minSVU16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU16AVX2_exact4
+	JMP          minSVU16AVX2_end
+
+minSVU16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPMINUW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU16AVX2_single
 
 minSVU16AVX2_end:
 minSVU16AVX2_done:
@@ -44525,6 +46236,8 @@ TEXT ·maxVVU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxVVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -44682,6 +46395,21 @@ maxVVU16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVU16AVX2_exact4
+	JMP     maxVVU16AVX2_end
+
+maxVVU16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPMAXUW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU16AVX2_single
 
 maxVVU16AVX2_end:
 maxVVU16AVX2_done:
@@ -44864,6 +46592,8 @@ TEXT ·maxVSU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxVSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -45021,6 +46751,20 @@ maxVSU16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU16AVX2_exact4
+	JMP          maxVSU16AVX2_end
+
+maxVSU16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPMAXUW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU16AVX2_single
 
 maxVSU16AVX2_end:
 maxVSU16AVX2_done:
@@ -45194,6 +46938,8 @@ TEXT ·maxSVU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    maxSVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -45336,6 +47082,20 @@ maxSVU16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU16AVX2_exact4
+	JMP          maxSVU16AVX2_end
+
+maxSVU16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPMAXUW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU16AVX2_single
 
 maxSVU16AVX2_end:
 maxSVU16AVX2_done:
@@ -45504,6 +47264,8 @@ TEXT ·minVVU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -45649,6 +47411,19 @@ minVVU32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVU32AVX2_exact4
+	JMP     minVVU32AVX2_end
+
+minVVU32AVX2_single:
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMINUD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU32AVX2_single
 
 minVVU32AVX2_end:
 minVVU32AVX2_done:
@@ -45807,6 +47582,8 @@ TEXT ·minVSU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minVSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -45954,6 +47731,19 @@ minVSU32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU32AVX2_exact4
+	JMP          minVSU32AVX2_end
+
+minVSU32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPMINUD      X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU32AVX2_single
 
 minVSU32AVX2_end:
 minVSU32AVX2_done:
@@ -46107,6 +47897,8 @@ TEXT ·minSVU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    minSVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -46239,6 +48031,19 @@ minSVU32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU32AVX2_exact4
+	JMP          minSVU32AVX2_end
+
+minSVU32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPMINUD      X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU32AVX2_single
 
 minSVU32AVX2_end:
 minSVU32AVX2_done:
@@ -46387,6 +48192,8 @@ TEXT ·maxVVU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxVVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -46532,6 +48339,19 @@ maxVVU32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVU32AVX2_exact4
+	JMP     maxVVU32AVX2_end
+
+maxVVU32AVX2_single:
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMAXUD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU32AVX2_single
 
 maxVVU32AVX2_end:
 maxVVU32AVX2_done:
@@ -46690,6 +48510,8 @@ TEXT ·maxVSU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxVSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -46837,6 +48659,19 @@ maxVSU32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU32AVX2_exact4
+	JMP          maxVSU32AVX2_end
+
+maxVSU32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPMAXUD      X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU32AVX2_single
 
 maxVSU32AVX2_end:
 maxVSU32AVX2_done:
@@ -46990,6 +48825,8 @@ TEXT ·maxSVU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    maxSVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -47122,6 +48959,19 @@ maxSVU32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU32AVX2_exact4
+	JMP          maxSVU32AVX2_end
+
+maxSVU32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPMAXUD      X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU32AVX2_single
 
 maxSVU32AVX2_end:
 maxSVU32AVX2_done:
@@ -47273,6 +49123,8 @@ TEXT ·minVVU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           minVVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           minVVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -47474,6 +49326,22 @@ minVVU64AVX2_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVU64AVX2_exact4
+	JMP       minVVU64AVX2_end
+
+minVVU64AVX2_single:
+	XORQ      R10, R10
+	VMOVQ     (SI)(R10*8), X1
+	VMOVQ     (R8)(R10*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X4
+	VPCMPGTQ  X4, X3, X3
+	VPBLENDVB X3, X2, X1, X1
+	VMOVQ     X1, (DX)(R10*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	DECQ      AX
+	JNZ       minVVU64AVX2_single
 
 minVVU64AVX2_end:
 minVVU64AVX2_done:
@@ -47650,6 +49518,8 @@ TEXT ·minVSU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           minVSU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           minVSU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -47839,6 +49709,22 @@ minVSU64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU64AVX2_exact4
+	JMP          minVSU64AVX2_end
+
+minVSU64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X2
+	VPXOR        X0, X2, X3
+	VPXOR        X0, X1, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X1, X2, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU64AVX2_single
 
 minVSU64AVX2_end:
 minVSU64AVX2_done:
@@ -48007,6 +49893,8 @@ TEXT ·minSVU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           minSVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           minSVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -48196,6 +50084,22 @@ minSVU64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU64AVX2_exact4
+	JMP          minSVU64AVX2_end
+
+minSVU64AVX2_single:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X2
+	VPXOR        X0, X1, X3
+	VPXOR        X0, X2, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU64AVX2_single
 
 minSVU64AVX2_end:
 minSVU64AVX2_done:
@@ -48364,6 +50268,8 @@ TEXT ·maxVVU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxVVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -48565,6 +50471,22 @@ maxVVU64AVX2_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVU64AVX2_exact4
+	JMP       maxVVU64AVX2_end
+
+maxVVU64AVX2_single:
+	XORQ      R10, R10
+	VMOVQ     (SI)(R10*8), X1
+	VMOVQ     (R8)(R10*8), X2
+	VPXOR     X0, X1, X3
+	VPXOR     X0, X2, X4
+	VPCMPGTQ  X4, X3, X3
+	VPBLENDVB X3, X1, X2, X1
+	VMOVQ     X1, (DX)(R10*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	DECQ      AX
+	JNZ       maxVVU64AVX2_single
 
 maxVVU64AVX2_end:
 maxVVU64AVX2_done:
@@ -48741,6 +50663,8 @@ TEXT ·maxVSU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxVSU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxVSU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -48930,6 +50854,22 @@ maxVSU64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU64AVX2_exact4
+	JMP          maxVSU64AVX2_end
+
+maxVSU64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X2
+	VPXOR        X0, X2, X3
+	VPXOR        X0, X1, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU64AVX2_single
 
 maxVSU64AVX2_end:
 maxVSU64AVX2_done:
@@ -49098,6 +51038,8 @@ TEXT ·maxSVU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           maxSVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           maxSVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -49287,6 +51229,22 @@ maxSVU64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU64AVX2_exact4
+	JMP          maxSVU64AVX2_end
+
+maxSVU64AVX2_single:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X2
+	VPXOR        X0, X1, X3
+	VPXOR        X0, X2, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X1, X2, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU64AVX2_single
 
 maxSVU64AVX2_end:
 maxSVU64AVX2_done:
@@ -49452,6 +51410,8 @@ TEXT ·addVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49578,6 +51538,27 @@ addVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVF32AVX512_exact4
+	JMP     addVVF32AVX512_end
+
+addVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        addVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z0
+	VMOVUPS.Z (R8)(R10*4), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+addVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVF32AVX512_single
 
 addVVF32AVX512_end:
 addVVF32AVX512_done:
@@ -49698,6 +51679,8 @@ TEXT ·addVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49828,6 +51811,27 @@ addVSF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSF32AVX512_exact4
+	JMP          addVSF32AVX512_end
+
+addVSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VADDPS       Z0, Z1, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+addVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSF32AVX512_single
 
 addVSF32AVX512_end:
 addVSF32AVX512_done:
@@ -49947,6 +51951,8 @@ TEXT ·addSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50062,6 +52068,27 @@ addSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVF32AVX512_exact4
+	JMP          addSVF32AVX512_end
+
+addSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+addSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVF32AVX512_single
 
 addSVF32AVX512_end:
 addSVF32AVX512_done:
@@ -50176,6 +52203,8 @@ TEXT ·subVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50302,6 +52331,27 @@ subVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVF32AVX512_exact4
+	JMP     subVVF32AVX512_end
+
+subVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        subVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z0
+	VMOVUPS.Z (R8)(R10*4), K1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+subVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVF32AVX512_single
 
 subVVF32AVX512_end:
 subVVF32AVX512_done:
@@ -50422,6 +52472,8 @@ TEXT ·subVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50552,6 +52604,27 @@ subVSF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSF32AVX512_exact4
+	JMP          subVSF32AVX512_end
+
+subVSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VSUBPS       Z0, Z1, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+subVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSF32AVX512_single
 
 subVSF32AVX512_end:
 subVSF32AVX512_done:
@@ -50671,6 +52744,8 @@ TEXT ·subSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50786,6 +52861,27 @@ subSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVF32AVX512_exact4
+	JMP          subSVF32AVX512_end
+
+subSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VSUBPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+subSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVF32AVX512_single
 
 subSVF32AVX512_end:
 subSVF32AVX512_done:
@@ -50900,6 +52996,8 @@ TEXT ·mulVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -51026,6 +53124,27 @@ mulVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVF32AVX512_exact4
+	JMP     mulVVF32AVX512_end
+
+mulVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        mulVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z0
+	VMOVUPS.Z (R8)(R10*4), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+mulVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVF32AVX512_single
 
 mulVVF32AVX512_end:
 mulVVF32AVX512_done:
@@ -51146,6 +53265,8 @@ TEXT ·mulVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -51276,6 +53397,27 @@ mulVSF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSF32AVX512_exact4
+	JMP          mulVSF32AVX512_end
+
+mulVSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMULPS       Z0, Z1, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+mulVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSF32AVX512_single
 
 mulVSF32AVX512_end:
 mulVSF32AVX512_done:
@@ -51395,6 +53537,8 @@ TEXT ·mulSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -51510,6 +53654,27 @@ mulSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVF32AVX512_exact4
+	JMP          mulSVF32AVX512_end
+
+mulSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMULPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+mulSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVF32AVX512_single
 
 mulSVF32AVX512_end:
 mulSVF32AVX512_done:
@@ -51624,6 +53789,8 @@ TEXT ·divVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    divVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    divVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -51750,6 +53917,27 @@ divVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVVF32AVX512_exact4
+	JMP     divVVF32AVX512_end
+
+divVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        divVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z0
+	VMOVUPS.Z (R8)(R10*4), K1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+divVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divVVF32AVX512_single
 
 divVVF32AVX512_end:
 divVVF32AVX512_done:
@@ -51894,6 +54082,8 @@ TEXT ·divVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVL         $0x7f000000, R10
 	VMOVQ        R10, X7
 	VPBROADCASTD X7, Z7
+	CMPQ         CX, $0x00000001
+	JE           divVSF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           divVSF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -52281,6 +54471,53 @@ divexact54:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVSF32AVX512_exact4
+	JMP     divVSF32AVX512_end
+
+divVSF32AVX512_single:
+	VBROADCASTSS (R8), Z8
+	VDIVPS       Z8, Z1, Z9
+	VPANDD       Z8, Z0, Z11
+	VMULPS       Z5, Z11, Z10
+	VMAXPS       Z4, Z10, Z10
+	VMULPS       Z6, Z11, Z12
+	VMINPS       Z7, Z12, Z12
+	VCMPPS       $0x1d, Z2, Z11, K1
+	VCMPPS       $0x12, Z3, Z11, K2
+	KANDW        K2, K1, K1
+	VPSUBD       Z10, Z12, Z11
+	KNOTW        K1, K1
+	VPXORD       Z11, Z11, K1, Z11
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           divVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z12
+	VPANDD       Z12, Z0, Z13
+	VPSUBD       Z10, Z13, Z13
+	VPCMPUD      $0x05, Z11, Z13, K2
+	VMULPS       Z9, Z12, Z11
+	VMOVUPS      Z12, Z10
+	VFNMADD231PS Z8, Z11, Z10
+	VFMADD231PS  Z9, Z10, Z11
+	VMOVUPS      Z12, Z10
+	VFNMADD231PS Z8, Z11, Z10
+	VFMADD231PS  Z9, Z10, Z11
+	KORTESTW     K2, K2
+	JZ           divexact55
+	VDIVPS       Z8, Z12, Z11
+
+divexact55:
+	VMOVUPS Z11, K1, (DX)(R10*4)
+	ADDQ    R11, R10
+
+divVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divVSF32AVX512_single
 
 divVSF32AVX512_end:
 divVSF32AVX512_done:
@@ -52371,10 +54608,10 @@ divVSF32AVX512NT_row:
 	VFNMADD231PS Z8, Z14, Z13
 	VFMADD231PS  Z9, Z13, Z14
 	KORTESTW     K2, K2
-	JZ           divexact55
+	JZ           divexact56
 	VDIVPS       Z8, Z12, Z14
 
-divexact55:
+divexact56:
 	VMOVUPS Z14, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
@@ -52432,13 +54669,13 @@ divVSF32AVX512NT_loop4:
 	VFNMADD231PS Z8, Z20, Z16
 	VFMADD231PS  Z9, Z16, Z20
 	KORTESTW     K1, K1
-	JZ           divexact56
+	JZ           divexact57
 	VDIVPS       Z8, Z12, Z17
 	VDIVPS       Z8, Z13, Z18
 	VDIVPS       Z8, Z14, Z19
 	VDIVPS       Z8, Z15, Z20
 
-divexact56:
+divexact57:
 	VMOVNTPS Z17, (DX)(R10*4)
 	VMOVNTPS Z18, 64(DX)(R10*4)
 	VMOVNTPS Z19, 128(DX)(R10*4)
@@ -52463,10 +54700,10 @@ divVSF32AVX512NT_loop1:
 	VFNMADD231PS Z8, Z14, Z13
 	VFMADD231PS  Z9, Z13, Z14
 	KORTESTW     K1, K1
-	JZ           divexact57
+	JZ           divexact58
 	VDIVPS       Z8, Z12, Z14
 
-divexact57:
+divexact58:
 	VMOVNTPS Z14, (DX)(R10*4)
 	ADDQ     $0x00000010, R10
 	SUBQ     $0x00000010, R11
@@ -52489,10 +54726,10 @@ divVSF32AVX512NT_after1:
 	VFNMADD231PS Z8, Z11, Z10
 	VFMADD231PS  Z9, Z10, Z11
 	KORTESTW     K2, K2
-	JZ           divexact58
+	JZ           divexact59
 	VDIVPS       Z8, Z12, Z11
 
-divexact58:
+divexact59:
 	VMOVUPS Z11, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
@@ -52525,6 +54762,8 @@ TEXT ·divSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    divSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    divSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -52640,6 +54879,27 @@ divSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divSVF32AVX512_exact4
+	JMP          divSVF32AVX512_end
+
+divSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           divSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+divSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divSVF32AVX512_single
 
 divSVF32AVX512_end:
 divSVF32AVX512_done:
@@ -52754,6 +55014,8 @@ TEXT ·minVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -52912,6 +55174,29 @@ minVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVF32AVX512_exact4
+	JMP     minVVF32AVX512_end
+
+minVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        minVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z0
+	VMOVUPS.Z (R8)(R10*4), K1, Z1
+	VMINPS    Z1, Z0, Z1
+	VMINPS    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+minVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVF32AVX512_single
 
 minVVF32AVX512_end:
 minVVF32AVX512_done:
@@ -53046,6 +55331,8 @@ TEXT ·minVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -53208,6 +55495,29 @@ minVSF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSF32AVX512_exact4
+	JMP          minVSF32AVX512_end
+
+minVSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMINPS       Z0, Z1, Z0
+	VMINPS       Z1, Z0, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSF32AVX512_single
 
 minVSF32AVX512_end:
 minVSF32AVX512_done:
@@ -53341,6 +55651,8 @@ TEXT ·minSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -53488,6 +55800,29 @@ minSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVF32AVX512_exact4
+	JMP          minSVF32AVX512_end
+
+minSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMINPS       Z1, Z0, Z1
+	VMINPS       Z0, Z1, Z0
+	VPORD        Z0, Z1, Z0
+	VMOVUPS      Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVF32AVX512_single
 
 minSVF32AVX512_end:
 minSVF32AVX512_done:
@@ -53619,6 +55954,8 @@ TEXT ·maxVVF32AVX512(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxVVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           maxVVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -53825,6 +56162,32 @@ maxVVF32AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVF32AVX512_exact4
+	JMP     maxVVF32AVX512_end
+
+maxVVF32AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        maxVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPS.Z (SI)(R10*4), K1, Z1
+	VMOVUPS.Z (R8)(R10*4), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (DX)(R10*4)
+	ADDQ      R11, R10
+
+maxVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVF32AVX512_single
 
 maxVVF32AVX512_end:
 maxVVF32AVX512_done:
@@ -53986,6 +56349,8 @@ TEXT ·maxVSF32AVX512(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxVSF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           maxVSF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -54185,6 +56550,32 @@ maxVSF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSF32AVX512_exact4
+	JMP          maxVSF32AVX512_end
+
+maxVSF32AVX512_single:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z1
+	VMINPS       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSF32AVX512_single
 
 maxVSF32AVX512_end:
 maxVSF32AVX512_done:
@@ -54339,6 +56730,8 @@ TEXT ·maxSVF32AVX512(SB), NOSPLIT, $0-64
 	MOVL         $0x80000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxSVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           maxSVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -54523,6 +56916,32 @@ maxSVF32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVF32AVX512_exact4
+	JMP          maxSVF32AVX512_end
+
+maxSVF32AVX512_single:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVF32AVX512_single
 
 maxSVF32AVX512_end:
 maxSVF32AVX512_done:
@@ -58417,6 +60836,8 @@ TEXT ·addVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -58543,6 +60964,27 @@ addVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     addVVF64AVX512_exact4
+	JMP     addVVF64AVX512_end
+
+addVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        addVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z0
+	VMOVUPD.Z (R8)(R10*8), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+addVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVF64AVX512_single
 
 addVVF64AVX512_end:
 addVVF64AVX512_done:
@@ -58663,6 +61105,8 @@ TEXT ·addVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -58793,6 +61237,27 @@ addVSF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSF64AVX512_exact4
+	JMP          addVSF64AVX512_end
+
+addVSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VADDPD       Z0, Z1, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+addVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSF64AVX512_single
 
 addVSF64AVX512_end:
 addVSF64AVX512_done:
@@ -58912,6 +61377,8 @@ TEXT ·addSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59027,6 +61494,27 @@ addSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVF64AVX512_exact4
+	JMP          addSVF64AVX512_end
+
+addSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+addSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVF64AVX512_single
 
 addSVF64AVX512_end:
 addSVF64AVX512_done:
@@ -59141,6 +61629,8 @@ TEXT ·subVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59267,6 +61757,27 @@ subVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     subVVF64AVX512_exact4
+	JMP     subVVF64AVX512_end
+
+subVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        subVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z0
+	VMOVUPD.Z (R8)(R10*8), K1, Z1
+	VSUBPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+subVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVF64AVX512_single
 
 subVVF64AVX512_end:
 subVVF64AVX512_done:
@@ -59387,6 +61898,8 @@ TEXT ·subVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59517,6 +62030,27 @@ subVSF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSF64AVX512_exact4
+	JMP          subVSF64AVX512_end
+
+subVSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VSUBPD       Z0, Z1, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+subVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSF64AVX512_single
 
 subVSF64AVX512_end:
 subVSF64AVX512_done:
@@ -59636,6 +62170,8 @@ TEXT ·subSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59751,6 +62287,27 @@ subSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVF64AVX512_exact4
+	JMP          subSVF64AVX512_end
+
+subSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VSUBPD       Z1, Z0, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+subSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVF64AVX512_single
 
 subSVF64AVX512_end:
 subSVF64AVX512_done:
@@ -59865,6 +62422,8 @@ TEXT ·mulVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59991,6 +62550,27 @@ mulVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     mulVVF64AVX512_exact4
+	JMP     mulVVF64AVX512_end
+
+mulVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        mulVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z0
+	VMOVUPD.Z (R8)(R10*8), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+mulVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVF64AVX512_single
 
 mulVVF64AVX512_end:
 mulVVF64AVX512_done:
@@ -60111,6 +62691,8 @@ TEXT ·mulVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60241,6 +62823,27 @@ mulVSF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSF64AVX512_exact4
+	JMP          mulVSF64AVX512_end
+
+mulVSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMULPD       Z0, Z1, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+mulVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSF64AVX512_single
 
 mulVSF64AVX512_end:
 mulVSF64AVX512_done:
@@ -60360,6 +62963,8 @@ TEXT ·mulSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60475,6 +63080,27 @@ mulSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVF64AVX512_exact4
+	JMP          mulSVF64AVX512_end
+
+mulSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMULPD       Z1, Z0, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+mulSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVF64AVX512_single
 
 mulSVF64AVX512_end:
 mulSVF64AVX512_done:
@@ -60589,6 +63215,8 @@ TEXT ·divVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    divVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    divVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60715,6 +63343,27 @@ divVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVVF64AVX512_exact4
+	JMP     divVVF64AVX512_end
+
+divVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        divVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z0
+	VMOVUPD.Z (R8)(R10*8), K1, Z1
+	VDIVPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+divVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divVVF64AVX512_single
 
 divVVF64AVX512_end:
 divVVF64AVX512_done:
@@ -60859,6 +63508,8 @@ TEXT ·divVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0x7fe0000000000000, R10
 	VMOVQ        R10, X7
 	VPBROADCASTQ X7, Z7
+	CMPQ         CX, $0x00000001
+	JE           divVSF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           divVSF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -60936,13 +63587,13 @@ divVSF64AVX512_loop4:
 	VFNMADD231PD Z8, Z20, Z16
 	VFMADD231PD  Z9, Z16, Z20
 	KORTESTW     K1, K1
-	JZ           divexact59
+	JZ           divexact60
 	VDIVPD       Z8, Z12, Z17
 	VDIVPD       Z8, Z13, Z18
 	VDIVPD       Z8, Z14, Z19
 	VDIVPD       Z8, Z15, Z20
 
-divexact59:
+divexact60:
 	VMOVUPD Z17, (DX)(R10*8)
 	VMOVUPD Z18, 64(DX)(R10*8)
 	VMOVUPD Z19, 128(DX)(R10*8)
@@ -60967,10 +63618,10 @@ divVSF64AVX512_loop1:
 	VFNMADD231PD Z8, Z14, Z13
 	VFMADD231PD  Z9, Z13, Z14
 	KORTESTW     K1, K1
-	JZ           divexact60
+	JZ           divexact61
 	VDIVPD       Z8, Z12, Z14
 
-divexact60:
+divexact61:
 	VMOVUPD Z14, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -60993,10 +63644,10 @@ divVSF64AVX512_after1:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K2, K2
-	JZ           divexact61
+	JZ           divexact62
 	VDIVPD       Z8, Z12, Z11
 
-divexact61:
+divexact62:
 	VMOVUPD Z11, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
@@ -61035,10 +63686,10 @@ divVSF64AVX512_exact1:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K1, K1
-	JZ           divexact62
+	JZ           divexact63
 	VDIVPD       Z8, Z12, Z11
 
-divexact62:
+divexact63:
 	VMOVUPD Z11, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
@@ -61086,11 +63737,11 @@ divVSF64AVX512_exact2:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K1, K1
-	JZ           divexact63
+	JZ           divexact64
 	VDIVPD       Z8, Z12, Z15
 	VDIVPD       Z8, Z13, Z11
 
-divexact63:
+divexact64:
 	VMOVUPD Z15, (DX)(R10*8)
 	VMOVUPD Z11, 64(DX)(R10*8)
 	ADDQ    BX, DX
@@ -61151,12 +63802,12 @@ divVSF64AVX512_exact3:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K1, K1
-	JZ           divexact64
+	JZ           divexact65
 	VDIVPD       Z8, Z12, Z16
 	VDIVPD       Z8, Z13, Z17
 	VDIVPD       Z8, Z14, Z11
 
-divexact64:
+divexact65:
 	VMOVUPD Z16, (DX)(R10*8)
 	VMOVUPD Z17, 64(DX)(R10*8)
 	VMOVUPD Z11, 128(DX)(R10*8)
@@ -61230,13 +63881,13 @@ divVSF64AVX512_exact4:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K1, K1
-	JZ           divexact65
+	JZ           divexact66
 	VDIVPD       Z8, Z12, Z17
 	VDIVPD       Z8, Z13, Z18
 	VDIVPD       Z8, Z14, Z19
 	VDIVPD       Z8, Z15, Z11
 
-divexact65:
+divexact66:
 	VMOVUPD Z17, (DX)(R10*8)
 	VMOVUPD Z18, 64(DX)(R10*8)
 	VMOVUPD Z19, 128(DX)(R10*8)
@@ -61246,6 +63897,53 @@ divexact65:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     divVSF64AVX512_exact4
+	JMP     divVSF64AVX512_end
+
+divVSF64AVX512_single:
+	VBROADCASTSD (R8), Z8
+	VDIVPD       Z8, Z1, Z9
+	VPANDD       Z8, Z0, Z11
+	VMULPD       Z5, Z11, Z10
+	VMAXPD       Z4, Z10, Z10
+	VMULPD       Z6, Z11, Z12
+	VMINPD       Z7, Z12, Z12
+	VCMPPD       $0x1d, Z2, Z11, K1
+	VCMPPD       $0x12, Z3, Z11, K2
+	KANDW        K2, K1, K1
+	VPSUBQ       Z10, Z12, Z11
+	KNOTW        K1, K1
+	VPXORQ       Z11, Z11, K1, Z11
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           divVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z12
+	VPANDD       Z12, Z0, Z13
+	VPSUBQ       Z10, Z13, Z13
+	VPCMPUQ      $0x05, Z11, Z13, K2
+	VMULPD       Z9, Z12, Z11
+	VMOVUPS      Z12, Z10
+	VFNMADD231PD Z8, Z11, Z10
+	VFMADD231PD  Z9, Z10, Z11
+	VMOVUPS      Z12, Z10
+	VFNMADD231PD Z8, Z11, Z10
+	VFMADD231PD  Z9, Z10, Z11
+	KORTESTW     K2, K2
+	JZ           divexact67
+	VDIVPD       Z8, Z12, Z11
+
+divexact67:
+	VMOVUPD Z11, K1, (DX)(R10*8)
+	ADDQ    R11, R10
+
+divVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divVSF64AVX512_single
 
 divVSF64AVX512_end:
 divVSF64AVX512_done:
@@ -61336,10 +64034,10 @@ divVSF64AVX512NT_row:
 	VFNMADD231PD Z8, Z14, Z13
 	VFMADD231PD  Z9, Z13, Z14
 	KORTESTW     K2, K2
-	JZ           divexact66
+	JZ           divexact68
 	VDIVPD       Z8, Z12, Z14
 
-divexact66:
+divexact68:
 	VMOVUPD Z14, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
@@ -61397,13 +64095,13 @@ divVSF64AVX512NT_loop4:
 	VFNMADD231PD Z8, Z20, Z16
 	VFMADD231PD  Z9, Z16, Z20
 	KORTESTW     K1, K1
-	JZ           divexact67
+	JZ           divexact69
 	VDIVPD       Z8, Z12, Z17
 	VDIVPD       Z8, Z13, Z18
 	VDIVPD       Z8, Z14, Z19
 	VDIVPD       Z8, Z15, Z20
 
-divexact67:
+divexact69:
 	VMOVNTPD Z17, (DX)(R10*8)
 	VMOVNTPD Z18, 64(DX)(R10*8)
 	VMOVNTPD Z19, 128(DX)(R10*8)
@@ -61428,10 +64126,10 @@ divVSF64AVX512NT_loop1:
 	VFNMADD231PD Z8, Z14, Z13
 	VFMADD231PD  Z9, Z13, Z14
 	KORTESTW     K1, K1
-	JZ           divexact68
+	JZ           divexact70
 	VDIVPD       Z8, Z12, Z14
 
-divexact68:
+divexact70:
 	VMOVNTPD Z14, (DX)(R10*8)
 	ADDQ     $0x00000008, R10
 	SUBQ     $0x00000008, R11
@@ -61454,10 +64152,10 @@ divVSF64AVX512NT_after1:
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
 	KORTESTW     K2, K2
-	JZ           divexact69
+	JZ           divexact71
 	VDIVPD       Z8, Z12, Z11
 
-divexact69:
+divexact71:
 	VMOVUPD Z11, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
@@ -61490,6 +64188,8 @@ TEXT ·divSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    divSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    divSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -61605,6 +64305,27 @@ divSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          divSVF64AVX512_exact4
+	JMP          divSVF64AVX512_end
+
+divSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           divSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VDIVPD       Z1, Z0, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+divSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  divSVF64AVX512_single
 
 divSVF64AVX512_end:
 divSVF64AVX512_done:
@@ -61719,6 +64440,8 @@ TEXT ·minVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -61877,6 +64600,29 @@ minVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     minVVF64AVX512_exact4
+	JMP     minVVF64AVX512_end
+
+minVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        minVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z0
+	VMOVUPD.Z (R8)(R10*8), K1, Z1
+	VMINPD    Z1, Z0, Z1
+	VMINPD    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+minVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVF64AVX512_single
 
 minVVF64AVX512_end:
 minVVF64AVX512_done:
@@ -62011,6 +64757,8 @@ TEXT ·minVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -62173,6 +64921,29 @@ minVSF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSF64AVX512_exact4
+	JMP          minVSF64AVX512_end
+
+minVSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMINPD       Z0, Z1, Z0
+	VMINPD       Z1, Z0, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSF64AVX512_single
 
 minVSF64AVX512_end:
 minVSF64AVX512_done:
@@ -62306,6 +65077,8 @@ TEXT ·minSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -62453,6 +65226,29 @@ minSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVF64AVX512_exact4
+	JMP          minSVF64AVX512_end
+
+minSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMINPD       Z1, Z0, Z1
+	VMINPD       Z0, Z1, Z0
+	VPORD        Z0, Z1, Z0
+	VMOVUPD      Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVF64AVX512_single
 
 minSVF64AVX512_end:
 minSVF64AVX512_done:
@@ -62584,6 +65380,8 @@ TEXT ·maxVVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxVVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           maxVVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -62790,6 +65588,32 @@ maxVVF64AVX512_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     maxVVF64AVX512_exact4
+	JMP     maxVVF64AVX512_end
+
+maxVVF64AVX512_single:
+	XORQ      R10, R10
+	MOVQ      $0x00000001, R11
+	TESTQ     R11, R11
+	JZ        maxVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R11*8), K1
+	VMOVUPD.Z (SI)(R10*8), K1, Z1
+	VMOVUPD.Z (R8)(R10*8), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPD   Z1, K1, (DX)(R10*8)
+	ADDQ      R11, R10
+
+maxVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVF64AVX512_single
 
 maxVVF64AVX512_end:
 maxVVF64AVX512_done:
@@ -62951,6 +65775,8 @@ TEXT ·maxVSF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxVSF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           maxVSF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -63150,6 +65976,32 @@ maxVSF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSF64AVX512_exact4
+	JMP          maxVSF64AVX512_end
+
+maxVSF64AVX512_single:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z1
+	VMINPD       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSF64AVX512_single
 
 maxVSF64AVX512_end:
 maxVSF64AVX512_done:
@@ -63304,6 +66156,8 @@ TEXT ·maxSVF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0x8000000000000000, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           maxSVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           maxSVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -63488,6 +66342,32 @@ maxSVF64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVF64AVX512_exact4
+	JMP          maxSVF64AVX512_end
+
+maxSVF64AVX512_single:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVF64AVX512_single
 
 maxSVF64AVX512_end:
 maxSVF64AVX512_done:
@@ -67442,6 +70322,8 @@ TEXT ·addVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    addVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -67568,6 +70450,27 @@ addVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       addVVI8AVX512_exact4
+	JMP       addVVI8AVX512_end
+
+addVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         addVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPADDB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+addVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVI8AVX512_single
 
 addVVI8AVX512_end:
 addVVI8AVX512_done:
@@ -67688,6 +70591,8 @@ TEXT ·addVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    addVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -67818,6 +70723,27 @@ addVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI8AVX512_exact4
+	JMP          addVSI8AVX512_end
+
+addVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPADDB       Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+addVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSI8AVX512_single
 
 addVSI8AVX512_end:
 addVSI8AVX512_done:
@@ -67937,6 +70863,8 @@ TEXT ·addSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    addSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -68052,6 +70980,27 @@ addSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI8AVX512_exact4
+	JMP          addSVI8AVX512_end
+
+addSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPADDB       Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+addSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVI8AVX512_single
 
 addSVI8AVX512_end:
 addSVI8AVX512_done:
@@ -68166,6 +71115,8 @@ TEXT ·subVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    subVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -68292,6 +71243,27 @@ subVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       subVVI8AVX512_exact4
+	JMP       subVVI8AVX512_end
+
+subVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         subVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+subVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVI8AVX512_single
 
 subVVI8AVX512_end:
 subVVI8AVX512_done:
@@ -68412,6 +71384,8 @@ TEXT ·subVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    subVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -68542,6 +71516,27 @@ subVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI8AVX512_exact4
+	JMP          subVSI8AVX512_end
+
+subVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPSUBB       Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+subVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSI8AVX512_single
 
 subVSI8AVX512_end:
 subVSI8AVX512_done:
@@ -68661,6 +71656,8 @@ TEXT ·subSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    subSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -68776,6 +71773,27 @@ subSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI8AVX512_exact4
+	JMP          subSVI8AVX512_end
+
+subSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPSUBB       Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+subSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVI8AVX512_single
 
 subSVI8AVX512_end:
 subSVI8AVX512_done:
@@ -68896,6 +71914,8 @@ TEXT ·mulVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Z1
+	CMPQ         CX, $0x00000001
+	JE           mulVVI8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           mulVVI8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -69117,6 +72137,32 @@ mulVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       mulVVI8AVX512_exact4
+	JMP       mulVVI8AVX512_end
+
+mulVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         mulVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z2
+	VMOVDQU8.Z (R8)(R10*1), K1, Z3
+	VPMULLW    Z3, Z2, Z4
+	VPANDD     Z0, Z4, Z4
+	VPSRLW     $0x08, Z2, Z2
+	VPANDD     Z1, Z3, Z3
+	VPMULLW    Z3, Z2, Z2
+	VPORD      Z2, Z4, Z2
+	VMOVDQU8   Z2, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+mulVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVI8AVX512_single
 
 mulVVI8AVX512_end:
 mulVVI8AVX512_done:
@@ -69289,6 +72335,8 @@ TEXT ·mulVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Z1
+	CMPQ         CX, $0x00000001
+	JE           mulVSI8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           mulVSI8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -69499,6 +72547,32 @@ mulVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI8AVX512_exact4
+	JMP          mulVSI8AVX512_end
+
+mulVSI8AVX512_single:
+	VPBROADCASTB (R8), Z2
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z3
+	VPMULLW      Z2, Z3, Z4
+	VPANDD       Z0, Z4, Z4
+	VPSRLW       $0x08, Z3, Z3
+	VPANDD       Z1, Z2, Z2
+	VPMULLW      Z2, Z3, Z3
+	VPORD        Z3, Z4, Z2
+	VMOVDQU8     Z2, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+mulVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSI8AVX512_single
 
 mulVSI8AVX512_end:
 mulVSI8AVX512_done:
@@ -69665,6 +72739,8 @@ TEXT ·mulSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Z1
+	CMPQ         CX, $0x00000001
+	JE           mulSVI8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           mulSVI8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -69875,6 +72951,32 @@ mulSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI8AVX512_exact4
+	JMP          mulSVI8AVX512_end
+
+mulSVI8AVX512_single:
+	VPBROADCASTB (SI), Z2
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z3
+	VPMULLW      Z3, Z2, Z4
+	VPANDD       Z0, Z4, Z4
+	VPSRLW       $0x08, Z2, Z2
+	VPANDD       Z1, Z3, Z3
+	VPMULLW      Z3, Z2, Z2
+	VPORD        Z2, Z4, Z2
+	VMOVDQU8     Z2, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+mulSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVI8AVX512_single
 
 mulSVI8AVX512_end:
 mulSVI8AVX512_done:
@@ -70035,6 +73137,8 @@ TEXT ·minVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -70161,6 +73265,27 @@ minVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVI8AVX512_exact4
+	JMP       minVVI8AVX512_end
+
+minVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         minVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPMINSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+minVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVI8AVX512_single
 
 minVVI8AVX512_end:
 minVVI8AVX512_done:
@@ -70281,6 +73406,8 @@ TEXT ·minVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -70411,6 +73538,27 @@ minVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI8AVX512_exact4
+	JMP          minVSI8AVX512_end
+
+minVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPMINSB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+minVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSI8AVX512_single
 
 minVSI8AVX512_end:
 minVSI8AVX512_done:
@@ -70530,6 +73678,8 @@ TEXT ·minSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -70645,6 +73795,27 @@ minSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI8AVX512_exact4
+	JMP          minSVI8AVX512_end
+
+minSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPMINSB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+minSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVI8AVX512_single
 
 minSVI8AVX512_end:
 minSVI8AVX512_done:
@@ -70759,6 +73930,8 @@ TEXT ·maxVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -70885,6 +74058,27 @@ maxVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVI8AVX512_exact4
+	JMP       maxVVI8AVX512_end
+
+maxVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         maxVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPMAXSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+maxVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVI8AVX512_single
 
 maxVVI8AVX512_end:
 maxVVI8AVX512_done:
@@ -71005,6 +74199,8 @@ TEXT ·maxVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -71135,6 +74331,27 @@ maxVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI8AVX512_exact4
+	JMP          maxVSI8AVX512_end
+
+maxVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPMAXSB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+maxVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSI8AVX512_single
 
 maxVSI8AVX512_end:
 maxVSI8AVX512_done:
@@ -71254,6 +74471,8 @@ TEXT ·maxSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -71369,6 +74588,27 @@ maxSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI8AVX512_exact4
+	JMP          maxSVI8AVX512_end
+
+maxSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPMAXSB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+maxSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVI8AVX512_single
 
 maxSVI8AVX512_end:
 maxSVI8AVX512_done:
@@ -71483,6 +74723,8 @@ TEXT ·addVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    addVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -71609,6 +74851,27 @@ addVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       addVVI16AVX512_exact4
+	JMP       addVVI16AVX512_end
+
+addVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          addVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPADDW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+addVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVI16AVX512_single
 
 addVVI16AVX512_end:
 addVVI16AVX512_done:
@@ -71729,6 +74992,8 @@ TEXT ·addVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    addVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -71859,6 +75124,27 @@ addVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI16AVX512_exact4
+	JMP          addVSI16AVX512_end
+
+addVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPADDW       Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+addVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSI16AVX512_single
 
 addVSI16AVX512_end:
 addVSI16AVX512_done:
@@ -71978,6 +75264,8 @@ TEXT ·addSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    addSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -72093,6 +75381,27 @@ addSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI16AVX512_exact4
+	JMP          addSVI16AVX512_end
+
+addSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPADDW       Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+addSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVI16AVX512_single
 
 addSVI16AVX512_end:
 addSVI16AVX512_done:
@@ -72207,6 +75516,8 @@ TEXT ·subVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    subVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -72333,6 +75644,27 @@ subVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       subVVI16AVX512_exact4
+	JMP       subVVI16AVX512_end
+
+subVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          subVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPSUBW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+subVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVI16AVX512_single
 
 subVVI16AVX512_end:
 subVVI16AVX512_done:
@@ -72453,6 +75785,8 @@ TEXT ·subVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    subVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -72583,6 +75917,27 @@ subVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI16AVX512_exact4
+	JMP          subVSI16AVX512_end
+
+subVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPSUBW       Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+subVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSI16AVX512_single
 
 subVSI16AVX512_end:
 subVSI16AVX512_done:
@@ -72702,6 +76057,8 @@ TEXT ·subSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    subSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -72817,6 +76174,27 @@ subSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI16AVX512_exact4
+	JMP          subSVI16AVX512_end
+
+subSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPSUBW       Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+subSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVI16AVX512_single
 
 subSVI16AVX512_end:
 subSVI16AVX512_done:
@@ -72931,6 +76309,8 @@ TEXT ·mulVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    mulVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -73057,6 +76437,27 @@ mulVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       mulVVI16AVX512_exact4
+	JMP       mulVVI16AVX512_end
+
+mulVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          mulVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPMULLW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+mulVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVI16AVX512_single
 
 mulVVI16AVX512_end:
 mulVVI16AVX512_done:
@@ -73177,6 +76578,8 @@ TEXT ·mulVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    mulVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -73307,6 +76710,27 @@ mulVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI16AVX512_exact4
+	JMP          mulVSI16AVX512_end
+
+mulVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPMULLW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+mulVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSI16AVX512_single
 
 mulVSI16AVX512_end:
 mulVSI16AVX512_done:
@@ -73426,6 +76850,8 @@ TEXT ·mulSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    mulSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -73541,6 +76967,27 @@ mulSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI16AVX512_exact4
+	JMP          mulSVI16AVX512_end
+
+mulSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPMULLW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+mulSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVI16AVX512_single
 
 mulSVI16AVX512_end:
 mulSVI16AVX512_done:
@@ -73655,6 +77102,8 @@ TEXT ·minVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -73781,6 +77230,27 @@ minVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVI16AVX512_exact4
+	JMP       minVVI16AVX512_end
+
+minVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPMINSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+minVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVI16AVX512_single
 
 minVVI16AVX512_end:
 minVVI16AVX512_done:
@@ -73901,6 +77371,8 @@ TEXT ·minVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -74031,6 +77503,27 @@ minVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI16AVX512_exact4
+	JMP          minVSI16AVX512_end
+
+minVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPMINSW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+minVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSI16AVX512_single
 
 minVSI16AVX512_end:
 minVSI16AVX512_done:
@@ -74150,6 +77643,8 @@ TEXT ·minSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -74265,6 +77760,27 @@ minSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI16AVX512_exact4
+	JMP          minSVI16AVX512_end
+
+minSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPMINSW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+minSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVI16AVX512_single
 
 minSVI16AVX512_end:
 minSVI16AVX512_done:
@@ -74379,6 +77895,8 @@ TEXT ·maxVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -74505,6 +78023,27 @@ maxVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVI16AVX512_exact4
+	JMP       maxVVI16AVX512_end
+
+maxVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPMAXSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+maxVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVI16AVX512_single
 
 maxVVI16AVX512_end:
 maxVVI16AVX512_done:
@@ -74625,6 +78164,8 @@ TEXT ·maxVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -74755,6 +78296,27 @@ maxVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI16AVX512_exact4
+	JMP          maxVSI16AVX512_end
+
+maxVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPMAXSW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+maxVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSI16AVX512_single
 
 maxVSI16AVX512_end:
 maxVSI16AVX512_done:
@@ -74874,6 +78436,8 @@ TEXT ·maxSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -74989,6 +78553,27 @@ maxSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI16AVX512_exact4
+	JMP          maxSVI16AVX512_end
+
+maxSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPMAXSW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+maxSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVI16AVX512_single
 
 maxSVI16AVX512_end:
 maxSVI16AVX512_done:
@@ -75103,6 +78688,8 @@ TEXT ·addVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -75229,6 +78816,27 @@ addVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       addVVI32AVX512_exact4
+	JMP       addVVI32AVX512_end
+
+addVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          addVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPADDD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+addVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVI32AVX512_single
 
 addVVI32AVX512_end:
 addVVI32AVX512_done:
@@ -75349,6 +78957,8 @@ TEXT ·addVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -75479,6 +79089,27 @@ addVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI32AVX512_exact4
+	JMP          addVSI32AVX512_end
+
+addVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPADDD       Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+addVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSI32AVX512_single
 
 addVSI32AVX512_end:
 addVSI32AVX512_done:
@@ -75598,6 +79229,8 @@ TEXT ·addSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    addSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -75713,6 +79346,27 @@ addSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI32AVX512_exact4
+	JMP          addSVI32AVX512_end
+
+addSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPADDD       Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+addSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVI32AVX512_single
 
 addSVI32AVX512_end:
 addSVI32AVX512_done:
@@ -75827,6 +79481,8 @@ TEXT ·subVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -75953,6 +79609,27 @@ subVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       subVVI32AVX512_exact4
+	JMP       subVVI32AVX512_end
+
+subVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          subVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPSUBD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+subVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVI32AVX512_single
 
 subVVI32AVX512_end:
 subVVI32AVX512_done:
@@ -76073,6 +79750,8 @@ TEXT ·subVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -76203,6 +79882,27 @@ subVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI32AVX512_exact4
+	JMP          subVSI32AVX512_end
+
+subVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPSUBD       Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+subVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSI32AVX512_single
 
 subVSI32AVX512_end:
 subVSI32AVX512_done:
@@ -76322,6 +80022,8 @@ TEXT ·subSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    subSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -76437,6 +80139,27 @@ subSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI32AVX512_exact4
+	JMP          subSVI32AVX512_end
+
+subSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPSUBD       Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+subSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVI32AVX512_single
 
 subSVI32AVX512_end:
 subSVI32AVX512_done:
@@ -76551,6 +80274,8 @@ TEXT ·mulVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -76677,6 +80402,27 @@ mulVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       mulVVI32AVX512_exact4
+	JMP       mulVVI32AVX512_end
+
+mulVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          mulVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPMULLD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+mulVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVI32AVX512_single
 
 mulVVI32AVX512_end:
 mulVVI32AVX512_done:
@@ -76797,6 +80543,8 @@ TEXT ·mulVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -76927,6 +80675,27 @@ mulVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI32AVX512_exact4
+	JMP          mulVSI32AVX512_end
+
+mulVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPMULLD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+mulVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSI32AVX512_single
 
 mulVSI32AVX512_end:
 mulVSI32AVX512_done:
@@ -77046,6 +80815,8 @@ TEXT ·mulSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    mulSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -77161,6 +80932,27 @@ mulSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI32AVX512_exact4
+	JMP          mulSVI32AVX512_end
+
+mulSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPMULLD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+mulSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVI32AVX512_single
 
 mulSVI32AVX512_end:
 mulSVI32AVX512_done:
@@ -77275,6 +81067,8 @@ TEXT ·minVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -77401,6 +81195,27 @@ minVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVI32AVX512_exact4
+	JMP       minVVI32AVX512_end
+
+minVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPMINSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+minVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVI32AVX512_single
 
 minVVI32AVX512_end:
 minVVI32AVX512_done:
@@ -77521,6 +81336,8 @@ TEXT ·minVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -77651,6 +81468,27 @@ minVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI32AVX512_exact4
+	JMP          minVSI32AVX512_end
+
+minVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPMINSD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSI32AVX512_single
 
 minVSI32AVX512_end:
 minVSI32AVX512_done:
@@ -77770,6 +81608,8 @@ TEXT ·minSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -77885,6 +81725,27 @@ minSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI32AVX512_exact4
+	JMP          minSVI32AVX512_end
+
+minSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPMINSD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVI32AVX512_single
 
 minSVI32AVX512_end:
 minSVI32AVX512_done:
@@ -77999,6 +81860,8 @@ TEXT ·maxVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -78125,6 +81988,27 @@ maxVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVI32AVX512_exact4
+	JMP       maxVVI32AVX512_end
+
+maxVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPMAXSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+maxVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVI32AVX512_single
 
 maxVVI32AVX512_end:
 maxVVI32AVX512_done:
@@ -78245,6 +82129,8 @@ TEXT ·maxVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -78375,6 +82261,27 @@ maxVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI32AVX512_exact4
+	JMP          maxVSI32AVX512_end
+
+maxVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPMAXSD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSI32AVX512_single
 
 maxVSI32AVX512_end:
 maxVSI32AVX512_done:
@@ -78494,6 +82401,8 @@ TEXT ·maxSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -78609,6 +82518,27 @@ maxSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI32AVX512_exact4
+	JMP          maxSVI32AVX512_end
+
+maxSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPMAXSD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVI32AVX512_single
 
 maxSVI32AVX512_end:
 maxSVI32AVX512_done:
@@ -78723,6 +82653,8 @@ TEXT ·addVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -78849,6 +82781,27 @@ addVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       addVVI64AVX512_exact4
+	JMP       addVVI64AVX512_end
+
+addVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          addVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPADDQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+addVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVVI64AVX512_single
 
 addVVI64AVX512_end:
 addVVI64AVX512_done:
@@ -78969,6 +82922,8 @@ TEXT ·addVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -79099,6 +83054,27 @@ addVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addVSI64AVX512_exact4
+	JMP          addVSI64AVX512_end
+
+addVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPADDQ       Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+addVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addVSI64AVX512_single
 
 addVSI64AVX512_end:
 addVSI64AVX512_done:
@@ -79218,6 +83194,8 @@ TEXT ·addSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    addSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    addSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -79333,6 +83311,27 @@ addSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          addSVI64AVX512_exact4
+	JMP          addSVI64AVX512_end
+
+addSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           addSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPADDQ       Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+addSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  addSVI64AVX512_single
 
 addSVI64AVX512_end:
 addSVI64AVX512_done:
@@ -79447,6 +83446,8 @@ TEXT ·subVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -79573,6 +83574,27 @@ subVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       subVVI64AVX512_exact4
+	JMP       subVVI64AVX512_end
+
+subVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          subVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+subVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVVI64AVX512_single
 
 subVVI64AVX512_end:
 subVVI64AVX512_done:
@@ -79693,6 +83715,8 @@ TEXT ·subVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -79823,6 +83847,27 @@ subVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subVSI64AVX512_exact4
+	JMP          subVSI64AVX512_end
+
+subVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPSUBQ       Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+subVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subVSI64AVX512_single
 
 subVSI64AVX512_end:
 subVSI64AVX512_done:
@@ -79942,6 +83987,8 @@ TEXT ·subSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    subSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    subSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -80057,6 +84104,27 @@ subSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          subSVI64AVX512_exact4
+	JMP          subSVI64AVX512_end
+
+subSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           subSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPSUBQ       Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+subSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  subSVI64AVX512_single
 
 subSVI64AVX512_end:
 subSVI64AVX512_done:
@@ -80171,6 +84239,8 @@ TEXT ·mulVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -80297,6 +84367,27 @@ mulVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       mulVVI64AVX512_exact4
+	JMP       mulVVI64AVX512_end
+
+mulVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          mulVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPMULLQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+mulVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVVI64AVX512_single
 
 mulVVI64AVX512_end:
 mulVVI64AVX512_done:
@@ -80417,6 +84508,8 @@ TEXT ·mulVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -80547,6 +84640,27 @@ mulVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulVSI64AVX512_exact4
+	JMP          mulVSI64AVX512_end
+
+mulVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPMULLQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+mulVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulVSI64AVX512_single
 
 mulVSI64AVX512_end:
 mulVSI64AVX512_done:
@@ -80666,6 +84780,8 @@ TEXT ·mulSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    mulSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    mulSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -80781,6 +84897,27 @@ mulSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          mulSVI64AVX512_exact4
+	JMP          mulSVI64AVX512_end
+
+mulSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           mulSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPMULLQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+mulSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  mulSVI64AVX512_single
 
 mulSVI64AVX512_end:
 mulSVI64AVX512_done:
@@ -80895,6 +85032,8 @@ TEXT ·minVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -81021,6 +85160,27 @@ minVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVI64AVX512_exact4
+	JMP       minVVI64AVX512_end
+
+minVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPMINSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+minVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVI64AVX512_single
 
 minVVI64AVX512_end:
 minVVI64AVX512_done:
@@ -81141,6 +85301,8 @@ TEXT ·minVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -81271,6 +85433,27 @@ minVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSI64AVX512_exact4
+	JMP          minVSI64AVX512_end
+
+minVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPMINSQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSI64AVX512_single
 
 minVSI64AVX512_end:
 minVSI64AVX512_done:
@@ -81390,6 +85573,8 @@ TEXT ·minSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -81505,6 +85690,27 @@ minSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVI64AVX512_exact4
+	JMP          minSVI64AVX512_end
+
+minSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPMINSQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVI64AVX512_single
 
 minSVI64AVX512_end:
 minSVI64AVX512_done:
@@ -81619,6 +85825,8 @@ TEXT ·maxVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -81745,6 +85953,27 @@ maxVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVI64AVX512_exact4
+	JMP       maxVVI64AVX512_end
+
+maxVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPMAXSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+maxVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVI64AVX512_single
 
 maxVVI64AVX512_end:
 maxVVI64AVX512_done:
@@ -81865,6 +86094,8 @@ TEXT ·maxVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -81995,6 +86226,27 @@ maxVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSI64AVX512_exact4
+	JMP          maxVSI64AVX512_end
+
+maxVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPMAXSQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSI64AVX512_single
 
 maxVSI64AVX512_end:
 maxVSI64AVX512_done:
@@ -82114,6 +86366,8 @@ TEXT ·maxSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -82229,6 +86483,27 @@ maxSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVI64AVX512_exact4
+	JMP          maxSVI64AVX512_end
+
+maxSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPMAXSQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVI64AVX512_single
 
 maxSVI64AVX512_end:
 maxSVI64AVX512_done:
@@ -82343,6 +86618,8 @@ TEXT ·minVVU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minVVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -82469,6 +86746,27 @@ minVVU8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVU8AVX512_exact4
+	JMP       minVVU8AVX512_end
+
+minVVU8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         minVVU8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPMINUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+minVVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVU8AVX512_single
 
 minVVU8AVX512_end:
 minVVU8AVX512_done:
@@ -82589,6 +86887,8 @@ TEXT ·minVSU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minVSU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -82719,6 +87019,27 @@ minVSU8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU8AVX512_exact4
+	JMP          minVSU8AVX512_end
+
+minVSU8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPMINUB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+minVSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSU8AVX512_single
 
 minVSU8AVX512_end:
 minVSU8AVX512_done:
@@ -82838,6 +87159,8 @@ TEXT ·minSVU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    minSVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -82953,6 +87276,27 @@ minSVU8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU8AVX512_exact4
+	JMP          minSVU8AVX512_end
+
+minSVU8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPMINUB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+minSVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVU8AVX512_single
 
 minSVU8AVX512_end:
 minSVU8AVX512_done:
@@ -83067,6 +87411,8 @@ TEXT ·maxVVU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxVVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -83193,6 +87539,27 @@ maxVVU8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVU8AVX512_exact4
+	JMP       maxVVU8AVX512_end
+
+maxVVU8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         maxVVU8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPMAXUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+maxVVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVU8AVX512_single
 
 maxVVU8AVX512_end:
 maxVVU8AVX512_done:
@@ -83313,6 +87680,8 @@ TEXT ·maxVSU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxVSU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -83443,6 +87812,27 @@ maxVSU8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU8AVX512_exact4
+	JMP          maxVSU8AVX512_end
+
+maxVSU8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPMAXUB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+maxVSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSU8AVX512_single
 
 maxVSU8AVX512_end:
 maxVSU8AVX512_done:
@@ -83562,6 +87952,8 @@ TEXT ·maxSVU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    maxSVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -83677,6 +88069,27 @@ maxSVU8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU8AVX512_exact4
+	JMP          maxSVU8AVX512_end
+
+maxSVU8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPMAXUB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+maxSVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVU8AVX512_single
 
 maxSVU8AVX512_end:
 maxSVU8AVX512_done:
@@ -83791,6 +88204,8 @@ TEXT ·minVVU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minVVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -83917,6 +88332,27 @@ minVVU16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVU16AVX512_exact4
+	JMP       minVVU16AVX512_end
+
+minVVU16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVU16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPMINUW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+minVVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVU16AVX512_single
 
 minVVU16AVX512_end:
 minVVU16AVX512_done:
@@ -84037,6 +88473,8 @@ TEXT ·minVSU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minVSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -84167,6 +88605,27 @@ minVSU16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU16AVX512_exact4
+	JMP          minVSU16AVX512_end
+
+minVSU16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPMINUW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+minVSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSU16AVX512_single
 
 minVSU16AVX512_end:
 minVSU16AVX512_done:
@@ -84286,6 +88745,8 @@ TEXT ·minSVU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    minSVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -84401,6 +88862,27 @@ minSVU16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU16AVX512_exact4
+	JMP          minSVU16AVX512_end
+
+minSVU16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPMINUW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+minSVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVU16AVX512_single
 
 minSVU16AVX512_end:
 minSVU16AVX512_done:
@@ -84515,6 +88997,8 @@ TEXT ·maxVVU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxVVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -84641,6 +89125,27 @@ maxVVU16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVU16AVX512_exact4
+	JMP       maxVVU16AVX512_end
+
+maxVVU16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVU16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPMAXUW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+maxVVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVU16AVX512_single
 
 maxVVU16AVX512_end:
 maxVVU16AVX512_done:
@@ -84761,6 +89266,8 @@ TEXT ·maxVSU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxVSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -84891,6 +89398,27 @@ maxVSU16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU16AVX512_exact4
+	JMP          maxVSU16AVX512_end
+
+maxVSU16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPMAXUW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+maxVSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSU16AVX512_single
 
 maxVSU16AVX512_end:
 maxVSU16AVX512_done:
@@ -85010,6 +89538,8 @@ TEXT ·maxSVU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    maxSVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -85125,6 +89655,27 @@ maxSVU16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU16AVX512_exact4
+	JMP          maxSVU16AVX512_end
+
+maxSVU16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPMAXUW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+maxSVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVU16AVX512_single
 
 maxSVU16AVX512_end:
 maxSVU16AVX512_done:
@@ -85239,6 +89790,8 @@ TEXT ·minVVU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -85365,6 +89918,27 @@ minVVU32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVU32AVX512_exact4
+	JMP       minVVU32AVX512_end
+
+minVVU32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVU32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPMINUD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+minVVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVU32AVX512_single
 
 minVVU32AVX512_end:
 minVVU32AVX512_done:
@@ -85485,6 +90059,8 @@ TEXT ·minVSU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minVSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -85615,6 +90191,27 @@ minVSU32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU32AVX512_exact4
+	JMP          minVSU32AVX512_end
+
+minVSU32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPMINUD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minVSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSU32AVX512_single
 
 minVSU32AVX512_end:
 minVSU32AVX512_done:
@@ -85734,6 +90331,8 @@ TEXT ·minSVU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    minSVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -85849,6 +90448,27 @@ minSVU32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU32AVX512_exact4
+	JMP          minSVU32AVX512_end
+
+minSVU32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPMINUD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+minSVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVU32AVX512_single
 
 minSVU32AVX512_end:
 minSVU32AVX512_done:
@@ -85963,6 +90583,8 @@ TEXT ·maxVVU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxVVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -86089,6 +90711,27 @@ maxVVU32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVU32AVX512_exact4
+	JMP       maxVVU32AVX512_end
+
+maxVVU32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVU32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPMAXUD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+maxVVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVU32AVX512_single
 
 maxVVU32AVX512_end:
 maxVVU32AVX512_done:
@@ -86209,6 +90852,8 @@ TEXT ·maxVSU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxVSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -86339,6 +90984,27 @@ maxVSU32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU32AVX512_exact4
+	JMP          maxVSU32AVX512_end
+
+maxVSU32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPMAXUD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxVSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSU32AVX512_single
 
 maxVSU32AVX512_end:
 maxVSU32AVX512_done:
@@ -86458,6 +91124,8 @@ TEXT ·maxSVU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    maxSVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -86573,6 +91241,27 @@ maxSVU32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU32AVX512_exact4
+	JMP          maxSVU32AVX512_end
+
+maxSVU32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPMAXUD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+maxSVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVU32AVX512_single
 
 maxSVU32AVX512_end:
 maxSVU32AVX512_done:
@@ -86687,6 +91376,8 @@ TEXT ·minVVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -86813,6 +91504,27 @@ minVVU64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       minVVU64AVX512_exact4
+	JMP       minVVU64AVX512_end
+
+minVVU64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          minVVU64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPMINUQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+minVVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVVU64AVX512_single
 
 minVVU64AVX512_end:
 minVVU64AVX512_done:
@@ -86933,6 +91645,8 @@ TEXT ·minVSU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minVSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minVSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -87063,6 +91777,27 @@ minVSU64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minVSU64AVX512_exact4
+	JMP          minVSU64AVX512_end
+
+minVSU64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minVSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPMINUQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minVSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minVSU64AVX512_single
 
 minVSU64AVX512_end:
 minVSU64AVX512_done:
@@ -87182,6 +91917,8 @@ TEXT ·minSVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    minSVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    minSVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -87297,6 +92034,27 @@ minSVU64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          minSVU64AVX512_exact4
+	JMP          minSVU64AVX512_end
+
+minSVU64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           minSVU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPMINUQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+minSVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  minSVU64AVX512_single
 
 minSVU64AVX512_end:
 minSVU64AVX512_done:
@@ -87411,6 +92169,8 @@ TEXT ·maxVVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxVVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -87537,6 +92297,27 @@ maxVVU64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       maxVVU64AVX512_exact4
+	JMP       maxVVU64AVX512_end
+
+maxVVU64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          maxVVU64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPMAXUQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+maxVVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVVU64AVX512_single
 
 maxVVU64AVX512_end:
 maxVVU64AVX512_done:
@@ -87657,6 +92438,8 @@ TEXT ·maxVSU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxVSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxVSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -87787,6 +92570,27 @@ maxVSU64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxVSU64AVX512_exact4
+	JMP          maxVSU64AVX512_end
+
+maxVSU64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxVSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPMAXUQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxVSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxVSU64AVX512_single
 
 maxVSU64AVX512_end:
 maxVSU64AVX512_done:
@@ -87906,6 +92710,8 @@ TEXT ·maxSVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    maxSVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    maxSVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -88021,6 +92827,27 @@ maxSVU64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          maxSVU64AVX512_exact4
+	JMP          maxSVU64AVX512_end
+
+maxSVU64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           maxSVU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPMAXUQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+maxSVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  maxSVU64AVX512_single
 
 maxSVU64AVX512_end:
 maxSVU64AVX512_done:

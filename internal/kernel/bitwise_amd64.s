@@ -89,6 +89,8 @@ TEXT ·andVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -258,6 +260,21 @@ andVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andVVI8AVX2_exact4
+	JMP     andVVI8AVX2_end
+
+andVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPAND   X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andVVI8AVX2_single
 
 andVVI8AVX2_end:
 andVVI8AVX2_done:
@@ -464,6 +481,8 @@ TEXT ·andVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -631,6 +650,20 @@ andVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI8AVX2_exact4
+	JMP          andVSI8AVX2_end
+
+andVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPAND        X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI8AVX2_single
 
 andVSI8AVX2_end:
 andVSI8AVX2_done:
@@ -824,6 +857,8 @@ TEXT ·andSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -976,6 +1011,20 @@ andSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI8AVX2_exact4
+	JMP          andSVI8AVX2_end
+
+andSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPAND        X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI8AVX2_single
 
 andSVI8AVX2_end:
 andSVI8AVX2_done:
@@ -1164,6 +1213,8 @@ TEXT ·orVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    orVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -1333,6 +1384,21 @@ orVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     orVVI8AVX2_exact4
+	JMP     orVVI8AVX2_end
+
+orVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPOR    X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     orVVI8AVX2_single
 
 orVVI8AVX2_end:
 orVVI8AVX2_done:
@@ -1539,6 +1605,8 @@ TEXT ·orVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    orVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -1706,6 +1774,20 @@ orVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI8AVX2_exact4
+	JMP          orVSI8AVX2_end
+
+orVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPOR         X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI8AVX2_single
 
 orVSI8AVX2_end:
 orVSI8AVX2_done:
@@ -1899,6 +1981,8 @@ TEXT ·orSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    orSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -2051,6 +2135,20 @@ orSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI8AVX2_exact4
+	JMP          orSVI8AVX2_end
+
+orSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPOR         X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI8AVX2_single
 
 orSVI8AVX2_end:
 orSVI8AVX2_done:
@@ -2239,6 +2337,8 @@ TEXT ·xorVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    xorVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -2408,6 +2508,21 @@ xorVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     xorVVI8AVX2_exact4
+	JMP     xorVVI8AVX2_end
+
+xorVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPXOR   X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     xorVVI8AVX2_single
 
 xorVVI8AVX2_end:
 xorVVI8AVX2_done:
@@ -2614,6 +2729,8 @@ TEXT ·xorVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    xorVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -2781,6 +2898,20 @@ xorVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI8AVX2_exact4
+	JMP          xorVSI8AVX2_end
+
+xorVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPXOR        X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI8AVX2_single
 
 xorVSI8AVX2_end:
 xorVSI8AVX2_done:
@@ -2974,6 +3105,8 @@ TEXT ·xorSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    xorSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -3126,6 +3259,20 @@ xorSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI8AVX2_exact4
+	JMP          xorSVI8AVX2_end
+
+xorSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPXOR        X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI8AVX2_single
 
 xorSVI8AVX2_end:
 xorSVI8AVX2_done:
@@ -3314,6 +3461,8 @@ TEXT ·andnotVVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andnotVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -3498,6 +3647,21 @@ andnotVVI8AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andnotVVI8AVX2_exact4
+	JMP     andnotVVI8AVX2_end
+
+andnotVVI8AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R10*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R10*1), X1, X1
+	VPANDN  X0, X1, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI8AVX2_single
 
 andnotVVI8AVX2_end:
 andnotVVI8AVX2_done:
@@ -3709,6 +3873,8 @@ TEXT ·andnotVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andnotVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -3876,6 +4042,20 @@ andnotVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI8AVX2_exact4
+	JMP          andnotVSI8AVX2_end
+
+andnotVSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R10*1), X1, X1
+	VPANDN       X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI8AVX2_single
 
 andnotVSI8AVX2_end:
 andnotVSI8AVX2_done:
@@ -4069,6 +4249,8 @@ TEXT ·andnotSVI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    andnotSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -4236,6 +4418,20 @@ andnotSVI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI8AVX2_exact4
+	JMP          andnotSVI8AVX2_end
+
+andnotSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R10*1), X1, X1
+	VPANDN       X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI8AVX2_single
 
 andnotSVI8AVX2_end:
 andnotSVI8AVX2_done:
@@ -4429,6 +4625,8 @@ TEXT ·andVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -4586,6 +4784,21 @@ andVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andVVI16AVX2_exact4
+	JMP     andVVI16AVX2_end
+
+andVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPAND   X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andVVI16AVX2_single
 
 andVVI16AVX2_end:
 andVVI16AVX2_done:
@@ -4768,6 +4981,8 @@ TEXT ·andVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -4925,6 +5140,20 @@ andVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI16AVX2_exact4
+	JMP          andVSI16AVX2_end
+
+andVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPAND        X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI16AVX2_single
 
 andVSI16AVX2_end:
 andVSI16AVX2_done:
@@ -5098,6 +5327,8 @@ TEXT ·andSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -5240,6 +5471,20 @@ andSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI16AVX2_exact4
+	JMP          andSVI16AVX2_end
+
+andSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPAND        X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI16AVX2_single
 
 andSVI16AVX2_end:
 andSVI16AVX2_done:
@@ -5408,6 +5653,8 @@ TEXT ·orVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    orVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -5565,6 +5812,21 @@ orVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     orVVI16AVX2_exact4
+	JMP     orVVI16AVX2_end
+
+orVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPOR    X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     orVVI16AVX2_single
 
 orVVI16AVX2_end:
 orVVI16AVX2_done:
@@ -5747,6 +6009,8 @@ TEXT ·orVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    orVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -5904,6 +6168,20 @@ orVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI16AVX2_exact4
+	JMP          orVSI16AVX2_end
+
+orVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPOR         X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI16AVX2_single
 
 orVSI16AVX2_end:
 orVSI16AVX2_done:
@@ -6077,6 +6355,8 @@ TEXT ·orSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    orSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -6219,6 +6499,20 @@ orSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI16AVX2_exact4
+	JMP          orSVI16AVX2_end
+
+orSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPOR         X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI16AVX2_single
 
 orSVI16AVX2_end:
 orSVI16AVX2_done:
@@ -6387,6 +6681,8 @@ TEXT ·xorVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    xorVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -6544,6 +6840,21 @@ xorVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     xorVVI16AVX2_exact4
+	JMP     xorVVI16AVX2_end
+
+xorVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPXOR   X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     xorVVI16AVX2_single
 
 xorVVI16AVX2_end:
 xorVVI16AVX2_done:
@@ -6726,6 +7037,8 @@ TEXT ·xorVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    xorVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -6883,6 +7196,20 @@ xorVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI16AVX2_exact4
+	JMP          xorVSI16AVX2_end
+
+xorVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPXOR        X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI16AVX2_single
 
 xorVSI16AVX2_end:
 xorVSI16AVX2_done:
@@ -7056,6 +7383,8 @@ TEXT ·xorSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    xorSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -7198,6 +7527,20 @@ xorSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI16AVX2_exact4
+	JMP          xorSVI16AVX2_end
+
+xorSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPXOR        X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI16AVX2_single
 
 xorSVI16AVX2_end:
 xorSVI16AVX2_done:
@@ -7366,6 +7709,8 @@ TEXT ·andnotVVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andnotVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -7538,6 +7883,21 @@ andnotVVI16AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andnotVVI16AVX2_exact4
+	JMP     andnotVVI16AVX2_end
+
+andnotVVI16AVX2_single:
+	XORQ    R10, R10
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R10*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R10*2), X1, X1
+	VPANDN  X0, X1, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI16AVX2_single
 
 andnotVVI16AVX2_end:
 andnotVVI16AVX2_done:
@@ -7725,6 +8085,8 @@ TEXT ·andnotVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andnotVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -7882,6 +8244,20 @@ andnotVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI16AVX2_exact4
+	JMP          andnotVSI16AVX2_end
+
+andnotVSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPANDN       X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI16AVX2_single
 
 andnotVSI16AVX2_end:
 andnotVSI16AVX2_done:
@@ -8055,6 +8431,8 @@ TEXT ·andnotSVI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    andnotSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -8212,6 +8590,20 @@ andnotSVI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI16AVX2_exact4
+	JMP          andnotSVI16AVX2_end
+
+andnotSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R10*2), X1, X1
+	VPANDN       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI16AVX2_single
 
 andnotSVI16AVX2_end:
 andnotSVI16AVX2_done:
@@ -8385,6 +8777,8 @@ TEXT ·andVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -8530,6 +8924,19 @@ andVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andVVI32AVX2_exact4
+	JMP     andVVI32AVX2_end
+
+andVVI32AVX2_single:
+	XORQ  R10, R10
+	VMOVD (SI)(R10*4), X0
+	VMOVD (R8)(R10*4), X1
+	VPAND X1, X0, X0
+	VMOVD X0, (DX)(R10*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   andVVI32AVX2_single
 
 andVVI32AVX2_end:
 andVVI32AVX2_done:
@@ -8688,6 +9095,8 @@ TEXT ·andVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -8835,6 +9244,19 @@ andVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI32AVX2_exact4
+	JMP          andVSI32AVX2_end
+
+andVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPAND        X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI32AVX2_single
 
 andVSI32AVX2_end:
 andVSI32AVX2_done:
@@ -8988,6 +9410,8 @@ TEXT ·andSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -9120,6 +9544,19 @@ andSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI32AVX2_exact4
+	JMP          andSVI32AVX2_end
+
+andSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPAND        X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI32AVX2_single
 
 andSVI32AVX2_end:
 andSVI32AVX2_done:
@@ -9268,6 +9705,8 @@ TEXT ·orVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    orVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -9413,6 +9852,19 @@ orVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     orVVI32AVX2_exact4
+	JMP     orVVI32AVX2_end
+
+orVVI32AVX2_single:
+	XORQ  R10, R10
+	VMOVD (SI)(R10*4), X0
+	VMOVD (R8)(R10*4), X1
+	VPOR  X1, X0, X0
+	VMOVD X0, (DX)(R10*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   orVVI32AVX2_single
 
 orVVI32AVX2_end:
 orVVI32AVX2_done:
@@ -9571,6 +10023,8 @@ TEXT ·orVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    orVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -9718,6 +10172,19 @@ orVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI32AVX2_exact4
+	JMP          orVSI32AVX2_end
+
+orVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPOR         X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI32AVX2_single
 
 orVSI32AVX2_end:
 orVSI32AVX2_done:
@@ -9871,6 +10338,8 @@ TEXT ·orSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    orSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -10003,6 +10472,19 @@ orSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI32AVX2_exact4
+	JMP          orSVI32AVX2_end
+
+orSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI32AVX2_single
 
 orSVI32AVX2_end:
 orSVI32AVX2_done:
@@ -10151,6 +10633,8 @@ TEXT ·xorVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    xorVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -10296,6 +10780,19 @@ xorVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     xorVVI32AVX2_exact4
+	JMP     xorVVI32AVX2_end
+
+xorVVI32AVX2_single:
+	XORQ  R10, R10
+	VMOVD (SI)(R10*4), X0
+	VMOVD (R8)(R10*4), X1
+	VPXOR X1, X0, X0
+	VMOVD X0, (DX)(R10*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   xorVVI32AVX2_single
 
 xorVVI32AVX2_end:
 xorVVI32AVX2_done:
@@ -10454,6 +10951,8 @@ TEXT ·xorVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    xorVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -10601,6 +11100,19 @@ xorVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI32AVX2_exact4
+	JMP          xorVSI32AVX2_end
+
+xorVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPXOR        X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI32AVX2_single
 
 xorVSI32AVX2_end:
 xorVSI32AVX2_done:
@@ -10754,6 +11266,8 @@ TEXT ·xorSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    xorSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -10886,6 +11400,19 @@ xorSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI32AVX2_exact4
+	JMP          xorSVI32AVX2_end
+
+xorSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPXOR        X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI32AVX2_single
 
 xorSVI32AVX2_end:
 xorSVI32AVX2_done:
@@ -11034,6 +11561,8 @@ TEXT ·andnotVVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andnotVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -11194,6 +11723,19 @@ andnotVVI32AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andnotVVI32AVX2_exact4
+	JMP     andnotVVI32AVX2_end
+
+andnotVVI32AVX2_single:
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPANDN X0, X1, X0
+	VMOVD  X0, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    andnotVVI32AVX2_single
 
 andnotVVI32AVX2_end:
 andnotVVI32AVX2_done:
@@ -11357,6 +11899,8 @@ TEXT ·andnotVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andnotVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -11504,6 +12048,19 @@ andnotVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI32AVX2_exact4
+	JMP          andnotVSI32AVX2_end
+
+andnotVSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPANDN       X1, X0, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI32AVX2_single
 
 andnotVSI32AVX2_end:
 andnotVSI32AVX2_done:
@@ -11657,6 +12214,8 @@ TEXT ·andnotSVI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    andnotSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -11804,6 +12363,19 @@ andnotSVI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI32AVX2_exact4
+	JMP          andnotSVI32AVX2_end
+
+andnotSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R10, R10
+	VMOVD        (R8)(R10*4), X1
+	VPANDN       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI32AVX2_single
 
 andnotSVI32AVX2_end:
 andnotSVI32AVX2_done:
@@ -11957,6 +12529,8 @@ TEXT ·andVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12092,6 +12666,19 @@ andVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andVVI64AVX2_exact4
+	JMP     andVVI64AVX2_end
+
+andVVI64AVX2_single:
+	XORQ  R10, R10
+	VMOVQ (SI)(R10*8), X0
+	VMOVQ (R8)(R10*8), X1
+	VPAND X1, X0, X0
+	VMOVQ X0, (DX)(R10*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   andVVI64AVX2_single
 
 andVVI64AVX2_end:
 andVVI64AVX2_done:
@@ -12230,6 +12817,8 @@ TEXT ·andVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12368,6 +12957,19 @@ andVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI64AVX2_exact4
+	JMP          andVSI64AVX2_end
+
+andVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI64AVX2_single
 
 andVSI64AVX2_end:
 andVSI64AVX2_done:
@@ -12503,6 +13105,8 @@ TEXT ·andSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12626,6 +13230,19 @@ andSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI64AVX2_exact4
+	JMP          andSVI64AVX2_end
+
+andSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI64AVX2_single
 
 andSVI64AVX2_end:
 andSVI64AVX2_done:
@@ -12756,6 +13373,8 @@ TEXT ·orVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    orVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12891,6 +13510,19 @@ orVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     orVVI64AVX2_exact4
+	JMP     orVVI64AVX2_end
+
+orVVI64AVX2_single:
+	XORQ  R10, R10
+	VMOVQ (SI)(R10*8), X0
+	VMOVQ (R8)(R10*8), X1
+	VPOR  X1, X0, X0
+	VMOVQ X0, (DX)(R10*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   orVVI64AVX2_single
 
 orVVI64AVX2_end:
 orVVI64AVX2_done:
@@ -13029,6 +13661,8 @@ TEXT ·orVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    orVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13167,6 +13801,19 @@ orVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI64AVX2_exact4
+	JMP          orVSI64AVX2_end
+
+orVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPOR         X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI64AVX2_single
 
 orVSI64AVX2_end:
 orVSI64AVX2_done:
@@ -13302,6 +13949,8 @@ TEXT ·orSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    orSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13425,6 +14074,19 @@ orSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI64AVX2_exact4
+	JMP          orSVI64AVX2_end
+
+orSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPOR         X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI64AVX2_single
 
 orSVI64AVX2_end:
 orSVI64AVX2_done:
@@ -13555,6 +14217,8 @@ TEXT ·xorVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    xorVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13690,6 +14354,19 @@ xorVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     xorVVI64AVX2_exact4
+	JMP     xorVVI64AVX2_end
+
+xorVVI64AVX2_single:
+	XORQ  R10, R10
+	VMOVQ (SI)(R10*8), X0
+	VMOVQ (R8)(R10*8), X1
+	VPXOR X1, X0, X0
+	VMOVQ X0, (DX)(R10*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   xorVVI64AVX2_single
 
 xorVVI64AVX2_end:
 xorVVI64AVX2_done:
@@ -13828,6 +14505,8 @@ TEXT ·xorVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    xorVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -13966,6 +14645,19 @@ xorVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI64AVX2_exact4
+	JMP          xorVSI64AVX2_end
+
+xorVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPXOR        X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI64AVX2_single
 
 xorVSI64AVX2_end:
 xorVSI64AVX2_done:
@@ -14101,6 +14793,8 @@ TEXT ·xorSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    xorSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14224,6 +14918,19 @@ xorSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI64AVX2_exact4
+	JMP          xorSVI64AVX2_end
+
+xorSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPXOR        X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI64AVX2_single
 
 xorSVI64AVX2_end:
 xorSVI64AVX2_done:
@@ -14354,6 +15061,8 @@ TEXT ·andnotVVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andnotVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14504,6 +15213,19 @@ andnotVVI64AVX2_exact4:
 	ADDQ    R9, R8
 	DECQ    AX
 	JNZ     andnotVVI64AVX2_exact4
+	JMP     andnotVVI64AVX2_end
+
+andnotVVI64AVX2_single:
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPANDN X0, X1, X0
+	VMOVQ  X0, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    andnotVVI64AVX2_single
 
 andnotVVI64AVX2_end:
 andnotVVI64AVX2_done:
@@ -14647,6 +15369,8 @@ TEXT ·andnotVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andnotVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14785,6 +15509,19 @@ andnotVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI64AVX2_exact4
+	JMP          andnotVSI64AVX2_end
+
+andnotVSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPANDN       X1, X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI64AVX2_single
 
 andnotVSI64AVX2_end:
 andnotVSI64AVX2_done:
@@ -14920,6 +15657,8 @@ TEXT ·andnotSVI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    andnotSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -15058,6 +15797,19 @@ andnotSVI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI64AVX2_exact4
+	JMP          andnotSVI64AVX2_end
+
+andnotSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R10, R10
+	VMOVQ        (R8)(R10*8), X1
+	VPANDN       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI64AVX2_single
 
 andnotSVI64AVX2_end:
 andnotSVI64AVX2_done:
@@ -15193,6 +15945,8 @@ TEXT ·andVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -15319,6 +16073,27 @@ andVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andVVI8AVX512_exact4
+	JMP       andVVI8AVX512_end
+
+andVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         andVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPANDD     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+andVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVVI8AVX512_single
 
 andVVI8AVX512_end:
 andVVI8AVX512_done:
@@ -15439,6 +16214,8 @@ TEXT ·andVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -15569,6 +16346,27 @@ andVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI8AVX512_exact4
+	JMP          andVSI8AVX512_end
+
+andVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPANDD       Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+andVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVSI8AVX512_single
 
 andVSI8AVX512_end:
 andVSI8AVX512_done:
@@ -15688,6 +16486,8 @@ TEXT ·andSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -15803,6 +16603,27 @@ andSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI8AVX512_exact4
+	JMP          andSVI8AVX512_end
+
+andSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPANDD       Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+andSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andSVI8AVX512_single
 
 andSVI8AVX512_end:
 andSVI8AVX512_done:
@@ -15917,6 +16738,8 @@ TEXT ·orVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    orVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -16043,6 +16866,27 @@ orVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       orVVI8AVX512_exact4
+	JMP       orVVI8AVX512_end
+
+orVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         orVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPORD      Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+orVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVVI8AVX512_single
 
 orVVI8AVX512_end:
 orVVI8AVX512_done:
@@ -16163,6 +17007,8 @@ TEXT ·orVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    orVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -16293,6 +17139,27 @@ orVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI8AVX512_exact4
+	JMP          orVSI8AVX512_end
+
+orVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPORD        Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+orVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVSI8AVX512_single
 
 orVSI8AVX512_end:
 orVSI8AVX512_done:
@@ -16412,6 +17279,8 @@ TEXT ·orSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    orSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -16527,6 +17396,27 @@ orSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI8AVX512_exact4
+	JMP          orSVI8AVX512_end
+
+orSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+orSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orSVI8AVX512_single
 
 orSVI8AVX512_end:
 orSVI8AVX512_done:
@@ -16641,6 +17531,8 @@ TEXT ·xorVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    xorVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -16767,6 +17659,27 @@ xorVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       xorVVI8AVX512_exact4
+	JMP       xorVVI8AVX512_end
+
+xorVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         xorVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPXORD     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+xorVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVVI8AVX512_single
 
 xorVVI8AVX512_end:
 xorVVI8AVX512_done:
@@ -16887,6 +17800,8 @@ TEXT ·xorVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    xorVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -17017,6 +17932,27 @@ xorVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI8AVX512_exact4
+	JMP          xorVSI8AVX512_end
+
+xorVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPXORD       Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+xorVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVSI8AVX512_single
 
 xorVSI8AVX512_end:
 xorVSI8AVX512_done:
@@ -17136,6 +18072,8 @@ TEXT ·xorSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    xorSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -17251,6 +18189,27 @@ xorSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI8AVX512_exact4
+	JMP          xorSVI8AVX512_end
+
+xorSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPXORD       Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+xorSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorSVI8AVX512_single
 
 xorSVI8AVX512_end:
 xorSVI8AVX512_done:
@@ -17365,6 +18324,8 @@ TEXT ·andnotVVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andnotVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -17506,6 +18467,27 @@ andnotVVI8AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andnotVVI8AVX512_exact4
+	JMP       andnotVVI8AVX512_end
+
+andnotVVI8AVX512_single:
+	XORQ       R10, R10
+	MOVQ       $0x00000001, R11
+	TESTQ      R11, R11
+	JZ         andnotVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R11*8), K1
+	VMOVDQU8.Z (SI)(R10*1), K1, Z0
+	VMOVDQU8.Z (R8)(R10*1), K1, Z1
+	VPANDND    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (DX)(R10*1)
+	ADDQ       R11, R10
+
+andnotVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVVI8AVX512_single
 
 andnotVVI8AVX512_end:
 andnotVVI8AVX512_done:
@@ -17631,6 +18613,8 @@ TEXT ·andnotVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andnotVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -17761,6 +18745,27 @@ andnotVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI8AVX512_exact4
+	JMP          andnotVSI8AVX512_end
+
+andnotVSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	VPANDND      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+andnotVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVSI8AVX512_single
 
 andnotVSI8AVX512_end:
 andnotVSI8AVX512_done:
@@ -17880,6 +18885,8 @@ TEXT ·andnotSVI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x00, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    andnotSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -18010,6 +19017,27 @@ andnotSVI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI8AVX512_exact4
+	JMP          andnotSVI8AVX512_end
+
+andnotSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	VPANDND      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+andnotSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotSVI8AVX512_single
 
 andnotSVI8AVX512_end:
 andnotSVI8AVX512_done:
@@ -18129,6 +19157,8 @@ TEXT ·andVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -18255,6 +19285,27 @@ andVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andVVI16AVX512_exact4
+	JMP       andVVI16AVX512_end
+
+andVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPANDD      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+andVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVVI16AVX512_single
 
 andVVI16AVX512_end:
 andVVI16AVX512_done:
@@ -18375,6 +19426,8 @@ TEXT ·andVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -18505,6 +19558,27 @@ andVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI16AVX512_exact4
+	JMP          andVSI16AVX512_end
+
+andVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPANDD       Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+andVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVSI16AVX512_single
 
 andVSI16AVX512_end:
 andVSI16AVX512_done:
@@ -18624,6 +19698,8 @@ TEXT ·andSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -18739,6 +19815,27 @@ andSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI16AVX512_exact4
+	JMP          andSVI16AVX512_end
+
+andSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPANDD       Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+andSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andSVI16AVX512_single
 
 andSVI16AVX512_end:
 andSVI16AVX512_done:
@@ -18853,6 +19950,8 @@ TEXT ·orVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    orVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -18979,6 +20078,27 @@ orVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       orVVI16AVX512_exact4
+	JMP       orVVI16AVX512_end
+
+orVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          orVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPORD       Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+orVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVVI16AVX512_single
 
 orVVI16AVX512_end:
 orVVI16AVX512_done:
@@ -19099,6 +20219,8 @@ TEXT ·orVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    orVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -19229,6 +20351,27 @@ orVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI16AVX512_exact4
+	JMP          orVSI16AVX512_end
+
+orVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPORD        Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+orVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVSI16AVX512_single
 
 orVSI16AVX512_end:
 orVSI16AVX512_done:
@@ -19348,6 +20491,8 @@ TEXT ·orSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    orSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -19463,6 +20608,27 @@ orSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI16AVX512_exact4
+	JMP          orSVI16AVX512_end
+
+orSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+orSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orSVI16AVX512_single
 
 orSVI16AVX512_end:
 orSVI16AVX512_done:
@@ -19577,6 +20743,8 @@ TEXT ·xorVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    xorVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -19703,6 +20871,27 @@ xorVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       xorVVI16AVX512_exact4
+	JMP       xorVVI16AVX512_end
+
+xorVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          xorVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPXORD      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+xorVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVVI16AVX512_single
 
 xorVVI16AVX512_end:
 xorVVI16AVX512_done:
@@ -19823,6 +21012,8 @@ TEXT ·xorVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    xorVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -19953,6 +21144,27 @@ xorVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI16AVX512_exact4
+	JMP          xorVSI16AVX512_end
+
+xorVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPXORD       Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+xorVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVSI16AVX512_single
 
 xorVSI16AVX512_end:
 xorVSI16AVX512_done:
@@ -20072,6 +21284,8 @@ TEXT ·xorSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    xorSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -20187,6 +21401,27 @@ xorSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI16AVX512_exact4
+	JMP          xorSVI16AVX512_end
+
+xorSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPXORD       Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+xorSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorSVI16AVX512_single
 
 xorSVI16AVX512_end:
 xorSVI16AVX512_done:
@@ -20301,6 +21536,8 @@ TEXT ·andnotVVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andnotVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -20442,6 +21679,27 @@ andnotVVI16AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andnotVVI16AVX512_exact4
+	JMP       andnotVVI16AVX512_end
+
+andnotVVI16AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andnotVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU16.Z (SI)(R10*2), K1, Z0
+	VMOVDQU16.Z (R8)(R10*2), K1, Z1
+	VPANDND     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (DX)(R10*2)
+	ADDQ        R11, R10
+
+andnotVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVVI16AVX512_single
 
 andnotVVI16AVX512_end:
 andnotVVI16AVX512_done:
@@ -20567,6 +21825,8 @@ TEXT ·andnotVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andnotVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -20697,6 +21957,27 @@ andnotVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI16AVX512_exact4
+	JMP          andnotVSI16AVX512_end
+
+andnotVSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPANDND      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+andnotVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVSI16AVX512_single
 
 andnotVSI16AVX512_end:
 andnotVSI16AVX512_done:
@@ -20816,6 +22097,8 @@ TEXT ·andnotSVI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x01, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    andnotSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -20946,6 +22229,27 @@ andnotSVI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI16AVX512_exact4
+	JMP          andnotSVI16AVX512_end
+
+andnotSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	VPANDND      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+andnotSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotSVI16AVX512_single
 
 andnotSVI16AVX512_end:
 andnotSVI16AVX512_done:
@@ -21065,6 +22369,8 @@ TEXT ·andVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -21191,6 +22497,27 @@ andVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andVVI32AVX512_exact4
+	JMP       andVVI32AVX512_end
+
+andVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPANDD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+andVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVVI32AVX512_single
 
 andVVI32AVX512_end:
 andVVI32AVX512_done:
@@ -21311,6 +22638,8 @@ TEXT ·andVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -21441,6 +22770,27 @@ andVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI32AVX512_exact4
+	JMP          andVSI32AVX512_end
+
+andVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPANDD       Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+andVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVSI32AVX512_single
 
 andVSI32AVX512_end:
 andVSI32AVX512_done:
@@ -21560,6 +22910,8 @@ TEXT ·andSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -21675,6 +23027,27 @@ andSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI32AVX512_exact4
+	JMP          andSVI32AVX512_end
+
+andSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPANDD       Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+andSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andSVI32AVX512_single
 
 andSVI32AVX512_end:
 andSVI32AVX512_done:
@@ -21789,6 +23162,8 @@ TEXT ·orVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    orVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -21915,6 +23290,27 @@ orVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       orVVI32AVX512_exact4
+	JMP       orVVI32AVX512_end
+
+orVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          orVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPORD       Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+orVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVVI32AVX512_single
 
 orVVI32AVX512_end:
 orVVI32AVX512_done:
@@ -22035,6 +23431,8 @@ TEXT ·orVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    orVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -22165,6 +23563,27 @@ orVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI32AVX512_exact4
+	JMP          orVSI32AVX512_end
+
+orVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPORD        Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+orVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVSI32AVX512_single
 
 orVSI32AVX512_end:
 orVSI32AVX512_done:
@@ -22284,6 +23703,8 @@ TEXT ·orSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    orSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -22399,6 +23820,27 @@ orSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI32AVX512_exact4
+	JMP          orSVI32AVX512_end
+
+orSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+orSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orSVI32AVX512_single
 
 orSVI32AVX512_end:
 orSVI32AVX512_done:
@@ -22513,6 +23955,8 @@ TEXT ·xorVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    xorVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -22639,6 +24083,27 @@ xorVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       xorVVI32AVX512_exact4
+	JMP       xorVVI32AVX512_end
+
+xorVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          xorVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPXORD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+xorVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVVI32AVX512_single
 
 xorVVI32AVX512_end:
 xorVVI32AVX512_done:
@@ -22759,6 +24224,8 @@ TEXT ·xorVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    xorVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -22889,6 +24356,27 @@ xorVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI32AVX512_exact4
+	JMP          xorVSI32AVX512_end
+
+xorVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPXORD       Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+xorVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVSI32AVX512_single
 
 xorVSI32AVX512_end:
 xorVSI32AVX512_done:
@@ -23008,6 +24496,8 @@ TEXT ·xorSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    xorSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -23123,6 +24613,27 @@ xorSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI32AVX512_exact4
+	JMP          xorSVI32AVX512_end
+
+xorSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPXORD       Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+xorSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorSVI32AVX512_single
 
 xorSVI32AVX512_end:
 xorSVI32AVX512_done:
@@ -23237,6 +24748,8 @@ TEXT ·andnotVVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andnotVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -23378,6 +24891,27 @@ andnotVVI32AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andnotVVI32AVX512_exact4
+	JMP       andnotVVI32AVX512_end
+
+andnotVVI32AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andnotVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU32.Z (SI)(R10*4), K1, Z0
+	VMOVDQU32.Z (R8)(R10*4), K1, Z1
+	VPANDND     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (DX)(R10*4)
+	ADDQ        R11, R10
+
+andnotVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVVI32AVX512_single
 
 andnotVVI32AVX512_end:
 andnotVVI32AVX512_done:
@@ -23503,6 +25037,8 @@ TEXT ·andnotVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andnotVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -23633,6 +25169,27 @@ andnotVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI32AVX512_exact4
+	JMP          andnotVSI32AVX512_end
+
+andnotVSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPANDND      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+andnotVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVSI32AVX512_single
 
 andnotVSI32AVX512_end:
 andnotVSI32AVX512_done:
@@ -23752,6 +25309,8 @@ TEXT ·andnotSVI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    andnotSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -23882,6 +25441,27 @@ andnotSVI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI32AVX512_exact4
+	JMP          andnotSVI32AVX512_end
+
+andnotSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VPANDND      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+andnotSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotSVI32AVX512_single
 
 andnotSVI32AVX512_end:
 andnotSVI32AVX512_done:
@@ -24001,6 +25581,8 @@ TEXT ·andVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -24127,6 +25709,27 @@ andVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andVVI64AVX512_exact4
+	JMP       andVVI64AVX512_end
+
+andVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPANDD      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+andVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVVI64AVX512_single
 
 andVVI64AVX512_end:
 andVVI64AVX512_done:
@@ -24247,6 +25850,8 @@ TEXT ·andVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -24377,6 +25982,27 @@ andVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andVSI64AVX512_exact4
+	JMP          andVSI64AVX512_end
+
+andVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPANDD       Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+andVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andVSI64AVX512_single
 
 andVSI64AVX512_end:
 andVSI64AVX512_done:
@@ -24496,6 +26122,8 @@ TEXT ·andSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -24611,6 +26239,27 @@ andSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andSVI64AVX512_exact4
+	JMP          andSVI64AVX512_end
+
+andSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPANDD       Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+andSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andSVI64AVX512_single
 
 andSVI64AVX512_end:
 andSVI64AVX512_done:
@@ -24725,6 +26374,8 @@ TEXT ·orVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    orVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -24851,6 +26502,27 @@ orVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       orVVI64AVX512_exact4
+	JMP       orVVI64AVX512_end
+
+orVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          orVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPORD       Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+orVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVVI64AVX512_single
 
 orVVI64AVX512_end:
 orVVI64AVX512_done:
@@ -24971,6 +26643,8 @@ TEXT ·orVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    orVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -25101,6 +26775,27 @@ orVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orVSI64AVX512_exact4
+	JMP          orVSI64AVX512_end
+
+orVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPORD        Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+orVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orVSI64AVX512_single
 
 orVSI64AVX512_end:
 orVSI64AVX512_done:
@@ -25220,6 +26915,8 @@ TEXT ·orSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    orSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    orSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -25335,6 +27032,27 @@ orSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          orSVI64AVX512_exact4
+	JMP          orSVI64AVX512_end
+
+orSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           orSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+orSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  orSVI64AVX512_single
 
 orSVI64AVX512_end:
 orSVI64AVX512_done:
@@ -25449,6 +27167,8 @@ TEXT ·xorVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    xorVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -25575,6 +27295,27 @@ xorVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       xorVVI64AVX512_exact4
+	JMP       xorVVI64AVX512_end
+
+xorVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          xorVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPXORD      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+xorVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVVI64AVX512_single
 
 xorVVI64AVX512_end:
 xorVVI64AVX512_done:
@@ -25695,6 +27436,8 @@ TEXT ·xorVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    xorVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -25825,6 +27568,27 @@ xorVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorVSI64AVX512_exact4
+	JMP          xorVSI64AVX512_end
+
+xorVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPXORD       Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+xorVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorVSI64AVX512_single
 
 xorVSI64AVX512_end:
 xorVSI64AVX512_done:
@@ -25944,6 +27708,8 @@ TEXT ·xorSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    xorSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    xorSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -26059,6 +27825,27 @@ xorSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          xorSVI64AVX512_exact4
+	JMP          xorSVI64AVX512_end
+
+xorSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           xorSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPXORD       Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+xorSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  xorSVI64AVX512_single
 
 xorSVI64AVX512_end:
 xorSVI64AVX512_done:
@@ -26173,6 +27960,8 @@ TEXT ·andnotVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andnotVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -26314,6 +28103,27 @@ andnotVVI64AVX512_exact4:
 	ADDQ      R9, R8
 	DECQ      AX
 	JNZ       andnotVVI64AVX512_exact4
+	JMP       andnotVVI64AVX512_end
+
+andnotVVI64AVX512_single:
+	XORQ        R10, R10
+	MOVQ        $0x00000001, R11
+	TESTQ       R11, R11
+	JZ          andnotVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R11*8), K1
+	VMOVDQU64.Z (SI)(R10*8), K1, Z0
+	VMOVDQU64.Z (R8)(R10*8), K1, Z1
+	VPANDND     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (DX)(R10*8)
+	ADDQ        R11, R10
+
+andnotVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVVI64AVX512_single
 
 andnotVVI64AVX512_end:
 andnotVVI64AVX512_done:
@@ -26439,6 +28249,8 @@ TEXT ·andnotVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andnotVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -26569,6 +28381,27 @@ andnotVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotVSI64AVX512_exact4
+	JMP          andnotVSI64AVX512_end
+
+andnotVSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPANDND      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+andnotVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotVSI64AVX512_single
 
 andnotVSI64AVX512_end:
 andnotVSI64AVX512_done:
@@ -26688,6 +28521,8 @@ TEXT ·andnotSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  b+48(FP), R8
 	MOVQ  ldb+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    andnotSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    andnotSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -26818,6 +28653,27 @@ andnotSVI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          andnotSVI64AVX512_exact4
+	JMP          andnotSVI64AVX512_end
+
+andnotSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           andnotSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VPANDND      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+andnotSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  andnotSVI64AVX512_single
 
 andnotSVI64AVX512_end:
 andnotSVI64AVX512_done:

@@ -86,6 +86,8 @@ TEXT ·convertF32F64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertF32F64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    convertF32F64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -214,6 +216,17 @@ convertF32F64AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertF32F64AVX2_exact4
+	JMP       convertF32F64AVX2_end
+
+convertF32F64AVX2_single:
+	XORQ      R8, R8
+	VMOVSS    (SI)(R8*4), X0
+	VCVTPS2PD X0, X0
+	VMOVQ     X0, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertF32F64AVX2_single
 
 convertF32F64AVX2_end:
 convertF32F64AVX2_done:
@@ -344,6 +357,8 @@ TEXT ·convertF32I8AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I8AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertF32I8AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -604,6 +619,23 @@ convertF32I8AVX2_exact4:
 	ADDQ         DI, SI
 	DECQ         AX
 	JNZ          convertF32I8AVX2_exact4
+	JMP          convertF32I8AVX2_end
+
+convertF32I8AVX2_single:
+	XORQ       R8, R8
+	VMOVSS     (SI)(R8*4), X1
+	VCVTTPS2DQ X1, X2
+	VCMPPS     $0x1d, X0, X1, X3
+	VCMPPS     $0x03, X1, X1, X1
+	VPXOR      X3, X2, X2
+	VPANDN     X2, X1, X1
+	VPACKSSDW  X1, X1, X1
+	VPACKSSWB  X1, X1, X1
+	VPEXTRB    $0x00, X1, (DX)(R8*1)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF32I8AVX2_single
 
 convertF32I8AVX2_end:
 convertF32I8AVX2_done:
@@ -628,6 +660,8 @@ TEXT ·convertF32I16AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I16AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertF32I16AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -870,6 +904,22 @@ convertF32I16AVX2_exact4:
 	ADDQ         DI, SI
 	DECQ         AX
 	JNZ          convertF32I16AVX2_exact4
+	JMP          convertF32I16AVX2_end
+
+convertF32I16AVX2_single:
+	XORQ       R8, R8
+	VMOVSS     (SI)(R8*4), X1
+	VCVTTPS2DQ X1, X2
+	VCMPPS     $0x1d, X0, X1, X3
+	VCMPPS     $0x03, X1, X1, X1
+	VPXOR      X3, X2, X2
+	VPANDN     X2, X1, X1
+	VPACKSSDW  X1, X1, X1
+	VPEXTRW    $0x00, X1, (DX)(R8*2)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF32I16AVX2_single
 
 convertF32I16AVX2_end:
 convertF32I16AVX2_done:
@@ -894,6 +944,8 @@ TEXT ·convertF32I32AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertF32I32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -1103,6 +1155,21 @@ convertF32I32AVX2_exact4:
 	ADDQ       DI, SI
 	DECQ       AX
 	JNZ        convertF32I32AVX2_exact4
+	JMP        convertF32I32AVX2_end
+
+convertF32I32AVX2_single:
+	XORQ       R8, R8
+	VMOVSS     (SI)(R8*4), X1
+	VCVTTPS2DQ X1, X2
+	VCMPPS     $0x1d, X0, X1, X3
+	VCMPPS     $0x03, X1, X1, X1
+	VPXOR      X3, X2, X2
+	VPANDN     X2, X1, X1
+	VMOVD      X1, (DX)(R8*4)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF32I32AVX2_single
 
 convertF32I32AVX2_end:
 convertF32I32AVX2_done:
@@ -1298,6 +1365,8 @@ TEXT ·convertF32U8AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           convertF32U8AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertF32U8AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -1558,6 +1627,23 @@ convertF32U8AVX2_exact4:
 	ADDQ         DI, SI
 	DECQ         AX
 	JNZ          convertF32U8AVX2_exact4
+	JMP          convertF32U8AVX2_end
+
+convertF32U8AVX2_single:
+	XORQ       R8, R8
+	VMOVSS     (SI)(R8*4), X1
+	VCVTTPS2DQ X1, X2
+	VCMPPS     $0x1d, X0, X1, X3
+	VCMPPS     $0x03, X1, X1, X1
+	VPXOR      X3, X2, X2
+	VPANDN     X2, X1, X1
+	VPACKSSDW  X1, X1, X1
+	VPACKUSWB  X1, X1, X1
+	VPEXTRB    $0x00, X1, (DX)(R8*1)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF32U8AVX2_single
 
 convertF32U8AVX2_end:
 convertF32U8AVX2_done:
@@ -1582,6 +1668,8 @@ TEXT ·convertF32U16AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           convertF32U16AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertF32U16AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -1824,6 +1912,22 @@ convertF32U16AVX2_exact4:
 	ADDQ         DI, SI
 	DECQ         AX
 	JNZ          convertF32U16AVX2_exact4
+	JMP          convertF32U16AVX2_end
+
+convertF32U16AVX2_single:
+	XORQ       R8, R8
+	VMOVSS     (SI)(R8*4), X1
+	VCVTTPS2DQ X1, X2
+	VCMPPS     $0x1d, X0, X1, X3
+	VCMPPS     $0x03, X1, X1, X1
+	VPXOR      X3, X2, X2
+	VPANDN     X2, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VPEXTRW    $0x00, X1, (DX)(R8*2)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF32U16AVX2_single
 
 convertF32U16AVX2_end:
 convertF32U16AVX2_done:
@@ -1845,6 +1949,8 @@ TEXT ·convertF64F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    convertF64F32AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    convertF64F32AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -1973,6 +2079,17 @@ convertF64F32AVX2_exact4:
 	ADDQ       DI, SI
 	DECQ       AX
 	JNZ        convertF64F32AVX2_exact4
+	JMP        convertF64F32AVX2_end
+
+convertF64F32AVX2_single:
+	XORQ       R8, R8
+	VMOVQ      (SI)(R8*8), X0
+	VCVTPD2PSX X0, X0
+	VMOVSS     X0, (DX)(R8*4)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertF64F32AVX2_single
 
 convertF64F32AVX2_end:
 convertF64F32AVX2_done:
@@ -1994,6 +2111,8 @@ TEXT ·convertI8F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x00, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI8F32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    convertI8F32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2151,6 +2270,19 @@ convertI8F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI8F32AVX2_exact4
+	JMP       convertI8F32AVX2_end
+
+convertI8F32AVX2_single:
+	XORQ      R8, R8
+	VPXOR     X0, X0, X0
+	VPINSRB   $0x00, (SI)(R8*1), X0, X0
+	VPMOVSXBD X0, X0
+	VCVTDQ2PS X0, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI8F32AVX2_single
 
 convertI8F32AVX2_end:
 convertI8F32AVX2_done:
@@ -2311,6 +2443,8 @@ TEXT ·convertI16F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x01, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI16F32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    convertI16F32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2467,6 +2601,19 @@ convertI16F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI16F32AVX2_exact4
+	JMP       convertI16F32AVX2_end
+
+convertI16F32AVX2_single:
+	XORQ      R8, R8
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R8*2), X0, X0
+	VPMOVSXWD X0, X0
+	VCVTDQ2PS X0, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI16F32AVX2_single
 
 convertI16F32AVX2_end:
 convertI16F32AVX2_done:
@@ -2625,6 +2772,8 @@ TEXT ·convertI32F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI32F32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    convertI32F32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2762,6 +2911,17 @@ convertI32F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI32F32AVX2_exact4
+	JMP       convertI32F32AVX2_end
+
+convertI32F32AVX2_single:
+	XORQ      R8, R8
+	VMOVD     (SI)(R8*4), X0
+	VCVTDQ2PS X0, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI32F32AVX2_single
 
 convertI32F32AVX2_end:
 convertI32F32AVX2_done:
@@ -2907,6 +3067,8 @@ TEXT ·convertI32F64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI32F64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    convertI32F64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -3035,6 +3197,17 @@ convertI32F64AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI32F64AVX2_exact4
+	JMP       convertI32F64AVX2_end
+
+convertI32F64AVX2_single:
+	XORQ      R8, R8
+	VMOVD     (SI)(R8*4), X0
+	VCVTDQ2PD X0, X0
+	VMOVQ     X0, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI32F64AVX2_single
 
 convertI32F64AVX2_end:
 convertI32F64AVX2_done:
@@ -3162,6 +3335,8 @@ TEXT ·convertU8F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x00, DI
+	CMPQ  CX, $0x00000001
+	JE    convertU8F32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    convertU8F32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -3319,6 +3494,19 @@ convertU8F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertU8F32AVX2_exact4
+	JMP       convertU8F32AVX2_end
+
+convertU8F32AVX2_single:
+	XORQ      R8, R8
+	VPXOR     X0, X0, X0
+	VPINSRB   $0x00, (SI)(R8*1), X0, X0
+	VPMOVZXBD X0, X0
+	VCVTDQ2PS X0, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertU8F32AVX2_single
 
 convertU8F32AVX2_end:
 convertU8F32AVX2_done:
@@ -3479,6 +3667,8 @@ TEXT ·convertU16F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x01, DI
+	CMPQ  CX, $0x00000001
+	JE    convertU16F32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    convertU16F32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -3635,6 +3825,19 @@ convertU16F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertU16F32AVX2_exact4
+	JMP       convertU16F32AVX2_end
+
+convertU16F32AVX2_single:
+	XORQ      R8, R8
+	VPXOR     X0, X0, X0
+	VPINSRW   $0x00, (SI)(R8*2), X0, X0
+	VPMOVZXWD X0, X0
+	VCVTDQ2PS X0, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertU16F32AVX2_single
 
 convertU16F32AVX2_end:
 convertU16F32AVX2_done:
@@ -3799,6 +4002,8 @@ TEXT ·convertU32F32AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x0000ffff, R8
 	VMOVQ        R8, X1
 	VPBROADCASTD X1, Y1
+	CMPQ         CX, $0x00000001
+	JE           convertU32F32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           convertU32F32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -4026,6 +4231,22 @@ convertU32F32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertU32F32AVX2_exact4
+	JMP       convertU32F32AVX2_end
+
+convertU32F32AVX2_single:
+	XORQ      R8, R8
+	VMOVD     (SI)(R8*4), X2
+	VPSRLD    $0x10, X2, X3
+	VCVTDQ2PS X3, X3
+	VMULPS    X0, X3, X3
+	VPAND     X1, X2, X2
+	VCVTDQ2PS X2, X2
+	VADDPS    X2, X3, X2
+	VMOVSS    X2, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertU32F32AVX2_single
 
 convertU32F32AVX2_end:
 convertU32F32AVX2_done:
@@ -4232,6 +4453,8 @@ TEXT ·convertF32F64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertF32F64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    convertF32F64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -4352,6 +4575,25 @@ convertF32F64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertF32F64AVX512_exact4
+	JMP       convertF32F64AVX512_end
+
+convertF32F64AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        convertF32F64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPS.Z (SI)(R8*4), K1, Y0
+	VCVTPS2PD Y0, Z0
+	VMOVUPD   Z0, K1, (DX)(R8*8)
+	ADDQ      R9, R8
+
+convertF32F64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32F64AVX512_single
 
 convertF32F64AVX512_end:
 convertF32F64AVX512_done:
@@ -4466,6 +4708,8 @@ TEXT ·convertF32I8AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I8AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           convertF32I8AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -4682,6 +4926,31 @@ convertF32I8AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF32I8AVX512_exact4
+	JMP         convertF32I8AVX512_end
+
+convertF32I8AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF32I8AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VCVTTPS2DQ  Z1, Z2
+	VCMPPS      $0x1d, Z0, Z1, K2
+	VCMPPS      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORD      Z3, Z2, K2, Z2
+	VMOVDQA32.Z Z2, K3, Z1
+	VPMOVSDB    Z1, X1
+	VMOVDQU8    X1, K1, (DX)(R8*1)
+	ADDQ        R9, R8
+
+convertF32I8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32I8AVX512_single
 
 convertF32I8AVX512_end:
 convertF32I8AVX512_done:
@@ -4706,6 +4975,8 @@ TEXT ·convertF32I16AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I16AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           convertF32I16AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -4922,6 +5193,31 @@ convertF32I16AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF32I16AVX512_exact4
+	JMP         convertF32I16AVX512_end
+
+convertF32I16AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF32I16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VCVTTPS2DQ  Z1, Z2
+	VCMPPS      $0x1d, Z0, Z1, K2
+	VCMPPS      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORD      Z3, Z2, K2, Z2
+	VMOVDQA32.Z Z2, K3, Z1
+	VPMOVSDW    Z1, Y1
+	VMOVDQU16   Y1, K1, (DX)(R8*2)
+	ADDQ        R9, R8
+
+convertF32I16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32I16AVX512_single
 
 convertF32I16AVX512_end:
 convertF32I16AVX512_done:
@@ -4946,6 +5242,8 @@ TEXT ·convertF32I32AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF32I32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           convertF32I32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -5146,6 +5444,30 @@ convertF32I32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF32I32AVX512_exact4
+	JMP         convertF32I32AVX512_end
+
+convertF32I32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF32I32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VCVTTPS2DQ  Z1, Z2
+	VCMPPS      $0x1d, Z0, Z1, K2
+	VCMPPS      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORD      Z3, Z2, K2, Z2
+	VMOVDQA32.Z Z2, K3, Z1
+	VMOVDQU32   Z1, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+convertF32I32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32I32AVX512_single
 
 convertF32I32AVX512_end:
 convertF32I32AVX512_done:
@@ -5298,6 +5620,8 @@ TEXT ·convertF32U8AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF32U8AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           convertF32U8AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -5546,6 +5870,33 @@ convertF32U8AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF32U8AVX512_exact4
+	JMP         convertF32U8AVX512_end
+
+convertF32U8AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF32U8AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VCVTTPS2DQ  Z1, Z2
+	VCMPPS      $0x1d, Z0, Z1, K2
+	VCMPPS      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORD      Z3, Z2, K2, Z2
+	VMOVDQA32.Z Z2, K3, Z1
+	VPXORD      Z4, Z4, Z4
+	VPMAXSD     Z4, Z1, Z1
+	VPMOVUSDB   Z1, X1
+	VMOVDQU8    X1, K1, (DX)(R8*1)
+	ADDQ        R9, R8
+
+convertF32U8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32U8AVX512_single
 
 convertF32U8AVX512_end:
 convertF32U8AVX512_done:
@@ -5570,6 +5921,8 @@ TEXT ·convertF32U16AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x4f000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF32U16AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           convertF32U16AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -5818,6 +6171,33 @@ convertF32U16AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF32U16AVX512_exact4
+	JMP         convertF32U16AVX512_end
+
+convertF32U16AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF32U16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VCVTTPS2DQ  Z1, Z2
+	VCMPPS      $0x1d, Z0, Z1, K2
+	VCMPPS      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORD      Z3, Z2, K2, Z2
+	VMOVDQA32.Z Z2, K3, Z1
+	VPXORD      Z4, Z4, Z4
+	VPMAXSD     Z4, Z1, Z1
+	VPMOVUSDW   Z1, Y1
+	VMOVDQU16   Y1, K1, (DX)(R8*2)
+	ADDQ        R9, R8
+
+convertF32U16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF32U16AVX512_single
 
 convertF32U16AVX512_end:
 convertF32U16AVX512_done:
@@ -5839,6 +6219,8 @@ TEXT ·convertF64F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    convertF64F32AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    convertF64F32AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -5959,6 +6341,25 @@ convertF64F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertF64F32AVX512_exact4
+	JMP       convertF64F32AVX512_end
+
+convertF64F32AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        convertF64F32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPD.Z (SI)(R8*8), K1, Z0
+	VCVTPD2PS Z0, Y0
+	VMOVUPS   Y0, K1, (DX)(R8*4)
+	ADDQ      R9, R8
+
+convertF64F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF64F32AVX512_single
 
 convertF64F32AVX512_end:
 convertF64F32AVX512_done:
@@ -5983,6 +6384,8 @@ TEXT ·convertF64I64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         $0x43e0000000000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           convertF64I64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           convertF64I64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -6183,6 +6586,30 @@ convertF64I64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         convertF64I64AVX512_exact4
+	JMP         convertF64I64AVX512_end
+
+convertF64I64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertF64I64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z1
+	VCVTTPD2QQ  Z1, Z2
+	VCMPPD      $0x1d, Z0, Z1, K2
+	VCMPPD      $0x07, Z1, Z1, K3
+	VPTERNLOGD  $0xff, Z3, Z3, Z3
+	VPXORQ      Z3, Z2, K2, Z2
+	VMOVDQA64.Z Z2, K3, Z1
+	VMOVDQU64   Z1, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+convertF64I64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertF64I64AVX512_single
 
 convertF64I64AVX512_end:
 convertF64I64AVX512_done:
@@ -6332,6 +6759,8 @@ TEXT ·convertI8F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x00, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI8F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertI8F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -6468,6 +6897,26 @@ convertI8F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI8F32AVX512_exact4
+	JMP       convertI8F32AVX512_end
+
+convertI8F32AVX512_single:
+	XORQ       R8, R8
+	MOVQ       $0x00000001, R9
+	TESTQ      R9, R9
+	JZ         convertI8F32AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R9*8), K1
+	VMOVDQU8.Z (SI)(R8*1), K1, X0
+	VPMOVSXBD  X0, Z0
+	VCVTDQ2PS  Z0, Z0
+	VMOVUPS    Z0, K1, (DX)(R8*4)
+	ADDQ       R9, R8
+
+convertI8F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertI8F32AVX512_single
 
 convertI8F32AVX512_end:
 convertI8F32AVX512_done:
@@ -6586,6 +7035,8 @@ TEXT ·convertI16F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x01, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI16F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertI16F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -6722,6 +7173,26 @@ convertI16F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI16F32AVX512_exact4
+	JMP       convertI16F32AVX512_end
+
+convertI16F32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertI16F32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU16.Z (SI)(R8*2), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+convertI16F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertI16F32AVX512_single
 
 convertI16F32AVX512_end:
 convertI16F32AVX512_done:
@@ -6840,6 +7311,8 @@ TEXT ·convertI32F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI32F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertI32F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -6960,6 +7433,25 @@ convertI32F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI32F32AVX512_exact4
+	JMP       convertI32F32AVX512_end
+
+convertI32F32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertI32F32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Z0
+	VCVTDQ2PS   Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+convertI32F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertI32F32AVX512_single
 
 convertI32F32AVX512_end:
 convertI32F32AVX512_done:
@@ -7071,6 +7563,8 @@ TEXT ·convertI32F64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI32F64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    convertI32F64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -7191,6 +7685,25 @@ convertI32F64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI32F64AVX512_exact4
+	JMP       convertI32F64AVX512_end
+
+convertI32F64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertI32F64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Y0
+	VCVTDQ2PD   Y0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+convertI32F64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertI32F64AVX512_single
 
 convertI32F64AVX512_end:
 convertI32F64AVX512_done:
@@ -7302,6 +7815,8 @@ TEXT ·convertI64F64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    convertI64F64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    convertI64F64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -7422,6 +7937,25 @@ convertI64F64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertI64F64AVX512_exact4
+	JMP       convertI64F64AVX512_end
+
+convertI64F64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertI64F64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU64.Z (SI)(R8*8), K1, Z0
+	VCVTQQ2PD   Z0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+convertI64F64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertI64F64AVX512_single
 
 convertI64F64AVX512_end:
 convertI64F64AVX512_done:
@@ -7533,6 +8067,8 @@ TEXT ·convertU8F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x00, DI
+	CMPQ  CX, $0x00000001
+	JE    convertU8F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertU8F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -7669,6 +8205,26 @@ convertU8F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertU8F32AVX512_exact4
+	JMP       convertU8F32AVX512_end
+
+convertU8F32AVX512_single:
+	XORQ       R8, R8
+	MOVQ       $0x00000001, R9
+	TESTQ      R9, R9
+	JZ         convertU8F32AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R9*8), K1
+	VMOVDQU8.Z (SI)(R8*1), K1, X0
+	VPMOVZXBD  X0, Z0
+	VCVTDQ2PS  Z0, Z0
+	VMOVUPS    Z0, K1, (DX)(R8*4)
+	ADDQ       R9, R8
+
+convertU8F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertU8F32AVX512_single
 
 convertU8F32AVX512_end:
 convertU8F32AVX512_done:
@@ -7787,6 +8343,8 @@ TEXT ·convertU16F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x01, DI
+	CMPQ  CX, $0x00000001
+	JE    convertU16F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertU16F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -7923,6 +8481,26 @@ convertU16F32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       convertU16F32AVX512_exact4
+	JMP       convertU16F32AVX512_end
+
+convertU16F32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertU16F32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU16.Z (SI)(R8*2), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+convertU16F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertU16F32AVX512_single
 
 convertU16F32AVX512_end:
 convertU16F32AVX512_done:
@@ -8041,6 +8619,8 @@ TEXT ·convertU32F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  src+32(FP), SI
 	MOVQ  ldsrc+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    convertU32F32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    convertU32F32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -8161,6 +8741,25 @@ convertU32F32AVX512_exact4:
 	ADDQ       DI, SI
 	DECQ       AX
 	JNZ        convertU32F32AVX512_exact4
+	JMP        convertU32F32AVX512_end
+
+convertU32F32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          convertU32F32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Z0
+	VCVTUDQ2PS  Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+convertU32F32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  convertU32F32AVX512_single
 
 convertU32F32AVX512_end:
 convertU32F32AVX512_done:

@@ -93,6 +93,8 @@ TEXT ·selectVVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -314,6 +316,24 @@ selectVVVF32AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVF32AVX2_exact4
+	JMP       selectVVVF32AVX2_end
+
+selectVVVF32AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVSS    (R8)(R12*4), X2
+	VMOVSS    (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VBLENDVPS X1, X3, X2, X1
+	VMOVSS    X1, (DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVF32AVX2_single
 
 selectVVVF32AVX2_end:
 selectVVVF32AVX2_done:
@@ -523,6 +543,8 @@ TEXT ·selectVVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -731,6 +753,24 @@ selectVVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSF32AVX2_exact4
+	JMP          selectVVSF32AVX2_end
+
+selectVVSF32AVX2_single:
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVSS       (R8)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VBLENDVPS    X2, X1, X3, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSF32AVX2_single
 
 selectVVSF32AVX2_end:
 selectVVSF32AVX2_done:
@@ -930,6 +970,8 @@ TEXT ·selectVSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1138,6 +1180,24 @@ selectVSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVF32AVX2_exact4
+	JMP          selectVSVF32AVX2_end
+
+selectVSVF32AVX2_single:
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVSS       (R10)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VBLENDVPS    X2, X3, X1, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVF32AVX2_single
 
 selectVSVF32AVX2_end:
 selectVSVF32AVX2_done:
@@ -1337,6 +1397,8 @@ TEXT ·selectVSSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVSSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1532,6 +1594,24 @@ selectVSSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSF32AVX2_exact4
+	JMP          selectVSSF32AVX2_end
+
+selectVSSF32AVX2_single:
+	VBROADCASTSS (R8), Y1
+	VBROADCASTSS (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD    X3, X3
+	VPCMPEQD     X0, X3, X3
+	VBLENDVPS    X3, X2, X1, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSF32AVX2_single
 
 selectVSSF32AVX2_end:
 selectVSSF32AVX2_done:
@@ -1721,6 +1801,8 @@ TEXT ·selectSVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1927,6 +2009,23 @@ selectSVVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVF32AVX2_exact4
+	JMP          selectSVVF32AVX2_end
+
+selectSVVF32AVX2_single:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X2
+	VMOVSS       (R10)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VBLENDVPS    X1, X3, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVF32AVX2_single
 
 selectSVVF32AVX2_end:
 selectSVVF32AVX2_done:
@@ -2122,6 +2221,8 @@ TEXT ·selectSVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2315,6 +2416,23 @@ selectSVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSF32AVX2_exact4
+	JMP          selectSVSF32AVX2_end
+
+selectSVSF32AVX2_single:
+	VPBROADCASTB (SI), X1
+	VBROADCASTSS (R10), Y2
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VBLENDVPS    X1, X2, X3, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSF32AVX2_single
 
 selectSVSF32AVX2_end:
 selectSVSF32AVX2_done:
@@ -2500,6 +2618,8 @@ TEXT ·selectSSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2693,6 +2813,23 @@ selectSSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVF32AVX2_exact4
+	JMP          selectSSVF32AVX2_end
+
+selectSSVF32AVX2_single:
+	VPBROADCASTB (SI), X1
+	VBROADCASTSS (R8), Y2
+	XORQ         R12, R12
+	VMOVSS       (R10)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VBLENDVPS    X1, X3, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVF32AVX2_single
 
 selectSSVF32AVX2_end:
 selectSSVF32AVX2_done:
@@ -2878,6 +3015,8 @@ TEXT ·selectVVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -3086,6 +3225,24 @@ selectVVVF64AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVF64AVX2_exact4
+	JMP       selectVVVF64AVX2_end
+
+selectVVVF64AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VBLENDVPD X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVF64AVX2_single
 
 selectVVVF64AVX2_end:
 selectVVVF64AVX2_done:
@@ -3269,6 +3426,8 @@ TEXT ·selectVVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -3465,6 +3624,24 @@ selectVVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSF64AVX2_exact4
+	JMP          selectVVSF64AVX2_end
+
+selectVVSF64AVX2_single:
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVQ        (R8)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VBLENDVPD    X2, X1, X3, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSF64AVX2_single
 
 selectVVSF64AVX2_end:
 selectVVSF64AVX2_done:
@@ -3640,6 +3817,8 @@ TEXT ·selectVSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -3836,6 +4015,24 @@ selectVSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVF64AVX2_exact4
+	JMP          selectVSVF64AVX2_end
+
+selectVSVF64AVX2_single:
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VBLENDVPD    X2, X3, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVF64AVX2_single
 
 selectVSVF64AVX2_end:
 selectVSVF64AVX2_done:
@@ -4011,6 +4208,8 @@ TEXT ·selectVSSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVSSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -4195,6 +4394,24 @@ selectVSSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSF64AVX2_exact4
+	JMP          selectVSSF64AVX2_end
+
+selectVSSF64AVX2_single:
+	VBROADCASTSD (R8), Y1
+	VBROADCASTSD (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ    X3, X3
+	VPCMPEQQ     X0, X3, X3
+	VBLENDVPD    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSF64AVX2_single
 
 selectVSSF64AVX2_end:
 selectVSSF64AVX2_done:
@@ -4362,6 +4579,8 @@ TEXT ·selectSVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -4556,6 +4775,23 @@ selectSVVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVF64AVX2_exact4
+	JMP          selectSVVF64AVX2_end
+
+selectSVVF64AVX2_single:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VBLENDVPD    X1, X3, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVF64AVX2_single
 
 selectSVVF64AVX2_end:
 selectSVVF64AVX2_done:
@@ -4727,6 +4963,8 @@ TEXT ·selectSVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -4909,6 +5147,23 @@ selectSVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSF64AVX2_exact4
+	JMP          selectSVSF64AVX2_end
+
+selectSVSF64AVX2_single:
+	VPBROADCASTB (SI), X1
+	VBROADCASTSD (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VBLENDVPD    X1, X2, X3, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSF64AVX2_single
 
 selectSVSF64AVX2_end:
 selectSVSF64AVX2_done:
@@ -5072,6 +5327,8 @@ TEXT ·selectSSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -5254,6 +5511,23 @@ selectSSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVF64AVX2_exact4
+	JMP          selectSSVF64AVX2_end
+
+selectSSVF64AVX2_single:
+	VPBROADCASTB (SI), X1
+	VBROADCASTSD (R8), Y2
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VBLENDVPD    X1, X3, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVF64AVX2_single
 
 selectSSVF64AVX2_end:
 selectSSVF64AVX2_done:
@@ -5417,6 +5691,8 @@ TEXT ·selectVVVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectVVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -5648,6 +5924,25 @@ selectVVVI8AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI8AVX2_exact4
+	JMP       selectVVVI8AVX2_end
+
+selectVVVI8AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRB   $0x00, (R8)(R12*1), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRB   $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRB   $0x00, X1, (DX)(R12*1)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI8AVX2_single
 
 selectVVVI8AVX2_end:
 selectVVVI8AVX2_done:
@@ -5902,6 +6197,8 @@ TEXT ·selectVVSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectVVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -6116,6 +6413,24 @@ selectVVSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI8AVX2_exact4
+	JMP          selectVVSI8AVX2_end
+
+selectVVSI8AVX2_single:
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI8AVX2_single
 
 selectVVSI8AVX2_end:
 selectVVSI8AVX2_done:
@@ -6352,6 +6667,8 @@ TEXT ·selectVSVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectVSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -6566,6 +6883,24 @@ selectVSVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI8AVX2_exact4
+	JMP          selectVSVI8AVX2_end
+
+selectVSVI8AVX2_single:
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI8AVX2_single
 
 selectVSVI8AVX2_end:
 selectVSVI8AVX2_done:
@@ -6802,6 +7137,8 @@ TEXT ·selectVSSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectVSSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -6999,6 +7336,23 @@ selectVSSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI8AVX2_exact4
+	JMP          selectVSSI8AVX2_end
+
+selectVSSI8AVX2_single:
+	VPBROADCASTB (R8), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPCMPEQB     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI8AVX2_single
 
 selectVSSI8AVX2_end:
 selectVSSI8AVX2_done:
@@ -7217,6 +7571,8 @@ TEXT ·selectSVVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectSVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -7431,6 +7787,24 @@ selectSVVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI8AVX2_exact4
+	JMP          selectSVVI8AVX2_end
+
+selectSVVI8AVX2_single:
+	VPBROADCASTB (SI), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R8)(R12*1), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI8AVX2_single
 
 selectSVVI8AVX2_end:
 selectSVVI8AVX2_done:
@@ -7667,6 +8041,8 @@ TEXT ·selectSVSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectSVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -7864,6 +8240,23 @@ selectSVSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI8AVX2_exact4
+	JMP          selectSVSI8AVX2_end
+
+selectSVSI8AVX2_single:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R8)(R12*1), X3, X3
+	VPCMPEQB     X0, X1, X1
+	VPBLENDVB    X1, X2, X3, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI8AVX2_single
 
 selectSVSI8AVX2_end:
 selectSVSI8AVX2_done:
@@ -8082,6 +8475,8 @@ TEXT ·selectSSVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x00, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    selectSSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -8279,6 +8674,23 @@ selectSSVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI8AVX2_exact4
+	JMP          selectSSVI8AVX2_end
+
+selectSSVI8AVX2_single:
+	VPBROADCASTB (SI), Y1
+	VPBROADCASTB (R8), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (R10)(R12*1), X3, X3
+	VPCMPEQB     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VPEXTRB      $0x00, X1, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI8AVX2_single
 
 selectSSVI8AVX2_end:
 selectSSVI8AVX2_done:
@@ -8497,6 +8909,8 @@ TEXT ·selectVVVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectVVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -8733,6 +9147,26 @@ selectVVVI16AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI16AVX2_exact4
+	JMP       selectVVVI16AVX2_end
+
+selectVVVI16AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VPXOR     X2, X2, X2
+	VPINSRW   $0x00, (R8)(R12*2), X2, X2
+	VPXOR     X3, X3, X3
+	VPINSRW   $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW X1, X1
+	VPCMPEQW  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VPEXTRW   $0x00, X1, (DX)(R12*2)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI16AVX2_single
 
 selectVVVI16AVX2_end:
 selectVVVI16AVX2_done:
@@ -8972,6 +9406,8 @@ TEXT ·selectVVSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectVVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -9193,6 +9629,25 @@ selectVVSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI16AVX2_exact4
+	JMP          selectVVSI16AVX2_end
+
+selectVVSI16AVX2_single:
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW    X2, X2
+	VPCMPEQW     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI16AVX2_single
 
 selectVVSI16AVX2_end:
 selectVVSI16AVX2_done:
@@ -9418,6 +9873,8 @@ TEXT ·selectVSVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectVSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -9639,6 +10096,25 @@ selectVSVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI16AVX2_exact4
+	JMP          selectVSVI16AVX2_end
+
+selectVSVI16AVX2_single:
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW    X2, X2
+	VPCMPEQW     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI16AVX2_single
 
 selectVSVI16AVX2_end:
 selectVSVI16AVX2_done:
@@ -9864,6 +10340,8 @@ TEXT ·selectVSSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectVSSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -10070,6 +10548,24 @@ selectVSSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI16AVX2_exact4
+	JMP          selectVSSI16AVX2_end
+
+selectVSSI16AVX2_single:
+	VPBROADCASTW (R8), Y1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBW    X3, X3
+	VPCMPEQW     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI16AVX2_single
 
 selectVSSI16AVX2_end:
 selectVSSI16AVX2_done:
@@ -10281,6 +10777,8 @@ TEXT ·selectSVVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectSVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -10501,6 +10999,25 @@ selectSVVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI16AVX2_exact4
+	JMP          selectSVVI16AVX2_end
+
+selectSVVI16AVX2_single:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R8)(R12*2), X2, X2
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW    X1, X1
+	VPCMPEQW     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI16AVX2_single
 
 selectSVVI16AVX2_end:
 selectSVVI16AVX2_done:
@@ -10724,6 +11241,8 @@ TEXT ·selectSVSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectSVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -10929,6 +11448,24 @@ selectSVSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI16AVX2_exact4
+	JMP          selectSVSI16AVX2_end
+
+selectSVSI16AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (R8)(R12*2), X3, X3
+	VPMOVZXBW    X1, X1
+	VPCMPEQW     X0, X1, X1
+	VPBLENDVB    X1, X2, X3, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI16AVX2_single
 
 selectSVSI16AVX2_end:
 selectSVSI16AVX2_done:
@@ -11138,6 +11675,8 @@ TEXT ·selectSSVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x01, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    selectSSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -11343,6 +11882,24 @@ selectSSVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI16AVX2_exact4
+	JMP          selectSSVI16AVX2_end
+
+selectSSVI16AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTW (R8), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRW      $0x00, (R10)(R12*2), X3, X3
+	VPMOVZXBW    X1, X1
+	VPCMPEQW     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VPEXTRW      $0x00, X1, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI16AVX2_single
 
 selectSSVI16AVX2_end:
 selectSSVI16AVX2_done:
@@ -11552,6 +12109,8 @@ TEXT ·selectVVVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -11773,6 +12332,24 @@ selectVVVI32AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI32AVX2_exact4
+	JMP       selectVVVI32AVX2_end
+
+selectVVVI32AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVD     (R8)(R12*4), X2
+	VMOVD     (R10)(R12*4), X3
+	VPMOVZXBD X1, X1
+	VPCMPEQD  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVD     X1, (DX)(R12*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI32AVX2_single
 
 selectVVVI32AVX2_end:
 selectVVVI32AVX2_done:
@@ -11982,6 +12559,8 @@ TEXT ·selectVVSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -12190,6 +12769,24 @@ selectVVSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI32AVX2_exact4
+	JMP          selectVVSI32AVX2_end
+
+selectVVSI32AVX2_single:
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVD        (R8)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI32AVX2_single
 
 selectVVSI32AVX2_end:
 selectVVSI32AVX2_done:
@@ -12389,6 +12986,8 @@ TEXT ·selectVSVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -12597,6 +13196,24 @@ selectVSVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI32AVX2_exact4
+	JMP          selectVSVI32AVX2_end
+
+selectVSVI32AVX2_single:
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVD        (R10)(R12*4), X3
+	VPMOVZXBD    X2, X2
+	VPCMPEQD     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI32AVX2_single
 
 selectVSVI32AVX2_end:
 selectVSVI32AVX2_done:
@@ -12796,6 +13413,8 @@ TEXT ·selectVSSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectVSSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -12991,6 +13610,24 @@ selectVSSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI32AVX2_exact4
+	JMP          selectVSSI32AVX2_end
+
+selectVSSI32AVX2_single:
+	VPBROADCASTD (R8), Y1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBD    X3, X3
+	VPCMPEQD     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI32AVX2_single
 
 selectVSSI32AVX2_end:
 selectVSSI32AVX2_done:
@@ -13180,6 +13817,8 @@ TEXT ·selectSVVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -13386,6 +14025,23 @@ selectSVVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI32AVX2_exact4
+	JMP          selectSVVI32AVX2_end
+
+selectSVVI32AVX2_single:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X2
+	VMOVD        (R10)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI32AVX2_single
 
 selectSVVI32AVX2_end:
 selectSVVI32AVX2_done:
@@ -13581,6 +14237,8 @@ TEXT ·selectSVSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -13774,6 +14432,23 @@ selectSVSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI32AVX2_exact4
+	JMP          selectSVSI32AVX2_end
+
+selectSVSI32AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R10), Y2
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VPBLENDVB    X1, X2, X3, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI32AVX2_single
 
 selectSVSI32AVX2_end:
 selectSVSI32AVX2_done:
@@ -13959,6 +14634,8 @@ TEXT ·selectSSVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x02, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    selectSSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -14152,6 +14829,23 @@ selectSSVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI32AVX2_exact4
+	JMP          selectSSVI32AVX2_end
+
+selectSSVI32AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTD (R8), Y2
+	XORQ         R12, R12
+	VMOVD        (R10)(R12*4), X3
+	VPMOVZXBD    X1, X1
+	VPCMPEQD     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VMOVD        X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI32AVX2_single
 
 selectSSVI32AVX2_end:
 selectSSVI32AVX2_done:
@@ -14337,6 +15031,8 @@ TEXT ·selectVVVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14545,6 +15241,24 @@ selectVVVI64AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI64AVX2_exact4
+	JMP       selectVVVI64AVX2_end
+
+selectVVVI64AVX2_single:
+	XORQ      R12, R12
+	VPXOR     X1, X1, X1
+	VPINSRB   $0x00, (SI)(R12*1), X1, X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPMOVZXBQ X1, X1
+	VPCMPEQQ  X0, X1, X1
+	VPBLENDVB X1, X3, X2, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       selectVVVI64AVX2_single
 
 selectVVVI64AVX2_end:
 selectVVVI64AVX2_done:
@@ -14728,6 +15442,8 @@ TEXT ·selectVVSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -14924,6 +15640,24 @@ selectVVSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI64AVX2_exact4
+	JMP          selectVVSI64AVX2_end
+
+selectVVSI64AVX2_single:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVQ        (R8)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VPBLENDVB    X2, X1, X3, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVVSI64AVX2_single
 
 selectVVSI64AVX2_end:
 selectVVSI64AVX2_done:
@@ -15099,6 +15833,8 @@ TEXT ·selectVSVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -15295,6 +16031,24 @@ selectVSVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI64AVX2_exact4
+	JMP          selectVSVI64AVX2_end
+
+selectVSVI64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X2, X2
+	VPCMPEQQ     X0, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSVI64AVX2_single
 
 selectVSVI64AVX2_end:
 selectVSVI64AVX2_done:
@@ -15470,6 +16224,8 @@ TEXT ·selectVSSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectVSSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectVSSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -15654,6 +16410,24 @@ selectVSSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI64AVX2_exact4
+	JMP          selectVSSI64AVX2_end
+
+selectVSSI64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R12*1), X3, X3
+	VPMOVZXBQ    X3, X3
+	VPCMPEQQ     X0, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectVSSI64AVX2_single
 
 selectVSSI64AVX2_end:
 selectVSSI64AVX2_done:
@@ -15821,6 +16595,8 @@ TEXT ·selectSVVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -16015,6 +16791,23 @@ selectSVVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI64AVX2_exact4
+	JMP          selectSVVI64AVX2_end
+
+selectSVVI64AVX2_single:
+	VPBROADCASTB (SI), X1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVVI64AVX2_single
 
 selectSVVI64AVX2_end:
 selectSVVI64AVX2_done:
@@ -16186,6 +16979,8 @@ TEXT ·selectSVSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -16368,6 +17163,23 @@ selectSVSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI64AVX2_exact4
+	JMP          selectSVSI64AVX2_end
+
+selectSVSI64AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VPBLENDVB    X1, X2, X3, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSVSI64AVX2_single
 
 selectSVSI64AVX2_end:
 selectSVSI64AVX2_done:
@@ -16531,6 +17343,8 @@ TEXT ·selectSSVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  ldb+72(FP), R11
 	SHLQ  $0x03, R11
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    selectSSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    selectSSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -16713,6 +17527,23 @@ selectSSVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI64AVX2_exact4
+	JMP          selectSSVI64AVX2_end
+
+selectSSVI64AVX2_single:
+	VPBROADCASTB (SI), X1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X3
+	VPMOVZXBQ    X1, X1
+	VPCMPEQQ     X0, X1, X1
+	VPBLENDVB    X1, X3, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          selectSSVI64AVX2_single
 
 selectSSVI64AVX2_end:
 selectSSVI64AVX2_done:
@@ -16876,6 +17707,8 @@ TEXT ·selectVVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVVVF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -17070,6 +17903,31 @@ selectVVVF32AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVF32AVX512_exact4
+	JMP       selectVVVF32AVX512_end
+
+selectVVVF32AVX512_single:
+	XORQ       R12, R12
+	MOVQ       $0x00000001, R13
+	TESTQ      R13, R13
+	JZ         selectVVVF32AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X0
+	VMOVUPS.Z  (R8)(R12*4), K1, Z1
+	VMOVUPS.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB   X0, X0, K2
+	VMOVAPS    Z1, Z0
+	VBLENDMPS  Z1, Z2, K2, Z0
+	VMOVUPS    Z0, K1, (DX)(R12*4)
+	ADDQ       R13, R12
+
+selectVVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVF32AVX512_single
 
 selectVVVF32AVX512_end:
 selectVVVF32AVX512_done:
@@ -17225,6 +18083,8 @@ TEXT ·selectVVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVVSF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -17408,6 +18268,31 @@ selectVVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSF32AVX512_exact4
+	JMP          selectVVSF32AVX512_end
+
+selectVVSF32AVX512_single:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVAPS      Z2, Z1
+	VBLENDMPS    Z2, Z0, K2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSF32AVX512_single
 
 selectVVSF32AVX512_end:
 selectVVSF32AVX512_done:
@@ -17557,6 +18442,8 @@ TEXT ·selectVSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVSVF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -17740,6 +18627,31 @@ selectVSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVF32AVX512_exact4
+	JMP          selectVSVF32AVX512_end
+
+selectVSVF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVAPS      Z0, Z1
+	VBLENDMPS    Z0, Z2, K2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVF32AVX512_single
 
 selectVSVF32AVX512_end:
 selectVSVF32AVX512_done:
@@ -17889,6 +18801,8 @@ TEXT ·selectVSSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVSSF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -18061,6 +18975,31 @@ selectVSSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSF32AVX512_exact4
+	JMP          selectVSSF32AVX512_end
+
+selectVSSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVAPS      Z0, Z2
+	VBLENDMPS    Z0, Z1, K2, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSF32AVX512_single
 
 selectVSSF32AVX512_end:
 selectVSSF32AVX512_done:
@@ -18204,6 +19143,8 @@ TEXT ·selectSVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSVVF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -18387,6 +19328,31 @@ selectSVVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVF32AVX512_exact4
+	JMP          selectSVVF32AVX512_end
+
+selectSVVF32AVX512_single:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPS      Z1, Z0
+	VBLENDMPS    Z1, Z2, K2, Z0
+	VMOVUPS      Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVF32AVX512_single
 
 selectSVVF32AVX512_end:
 selectSVVF32AVX512_done:
@@ -18536,6 +19502,8 @@ TEXT ·selectSVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSVSF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -18708,6 +19676,31 @@ selectSVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSF32AVX512_exact4
+	JMP          selectSVSF32AVX512_end
+
+selectSVSF32AVX512_single:
+	VPBROADCASTB (SI), X0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPS      Z2, Z0
+	VBLENDMPS    Z2, Z1, K2, Z0
+	VMOVUPS      Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSF32AVX512_single
 
 selectSVSF32AVX512_end:
 selectSVSF32AVX512_done:
@@ -18851,6 +19844,8 @@ TEXT ·selectSSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVF32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSSVF32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -19023,6 +20018,31 @@ selectSSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVF32AVX512_exact4
+	JMP          selectSSVF32AVX512_end
+
+selectSSVF32AVX512_single:
+	VPBROADCASTB (SI), X0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPS      Z1, Z0
+	VBLENDMPS    Z1, Z2, K2, Z0
+	VMOVUPS      Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVF32AVX512_single
 
 selectSSVF32AVX512_end:
 selectSSVF32AVX512_done:
@@ -19166,6 +20186,8 @@ TEXT ·selectVVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVVVF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -19360,6 +20382,31 @@ selectVVVF64AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVF64AVX512_exact4
+	JMP       selectVVVF64AVX512_end
+
+selectVVVF64AVX512_single:
+	XORQ       R12, R12
+	MOVQ       $0x00000001, R13
+	TESTQ      R13, R13
+	JZ         selectVVVF64AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, X0
+	VMOVUPD.Z  (R8)(R12*8), K1, Z1
+	VMOVUPD.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB   X0, X0, K2
+	VMOVAPD    Z1, Z0
+	VBLENDMPD  Z1, Z2, K2, Z0
+	VMOVUPD    Z0, K1, (DX)(R12*8)
+	ADDQ       R13, R12
+
+selectVVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVF64AVX512_single
 
 selectVVVF64AVX512_end:
 selectVVVF64AVX512_done:
@@ -19515,6 +20562,8 @@ TEXT ·selectVVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVVSF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -19698,6 +20747,31 @@ selectVVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSF64AVX512_exact4
+	JMP          selectVVSF64AVX512_end
+
+selectVVSF64AVX512_single:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVAPD      Z2, Z1
+	VBLENDMPD    Z2, Z0, K2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSF64AVX512_single
 
 selectVVSF64AVX512_end:
 selectVVSF64AVX512_done:
@@ -19847,6 +20921,8 @@ TEXT ·selectVSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVSVF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -20030,6 +21106,31 @@ selectVSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVF64AVX512_exact4
+	JMP          selectVSVF64AVX512_end
+
+selectVSVF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVAPD      Z0, Z1
+	VBLENDMPD    Z0, Z2, K2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVF64AVX512_single
 
 selectVSVF64AVX512_end:
 selectVSVF64AVX512_done:
@@ -20179,6 +21280,8 @@ TEXT ·selectVSSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVSSF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -20351,6 +21454,31 @@ selectVSSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSF64AVX512_exact4
+	JMP          selectVSSF64AVX512_end
+
+selectVSSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVAPD      Z0, Z2
+	VBLENDMPD    Z0, Z1, K2, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSF64AVX512_single
 
 selectVSSF64AVX512_end:
 selectVSSF64AVX512_done:
@@ -20494,6 +21622,8 @@ TEXT ·selectSVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSVVF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -20677,6 +21807,31 @@ selectSVVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVF64AVX512_exact4
+	JMP          selectSVVF64AVX512_end
+
+selectSVVF64AVX512_single:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPD      Z1, Z0
+	VBLENDMPD    Z1, Z2, K2, Z0
+	VMOVUPD      Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVF64AVX512_single
 
 selectSVVF64AVX512_end:
 selectSVVF64AVX512_done:
@@ -20826,6 +21981,8 @@ TEXT ·selectSVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSVSF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -20998,6 +22155,31 @@ selectSVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSF64AVX512_exact4
+	JMP          selectSVSF64AVX512_end
+
+selectSVSF64AVX512_single:
+	VPBROADCASTB (SI), X0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPD      Z2, Z0
+	VBLENDMPD    Z2, Z1, K2, Z0
+	VMOVUPD      Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSF64AVX512_single
 
 selectSVSF64AVX512_end:
 selectSVSF64AVX512_done:
@@ -21141,6 +22323,8 @@ TEXT ·selectSSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVF64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSSVF64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -21313,6 +22497,31 @@ selectSSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVF64AVX512_exact4
+	JMP          selectSSVF64AVX512_end
+
+selectSSVF64AVX512_single:
+	VPBROADCASTB (SI), X0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVAPD      Z1, Z0
+	VBLENDMPD    Z1, Z2, K2, Z0
+	VMOVUPD      Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVF64AVX512_single
 
 selectSSVF64AVX512_end:
 selectSSVF64AVX512_done:
@@ -21456,6 +22665,8 @@ TEXT ·selectVVVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectVVVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -21650,6 +22861,31 @@ selectVVVI8AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI8AVX512_exact4
+	JMP       selectVVVI8AVX512_end
+
+selectVVVI8AVX512_single:
+	XORQ       R12, R12
+	MOVQ       $0x00000001, R13
+	TESTQ      R13, R13
+	JZ         selectVVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPTESTMB   Z0, Z0, K2
+	VMOVDQU64  Z1, Z0
+	VPBLENDMB  Z1, Z2, K2, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+selectVVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI8AVX512_single
 
 selectVVVI8AVX512_end:
 selectVVVI8AVX512_done:
@@ -21805,6 +23041,8 @@ TEXT ·selectVVSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectVVSI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -21988,6 +23226,31 @@ selectVVSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI8AVX512_exact4
+	JMP          selectVVSI8AVX512_end
+
+selectVVSI8AVX512_single:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPTESTMB     Z1, Z1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMB    Z2, Z0, K2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI8AVX512_single
 
 selectVVSI8AVX512_end:
 selectVVSI8AVX512_done:
@@ -22137,6 +23400,8 @@ TEXT ·selectVSVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectVSVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -22320,6 +23585,31 @@ selectVSVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI8AVX512_exact4
+	JMP          selectVSVI8AVX512_end
+
+selectVSVI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z1, Z1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMB    Z0, Z2, K2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI8AVX512_single
 
 selectVSVI8AVX512_end:
 selectVSVI8AVX512_done:
@@ -22469,6 +23759,8 @@ TEXT ·selectVSSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectVSSI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -22641,6 +23933,31 @@ selectVSSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI8AVX512_exact4
+	JMP          selectVSSI8AVX512_end
+
+selectVSSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	VPTESTMB     Z2, Z2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMB    Z0, Z1, K2, Z2
+	VMOVDQU8     Z2, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectVSSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI8AVX512_single
 
 selectVSSI8AVX512_end:
 selectVSSI8AVX512_done:
@@ -22784,6 +24101,8 @@ TEXT ·selectSVVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectSVVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -22967,6 +24286,31 @@ selectSVVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI8AVX512_exact4
+	JMP          selectSVVI8AVX512_end
+
+selectSVVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K2, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI8AVX512_single
 
 selectSVVI8AVX512_end:
 selectSVVI8AVX512_done:
@@ -23116,6 +24460,8 @@ TEXT ·selectSVSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectSVSI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -23288,6 +24634,31 @@ selectSVSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI8AVX512_exact4
+	JMP          selectSVSI8AVX512_end
+
+selectSVSI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z2, Z0
+	VPBLENDMB    Z2, Z1, K2, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI8AVX512_single
 
 selectSVSI8AVX512_end:
 selectSVSI8AVX512_done:
@@ -23431,6 +24802,8 @@ TEXT ·selectSSVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x00, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     selectSSVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -23603,6 +24976,31 @@ selectSSVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI8AVX512_exact4
+	JMP          selectSSVI8AVX512_end
+
+selectSSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPTESTMB     Z0, Z0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMB    Z1, Z2, K2, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+selectSSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI8AVX512_single
 
 selectSSVI8AVX512_end:
 selectSSVI8AVX512_done:
@@ -23746,6 +25144,8 @@ TEXT ·selectVVVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectVVVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -23940,6 +25340,31 @@ selectVVVI16AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI16AVX512_exact4
+	JMP       selectVVVI16AVX512_end
+
+selectVVVI16AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, Y0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPTESTMB    Y0, Y0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMW   Z1, Z2, K2, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+selectVVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI16AVX512_single
 
 selectVVVI16AVX512_end:
 selectVVVI16AVX512_done:
@@ -24095,6 +25520,8 @@ TEXT ·selectVVSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectVVSI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -24278,6 +25705,31 @@ selectVVSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI16AVX512_exact4
+	JMP          selectVVSI16AVX512_end
+
+selectVVSI16AVX512_single:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPTESTMB     Y1, Y1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMW    Z2, Z0, K2, Z1
+	VMOVDQU16    Z1, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI16AVX512_single
 
 selectVVSI16AVX512_end:
 selectVVSI16AVX512_done:
@@ -24427,6 +25879,8 @@ TEXT ·selectVSVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectVSVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -24610,6 +26064,31 @@ selectVSVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI16AVX512_exact4
+	JMP          selectVSVI16AVX512_end
+
+selectVSVI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y1, Y1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMW    Z0, Z2, K2, Z1
+	VMOVDQU16    Z1, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI16AVX512_single
 
 selectVSVI16AVX512_end:
 selectVSVI16AVX512_done:
@@ -24759,6 +26238,8 @@ TEXT ·selectVSSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectVSSI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -24931,6 +26412,31 @@ selectVSSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI16AVX512_exact4
+	JMP          selectVSSI16AVX512_end
+
+selectVSSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Y2
+	VPTESTMB     Y2, Y2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMW    Z0, Z1, K2, Z2
+	VMOVDQU16    Z2, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectVSSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI16AVX512_single
 
 selectVSSI16AVX512_end:
 selectVSSI16AVX512_done:
@@ -25074,6 +26580,8 @@ TEXT ·selectSVVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectSVVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -25257,6 +26765,31 @@ selectSVVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI16AVX512_exact4
+	JMP          selectSVVI16AVX512_end
+
+selectSVVI16AVX512_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K2, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI16AVX512_single
 
 selectSVVI16AVX512_end:
 selectSVVI16AVX512_done:
@@ -25406,6 +26939,8 @@ TEXT ·selectSVSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectSVSI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -25578,6 +27113,31 @@ selectSVSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI16AVX512_exact4
+	JMP          selectSVSI16AVX512_end
+
+selectSVSI16AVX512_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z2, Z0
+	VPBLENDMW    Z2, Z1, K2, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI16AVX512_single
 
 selectSVSI16AVX512_end:
 selectSVSI16AVX512_done:
@@ -25721,6 +27281,8 @@ TEXT ·selectSSVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x01, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     selectSSVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -25893,6 +27455,31 @@ selectSSVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI16AVX512_exact4
+	JMP          selectSSVI16AVX512_end
+
+selectSSVI16AVX512_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPTESTMB     Y0, Y0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMW    Z1, Z2, K2, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+selectSSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI16AVX512_single
 
 selectSSVI16AVX512_end:
 selectSSVI16AVX512_done:
@@ -26036,6 +27623,8 @@ TEXT ·selectVVVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVVVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -26230,6 +27819,31 @@ selectVVVI32AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI32AVX512_exact4
+	JMP       selectVVVI32AVX512_end
+
+selectVVVI32AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMD   Z1, Z2, K2, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+selectVVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI32AVX512_single
 
 selectVVVI32AVX512_end:
 selectVVVI32AVX512_done:
@@ -26385,6 +27999,8 @@ TEXT ·selectVVSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVVSI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -26568,6 +28184,31 @@ selectVVSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI32AVX512_exact4
+	JMP          selectVVSI32AVX512_end
+
+selectVVSI32AVX512_single:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMD    Z2, Z0, K2, Z1
+	VMOVDQU32    Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI32AVX512_single
 
 selectVVSI32AVX512_end:
 selectVVSI32AVX512_done:
@@ -26717,6 +28358,8 @@ TEXT ·selectVSVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVSVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -26900,6 +28543,31 @@ selectVSVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI32AVX512_exact4
+	JMP          selectVSVI32AVX512_end
+
+selectVSVI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMD    Z0, Z2, K2, Z1
+	VMOVDQU32    Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI32AVX512_single
 
 selectVSVI32AVX512_end:
 selectVSVI32AVX512_done:
@@ -27049,6 +28717,8 @@ TEXT ·selectVSSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectVSSI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -27221,6 +28891,31 @@ selectVSSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI32AVX512_exact4
+	JMP          selectVSSI32AVX512_end
+
+selectVSSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMD    Z0, Z1, K2, Z2
+	VMOVDQU32    Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectVSSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI32AVX512_single
 
 selectVSSI32AVX512_end:
 selectVSSI32AVX512_done:
@@ -27364,6 +29059,8 @@ TEXT ·selectSVVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSVVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -27547,6 +29244,31 @@ selectSVVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI32AVX512_exact4
+	JMP          selectSVVI32AVX512_end
+
+selectSVVI32AVX512_single:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K2, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI32AVX512_single
 
 selectSVVI32AVX512_end:
 selectSVVI32AVX512_done:
@@ -27696,6 +29418,8 @@ TEXT ·selectSVSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSVSI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -27868,6 +29592,31 @@ selectSVSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI32AVX512_exact4
+	JMP          selectSVSI32AVX512_end
+
+selectSVSI32AVX512_single:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z2, Z0
+	VPBLENDMD    Z2, Z1, K2, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI32AVX512_single
 
 selectSVSI32AVX512_end:
 selectSVSI32AVX512_done:
@@ -28011,6 +29760,8 @@ TEXT ·selectSSVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x02, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     selectSSVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -28183,6 +29934,31 @@ selectSSVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI32AVX512_exact4
+	JMP          selectSSVI32AVX512_end
+
+selectSSVI32AVX512_single:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMD    Z1, Z2, K2, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+selectSSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI32AVX512_single
 
 selectSSVI32AVX512_end:
 selectSSVI32AVX512_done:
@@ -28326,6 +30102,8 @@ TEXT ·selectVVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVVVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -28520,6 +30298,31 @@ selectVVVI64AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       selectVVVI64AVX512_exact4
+	JMP       selectVVVI64AVX512_end
+
+selectVVVI64AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          selectVVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU8.Z  (SI)(R12*1), K1, X0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPTESTMB    X0, X0, K2
+	VMOVDQU64   Z1, Z0
+	VPBLENDMQ   Z1, Z2, K2, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+selectVVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVVI64AVX512_single
 
 selectVVVI64AVX512_end:
 selectVVVI64AVX512_done:
@@ -28675,6 +30478,8 @@ TEXT ·selectVVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVVSI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVVSI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -28858,6 +30663,31 @@ selectVVSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVVSI64AVX512_exact4
+	JMP          selectVVSI64AVX512_end
+
+selectVVSI64AVX512_single:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z2, Z1
+	VPBLENDMQ    Z2, Z0, K2, Z1
+	VMOVDQU64    Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVVSI64AVX512_single
 
 selectVVSI64AVX512_end:
 selectVVSI64AVX512_done:
@@ -29007,6 +30837,8 @@ TEXT ·selectVSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVSVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -29190,6 +31022,31 @@ selectVSVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSVI64AVX512_exact4
+	JMP          selectVSVI64AVX512_end
+
+selectVSVI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X1, X1, K2
+	VMOVDQU64    Z0, Z1
+	VPBLENDMQ    Z0, Z2, K2, Z1
+	VMOVDQU64    Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSVI64AVX512_single
 
 selectVSVI64AVX512_end:
 selectVSVI64AVX512_done:
@@ -29339,6 +31196,8 @@ TEXT ·selectVSSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectVSSI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectVSSI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -29511,6 +31370,31 @@ selectVSSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectVSSI64AVX512_exact4
+	JMP          selectVSSI64AVX512_end
+
+selectVSSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectVSSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, X2
+	VPTESTMB     X2, X2, K2
+	VMOVDQU64    Z0, Z2
+	VPBLENDMQ    Z0, Z1, K2, Z2
+	VMOVDQU64    Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectVSSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectVSSI64AVX512_single
 
 selectVSSI64AVX512_end:
 selectVSSI64AVX512_done:
@@ -29654,6 +31538,8 @@ TEXT ·selectSVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSVVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -29837,6 +31723,31 @@ selectSVVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVVI64AVX512_exact4
+	JMP          selectSVVI64AVX512_end
+
+selectSVVI64AVX512_single:
+	VPBROADCASTB (SI), X0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K2, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVVI64AVX512_single
 
 selectSVVI64AVX512_end:
 selectSVVI64AVX512_done:
@@ -29986,6 +31897,8 @@ TEXT ·selectSVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSVSI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSVSI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -30158,6 +32071,31 @@ selectSVSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSVSI64AVX512_exact4
+	JMP          selectSVSI64AVX512_end
+
+selectSVSI64AVX512_single:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z2, Z0
+	VPBLENDMQ    Z2, Z1, K2, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSVSI64AVX512_single
 
 selectSVSI64AVX512_end:
 selectSVSI64AVX512_done:
@@ -30301,6 +32239,8 @@ TEXT ·selectSSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ   ldb+72(FP), R11
 	SHLQ   $0x03, R11
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     selectSSVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     selectSSVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -30473,6 +32413,31 @@ selectSSVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          selectSSVI64AVX512_exact4
+	JMP          selectSSVI64AVX512_end
+
+selectSSVI64AVX512_single:
+	VPBROADCASTB (SI), X0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           selectSSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPTESTMB     X0, X0, K2
+	VMOVDQU64    Z1, Z0
+	VPBLENDMQ    Z1, Z2, K2, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+selectSSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  selectSSVI64AVX512_single
 
 selectSSVI64AVX512_end:
 selectSSVI64AVX512_done:

@@ -95,6 +95,8 @@ TEXT ·shlVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Y1
+	CMPQ         CX, $0x00000001
+	JE           shlVSI8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           shlVSI8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -342,6 +344,24 @@ shlVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI8AVX2_exact4
+	JMP          shlVSI8AVX2_end
+
+shlVSI8AVX2_single:
+	VPBROADCASTQ (R8), X2
+	XORQ         R10, R10
+	VPXOR        X3, X3, X3
+	VPINSRB      $0x00, (SI)(R10*1), X3, X3
+	VPSLLW       X2, X3, X4
+	VPAND        X0, X4, X4
+	VPAND        X1, X3, X3
+	VPSLLW       X2, X3, X3
+	VPOR         X3, X4, X2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI8AVX2_single
 
 shlVSI8AVX2_end:
 shlVSI8AVX2_done:
@@ -607,6 +627,8 @@ TEXT ·shrVSI8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           shrVSI8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           shrVSI8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -874,6 +896,25 @@ shrVSI8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI8AVX2_exact4
+	JMP          shrVSI8AVX2_end
+
+shrVSI8AVX2_single:
+	VPBROADCASTQ (R8), X1
+	XORQ         R10, R10
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R10*1), X2, X2
+	VPSRAW       X1, X2, X3
+	VPAND        X0, X3, X3
+	VPSLLW       $0x08, X2, X2
+	VPSRAW       X1, X2, X2
+	VPSRLW       $0x08, X2, X2
+	VPOR         X3, X2, X1
+	VPEXTRB      $0x00, X1, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI8AVX2_single
 
 shrVSI8AVX2_end:
 shrVSI8AVX2_done:
@@ -1148,6 +1189,8 @@ TEXT ·shlVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    shlVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -1305,6 +1348,20 @@ shlVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI16AVX2_exact4
+	JMP          shlVSI16AVX2_end
+
+shlVSI16AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPSLLW       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI16AVX2_single
 
 shlVSI16AVX2_end:
 shlVSI16AVX2_done:
@@ -1478,6 +1535,8 @@ TEXT ·shrVSI16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    shrVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -1635,6 +1694,20 @@ shrVSI16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI16AVX2_exact4
+	JMP          shrVSI16AVX2_end
+
+shrVSI16AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPSRAW       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI16AVX2_single
 
 shrVSI16AVX2_end:
 shrVSI16AVX2_done:
@@ -1808,6 +1881,8 @@ TEXT ·shlVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    shlVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1955,6 +2030,19 @@ shlVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI32AVX2_exact4
+	JMP          shlVSI32AVX2_end
+
+shlVSI32AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPSLLD       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI32AVX2_single
 
 shlVSI32AVX2_end:
 shlVSI32AVX2_done:
@@ -2108,6 +2196,8 @@ TEXT ·shrVSI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    shrVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2255,6 +2345,19 @@ shrVSI32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI32AVX2_exact4
+	JMP          shrVSI32AVX2_end
+
+shrVSI32AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPSRAD       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI32AVX2_single
 
 shrVSI32AVX2_end:
 shrVSI32AVX2_done:
@@ -2408,6 +2511,8 @@ TEXT ·shlVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    shlVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -2546,6 +2651,19 @@ shlVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI64AVX2_exact4
+	JMP          shlVSI64AVX2_end
+
+shlVSI64AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPSLLQ       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI64AVX2_single
 
 shlVSI64AVX2_end:
 shlVSI64AVX2_done:
@@ -2681,6 +2799,8 @@ TEXT ·shrVSI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    shrVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -2887,6 +3007,23 @@ shrVSI64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI64AVX2_exact4
+	JMP          shrVSI64AVX2_end
+
+shrVSI64AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPXOR        X2, X2, X2
+	VPCMPGTQ     X1, X2, X2
+	VPXOR        X2, X1, X1
+	VPSRLQ       X0, X1, X1
+	VPXOR        X2, X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI64AVX2_single
 
 shrVSI64AVX2_end:
 shrVSI64AVX2_done:
@@ -3064,6 +3201,8 @@ TEXT ·shrVSU8AVX2(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           shrVSU8AVX2_single
 	CMPQ         CX, $0x00000020
 	JE           shrVSU8AVX2_exact1
 	CMPQ         CX, $0x00000040
@@ -3331,6 +3470,25 @@ shrVSU8AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU8AVX2_exact4
+	JMP          shrVSU8AVX2_end
+
+shrVSU8AVX2_single:
+	VPBROADCASTQ (R8), X1
+	XORQ         R10, R10
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R10*1), X2, X2
+	VPSRLW       X1, X2, X3
+	VPAND        X0, X3, X3
+	VPSLLW       $0x08, X2, X2
+	VPSRLW       X1, X2, X2
+	VPSRLW       $0x08, X2, X2
+	VPOR         X3, X2, X1
+	VPEXTRB      $0x00, X1, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU8AVX2_single
 
 shrVSU8AVX2_end:
 shrVSU8AVX2_done:
@@ -3605,6 +3763,8 @@ TEXT ·shrVSU16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    shrVSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -3762,6 +3922,20 @@ shrVSU16AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU16AVX2_exact4
+	JMP          shrVSU16AVX2_end
+
+shrVSU16AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R10*2), X1, X1
+	VPSRLW       X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU16AVX2_single
 
 shrVSU16AVX2_end:
 shrVSU16AVX2_done:
@@ -3935,6 +4109,8 @@ TEXT ·shrVSU32AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    shrVSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -4082,6 +4258,19 @@ shrVSU32AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU32AVX2_exact4
+	JMP          shrVSU32AVX2_end
+
+shrVSU32AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVD        (SI)(R10*4), X1
+	VPSRLD       X0, X1, X0
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU32AVX2_single
 
 shrVSU32AVX2_end:
 shrVSU32AVX2_done:
@@ -4235,6 +4424,8 @@ TEXT ·shrVSU64AVX2(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    shrVSU64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -4373,6 +4564,19 @@ shrVSU64AVX2_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU64AVX2_exact4
+	JMP          shrVSU64AVX2_end
+
+shrVSU64AVX2_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	VMOVQ        (SI)(R10*8), X1
+	VPSRLQ       X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU64AVX2_single
 
 shrVSU64AVX2_end:
 shrVSU64AVX2_done:
@@ -4514,6 +4718,8 @@ TEXT ·shlVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X1
 	VPBROADCASTQ X1, Z1
+	CMPQ         CX, $0x00000001
+	JE           shlVSI8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           shlVSI8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -4708,6 +4914,31 @@ shlVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI8AVX512_exact4
+	JMP          shlVSI8AVX512_end
+
+shlVSI8AVX512_single:
+	VPBROADCASTQ (R8), X2
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shlVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z3
+	VPSLLW       X2, Z3, Z4
+	VPANDD       Z0, Z4, Z4
+	VPANDD       Z1, Z3, Z3
+	VPSLLW       X2, Z3, Z3
+	VPORD        Z3, Z4, Z2
+	VMOVDQU8     Z2, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+shlVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shlVSI8AVX512_single
 
 shlVSI8AVX512_end:
 shlVSI8AVX512_done:
@@ -4867,6 +5098,8 @@ TEXT ·shrVSI8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           shrVSI8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           shrVSI8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -5077,6 +5310,32 @@ shrVSI8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI8AVX512_exact4
+	JMP          shrVSI8AVX512_end
+
+shrVSI8AVX512_single:
+	VPBROADCASTQ (R8), X1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z2
+	VPSRAW       X1, Z2, Z3
+	VPANDD       Z0, Z3, Z3
+	VPSLLW       $0x08, Z2, Z2
+	VPSRAW       X1, Z2, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPORD        Z3, Z2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+shrVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSI8AVX512_single
 
 shrVSI8AVX512_end:
 shrVSI8AVX512_done:
@@ -5237,6 +5496,8 @@ TEXT ·shlVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    shlVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -5367,6 +5628,27 @@ shlVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI16AVX512_exact4
+	JMP          shlVSI16AVX512_end
+
+shlVSI16AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shlVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPSLLW       X0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+shlVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shlVSI16AVX512_single
 
 shlVSI16AVX512_end:
 shlVSI16AVX512_done:
@@ -5486,6 +5768,8 @@ TEXT ·shrVSI16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    shrVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -5616,6 +5900,27 @@ shrVSI16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI16AVX512_exact4
+	JMP          shrVSI16AVX512_end
+
+shrVSI16AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPSRAW       X0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+shrVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSI16AVX512_single
 
 shrVSI16AVX512_end:
 shrVSI16AVX512_done:
@@ -5735,6 +6040,8 @@ TEXT ·shlVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    shlVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -5865,6 +6172,27 @@ shlVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI32AVX512_exact4
+	JMP          shlVSI32AVX512_end
+
+shlVSI32AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shlVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPSLLD       X0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+shlVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shlVSI32AVX512_single
 
 shlVSI32AVX512_end:
 shlVSI32AVX512_done:
@@ -5984,6 +6312,8 @@ TEXT ·shrVSI32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    shrVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -6114,6 +6444,27 @@ shrVSI32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI32AVX512_exact4
+	JMP          shrVSI32AVX512_end
+
+shrVSI32AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPSRAD       X0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+shrVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSI32AVX512_single
 
 shrVSI32AVX512_end:
 shrVSI32AVX512_done:
@@ -6233,6 +6584,8 @@ TEXT ·shlVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shlVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    shlVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -6363,6 +6716,27 @@ shlVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shlVSI64AVX512_exact4
+	JMP          shlVSI64AVX512_end
+
+shlVSI64AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shlVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPSLLQ       X0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+shlVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shlVSI64AVX512_single
 
 shlVSI64AVX512_end:
 shlVSI64AVX512_done:
@@ -6482,6 +6856,8 @@ TEXT ·shrVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    shrVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -6612,6 +6988,27 @@ shrVSI64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSI64AVX512_exact4
+	JMP          shrVSI64AVX512_end
+
+shrVSI64AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPSRAQ       X0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+shrVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSI64AVX512_single
 
 shrVSI64AVX512_end:
 shrVSI64AVX512_done:
@@ -6737,6 +7134,8 @@ TEXT ·shrVSU8AVX512(SB), NOSPLIT, $0-64
 	MOVQ         $0xff00ff00ff00ff00, R10
 	VMOVQ        R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           shrVSU8AVX512_single
 	CMPQ         CX, $0x00000040
 	JE           shrVSU8AVX512_exact1
 	CMPQ         CX, $0x00000080
@@ -6947,6 +7346,32 @@ shrVSU8AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU8AVX512_exact4
+	JMP          shrVSU8AVX512_end
+
+shrVSU8AVX512_single:
+	VPBROADCASTQ (R8), X1
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU8.Z   (SI)(R10*1), K1, Z2
+	VPSRLW       X1, Z2, Z3
+	VPANDD       Z0, Z3, Z3
+	VPSLLW       $0x08, Z2, Z2
+	VPSRLW       X1, Z2, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPORD        Z3, Z2, Z1
+	VMOVDQU8     Z1, K1, (DX)(R10*1)
+	ADDQ         R11, R10
+
+shrVSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSU8AVX512_single
 
 shrVSU8AVX512_end:
 shrVSU8AVX512_done:
@@ -7107,6 +7532,8 @@ TEXT ·shrVSU16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    shrVSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -7237,6 +7664,27 @@ shrVSU16AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU16AVX512_exact4
+	JMP          shrVSU16AVX512_end
+
+shrVSU16AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	VPSRLW       X0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R10*2)
+	ADDQ         R11, R10
+
+shrVSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSU16AVX512_single
 
 shrVSU16AVX512_end:
 shrVSU16AVX512_done:
@@ -7356,6 +7804,8 @@ TEXT ·shrVSU32AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    shrVSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -7486,6 +7936,27 @@ shrVSU32AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU32AVX512_exact4
+	JMP          shrVSU32AVX512_end
+
+shrVSU32AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VPSRLD       X0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+shrVSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSU32AVX512_single
 
 shrVSU32AVX512_end:
 shrVSU32AVX512_done:
@@ -7605,6 +8076,8 @@ TEXT ·shrVSU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  s+48(FP), R8
 	MOVQ  lds+56(FP), R9
 	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000001
+	JE    shrVSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    shrVSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -7735,6 +8208,27 @@ shrVSU64AVX512_exact4:
 	ADDQ         R9, R8
 	DECQ         AX
 	JNZ          shrVSU64AVX512_exact4
+	JMP          shrVSU64AVX512_end
+
+shrVSU64AVX512_single:
+	VPBROADCASTQ (R8), X0
+	XORQ         R10, R10
+	MOVQ         $0x00000001, R11
+	TESTQ        R11, R11
+	JZ           shrVSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R11*8), K1
+	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VPSRLQ       X0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+shrVSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  shrVSU64AVX512_single
 
 shrVSU64AVX512_end:
 shrVSU64AVX512_done:

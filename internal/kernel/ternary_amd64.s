@@ -92,6 +92,8 @@ TEXT ·fmaVVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -278,6 +280,22 @@ fmaVVVF32AVX2_exact4:
 	ADDQ        R11, R10
 	DECQ        AX
 	JNZ         fmaVVVF32AVX2_exact4
+	JMP         fmaVVVF32AVX2_end
+
+fmaVVVF32AVX2_single:
+	XORQ        R12, R12
+	VMOVSS      (SI)(R12*4), X0
+	VMOVSS      (R8)(R12*4), X1
+	VMOVSS      (R10)(R12*4), X2
+	VMOVUPS     X2, X2
+	VFMADD231PS X1, X0, X2
+	VMOVSS      X2, (DX)(R12*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	ADDQ        R9, R8
+	ADDQ        R11, R10
+	DECQ        AX
+	JNZ         fmaVVVF32AVX2_single
 
 fmaVVVF32AVX2_end:
 fmaVVVF32AVX2_done:
@@ -465,6 +483,8 @@ TEXT ·fmaVVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -638,6 +658,22 @@ fmaVVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVVSF32AVX2_exact4
+	JMP          fmaVVSF32AVX2_end
+
+fmaVVSF32AVX2_single:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R8)(R12*4), X2
+	VMOVUPS      X0, X0
+	VFMADD231PS  X2, X1, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVVSF32AVX2_single
 
 fmaVVSF32AVX2_end:
 fmaVVSF32AVX2_done:
@@ -815,6 +851,8 @@ TEXT ·fmaVSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1003,6 +1041,22 @@ fmaVSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSVF32AVX2_exact4
+	JMP          fmaVSVF32AVX2_end
+
+fmaVSVF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      X2, X2
+	VFMADD231PS  X0, X1, X2
+	VMOVSS       X2, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSVF32AVX2_single
 
 fmaVSVF32AVX2_end:
 fmaVSVF32AVX2_done:
@@ -1185,6 +1239,8 @@ TEXT ·fmaSVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSVVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1358,6 +1414,22 @@ fmaSVVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVVF32AVX2_exact4
+	JMP          fmaSVVF32AVX2_end
+
+fmaSVVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      X2, X2
+	VFMADD231PS  X1, X0, X2
+	VMOVSS       X2, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVVF32AVX2_single
 
 fmaSVVF32AVX2_end:
 fmaSVVF32AVX2_done:
@@ -1535,6 +1607,8 @@ TEXT ·fmaVSSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVSSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1710,6 +1784,22 @@ fmaVSSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSSF32AVX2_exact4
+	JMP          fmaVSSF32AVX2_end
+
+fmaVSSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X2
+	VMOVUPS      X1, X1
+	VFMADD231PS  X0, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSSF32AVX2_single
 
 fmaVSSF32AVX2_end:
 fmaVSSF32AVX2_done:
@@ -1882,6 +1972,8 @@ TEXT ·fmaSVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVSF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSVSF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2042,6 +2134,22 @@ fmaSVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVSF32AVX2_exact4
+	JMP          fmaSVSF32AVX2_end
+
+fmaSVSF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X2
+	VMOVUPS      X1, X1
+	VFMADD231PS  X2, X0, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVSF32AVX2_single
 
 fmaSVSF32AVX2_end:
 fmaSVSF32AVX2_done:
@@ -2209,6 +2317,8 @@ TEXT ·fmaSSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSSVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSSVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -2384,6 +2494,22 @@ fmaSSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSSVF32AVX2_exact4
+	JMP          fmaSSVF32AVX2_end
+
+fmaSSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      X2, X2
+	VFMADD231PS  X1, X0, X2
+	VMOVSS       X2, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSSVF32AVX2_single
 
 fmaSSVF32AVX2_end:
 fmaSSVF32AVX2_done:
@@ -2559,6 +2685,8 @@ TEXT ·clampVVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampVVVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -2871,6 +2999,29 @@ clampVVVF32AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVF32AVX2_exact4
+	JMP     clampVVVF32AVX2_end
+
+clampVVVF32AVX2_single:
+	XORQ   R12, R12
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R8)(R12*4), X2
+	VMOVSS (R10)(R12*4), X3
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMINPS X3, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVSS X1, (DX)(R12*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    clampVVVF32AVX2_single
 
 clampVVVF32AVX2_end:
 clampVVVF32AVX2_done:
@@ -3141,6 +3292,8 @@ TEXT ·clampVVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVSF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampVVSF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -3445,6 +3598,30 @@ clampVVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSF32AVX2_exact4
+	JMP          clampVVSF32AVX2_end
+
+clampVVSF32AVX2_single:
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y2
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X2
+	VMOVSS       (R8)(R12*4), X3
+	VPXOR        X2, X0, X2
+	VPXOR        X3, X0, X3
+	VMINPS       X3, X2, X3
+	VMINPS       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSF32AVX2_single
 
 clampVVSF32AVX2_end:
 clampVVSF32AVX2_done:
@@ -3706,6 +3883,8 @@ TEXT ·clampVSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampVSVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -3992,6 +4171,29 @@ clampVSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVF32AVX2_exact4
+	JMP          clampVSVF32AVX2_end
+
+clampVSVF32AVX2_single:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X2
+	VMOVSS       (R10)(R12*4), X3
+	VPXOR        X2, X0, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVF32AVX2_single
 
 clampVSVF32AVX2_end:
 clampVSVF32AVX2_done:
@@ -4242,6 +4444,8 @@ TEXT ·clampSVVF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampSVVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -4543,6 +4747,29 @@ clampSVVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVF32AVX2_exact4
+	JMP          clampSVVF32AVX2_end
+
+clampSVVF32AVX2_single:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X2
+	VMOVSS       (R10)(R12*4), X3
+	VPXOR        X2, X0, X2
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVF32AVX2_single
 
 clampSVVF32AVX2_end:
 clampSVVF32AVX2_done:
@@ -4798,6 +5025,8 @@ TEXT ·clampVSSF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSSF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampVSSF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -5076,6 +5305,30 @@ clampVSSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSF32AVX2_exact4
+	JMP          clampVSSF32AVX2_end
+
+clampVSSF32AVX2_single:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSS (R10), Y2
+	VPXOR        Y2, Y0, Y3
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X3
+	VPXOR        X3, X0, X3
+	VMINPS       X1, X3, X1
+	VMINPS       X3, X1, X3
+	VPOR         X3, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSF32AVX2_single
 
 clampVSSF32AVX2_end:
 clampVSSF32AVX2_done:
@@ -5317,6 +5570,8 @@ TEXT ·clampSVSF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVSF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampSVSF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -5610,6 +5865,30 @@ clampSVSF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSF32AVX2_exact4
+	JMP          clampSVSF32AVX2_end
+
+clampSVSF32AVX2_single:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSS (R10), Y2
+	VPXOR        Y2, Y0, Y3
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X3
+	VPXOR        X3, X0, X3
+	VMINPS       X3, X1, X3
+	VMINPS       X1, X3, X1
+	VPOR         X1, X3, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSF32AVX2_single
 
 clampSVSF32AVX2_end:
 clampSVSF32AVX2_done:
@@ -5856,6 +6135,8 @@ TEXT ·clampSSVF32AVX2(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSSVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           clampSSVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -6131,6 +6412,29 @@ clampSSVF32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVF32AVX2_exact4
+	JMP          clampSSVF32AVX2_end
+
+clampSSVF32AVX2_single:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSS (R8), Y2
+	VPXOR        Y2, Y0, Y2
+	XORQ         R12, R12
+	VMOVSS       (R10)(R12*4), X3
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVF32AVX2_single
 
 clampSSVF32AVX2_end:
 clampSSVF32AVX2_done:
@@ -6363,6 +6667,8 @@ TEXT ·fmaVVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaVVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -6537,6 +6843,22 @@ fmaVVVF64AVX2_exact4:
 	ADDQ        R11, R10
 	DECQ        AX
 	JNZ         fmaVVVF64AVX2_exact4
+	JMP         fmaVVVF64AVX2_end
+
+fmaVVVF64AVX2_single:
+	XORQ        R12, R12
+	VMOVQ       (SI)(R12*8), X0
+	VMOVQ       (R8)(R12*8), X1
+	VMOVQ       (R10)(R12*8), X2
+	VMOVUPS     X2, X2
+	VFMADD231PD X1, X0, X2
+	VMOVQ       X2, (DX)(R12*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	ADDQ        R9, R8
+	ADDQ        R11, R10
+	DECQ        AX
+	JNZ         fmaVVVF64AVX2_single
 
 fmaVVVF64AVX2_end:
 fmaVVVF64AVX2_done:
@@ -6700,6 +7022,8 @@ TEXT ·fmaVVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaVVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -6862,6 +7186,22 @@ fmaVVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVVSF64AVX2_exact4
+	JMP          fmaVVSF64AVX2_end
+
+fmaVVSF64AVX2_single:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VMOVUPS      X0, X0
+	VFMADD231PD  X2, X1, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVVSF64AVX2_single
 
 fmaVVSF64AVX2_end:
 fmaVVSF64AVX2_done:
@@ -7017,6 +7357,8 @@ TEXT ·fmaVSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaVSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -7194,6 +7536,22 @@ fmaVSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSVF64AVX2_exact4
+	JMP          fmaVSVF64AVX2_end
+
+fmaVSVF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      X2, X2
+	VFMADD231PD  X0, X1, X2
+	VMOVQ        X2, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSVF64AVX2_single
 
 fmaVSVF64AVX2_end:
 fmaVSVF64AVX2_done:
@@ -7354,6 +7712,8 @@ TEXT ·fmaSVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaSVVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -7516,6 +7876,22 @@ fmaSVVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVVF64AVX2_exact4
+	JMP          fmaSVVF64AVX2_end
+
+fmaSVVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      X2, X2
+	VFMADD231PD  X1, X0, X2
+	VMOVQ        X2, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVVF64AVX2_single
 
 fmaSVVF64AVX2_end:
 fmaSVVF64AVX2_done:
@@ -7671,6 +8047,8 @@ TEXT ·fmaVSSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaVSSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -7836,6 +8214,22 @@ fmaVSSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSSF64AVX2_exact4
+	JMP          fmaVSSF64AVX2_end
+
+fmaVSSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VMOVUPS      X1, X1
+	VFMADD231PD  X0, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSSF64AVX2_single
 
 fmaVSSF64AVX2_end:
 fmaVSSF64AVX2_done:
@@ -7988,6 +8382,8 @@ TEXT ·fmaSVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVSF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaSVSF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -8138,6 +8534,22 @@ fmaSVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVSF64AVX2_exact4
+	JMP          fmaSVSF64AVX2_end
+
+fmaSVSF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VMOVUPS      X1, X1
+	VFMADD231PD  X2, X0, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVSF64AVX2_single
 
 fmaSVSF64AVX2_end:
 fmaSVSF64AVX2_done:
@@ -8285,6 +8697,8 @@ TEXT ·fmaSSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSSVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    fmaSSVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -8450,6 +8864,22 @@ fmaSSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSSVF64AVX2_exact4
+	JMP          fmaSSVF64AVX2_end
+
+fmaSSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      X2, X2
+	VFMADD231PD  X1, X0, X2
+	VMOVQ        X2, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSSVF64AVX2_single
 
 fmaSSVF64AVX2_end:
 fmaSSVF64AVX2_done:
@@ -8605,6 +9035,8 @@ TEXT ·clampVVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVVVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -8898,6 +9330,29 @@ clampVVVF64AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVF64AVX2_exact4
+	JMP     clampVVVF64AVX2_end
+
+clampVVVF64AVX2_single:
+	XORQ   R12, R12
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R8)(R12*8), X2
+	VMOVQ  (R10)(R12*8), X3
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMINPD X3, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVQ  X1, (DX)(R12*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    clampVVVF64AVX2_single
 
 clampVVVF64AVX2_end:
 clampVVVF64AVX2_done:
@@ -9130,6 +9585,8 @@ TEXT ·clampVVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVSF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVVSF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -9416,6 +9873,30 @@ clampVVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSF64AVX2_exact4
+	JMP          clampVVSF64AVX2_end
+
+clampVVSF64AVX2_single:
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X2, X0, X2
+	VPXOR        X3, X0, X3
+	VMINPD       X3, X2, X3
+	VMINPD       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSF64AVX2_single
 
 clampVVSF64AVX2_end:
 clampVVSF64AVX2_done:
@@ -9641,6 +10122,8 @@ TEXT ·clampVSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVSVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -9910,6 +10393,29 @@ clampVSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVF64AVX2_exact4
+	JMP          clampVSVF64AVX2_end
+
+clampVSVF64AVX2_single:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXOR        X2, X0, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVF64AVX2_single
 
 clampVSVF64AVX2_end:
 clampVSVF64AVX2_done:
@@ -10126,6 +10632,8 @@ TEXT ·clampSVVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSVVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -10410,6 +10918,29 @@ clampSVVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVF64AVX2_exact4
+	JMP          clampSVVF64AVX2_end
+
+clampSVVF64AVX2_single:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXOR        X2, X0, X2
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVF64AVX2_single
 
 clampSVVF64AVX2_end:
 clampSVVF64AVX2_done:
@@ -10631,6 +11162,8 @@ TEXT ·clampVSSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSSF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVSSF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -10893,6 +11426,30 @@ clampVSSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSF64AVX2_exact4
+	JMP          clampVSSF64AVX2_end
+
+clampVSSF64AVX2_single:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSD (R10), Y2
+	VPXOR        Y2, Y0, Y3
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X3
+	VPXOR        X3, X0, X3
+	VMINPD       X1, X3, X1
+	VMINPD       X3, X1, X3
+	VPOR         X3, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSF64AVX2_single
 
 clampVSSF64AVX2_end:
 clampVSSF64AVX2_done:
@@ -11102,6 +11659,8 @@ TEXT ·clampSVSF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVSF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSVSF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -11379,6 +11938,30 @@ clampSVSF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSF64AVX2_exact4
+	JMP          clampSVSF64AVX2_end
+
+clampSVSF64AVX2_single:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSD (R10), Y2
+	VPXOR        Y2, Y0, Y3
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X3, X0, X3
+	VMINPD       X3, X1, X3
+	VMINPD       X1, X3, X1
+	VPOR         X1, X3, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSF64AVX2_single
 
 clampSVSF64AVX2_end:
 clampSVSF64AVX2_done:
@@ -11593,6 +12176,8 @@ TEXT ·clampSSVF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSSVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSSVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -11853,6 +12438,29 @@ clampSSVF64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVF64AVX2_exact4
+	JMP          clampSSVF64AVX2_end
+
+clampSSVF64AVX2_single:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y1, Y0, Y1
+	VBROADCASTSD (R8), Y2
+	VPXOR        Y2, Y0, Y2
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X3
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVF64AVX2_single
 
 clampSSVF64AVX2_end:
 clampSSVF64AVX2_done:
@@ -12055,6 +12663,8 @@ TEXT ·clampVVVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -12271,6 +12881,25 @@ clampVVVI8AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVI8AVX2_exact4
+	JMP     clampVVVI8AVX2_end
+
+clampVVVI8AVX2_single:
+	XORQ    R12, R12
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R12*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R12*1), X1, X1
+	VPXOR   X2, X2, X2
+	VPINSRB $0x00, (R10)(R12*1), X2, X2
+	VPMAXSB X1, X0, X0
+	VPMINSB X2, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R12*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI8AVX2_single
 
 clampVVVI8AVX2_end:
 clampVVVI8AVX2_done:
@@ -12518,6 +13147,8 @@ TEXT ·clampVVSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -12717,6 +13348,24 @@ clampVVSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI8AVX2_exact4
+	JMP          clampVVSI8AVX2_end
+
+clampVVSI8AVX2_single:
+	VPBROADCASTB (R10), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R8)(R12*1), X2, X2
+	VPMAXSB      X2, X1, X1
+	VPMINSB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI8AVX2_single
 
 clampVVSI8AVX2_end:
 clampVVSI8AVX2_done:
@@ -12946,6 +13595,8 @@ TEXT ·clampVSVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -13160,6 +13811,24 @@ clampVSVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI8AVX2_exact4
+	JMP          clampVSVI8AVX2_end
+
+clampVSVI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXSB      X0, X1, X0
+	VPMINSB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI8AVX2_single
 
 clampVSVI8AVX2_end:
 clampVSVI8AVX2_done:
@@ -13394,6 +14063,8 @@ TEXT ·clampSVVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -13593,6 +14264,24 @@ clampSVVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI8AVX2_exact4
+	JMP          clampSVVI8AVX2_end
+
+clampSVVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXSB      X1, X0, X0
+	VPMINSB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI8AVX2_single
 
 clampSVVI8AVX2_end:
 clampSVVI8AVX2_done:
@@ -13822,6 +14511,8 @@ TEXT ·clampVSSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -14019,6 +14710,23 @@ clampVSSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI8AVX2_exact4
+	JMP          clampVSSI8AVX2_end
+
+clampVSSI8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPMAXSB      X0, X2, X0
+	VPMINSB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI8AVX2_single
 
 clampVSSI8AVX2_end:
 clampVSSI8AVX2_done:
@@ -14235,6 +14943,8 @@ TEXT ·clampSVSI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVSI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -14417,6 +15127,23 @@ clampSVSI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI8AVX2_exact4
+	JMP          clampSVSI8AVX2_end
+
+clampSVSI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R8)(R12*1), X2, X2
+	VPMAXSB      X2, X0, X0
+	VPMINSB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI8AVX2_single
 
 clampSVSI8AVX2_end:
 clampSVSI8AVX2_done:
@@ -14628,6 +15355,8 @@ TEXT ·clampSSVI8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSSVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -14825,6 +15554,23 @@ clampSSVI8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI8AVX2_exact4
+	JMP          clampSSVI8AVX2_end
+
+clampSSVI8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXSB      X1, X0, X0
+	VPMINSB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI8AVX2_single
 
 clampSSVI8AVX2_end:
 clampSSVI8AVX2_done:
@@ -15041,6 +15787,8 @@ TEXT ·clampVVVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -15242,6 +15990,25 @@ clampVVVI16AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVI16AVX2_exact4
+	JMP     clampVVVI16AVX2_end
+
+clampVVVI16AVX2_single:
+	XORQ    R12, R12
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R12*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R12*2), X1, X1
+	VPXOR   X2, X2, X2
+	VPINSRW $0x00, (R10)(R12*2), X2, X2
+	VPMAXSW X1, X0, X0
+	VPMINSW X2, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R12*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI16AVX2_single
 
 clampVVVI16AVX2_end:
 clampVVVI16AVX2_done:
@@ -15459,6 +16226,8 @@ TEXT ·clampVVSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -15645,6 +16414,24 @@ clampVVSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI16AVX2_exact4
+	JMP          clampVVSI16AVX2_end
+
+clampVVSI16AVX2_single:
+	VPBROADCASTW (R10), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R8)(R12*2), X2, X2
+	VPMAXSW      X2, X1, X1
+	VPMINSW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI16AVX2_single
 
 clampVVSI16AVX2_end:
 clampVVSI16AVX2_done:
@@ -15848,6 +16635,8 @@ TEXT ·clampVSVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -16049,6 +16838,24 @@ clampVSVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI16AVX2_exact4
+	JMP          clampVSVI16AVX2_end
+
+clampVSVI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXSW      X0, X1, X0
+	VPMINSW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI16AVX2_single
 
 clampVSVI16AVX2_end:
 clampVSVI16AVX2_done:
@@ -16257,6 +17064,8 @@ TEXT ·clampSVVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -16443,6 +17252,24 @@ clampSVVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI16AVX2_exact4
+	JMP          clampSVVI16AVX2_end
+
+clampSVVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXSW      X1, X0, X0
+	VPMINSW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI16AVX2_single
 
 clampSVVI16AVX2_end:
 clampSVVI16AVX2_done:
@@ -16646,6 +17473,8 @@ TEXT ·clampVSSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -16832,6 +17661,23 @@ clampVSSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI16AVX2_exact4
+	JMP          clampVSSI16AVX2_end
+
+clampVSSI16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (SI)(R12*2), X2, X2
+	VPMAXSW      X0, X2, X0
+	VPMINSW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI16AVX2_single
 
 clampVSSI16AVX2_end:
 clampVSSI16AVX2_done:
@@ -17026,6 +17872,8 @@ TEXT ·clampSVSI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVSI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -17197,6 +18045,23 @@ clampSVSI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI16AVX2_exact4
+	JMP          clampSVSI16AVX2_end
+
+clampSVSI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R8)(R12*2), X2, X2
+	VPMAXSW      X2, X0, X0
+	VPMINSW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI16AVX2_single
 
 clampSVSI16AVX2_end:
 clampSVSI16AVX2_done:
@@ -17386,6 +18251,8 @@ TEXT ·clampSSVI16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSSVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -17572,6 +18439,23 @@ clampSSVI16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI16AVX2_exact4
+	JMP          clampSSVI16AVX2_end
+
+clampSSVI16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXSW      X1, X0, X0
+	VPMINSW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI16AVX2_single
 
 clampSSVI16AVX2_end:
 clampSSVI16AVX2_done:
@@ -17766,6 +18650,8 @@ TEXT ·clampVVVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -17952,6 +18838,22 @@ clampVVVI32AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVI32AVX2_exact4
+	JMP     clampVVVI32AVX2_end
+
+clampVVVI32AVX2_single:
+	XORQ    R12, R12
+	VMOVD   (SI)(R12*4), X0
+	VMOVD   (R8)(R12*4), X1
+	VMOVD   (R10)(R12*4), X2
+	VPMAXSD X1, X0, X0
+	VPMINSD X2, X0, X0
+	VMOVD   X0, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI32AVX2_single
 
 clampVVVI32AVX2_end:
 clampVVVI32AVX2_done:
@@ -18139,6 +19041,8 @@ TEXT ·clampVVSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -18312,6 +19216,22 @@ clampVVSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI32AVX2_exact4
+	JMP          clampVVSI32AVX2_end
+
+clampVVSI32AVX2_single:
+	VPBROADCASTD (R10), Y0
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R8)(R12*4), X2
+	VPMAXSD      X2, X1, X1
+	VPMINSD      X0, X1, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI32AVX2_single
 
 clampVVSI32AVX2_end:
 clampVVSI32AVX2_done:
@@ -18489,6 +19409,8 @@ TEXT ·clampVSVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -18677,6 +19599,22 @@ clampVSVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI32AVX2_exact4
+	JMP          clampVSVI32AVX2_end
+
+clampVSVI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
+	VPMAXSD      X0, X1, X0
+	VPMINSD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI32AVX2_single
 
 clampVSVI32AVX2_end:
 clampVSVI32AVX2_done:
@@ -18859,6 +19797,8 @@ TEXT ·clampSVVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -19032,6 +19972,22 @@ clampSVVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI32AVX2_exact4
+	JMP          clampSVVI32AVX2_end
+
+clampSVVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
+	VPMAXSD      X1, X0, X0
+	VPMINSD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI32AVX2_single
 
 clampSVVI32AVX2_end:
 clampSVVI32AVX2_done:
@@ -19209,6 +20165,8 @@ TEXT ·clampVSSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -19384,6 +20342,22 @@ clampVSSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI32AVX2_exact4
+	JMP          clampVSSI32AVX2_end
+
+clampVSSI32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X2
+	VPMAXSD      X0, X2, X0
+	VPMINSD      X1, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI32AVX2_single
 
 clampVSSI32AVX2_end:
 clampVSSI32AVX2_done:
@@ -19556,6 +20530,8 @@ TEXT ·clampSVSI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVSI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -19716,6 +20692,22 @@ clampSVSI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI32AVX2_exact4
+	JMP          clampSVSI32AVX2_end
+
+clampSVSI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X2
+	VPMAXSD      X2, X0, X0
+	VPMINSD      X1, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI32AVX2_single
 
 clampSVSI32AVX2_end:
 clampSVSI32AVX2_done:
@@ -19883,6 +20875,8 @@ TEXT ·clampSSVI32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSSVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -20058,6 +21052,22 @@ clampSSVI32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI32AVX2_exact4
+	JMP          clampSSVI32AVX2_end
+
+clampSSVI32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (R10)(R12*4), X2
+	VPMAXSD      X1, X0, X0
+	VPMINSD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI32AVX2_single
 
 clampSSVI32AVX2_end:
 clampSSVI32AVX2_done:
@@ -20230,6 +21240,8 @@ TEXT ·clampVVVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampVVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -20453,6 +21465,24 @@ clampVVVI64AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVI64AVX2_exact4
+	JMP       clampVVVI64AVX2_end
+
+clampVVVI64AVX2_single:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*8), X0
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     (R10)(R12*8), X2
+	VPCMPGTQ  X1, X0, X3
+	VPBLENDVB X3, X0, X1, X0
+	VPCMPGTQ  X2, X0, X1
+	VPBLENDVB X1, X2, X0, X0
+	VMOVQ     X0, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       clampVVVI64AVX2_single
 
 clampVVVI64AVX2_end:
 clampVVVI64AVX2_done:
@@ -20639,6 +21669,8 @@ TEXT ·clampVVSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampVVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -20850,6 +21882,24 @@ clampVVSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI64AVX2_exact4
+	JMP          clampVVSI64AVX2_end
+
+clampVVSI64AVX2_single:
+	VPBROADCASTQ (R10), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VPCMPGTQ     X2, X1, X3
+	VPBLENDVB    X3, X1, X2, X1
+	VPCMPGTQ     X0, X1, X2
+	VPBLENDVB    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI64AVX2_single
 
 clampVVSI64AVX2_end:
 clampVVSI64AVX2_done:
@@ -21028,6 +22078,8 @@ TEXT ·clampVSVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampVSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -21239,6 +22291,24 @@ clampVSVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI64AVX2_exact4
+	JMP          clampVSVI64AVX2_end
+
+clampVSVI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VPCMPGTQ     X0, X1, X3
+	VPBLENDVB    X3, X1, X0, X0
+	VPCMPGTQ     X2, X0, X1
+	VPBLENDVB    X1, X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI64AVX2_single
 
 clampVSVI64AVX2_end:
 clampVSVI64AVX2_done:
@@ -21417,6 +22487,8 @@ TEXT ·clampSVVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampSVVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -21628,6 +22700,24 @@ clampSVVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI64AVX2_exact4
+	JMP          clampSVVI64AVX2_end
+
+clampSVVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VPCMPGTQ     X1, X0, X3
+	VPBLENDVB    X3, X0, X1, X0
+	VPCMPGTQ     X2, X0, X1
+	VPBLENDVB    X1, X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI64AVX2_single
 
 clampSVVI64AVX2_end:
 clampSVVI64AVX2_done:
@@ -21806,6 +22896,8 @@ TEXT ·clampVSSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampVSSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -22005,6 +23097,24 @@ clampVSSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI64AVX2_exact4
+	JMP          clampVSSI64AVX2_end
+
+clampVSSI64AVX2_single:
+	VPBROADCASTQ (R8), Y0
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VPCMPGTQ     X0, X2, X3
+	VPBLENDVB    X3, X2, X0, X0
+	VPCMPGTQ     X1, X0, X2
+	VPBLENDVB    X2, X1, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI64AVX2_single
 
 clampVSSI64AVX2_end:
 clampVSSI64AVX2_done:
@@ -22175,6 +23285,8 @@ TEXT ·clampSVSI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampSVSI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -22374,6 +23486,24 @@ clampSVSI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI64AVX2_exact4
+	JMP          clampSVSI64AVX2_end
+
+clampSVSI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VPCMPGTQ     X2, X0, X3
+	VPBLENDVB    X3, X0, X2, X0
+	VPCMPGTQ     X1, X0, X2
+	VPBLENDVB    X2, X1, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI64AVX2_single
 
 clampSVSI64AVX2_end:
 clampSVSI64AVX2_done:
@@ -22544,6 +23674,8 @@ TEXT ·clampSSVI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    clampSSVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -22743,6 +23875,24 @@ clampSSVI64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI64AVX2_exact4
+	JMP          clampSSVI64AVX2_end
+
+clampSSVI64AVX2_single:
+	VPBROADCASTQ (SI), Y0
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X2
+	VPCMPGTQ     X1, X0, X3
+	VPBLENDVB    X3, X0, X1, X0
+	VPCMPGTQ     X2, X0, X1
+	VPBLENDVB    X1, X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI64AVX2_single
 
 clampSSVI64AVX2_end:
 clampSSVI64AVX2_done:
@@ -22913,6 +24063,8 @@ TEXT ·clampVVVU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -23129,6 +24281,25 @@ clampVVVU8AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVU8AVX2_exact4
+	JMP     clampVVVU8AVX2_end
+
+clampVVVU8AVX2_single:
+	XORQ    R12, R12
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R12*1), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (R8)(R12*1), X1, X1
+	VPXOR   X2, X2, X2
+	VPINSRB $0x00, (R10)(R12*1), X2, X2
+	VPMAXUB X1, X0, X0
+	VPMINUB X2, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R12*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU8AVX2_single
 
 clampVVVU8AVX2_end:
 clampVVVU8AVX2_done:
@@ -23376,6 +24547,8 @@ TEXT ·clampVVSU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVSU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -23575,6 +24748,24 @@ clampVVSU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU8AVX2_exact4
+	JMP          clampVVSU8AVX2_end
+
+clampVVSU8AVX2_single:
+	VPBROADCASTB (R10), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R8)(R12*1), X2, X2
+	VPMAXUB      X2, X1, X1
+	VPMINUB      X0, X1, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU8AVX2_single
 
 clampVVSU8AVX2_end:
 clampVVSU8AVX2_done:
@@ -23804,6 +24995,8 @@ TEXT ·clampVSVU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -24018,6 +25211,24 @@ clampVSVU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU8AVX2_exact4
+	JMP          clampVSVU8AVX2_end
+
+clampVSVU8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (SI)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXUB      X0, X1, X0
+	VPMINUB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU8AVX2_single
 
 clampVSVU8AVX2_end:
 clampVSVU8AVX2_done:
@@ -24252,6 +25463,8 @@ TEXT ·clampSVVU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -24451,6 +25664,24 @@ clampSVVU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU8AVX2_exact4
+	JMP          clampSVVU8AVX2_end
+
+clampSVVU8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRB      $0x00, (R8)(R12*1), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXUB      X1, X0, X0
+	VPMINUB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU8AVX2_single
 
 clampSVVU8AVX2_end:
 clampSVVU8AVX2_done:
@@ -24680,6 +25911,8 @@ TEXT ·clampVSSU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSSU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -24877,6 +26110,23 @@ clampVSSU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU8AVX2_exact4
+	JMP          clampVSSU8AVX2_end
+
+clampVSSU8AVX2_single:
+	VPBROADCASTB (R8), Y0
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (SI)(R12*1), X2, X2
+	VPMAXUB      X0, X2, X0
+	VPMINUB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU8AVX2_single
 
 clampVSSU8AVX2_end:
 clampVSSU8AVX2_done:
@@ -25093,6 +26343,8 @@ TEXT ·clampSVSU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVSU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -25275,6 +26527,23 @@ clampSVSU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU8AVX2_exact4
+	JMP          clampSVSU8AVX2_end
+
+clampSVSU8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTB (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R8)(R12*1), X2, X2
+	VPMAXUB      X2, X0, X0
+	VPMINUB      X1, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU8AVX2_single
 
 clampSVSU8AVX2_end:
 clampSVSU8AVX2_done:
@@ -25486,6 +26755,8 @@ TEXT ·clampSSVU8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    clampSSVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -25683,6 +26954,23 @@ clampSSVU8AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU8AVX2_exact4
+	JMP          clampSSVU8AVX2_end
+
+clampSSVU8AVX2_single:
+	VPBROADCASTB (SI), Y0
+	VPBROADCASTB (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRB      $0x00, (R10)(R12*1), X2, X2
+	VPMAXUB      X1, X0, X0
+	VPMINUB      X2, X0, X0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU8AVX2_single
 
 clampSSVU8AVX2_end:
 clampSSVU8AVX2_done:
@@ -25899,6 +27187,8 @@ TEXT ·clampVVVU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -26100,6 +27390,25 @@ clampVVVU16AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVU16AVX2_exact4
+	JMP     clampVVVU16AVX2_end
+
+clampVVVU16AVX2_single:
+	XORQ    R12, R12
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R12*2), X0, X0
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (R8)(R12*2), X1, X1
+	VPXOR   X2, X2, X2
+	VPINSRW $0x00, (R10)(R12*2), X2, X2
+	VPMAXUW X1, X0, X0
+	VPMINUW X2, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R12*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU16AVX2_single
 
 clampVVVU16AVX2_end:
 clampVVVU16AVX2_done:
@@ -26317,6 +27626,8 @@ TEXT ·clampVVSU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -26503,6 +27814,24 @@ clampVVSU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU16AVX2_exact4
+	JMP          clampVVSU16AVX2_end
+
+clampVVSU16AVX2_single:
+	VPBROADCASTW (R10), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R8)(R12*2), X2, X2
+	VPMAXUW      X2, X1, X1
+	VPMINUW      X0, X1, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU16AVX2_single
 
 clampVVSU16AVX2_end:
 clampVVSU16AVX2_done:
@@ -26706,6 +28035,8 @@ TEXT ·clampVSVU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -26907,6 +28238,24 @@ clampVSVU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU16AVX2_exact4
+	JMP          clampVSVU16AVX2_end
+
+clampVSVU16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (SI)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXUW      X0, X1, X0
+	VPMINUW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU16AVX2_single
 
 clampVSVU16AVX2_end:
 clampVSVU16AVX2_done:
@@ -27115,6 +28464,8 @@ TEXT ·clampSVVU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -27301,6 +28652,24 @@ clampSVVU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU16AVX2_exact4
+	JMP          clampSVVU16AVX2_end
+
+clampSVVU16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	XORQ         R12, R12
+	VPXOR        X1, X1, X1
+	VPINSRW      $0x00, (R8)(R12*2), X1, X1
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXUW      X1, X0, X0
+	VPMINUW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU16AVX2_single
 
 clampSVVU16AVX2_end:
 clampSVVU16AVX2_done:
@@ -27504,6 +28873,8 @@ TEXT ·clampVSSU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -27690,6 +29061,23 @@ clampVSSU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU16AVX2_exact4
+	JMP          clampVSSU16AVX2_end
+
+clampVSSU16AVX2_single:
+	VPBROADCASTW (R8), Y0
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (SI)(R12*2), X2, X2
+	VPMAXUW      X0, X2, X0
+	VPMINUW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU16AVX2_single
 
 clampVSSU16AVX2_end:
 clampVSSU16AVX2_done:
@@ -27884,6 +29272,8 @@ TEXT ·clampSVSU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVSU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -28055,6 +29445,23 @@ clampSVSU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU16AVX2_exact4
+	JMP          clampSVSU16AVX2_end
+
+clampSVSU16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	VPBROADCASTW (R10), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R8)(R12*2), X2, X2
+	VPMAXUW      X2, X0, X0
+	VPMINUW      X1, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU16AVX2_single
 
 clampSVSU16AVX2_end:
 clampSVSU16AVX2_done:
@@ -28244,6 +29651,8 @@ TEXT ·clampSSVU16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    clampSSVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -28430,6 +29839,23 @@ clampSSVU16AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU16AVX2_exact4
+	JMP          clampSSVU16AVX2_end
+
+clampSSVU16AVX2_single:
+	VPBROADCASTW (SI), Y0
+	VPBROADCASTW (R8), Y1
+	XORQ         R12, R12
+	VPXOR        X2, X2, X2
+	VPINSRW      $0x00, (R10)(R12*2), X2, X2
+	VPMAXUW      X1, X0, X0
+	VPMINUW      X2, X0, X0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU16AVX2_single
 
 clampSSVU16AVX2_end:
 clampSSVU16AVX2_done:
@@ -28624,6 +30050,8 @@ TEXT ·clampVVVU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -28810,6 +30238,22 @@ clampVVVU32AVX2_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVU32AVX2_exact4
+	JMP     clampVVVU32AVX2_end
+
+clampVVVU32AVX2_single:
+	XORQ    R12, R12
+	VMOVD   (SI)(R12*4), X0
+	VMOVD   (R8)(R12*4), X1
+	VMOVD   (R10)(R12*4), X2
+	VPMAXUD X1, X0, X0
+	VPMINUD X2, X0, X0
+	VMOVD   X0, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU32AVX2_single
 
 clampVVVU32AVX2_end:
 clampVVVU32AVX2_done:
@@ -28997,6 +30441,8 @@ TEXT ·clampVVSU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -29170,6 +30616,22 @@ clampVVSU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU32AVX2_exact4
+	JMP          clampVVSU32AVX2_end
+
+clampVVSU32AVX2_single:
+	VPBROADCASTD (R10), Y0
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R8)(R12*4), X2
+	VPMAXUD      X2, X1, X1
+	VPMINUD      X0, X1, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU32AVX2_single
 
 clampVVSU32AVX2_end:
 clampVVSU32AVX2_done:
@@ -29347,6 +30809,8 @@ TEXT ·clampVSVU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -29535,6 +30999,22 @@ clampVSVU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU32AVX2_exact4
+	JMP          clampVSVU32AVX2_end
+
+clampVSVU32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
+	VPMAXUD      X0, X1, X0
+	VPMINUD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU32AVX2_single
 
 clampVSVU32AVX2_end:
 clampVSVU32AVX2_done:
@@ -29717,6 +31197,8 @@ TEXT ·clampSVVU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -29890,6 +31372,22 @@ clampSVVU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU32AVX2_exact4
+	JMP          clampSVVU32AVX2_end
+
+clampSVVU32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
+	VPMAXUD      X1, X0, X0
+	VPMINUD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU32AVX2_single
 
 clampSVVU32AVX2_end:
 clampSVVU32AVX2_done:
@@ -30067,6 +31565,8 @@ TEXT ·clampVSSU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -30242,6 +31742,22 @@ clampVSSU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU32AVX2_exact4
+	JMP          clampVSSU32AVX2_end
+
+clampVSSU32AVX2_single:
+	VPBROADCASTD (R8), Y0
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (SI)(R12*4), X2
+	VPMAXUD      X0, X2, X0
+	VPMINUD      X1, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU32AVX2_single
 
 clampVSSU32AVX2_end:
 clampVSSU32AVX2_done:
@@ -30414,6 +31930,8 @@ TEXT ·clampSVSU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVSU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -30574,6 +32092,22 @@ clampSVSU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU32AVX2_exact4
+	JMP          clampSVSU32AVX2_end
+
+clampSVSU32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD (R10), Y1
+	XORQ         R12, R12
+	VMOVD        (R8)(R12*4), X2
+	VPMAXUD      X2, X0, X0
+	VPMINUD      X1, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU32AVX2_single
 
 clampSVSU32AVX2_end:
 clampSVSU32AVX2_done:
@@ -30741,6 +32275,8 @@ TEXT ·clampSSVU32AVX2(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    clampSSVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -30916,6 +32452,22 @@ clampSSVU32AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU32AVX2_exact4
+	JMP          clampSSVU32AVX2_end
+
+clampSSVU32AVX2_single:
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD (R8), Y1
+	XORQ         R12, R12
+	VMOVD        (R10)(R12*4), X2
+	VPMAXUD      X1, X0, X0
+	VPMINUD      X2, X0, X0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU32AVX2_single
 
 clampSSVU32AVX2_end:
 clampSSVU32AVX2_done:
@@ -31091,6 +32643,8 @@ TEXT ·clampVVVU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVVVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -31382,6 +32936,28 @@ clampVVVU64AVX2_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVU64AVX2_exact4
+	JMP       clampVVVU64AVX2_end
+
+clampVVVU64AVX2_single:
+	XORQ      R12, R12
+	VMOVQ     (SI)(R12*8), X1
+	VMOVQ     (R8)(R12*8), X2
+	VMOVQ     (R10)(R12*8), X3
+	VPXOR     X0, X1, X4
+	VPXOR     X0, X2, X5
+	VPCMPGTQ  X5, X4, X4
+	VPBLENDVB X4, X1, X2, X1
+	VPXOR     X0, X1, X2
+	VPXOR     X0, X3, X4
+	VPCMPGTQ  X4, X2, X2
+	VPBLENDVB X2, X3, X1, X1
+	VMOVQ     X1, (DX)(R12*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	ADDQ      R11, R10
+	DECQ      AX
+	JNZ       clampVVVU64AVX2_single
 
 clampVVVU64AVX2_end:
 clampVVVU64AVX2_done:
@@ -31610,6 +33186,8 @@ TEXT ·clampVVSU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVVSU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVVSU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -31889,6 +33467,28 @@ clampVVSU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU64AVX2_exact4
+	JMP          clampVVSU64AVX2_end
+
+clampVVSU64AVX2_single:
+	VPBROADCASTQ (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X0, X2, X4
+	VPXOR        X0, X3, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X2, X3, X2
+	VPXOR        X0, X2, X3
+	VPXOR        X0, X1, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X1, X2, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU64AVX2_single
 
 clampVVSU64AVX2_end:
 clampVVSU64AVX2_done:
@@ -32109,6 +33709,8 @@ TEXT ·clampVSVU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVSVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -32388,6 +33990,28 @@ clampVSVU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU64AVX2_exact4
+	JMP          clampVSVU64AVX2_end
+
+clampVSVU64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXOR        X0, X2, X4
+	VPXOR        X0, X1, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X2, X1, X1
+	VPXOR        X0, X1, X2
+	VPXOR        X0, X3, X4
+	VPCMPGTQ     X4, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU64AVX2_single
 
 clampVSVU64AVX2_end:
 clampVSVU64AVX2_done:
@@ -32608,6 +34232,8 @@ TEXT ·clampSVVU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSVVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -32887,6 +34513,28 @@ clampSVVU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU64AVX2_exact4
+	JMP          clampSVVU64AVX2_end
+
+clampSVVU64AVX2_single:
+	VPBROADCASTQ (SI), Y1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXOR        X0, X1, X4
+	VPXOR        X0, X2, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X1, X2, X1
+	VPXOR        X0, X1, X2
+	VPXOR        X0, X3, X4
+	VPCMPGTQ     X4, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU64AVX2_single
 
 clampSVVU64AVX2_end:
 clampSVVU64AVX2_done:
@@ -33107,6 +34755,8 @@ TEXT ·clampVSSU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampVSSU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampVSSU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -33374,6 +35024,28 @@ clampVSSU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU64AVX2_exact4
+	JMP          clampVSSU64AVX2_end
+
+clampVSSU64AVX2_single:
+	VPBROADCASTQ (R8), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X3
+	VPXOR        X0, X3, X4
+	VPXOR        X0, X1, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X3, X1, X1
+	VPXOR        X0, X1, X3
+	VPXOR        X0, X2, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU64AVX2_single
 
 clampVSSU64AVX2_end:
 clampVSSU64AVX2_done:
@@ -33586,6 +35258,8 @@ TEXT ·clampSVSU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSVSU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSVSU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -33853,6 +35527,28 @@ clampSVSU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU64AVX2_exact4
+	JMP          clampSVSU64AVX2_end
+
+clampSVSU64AVX2_single:
+	VPBROADCASTQ (SI), Y1
+	VPBROADCASTQ (R10), Y2
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X0, X1, X4
+	VPXOR        X0, X3, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X1, X3, X1
+	VPXOR        X0, X1, X3
+	VPXOR        X0, X2, X4
+	VPCMPGTQ     X4, X3, X3
+	VPBLENDVB    X3, X2, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU64AVX2_single
 
 clampSVSU64AVX2_end:
 clampSVSU64AVX2_done:
@@ -34065,6 +35761,8 @@ TEXT ·clampSSVU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           clampSSVU64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           clampSSVU64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -34332,6 +36030,28 @@ clampSSVU64AVX2_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU64AVX2_exact4
+	JMP          clampSSVU64AVX2_end
+
+clampSSVU64AVX2_single:
+	VPBROADCASTQ (SI), Y1
+	VPBROADCASTQ (R8), Y2
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X3
+	VPXOR        X0, X1, X4
+	VPXOR        X0, X2, X5
+	VPCMPGTQ     X5, X4, X4
+	VPBLENDVB    X4, X1, X2, X1
+	VPXOR        X0, X1, X2
+	VPXOR        X0, X3, X4
+	VPCMPGTQ     X4, X2, X2
+	VPBLENDVB    X2, X3, X1, X1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU64AVX2_single
 
 clampSSVU64AVX2_end:
 clampSSVU64AVX2_done:
@@ -34541,6 +36261,8 @@ TEXT ·fmaVVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaVVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -34704,6 +36426,30 @@ fmaVVVF32AVX512_exact4:
 	ADDQ        R11, R10
 	DECQ        AX
 	JNZ         fmaVVVF32AVX512_exact4
+	JMP         fmaVVVF32AVX512_end
+
+fmaVVVF32AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          fmaVVVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVUPS.Z   (SI)(R12*4), K1, Z0
+	VMOVUPS.Z   (R8)(R12*4), K1, Z1
+	VMOVUPS.Z   (R10)(R12*4), K1, Z2
+	VMOVUPS     Z2, Z2
+	VFMADD231PS Z1, Z0, Z2
+	VMOVUPS     Z2, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+fmaVVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVVVF32AVX512_single
 
 fmaVVVF32AVX512_end:
 fmaVVVF32AVX512_done:
@@ -34845,6 +36591,8 @@ TEXT ·fmaVVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaVVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -34997,6 +36745,30 @@ fmaVVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVVSF32AVX512_exact4
+	JMP          fmaVVSF32AVX512_end
+
+fmaVVSF32AVX512_single:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VMOVUPS      Z0, Z0
+	VFMADD231PS  Z2, Z1, Z0
+	VMOVUPS      Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaVVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVVSF32AVX512_single
 
 fmaVVSF32AVX512_end:
 fmaVVSF32AVX512_done:
@@ -35132,6 +36904,8 @@ TEXT ·fmaVSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaVSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -35299,6 +37073,30 @@ fmaVSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSVF32AVX512_exact4
+	JMP          fmaVSVF32AVX512_end
+
+fmaVSVF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PS  Z0, Z1, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaVSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVSVF32AVX512_single
 
 fmaVSVF32AVX512_end:
 fmaVSVF32AVX512_done:
@@ -35439,6 +37237,8 @@ TEXT ·fmaSVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaSVVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -35591,6 +37391,30 @@ fmaSVVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVVF32AVX512_exact4
+	JMP          fmaSVVF32AVX512_end
+
+fmaSVVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSVVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PS  Z1, Z0, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaSVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSVVF32AVX512_single
 
 fmaSVVF32AVX512_end:
 fmaSVVF32AVX512_done:
@@ -35726,6 +37550,8 @@ TEXT ·fmaVSSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaVSSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -35882,6 +37708,30 @@ fmaVSSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSSF32AVX512_exact4
+	JMP          fmaVSSF32AVX512_end
+
+fmaVSSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVSSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z2
+	VMOVUPS      Z1, Z1
+	VFMADD231PS  Z0, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaVSSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVSSF32AVX512_single
 
 fmaVSSF32AVX512_end:
 fmaVSSF32AVX512_done:
@@ -36016,6 +37866,8 @@ TEXT ·fmaSVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVSF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaSVSF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -36157,6 +38009,30 @@ fmaSVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVSF32AVX512_exact4
+	JMP          fmaSVSF32AVX512_end
+
+fmaSVSF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VMOVUPS      Z1, Z1
+	VFMADD231PS  Z2, Z0, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaSVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSVSF32AVX512_single
 
 fmaSVSF32AVX512_end:
 fmaSVSF32AVX512_done:
@@ -36286,6 +38162,8 @@ TEXT ·fmaSSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSSVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    fmaSSVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -36442,6 +38320,30 @@ fmaSSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSSVF32AVX512_exact4
+	JMP          fmaSSVF32AVX512_end
+
+fmaSSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PS  Z1, Z0, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+fmaSSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSSVF32AVX512_single
 
 fmaSSVF32AVX512_end:
 fmaSSVF32AVX512_done:
@@ -36579,6 +38481,8 @@ TEXT ·clampVVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVVVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampVVVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -36854,6 +38758,37 @@ clampVVVF32AVX512_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVF32AVX512_exact4
+	JMP     clampVVVF32AVX512_end
+
+clampVVVF32AVX512_single:
+	XORQ      R12, R12
+	MOVQ      $0x00000001, R13
+	TESTQ     R13, R13
+	JZ        clampVVVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VMOVUPS.Z (R10)(R12*4), K1, Z3
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPS    Z3, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVUPS   Z1, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+clampVVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVF32AVX512_single
 
 clampVVVF32AVX512_end:
 clampVVVF32AVX512_done:
@@ -37050,6 +38985,8 @@ TEXT ·clampVVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVVSF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampVVSF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -37319,6 +39256,38 @@ clampVVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSF32AVX512_exact4
+	JMP          clampVVSF32AVX512_end
+
+clampVVSF32AVX512_single:
+	VBROADCASTSS (R10), Z1
+	VPXORD       Z1, Z0, Z2
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z2
+	VMOVUPS.Z    (R8)(R12*4), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z1, Z2, Z1
+	VMINPS       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSF32AVX512_single
 
 clampVVSF32AVX512_end:
 clampVVSF32AVX512_done:
@@ -37510,6 +39479,8 @@ TEXT ·clampVSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVSVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampVSVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -37763,6 +39734,37 @@ clampVSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVF32AVX512_exact4
+	JMP          clampVSVF32AVX512_end
+
+clampVSVF32AVX512_single:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z2
+	VMOVUPS.Z    (R10)(R12*4), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z1
+	VMINPS       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVF32AVX512_single
 
 clampVSVF32AVX512_end:
 clampVSVF32AVX512_done:
@@ -37947,6 +39949,8 @@ TEXT ·clampSVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSVVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampSVVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -38215,6 +40219,37 @@ clampSVVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVF32AVX512_exact4
+	JMP          clampSVVF32AVX512_end
+
+clampSVVF32AVX512_single:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VMOVUPS.Z    (R10)(R12*4), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVF32AVX512_single
 
 clampSVVF32AVX512_end:
 clampSVVF32AVX512_done:
@@ -38404,6 +40439,8 @@ TEXT ·clampVSSF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVSSF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampVSSF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -38651,6 +40688,38 @@ clampVSSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSF32AVX512_exact4
+	JMP          clampVSSF32AVX512_end
+
+clampVSSF32AVX512_single:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z1, Z3, Z1
+	VMINPS       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSF32AVX512_single
 
 clampVSSF32AVX512_end:
 clampVSSF32AVX512_done:
@@ -38830,6 +40899,8 @@ TEXT ·clampSVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSVSF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampSVSF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -39092,6 +41163,38 @@ clampSVSF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSF32AVX512_exact4
+	JMP          clampSVSF32AVX512_end
+
+clampSVSF32AVX512_single:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVSF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSF32AVX512_single
 
 clampSVSF32AVX512_end:
 clampSVSF32AVX512_done:
@@ -39276,6 +41379,8 @@ TEXT ·clampSSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVL         $0x80000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSSVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           clampSSVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -39522,6 +41627,37 @@ clampSSVF32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVF32AVX512_exact4
+	JMP          clampSSVF32AVX512_end
+
+clampSSVF32AVX512_single:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVF32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z3
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSSVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVF32AVX512_single
 
 clampSSVF32AVX512_end:
 clampSSVF32AVX512_done:
@@ -39696,6 +41832,8 @@ TEXT ·fmaVVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -39859,6 +41997,30 @@ fmaVVVF64AVX512_exact4:
 	ADDQ        R11, R10
 	DECQ        AX
 	JNZ         fmaVVVF64AVX512_exact4
+	JMP         fmaVVVF64AVX512_end
+
+fmaVVVF64AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          fmaVVVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVUPD.Z   (SI)(R12*8), K1, Z0
+	VMOVUPD.Z   (R8)(R12*8), K1, Z1
+	VMOVUPD.Z   (R10)(R12*8), K1, Z2
+	VMOVUPS     Z2, Z2
+	VFMADD231PD Z1, Z0, Z2
+	VMOVUPD     Z2, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+fmaVVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVVVF64AVX512_single
 
 fmaVVVF64AVX512_end:
 fmaVVVF64AVX512_done:
@@ -40000,6 +42162,8 @@ TEXT ·fmaVVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -40152,6 +42316,30 @@ fmaVVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVVSF64AVX512_exact4
+	JMP          fmaVVSF64AVX512_end
+
+fmaVVSF64AVX512_single:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VMOVUPS      Z0, Z0
+	VFMADD231PD  Z2, Z1, Z0
+	VMOVUPD      Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaVVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVVSF64AVX512_single
 
 fmaVVSF64AVX512_end:
 fmaVVSF64AVX512_done:
@@ -40287,6 +42475,8 @@ TEXT ·fmaVSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -40454,6 +42644,30 @@ fmaVSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSVF64AVX512_exact4
+	JMP          fmaVSVF64AVX512_end
+
+fmaVSVF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PD  Z0, Z1, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaVSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVSVF64AVX512_single
 
 fmaVSVF64AVX512_end:
 fmaVSVF64AVX512_done:
@@ -40594,6 +42808,8 @@ TEXT ·fmaSVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSVVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -40746,6 +42962,30 @@ fmaSVVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVVF64AVX512_exact4
+	JMP          fmaSVVF64AVX512_end
+
+fmaSVVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSVVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PD  Z1, Z0, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaSVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSVVF64AVX512_single
 
 fmaSVVF64AVX512_end:
 fmaSVVF64AVX512_done:
@@ -40881,6 +43121,8 @@ TEXT ·fmaVSSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaVSSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaVSSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -41037,6 +43279,30 @@ fmaVSSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaVSSF64AVX512_exact4
+	JMP          fmaVSSF64AVX512_end
+
+fmaVSSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaVSSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z2
+	VMOVUPS      Z1, Z1
+	VFMADD231PD  Z0, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaVSSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaVSSF64AVX512_single
 
 fmaVSSF64AVX512_end:
 fmaVSSF64AVX512_done:
@@ -41171,6 +43437,8 @@ TEXT ·fmaSVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSVSF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSVSF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -41312,6 +43580,30 @@ fmaSVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSVSF64AVX512_exact4
+	JMP          fmaSVSF64AVX512_end
+
+fmaSVSF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VMOVUPS      Z1, Z1
+	VFMADD231PD  Z2, Z0, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaSVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSVSF64AVX512_single
 
 fmaSVSF64AVX512_end:
 fmaSVSF64AVX512_done:
@@ -41441,6 +43733,8 @@ TEXT ·fmaSSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    fmaSSVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    fmaSSVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -41597,6 +43891,30 @@ fmaSSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          fmaSSVF64AVX512_exact4
+	JMP          fmaSSVF64AVX512_end
+
+fmaSSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           fmaSSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VMOVUPS      Z2, Z2
+	VFMADD231PD  Z1, Z0, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+fmaSSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  fmaSSVF64AVX512_single
 
 fmaSSVF64AVX512_end:
 fmaSSVF64AVX512_done:
@@ -41734,6 +44052,8 @@ TEXT ·clampVVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVVVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampVVVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -42009,6 +44329,37 @@ clampVVVF64AVX512_exact4:
 	ADDQ    R11, R10
 	DECQ    AX
 	JNZ     clampVVVF64AVX512_exact4
+	JMP     clampVVVF64AVX512_end
+
+clampVVVF64AVX512_single:
+	XORQ      R12, R12
+	MOVQ      $0x00000001, R13
+	TESTQ     R13, R13
+	JZ        clampVVVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VMOVUPD.Z (R10)(R12*8), K1, Z3
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPD    Z3, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVUPD   Z1, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+clampVVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVF64AVX512_single
 
 clampVVVF64AVX512_end:
 clampVVVF64AVX512_done:
@@ -42205,6 +44556,8 @@ TEXT ·clampVVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVVSF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampVVSF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -42474,6 +44827,38 @@ clampVVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSF64AVX512_exact4
+	JMP          clampVVSF64AVX512_end
+
+clampVVSF64AVX512_single:
+	VBROADCASTSD (R10), Z1
+	VPXORD       Z1, Z0, Z2
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z2
+	VMOVUPD.Z    (R8)(R12*8), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z1, Z2, Z1
+	VMINPD       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSF64AVX512_single
 
 clampVVSF64AVX512_end:
 clampVVSF64AVX512_done:
@@ -42665,6 +45050,8 @@ TEXT ·clampVSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVSVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampVSVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -42918,6 +45305,37 @@ clampVSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVF64AVX512_exact4
+	JMP          clampVSVF64AVX512_end
+
+clampVSVF64AVX512_single:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z2
+	VMOVUPD.Z    (R10)(R12*8), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z1
+	VMINPD       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVF64AVX512_single
 
 clampVSVF64AVX512_end:
 clampVSVF64AVX512_done:
@@ -43102,6 +45520,8 @@ TEXT ·clampSVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSVVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampSVVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -43370,6 +45790,37 @@ clampSVVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVF64AVX512_exact4
+	JMP          clampSVVF64AVX512_end
+
+clampSVVF64AVX512_single:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VMOVUPD.Z    (R10)(R12*8), K1, Z3
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVF64AVX512_single
 
 clampSVVF64AVX512_end:
 clampSVVF64AVX512_done:
@@ -43559,6 +46010,8 @@ TEXT ·clampVSSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampVSSF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampVSSF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -43806,6 +46259,38 @@ clampVSSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSF64AVX512_exact4
+	JMP          clampVSSF64AVX512_end
+
+clampVSSF64AVX512_single:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z1, Z3, Z1
+	VMINPD       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSF64AVX512_single
 
 clampVSSF64AVX512_end:
 clampVSSF64AVX512_done:
@@ -43985,6 +46470,8 @@ TEXT ·clampSVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSVSF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampSVSF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -44247,6 +46734,38 @@ clampSVSF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSF64AVX512_exact4
+	JMP          clampSVSF64AVX512_end
+
+clampSVSF64AVX512_single:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVSF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSF64AVX512_single
 
 clampSVSF64AVX512_end:
 clampSVSF64AVX512_done:
@@ -44431,6 +46950,8 @@ TEXT ·clampSSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x8000000000000000, R12
 	VMOVQ        R12, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           clampSSVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           clampSSVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -44677,6 +47198,37 @@ clampSSVF64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVF64AVX512_exact4
+	JMP          clampSSVF64AVX512_end
+
+clampSSVF64AVX512_single:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z1, Z0, Z1
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVF64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z3
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSSVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVF64AVX512_single
 
 clampSSVF64AVX512_end:
 clampSSVF64AVX512_done:
@@ -44851,6 +47403,8 @@ TEXT ·clampVVVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -45014,6 +47568,30 @@ clampVVVI8AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVI8AVX512_exact4
+	JMP       clampVVVI8AVX512_end
+
+clampVVVI8AVX512_single:
+	XORQ       R12, R12
+	MOVQ       $0x00000001, R13
+	TESTQ      R13, R13
+	JZ         clampVVVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPMAXSB    Z1, Z0, Z0
+	VPMINSB    Z2, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+clampVVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVI8AVX512_single
 
 clampVVVI8AVX512_end:
 clampVVVI8AVX512_done:
@@ -45155,6 +47733,8 @@ TEXT ·clampVVSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -45307,6 +47887,30 @@ clampVVSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI8AVX512_exact4
+	JMP          clampVVSI8AVX512_end
+
+clampVVSI8AVX512_single:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPMAXSB      Z2, Z1, Z1
+	VPMINSB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSI8AVX512_single
 
 clampVVSI8AVX512_end:
 clampVVSI8AVX512_done:
@@ -45442,6 +48046,8 @@ TEXT ·clampVSVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -45609,6 +48215,30 @@ clampVSVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI8AVX512_exact4
+	JMP          clampVSVI8AVX512_end
+
+clampVSVI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXSB      Z0, Z1, Z0
+	VPMINSB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVI8AVX512_single
 
 clampVSVI8AVX512_end:
 clampVSVI8AVX512_done:
@@ -45749,6 +48379,8 @@ TEXT ·clampSVVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSVVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -45901,6 +48533,30 @@ clampSVVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI8AVX512_exact4
+	JMP          clampSVVI8AVX512_end
+
+clampSVVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXSB      Z1, Z0, Z0
+	VPMINSB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSVVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVI8AVX512_single
 
 clampSVVI8AVX512_end:
 clampSVVI8AVX512_done:
@@ -46036,6 +48692,8 @@ TEXT ·clampVSSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVSSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -46192,6 +48850,30 @@ clampVSSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI8AVX512_exact4
+	JMP          clampVSSI8AVX512_end
+
+clampVSSI8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	VPMAXSB      Z0, Z2, Z0
+	VPMINSB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVSSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSI8AVX512_single
 
 clampVSSI8AVX512_end:
 clampVSSI8AVX512_done:
@@ -46326,6 +49008,8 @@ TEXT ·clampSVSI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSVSI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -46467,6 +49151,30 @@ clampSVSI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI8AVX512_exact4
+	JMP          clampSVSI8AVX512_end
+
+clampSVSI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPMAXSB      Z2, Z0, Z0
+	VPMINSB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSVSI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSI8AVX512_single
 
 clampSVSI8AVX512_end:
 clampSVSI8AVX512_done:
@@ -46596,6 +49304,8 @@ TEXT ·clampSSVI8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSSVI8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -46752,6 +49462,30 @@ clampSSVI8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI8AVX512_exact4
+	JMP          clampSSVI8AVX512_end
+
+clampSSVI8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVI8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXSB      Z1, Z0, Z0
+	VPMINSB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSSVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVI8AVX512_single
 
 clampSSVI8AVX512_end:
 clampSSVI8AVX512_done:
@@ -46886,6 +49620,8 @@ TEXT ·clampVVVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -47049,6 +49785,30 @@ clampVVVI16AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVI16AVX512_exact4
+	JMP       clampVVVI16AVX512_end
+
+clampVVVI16AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU16.Z (SI)(R12*2), K1, Z0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPMAXSW     Z1, Z0, Z0
+	VPMINSW     Z2, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+clampVVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVI16AVX512_single
 
 clampVVVI16AVX512_end:
 clampVVVI16AVX512_done:
@@ -47190,6 +49950,8 @@ TEXT ·clampVVSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -47342,6 +50104,30 @@ clampVVSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI16AVX512_exact4
+	JMP          clampVVSI16AVX512_end
+
+clampVVSI16AVX512_single:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPMAXSW      Z2, Z1, Z1
+	VPMINSW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSI16AVX512_single
 
 clampVVSI16AVX512_end:
 clampVVSI16AVX512_done:
@@ -47477,6 +50263,8 @@ TEXT ·clampVSVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -47644,6 +50432,30 @@ clampVSVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI16AVX512_exact4
+	JMP          clampVSVI16AVX512_end
+
+clampVSVI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXSW      Z0, Z1, Z0
+	VPMINSW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVI16AVX512_single
 
 clampVSVI16AVX512_end:
 clampVSVI16AVX512_done:
@@ -47784,6 +50596,8 @@ TEXT ·clampSVVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -47936,6 +50750,30 @@ clampSVVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI16AVX512_exact4
+	JMP          clampSVVI16AVX512_end
+
+clampSVVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXSW      Z1, Z0, Z0
+	VPMINSW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSVVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVI16AVX512_single
 
 clampSVVI16AVX512_end:
 clampSVVI16AVX512_done:
@@ -48071,6 +50909,8 @@ TEXT ·clampVSSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -48227,6 +51067,30 @@ clampVSSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI16AVX512_exact4
+	JMP          clampVSSI16AVX512_end
+
+clampVSSI16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z2
+	VPMAXSW      Z0, Z2, Z0
+	VPMINSW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVSSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSI16AVX512_single
 
 clampVSSI16AVX512_end:
 clampVSSI16AVX512_done:
@@ -48361,6 +51225,8 @@ TEXT ·clampSVSI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVSI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -48502,6 +51368,30 @@ clampSVSI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI16AVX512_exact4
+	JMP          clampSVSI16AVX512_end
+
+clampSVSI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPMAXSW      Z2, Z0, Z0
+	VPMINSW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSVSI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSI16AVX512_single
 
 clampSVSI16AVX512_end:
 clampSVSI16AVX512_done:
@@ -48631,6 +51521,8 @@ TEXT ·clampSSVI16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSSVI16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -48787,6 +51679,30 @@ clampSSVI16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI16AVX512_exact4
+	JMP          clampSSVI16AVX512_end
+
+clampSSVI16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVI16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXSW      Z1, Z0, Z0
+	VPMINSW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSSVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVI16AVX512_single
 
 clampSSVI16AVX512_end:
 clampSSVI16AVX512_done:
@@ -48921,6 +51837,8 @@ TEXT ·clampVVVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49084,6 +52002,30 @@ clampVVVI32AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVI32AVX512_exact4
+	JMP       clampVVVI32AVX512_end
+
+clampVVVI32AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU32.Z (SI)(R12*4), K1, Z0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPMAXSD     Z1, Z0, Z0
+	VPMINSD     Z2, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+clampVVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVI32AVX512_single
 
 clampVVVI32AVX512_end:
 clampVVVI32AVX512_done:
@@ -49225,6 +52167,8 @@ TEXT ·clampVVSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49377,6 +52321,30 @@ clampVVSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI32AVX512_exact4
+	JMP          clampVVSI32AVX512_end
+
+clampVVSI32AVX512_single:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPMAXSD      Z2, Z1, Z1
+	VPMINSD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSI32AVX512_single
 
 clampVVSI32AVX512_end:
 clampVVSI32AVX512_done:
@@ -49512,6 +52480,8 @@ TEXT ·clampVSVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49679,6 +52649,30 @@ clampVSVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI32AVX512_exact4
+	JMP          clampVSVI32AVX512_end
+
+clampVSVI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXSD      Z0, Z1, Z0
+	VPMINSD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVI32AVX512_single
 
 clampVSVI32AVX512_end:
 clampVSVI32AVX512_done:
@@ -49819,6 +52813,8 @@ TEXT ·clampSVVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -49971,6 +52967,30 @@ clampSVVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI32AVX512_exact4
+	JMP          clampSVVI32AVX512_end
+
+clampSVVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXSD      Z1, Z0, Z0
+	VPMINSD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVI32AVX512_single
 
 clampSVVI32AVX512_end:
 clampSVVI32AVX512_done:
@@ -50106,6 +53126,8 @@ TEXT ·clampVSSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50262,6 +53284,30 @@ clampVSSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI32AVX512_exact4
+	JMP          clampVSSI32AVX512_end
+
+clampVSSI32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z2
+	VPMAXSD      Z0, Z2, Z0
+	VPMINSD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSI32AVX512_single
 
 clampVSSI32AVX512_end:
 clampVSSI32AVX512_done:
@@ -50396,6 +53442,8 @@ TEXT ·clampSVSI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVSI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50537,6 +53585,30 @@ clampSVSI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI32AVX512_exact4
+	JMP          clampSVSI32AVX512_end
+
+clampSVSI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPMAXSD      Z2, Z0, Z0
+	VPMINSD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVSI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSI32AVX512_single
 
 clampSVSI32AVX512_end:
 clampSVSI32AVX512_done:
@@ -50666,6 +53738,8 @@ TEXT ·clampSSVI32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSSVI32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -50822,6 +53896,30 @@ clampSSVI32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI32AVX512_exact4
+	JMP          clampSSVI32AVX512_end
+
+clampSSVI32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVI32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXSD      Z1, Z0, Z0
+	VPMINSD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSSVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVI32AVX512_single
 
 clampSSVI32AVX512_end:
 clampSSVI32AVX512_done:
@@ -50956,6 +54054,8 @@ TEXT ·clampVVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -51119,6 +54219,30 @@ clampVVVI64AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVI64AVX512_exact4
+	JMP       clampVVVI64AVX512_end
+
+clampVVVI64AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU64.Z (SI)(R12*8), K1, Z0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPMAXSQ     Z1, Z0, Z0
+	VPMINSQ     Z2, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+clampVVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVI64AVX512_single
 
 clampVVVI64AVX512_end:
 clampVVVI64AVX512_done:
@@ -51260,6 +54384,8 @@ TEXT ·clampVVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -51412,6 +54538,30 @@ clampVVSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSI64AVX512_exact4
+	JMP          clampVVSI64AVX512_end
+
+clampVVSI64AVX512_single:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPMAXSQ      Z2, Z1, Z1
+	VPMINSQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSI64AVX512_single
 
 clampVVSI64AVX512_end:
 clampVVSI64AVX512_done:
@@ -51547,6 +54697,8 @@ TEXT ·clampVSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -51714,6 +54866,30 @@ clampVSVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVI64AVX512_exact4
+	JMP          clampVSVI64AVX512_end
+
+clampVSVI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXSQ      Z0, Z1, Z0
+	VPMINSQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVI64AVX512_single
 
 clampVSVI64AVX512_end:
 clampVSVI64AVX512_done:
@@ -51854,6 +55030,8 @@ TEXT ·clampSVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -52006,6 +55184,30 @@ clampSVVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVI64AVX512_exact4
+	JMP          clampSVVI64AVX512_end
+
+clampSVVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXSQ      Z1, Z0, Z0
+	VPMINSQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVI64AVX512_single
 
 clampSVVI64AVX512_end:
 clampSVVI64AVX512_done:
@@ -52141,6 +55343,8 @@ TEXT ·clampVSSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -52297,6 +55501,30 @@ clampVSSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSI64AVX512_exact4
+	JMP          clampVSSI64AVX512_end
+
+clampVSSI64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z2
+	VPMAXSQ      Z0, Z2, Z0
+	VPMINSQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSI64AVX512_single
 
 clampVSSI64AVX512_end:
 clampVSSI64AVX512_done:
@@ -52431,6 +55659,8 @@ TEXT ·clampSVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVSI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -52572,6 +55802,30 @@ clampSVSI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSI64AVX512_exact4
+	JMP          clampSVSI64AVX512_end
+
+clampSVSI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPMAXSQ      Z2, Z0, Z0
+	VPMINSQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVSI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSI64AVX512_single
 
 clampSVSI64AVX512_end:
 clampSVSI64AVX512_done:
@@ -52701,6 +55955,8 @@ TEXT ·clampSSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVI64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSSVI64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -52857,6 +56113,30 @@ clampSSVI64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVI64AVX512_exact4
+	JMP          clampSSVI64AVX512_end
+
+clampSSVI64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVI64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXSQ      Z1, Z0, Z0
+	VPMINSQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSSVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVI64AVX512_single
 
 clampSSVI64AVX512_end:
 clampSSVI64AVX512_done:
@@ -52991,6 +56271,8 @@ TEXT ·clampVVVU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVVVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -53154,6 +56436,30 @@ clampVVVU8AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVU8AVX512_exact4
+	JMP       clampVVVU8AVX512_end
+
+clampVVVU8AVX512_single:
+	XORQ       R12, R12
+	MOVQ       $0x00000001, R13
+	TESTQ      R13, R13
+	JZ         clampVVVU8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R13*8), K1
+	VMOVDQU8.Z (SI)(R12*1), K1, Z0
+	VMOVDQU8.Z (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z (R10)(R12*1), K1, Z2
+	VPMAXUB    Z1, Z0, Z0
+	VPMINUB    Z2, Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R12*1)
+	ADDQ       R13, R12
+
+clampVVVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVU8AVX512_single
 
 clampVVVU8AVX512_end:
 clampVVVU8AVX512_done:
@@ -53295,6 +56601,8 @@ TEXT ·clampVVSU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVVSU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -53447,6 +56755,30 @@ clampVVSU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU8AVX512_exact4
+	JMP          clampVVSU8AVX512_end
+
+clampVVSU8AVX512_single:
+	VPBROADCASTB (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPMAXUB      Z2, Z1, Z1
+	VPMINUB      Z0, Z1, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVVSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSU8AVX512_single
 
 clampVVSU8AVX512_end:
 clampVVSU8AVX512_done:
@@ -53582,6 +56914,8 @@ TEXT ·clampVSVU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVSVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -53749,6 +57083,30 @@ clampVSVU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU8AVX512_exact4
+	JMP          clampVSVU8AVX512_end
+
+clampVSVU8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXUB      Z0, Z1, Z0
+	VPMINUB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVSVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVU8AVX512_single
 
 clampVSVU8AVX512_end:
 clampVSVU8AVX512_done:
@@ -53889,6 +57247,8 @@ TEXT ·clampSVVU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSVVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -54041,6 +57401,30 @@ clampSVVU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU8AVX512_exact4
+	JMP          clampSVVU8AVX512_end
+
+clampSVVU8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXUB      Z1, Z0, Z0
+	VPMINUB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSVVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVU8AVX512_single
 
 clampSVVU8AVX512_end:
 clampSVVU8AVX512_done:
@@ -54176,6 +57560,8 @@ TEXT ·clampVSSU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampVSSU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -54332,6 +57718,30 @@ clampVSSU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU8AVX512_exact4
+	JMP          clampVSSU8AVX512_end
+
+clampVSSU8AVX512_single:
+	VPBROADCASTB (R8), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	VPMAXUB      Z0, Z2, Z0
+	VPMINUB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampVSSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSU8AVX512_single
 
 clampVSSU8AVX512_end:
 clampVSSU8AVX512_done:
@@ -54466,6 +57876,8 @@ TEXT ·clampSVSU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSVSU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -54607,6 +58019,30 @@ clampSVSU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU8AVX512_exact4
+	JMP          clampSVSU8AVX512_end
+
+clampSVSU8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	VPMAXUB      Z2, Z0, Z0
+	VPMINUB      Z1, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSVSU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSU8AVX512_single
 
 clampSVSU8AVX512_end:
 clampSVSU8AVX512_done:
@@ -54736,6 +58172,8 @@ TEXT ·clampSSVU8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x00, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU8AVX512_single
 	CMPQ  CX, $0x00000040
 	JE    clampSSVU8AVX512_exact1
 	CMPQ  CX, $0x00000080
@@ -54892,6 +58330,30 @@ clampSSVU8AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU8AVX512_exact4
+	JMP          clampSSVU8AVX512_end
+
+clampSSVU8AVX512_single:
+	VPBROADCASTB (SI), Z0
+	VPBROADCASTB (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVU8AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	VPMAXUB      Z1, Z0, Z0
+	VPMINUB      Z2, Z0, Z0
+	VMOVDQU8     Z0, K1, (DX)(R12*1)
+	ADDQ         R13, R12
+
+clampSSVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVU8AVX512_single
 
 clampSSVU8AVX512_end:
 clampSSVU8AVX512_done:
@@ -55026,6 +58488,8 @@ TEXT ·clampVVVU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -55189,6 +58653,30 @@ clampVVVU16AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVU16AVX512_exact4
+	JMP       clampVVVU16AVX512_end
+
+clampVVVU16AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVU16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU16.Z (SI)(R12*2), K1, Z0
+	VMOVDQU16.Z (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z (R10)(R12*2), K1, Z2
+	VPMAXUW     Z1, Z0, Z0
+	VPMINUW     Z2, Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R12*2)
+	ADDQ        R13, R12
+
+clampVVVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVU16AVX512_single
 
 clampVVVU16AVX512_end:
 clampVVVU16AVX512_done:
@@ -55330,6 +58818,8 @@ TEXT ·clampVVSU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVVSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -55482,6 +58972,30 @@ clampVVSU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU16AVX512_exact4
+	JMP          clampVVSU16AVX512_end
+
+clampVVSU16AVX512_single:
+	VPBROADCASTW (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPMAXUW      Z2, Z1, Z1
+	VPMINUW      Z0, Z1, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVVSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSU16AVX512_single
 
 clampVVSU16AVX512_end:
 clampVVSU16AVX512_done:
@@ -55617,6 +59131,8 @@ TEXT ·clampVSVU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -55784,6 +59300,30 @@ clampVSVU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU16AVX512_exact4
+	JMP          clampVSVU16AVX512_end
+
+clampVSVU16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXUW      Z0, Z1, Z0
+	VPMINUW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVSVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVU16AVX512_single
 
 clampVSVU16AVX512_end:
 clampVSVU16AVX512_done:
@@ -55924,6 +59464,8 @@ TEXT ·clampSVVU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -56076,6 +59618,30 @@ clampSVVU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU16AVX512_exact4
+	JMP          clampSVVU16AVX512_end
+
+clampSVVU16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXUW      Z1, Z0, Z0
+	VPMINUW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSVVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVU16AVX512_single
 
 clampSVVU16AVX512_end:
 clampSVVU16AVX512_done:
@@ -56211,6 +59777,8 @@ TEXT ·clampVSSU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampVSSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -56367,6 +59935,30 @@ clampVSSU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU16AVX512_exact4
+	JMP          clampVSSU16AVX512_end
+
+clampVSSU16AVX512_single:
+	VPBROADCASTW (R8), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (SI)(R12*2), K1, Z2
+	VPMAXUW      Z0, Z2, Z0
+	VPMINUW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampVSSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSU16AVX512_single
 
 clampVSSU16AVX512_end:
 clampVSSU16AVX512_done:
@@ -56501,6 +60093,8 @@ TEXT ·clampSVSU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSVSU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -56642,6 +60236,30 @@ clampSVSU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU16AVX512_exact4
+	JMP          clampSVSU16AVX512_end
+
+clampSVSU16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	VPBROADCASTW (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	VPMAXUW      Z2, Z0, Z0
+	VPMINUW      Z1, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSVSU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSU16AVX512_single
 
 clampSVSU16AVX512_end:
 clampSVSU16AVX512_done:
@@ -56771,6 +60389,8 @@ TEXT ·clampSSVU16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x01, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU16AVX512_single
 	CMPQ  CX, $0x00000020
 	JE    clampSSVU16AVX512_exact1
 	CMPQ  CX, $0x00000040
@@ -56927,6 +60547,30 @@ clampSSVU16AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU16AVX512_exact4
+	JMP          clampSSVU16AVX512_end
+
+clampSSVU16AVX512_single:
+	VPBROADCASTW (SI), Z0
+	VPBROADCASTW (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVU16AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	VPMAXUW      Z1, Z0, Z0
+	VPMINUW      Z2, Z0, Z0
+	VMOVDQU16    Z0, K1, (DX)(R12*2)
+	ADDQ         R13, R12
+
+clampSSVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVU16AVX512_single
 
 clampSSVU16AVX512_end:
 clampSSVU16AVX512_done:
@@ -57061,6 +60705,8 @@ TEXT ·clampVVVU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -57224,6 +60870,30 @@ clampVVVU32AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVU32AVX512_exact4
+	JMP       clampVVVU32AVX512_end
+
+clampVVVU32AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVU32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU32.Z (SI)(R12*4), K1, Z0
+	VMOVDQU32.Z (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z (R10)(R12*4), K1, Z2
+	VPMAXUD     Z1, Z0, Z0
+	VPMINUD     Z2, Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R12*4)
+	ADDQ        R13, R12
+
+clampVVVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVU32AVX512_single
 
 clampVVVU32AVX512_end:
 clampVVVU32AVX512_done:
@@ -57365,6 +61035,8 @@ TEXT ·clampVVSU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVVSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -57517,6 +61189,30 @@ clampVVSU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU32AVX512_exact4
+	JMP          clampVVSU32AVX512_end
+
+clampVVSU32AVX512_single:
+	VPBROADCASTD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPMAXUD      Z2, Z1, Z1
+	VPMINUD      Z0, Z1, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVVSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSU32AVX512_single
 
 clampVVSU32AVX512_end:
 clampVVSU32AVX512_done:
@@ -57652,6 +61348,8 @@ TEXT ·clampVSVU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -57819,6 +61517,30 @@ clampVSVU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU32AVX512_exact4
+	JMP          clampVSVU32AVX512_end
+
+clampVSVU32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXUD      Z0, Z1, Z0
+	VPMINUD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVU32AVX512_single
 
 clampVSVU32AVX512_end:
 clampVSVU32AVX512_done:
@@ -57959,6 +61681,8 @@ TEXT ·clampSVVU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -58111,6 +61835,30 @@ clampSVVU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU32AVX512_exact4
+	JMP          clampSVVU32AVX512_end
+
+clampSVVU32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXUD      Z1, Z0, Z0
+	VPMINUD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVU32AVX512_single
 
 clampSVVU32AVX512_end:
 clampSVVU32AVX512_done:
@@ -58246,6 +61994,8 @@ TEXT ·clampVSSU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampVSSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -58402,6 +62152,30 @@ clampVSSU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU32AVX512_exact4
+	JMP          clampVSSU32AVX512_end
+
+clampVSSU32AVX512_single:
+	VPBROADCASTD (R8), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (SI)(R12*4), K1, Z2
+	VPMAXUD      Z0, Z2, Z0
+	VPMINUD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampVSSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSU32AVX512_single
 
 clampVSSU32AVX512_end:
 clampVSSU32AVX512_done:
@@ -58536,6 +62310,8 @@ TEXT ·clampSVSU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSVSU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -58677,6 +62453,30 @@ clampSVSU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU32AVX512_exact4
+	JMP          clampSVSU32AVX512_end
+
+clampSVSU32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	VPBROADCASTD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VPMAXUD      Z2, Z0, Z0
+	VPMINUD      Z1, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSVSU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSU32AVX512_single
 
 clampSVSU32AVX512_end:
 clampSVSU32AVX512_done:
@@ -58806,6 +62606,8 @@ TEXT ·clampSSVU32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    clampSSVU32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -58962,6 +62764,30 @@ clampSSVU32AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU32AVX512_exact4
+	JMP          clampSSVU32AVX512_end
+
+clampSSVU32AVX512_single:
+	VPBROADCASTD (SI), Z0
+	VPBROADCASTD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVU32AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VPMAXUD      Z1, Z0, Z0
+	VPMINUD      Z2, Z0, Z0
+	VMOVDQU32    Z0, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+clampSSVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVU32AVX512_single
 
 clampSSVU32AVX512_end:
 clampSSVU32AVX512_done:
@@ -59096,6 +62922,8 @@ TEXT ·clampVVVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59259,6 +63087,30 @@ clampVVVU64AVX512_exact4:
 	ADDQ      R11, R10
 	DECQ      AX
 	JNZ       clampVVVU64AVX512_exact4
+	JMP       clampVVVU64AVX512_end
+
+clampVVVU64AVX512_single:
+	XORQ        R12, R12
+	MOVQ        $0x00000001, R13
+	TESTQ       R13, R13
+	JZ          clampVVVU64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R13*8), K1
+	VMOVDQU64.Z (SI)(R12*8), K1, Z0
+	VMOVDQU64.Z (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z (R10)(R12*8), K1, Z2
+	VPMAXUQ     Z1, Z0, Z0
+	VPMINUQ     Z2, Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R12*8)
+	ADDQ        R13, R12
+
+clampVVVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVVU64AVX512_single
 
 clampVVVU64AVX512_end:
 clampVVVU64AVX512_done:
@@ -59400,6 +63252,8 @@ TEXT ·clampVVSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVVSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVVSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59552,6 +63406,30 @@ clampVVSU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVVSU64AVX512_exact4
+	JMP          clampVVSU64AVX512_end
+
+clampVVSU64AVX512_single:
+	VPBROADCASTQ (R10), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVVSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPMAXUQ      Z2, Z1, Z1
+	VPMINUQ      Z0, Z1, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVVSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVVSU64AVX512_single
 
 clampVVSU64AVX512_end:
 clampVVSU64AVX512_done:
@@ -59687,6 +63565,8 @@ TEXT ·clampVSVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -59854,6 +63734,30 @@ clampVSVU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSVU64AVX512_exact4
+	JMP          clampVSVU64AVX512_end
+
+clampVSVU64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSVU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXUQ      Z0, Z1, Z0
+	VPMINUQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSVU64AVX512_single
 
 clampVSVU64AVX512_end:
 clampVSVU64AVX512_done:
@@ -59994,6 +63898,8 @@ TEXT ·clampSVVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60146,6 +64052,30 @@ clampSVVU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVVU64AVX512_exact4
+	JMP          clampSVVU64AVX512_end
+
+clampSVVU64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVVU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXUQ      Z1, Z0, Z0
+	VPMINUQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVVU64AVX512_single
 
 clampSVVU64AVX512_end:
 clampSVVU64AVX512_done:
@@ -60281,6 +64211,8 @@ TEXT ·clampVSSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampVSSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampVSSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60437,6 +64369,30 @@ clampVSSU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampVSSU64AVX512_exact4
+	JMP          clampVSSU64AVX512_end
+
+clampVSSU64AVX512_single:
+	VPBROADCASTQ (R8), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampVSSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (SI)(R12*8), K1, Z2
+	VPMAXUQ      Z0, Z2, Z0
+	VPMINUQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampVSSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampVSSU64AVX512_single
 
 clampVSSU64AVX512_end:
 clampVSSU64AVX512_done:
@@ -60571,6 +64527,8 @@ TEXT ·clampSVSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSVSU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSVSU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60712,6 +64670,30 @@ clampSVSU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSVSU64AVX512_exact4
+	JMP          clampSVSU64AVX512_end
+
+clampSVSU64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R10), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSVSU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VPMAXUQ      Z2, Z0, Z0
+	VPMINUQ      Z1, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSVSU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSVSU64AVX512_single
 
 clampSVSU64AVX512_end:
 clampSVSU64AVX512_done:
@@ -60841,6 +64823,8 @@ TEXT ·clampSSVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  c+64(FP), R10
 	MOVQ  ldc+72(FP), R11
 	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    clampSSVU64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    clampSSVU64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -60997,6 +64981,30 @@ clampSSVU64AVX512_exact4:
 	ADDQ         R11, R10
 	DECQ         AX
 	JNZ          clampSSVU64AVX512_exact4
+	JMP          clampSSVU64AVX512_end
+
+clampSSVU64AVX512_single:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R8), Z1
+	XORQ         R12, R12
+	MOVQ         $0x00000001, R13
+	TESTQ        R13, R13
+	JZ           clampSSVU64AVX512_single_tail_done
+	LEAQ         tailmask<>+0(SB), CX
+	KMOVQ        (CX)(R13*8), K1
+	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VPMAXUQ      Z1, Z0, Z0
+	VPMINUQ      Z2, Z0, Z0
+	VMOVDQU64    Z0, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+clampSSVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  clampSSVU64AVX512_single
 
 clampSSVU64AVX512_end:
 clampSSVU64AVX512_done:

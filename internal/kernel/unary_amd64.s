@@ -89,6 +89,8 @@ TEXT ·negVF32AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x80000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           negVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           negVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -211,6 +213,17 @@ negVF32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVF32AVX2_exact4
+	JMP     negVF32AVX2_end
+
+negVF32AVX2_single:
+	XORQ   R8, R8
+	VMOVSS (SI)(R8*4), X1
+	VPXOR  X1, X0, X1
+	VMOVSS X1, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVF32AVX2_single
 
 negVF32AVX2_end:
 negVF32AVX2_done:
@@ -357,6 +370,8 @@ TEXT ·absVF32AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x80000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           absVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           absVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -479,6 +494,17 @@ absVF32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVF32AVX2_exact4
+	JMP     absVF32AVX2_end
+
+absVF32AVX2_single:
+	XORQ   R8, R8
+	VMOVSS (SI)(R8*4), X1
+	VPANDN X1, X0, X1
+	VMOVSS X1, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVF32AVX2_single
 
 absVF32AVX2_end:
 absVF32AVX2_done:
@@ -622,6 +648,8 @@ TEXT ·sqrtVF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    sqrtVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    sqrtVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -744,6 +772,17 @@ sqrtVF32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     sqrtVF32AVX2_exact4
+	JMP     sqrtVF32AVX2_end
+
+sqrtVF32AVX2_single:
+	XORQ    R8, R8
+	VMOVSS  (SI)(R8*4), X0
+	VSQRTPS X0, X0
+	VMOVSS  X0, (DX)(R8*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     sqrtVF32AVX2_single
 
 sqrtVF32AVX2_end:
 sqrtVF32AVX2_done:
@@ -884,6 +923,8 @@ TEXT ·floorVF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    floorVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    floorVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1006,6 +1047,17 @@ floorVF32AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      floorVF32AVX2_exact4
+	JMP      floorVF32AVX2_end
+
+floorVF32AVX2_single:
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x09, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      floorVF32AVX2_single
 
 floorVF32AVX2_end:
 floorVF32AVX2_done:
@@ -1146,6 +1198,8 @@ TEXT ·ceilVF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    ceilVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    ceilVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1268,6 +1322,17 @@ ceilVF32AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      ceilVF32AVX2_exact4
+	JMP      ceilVF32AVX2_end
+
+ceilVF32AVX2_single:
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x0a, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      ceilVF32AVX2_single
 
 ceilVF32AVX2_end:
 ceilVF32AVX2_done:
@@ -1408,6 +1473,8 @@ TEXT ·truncVF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    truncVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    truncVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1530,6 +1597,17 @@ truncVF32AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      truncVF32AVX2_exact4
+	JMP      truncVF32AVX2_end
+
+truncVF32AVX2_single:
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x0b, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      truncVF32AVX2_single
 
 truncVF32AVX2_end:
 truncVF32AVX2_done:
@@ -1670,6 +1748,8 @@ TEXT ·roundevenVF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    roundevenVF32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    roundevenVF32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -1792,6 +1872,17 @@ roundevenVF32AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      roundevenVF32AVX2_exact4
+	JMP      roundevenVF32AVX2_end
+
+roundevenVF32AVX2_single:
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x08, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      roundevenVF32AVX2_single
 
 roundevenVF32AVX2_end:
 roundevenVF32AVX2_done:
@@ -1941,6 +2032,8 @@ TEXT ·roundVF32AVX2(SB), NOSPLIT, $0-48
 	MOVL         $0x3f800000, R8
 	VMOVQ        R8, X2
 	VPBROADCASTD X2, Y2
+	CMPQ         CX, $0x00000001
+	JE           roundVF32AVX2_single
 	CMPQ         CX, $0x00000008
 	JE           roundVF32AVX2_exact1
 	CMPQ         CX, $0x00000010
@@ -2204,6 +2297,24 @@ roundVF32AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       roundVF32AVX2_exact4
+	JMP       roundVF32AVX2_end
+
+roundVF32AVX2_single:
+	XORQ      R8, R8
+	VMOVSS    (SI)(R8*4), X3
+	VROUNDPS  $0x0b, X3, X4
+	VSUBPS    X4, X3, X5
+	VPANDN    X5, X0, X5
+	VPAND     X0, X3, X3
+	VPOR      X2, X3, X3
+	VCMPPS    $0x1d, X1, X5, X5
+	VADDPS    X3, X4, X3
+	VBLENDVPS X5, X3, X4, X3
+	VMOVSS    X3, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       roundVF32AVX2_single
 
 roundVF32AVX2_end:
 roundVF32AVX2_done:
@@ -10620,6 +10731,8 @@ TEXT ·negVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ         $0x8000000000000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           negVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           negVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -10733,6 +10846,17 @@ negVF64AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVF64AVX2_exact4
+	JMP     negVF64AVX2_end
+
+negVF64AVX2_single:
+	XORQ  R8, R8
+	VMOVQ (SI)(R8*8), X1
+	VPXOR X1, X0, X1
+	VMOVQ X1, (DX)(R8*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   negVF64AVX2_single
 
 negVF64AVX2_end:
 negVF64AVX2_done:
@@ -10861,6 +10985,8 @@ TEXT ·absVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ         $0x8000000000000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         CX, $0x00000001
+	JE           absVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           absVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -10974,6 +11100,17 @@ absVF64AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVF64AVX2_exact4
+	JMP     absVF64AVX2_end
+
+absVF64AVX2_single:
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPANDN X1, X0, X1
+	VMOVQ  X1, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVF64AVX2_single
 
 absVF64AVX2_end:
 absVF64AVX2_done:
@@ -11099,6 +11236,8 @@ TEXT ·sqrtVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    sqrtVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    sqrtVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11212,6 +11351,17 @@ sqrtVF64AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     sqrtVF64AVX2_exact4
+	JMP     sqrtVF64AVX2_end
+
+sqrtVF64AVX2_single:
+	XORQ    R8, R8
+	VMOVQ   (SI)(R8*8), X0
+	VSQRTPD X0, X0
+	VMOVQ   X0, (DX)(R8*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     sqrtVF64AVX2_single
 
 sqrtVF64AVX2_end:
 sqrtVF64AVX2_done:
@@ -11334,6 +11484,8 @@ TEXT ·floorVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    floorVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    floorVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11447,6 +11599,17 @@ floorVF64AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      floorVF64AVX2_exact4
+	JMP      floorVF64AVX2_end
+
+floorVF64AVX2_single:
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x09, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      floorVF64AVX2_single
 
 floorVF64AVX2_end:
 floorVF64AVX2_done:
@@ -11569,6 +11732,8 @@ TEXT ·ceilVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    ceilVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    ceilVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11682,6 +11847,17 @@ ceilVF64AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      ceilVF64AVX2_exact4
+	JMP      ceilVF64AVX2_end
+
+ceilVF64AVX2_single:
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x0a, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      ceilVF64AVX2_single
 
 ceilVF64AVX2_end:
 ceilVF64AVX2_done:
@@ -11804,6 +11980,8 @@ TEXT ·truncVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    truncVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    truncVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -11917,6 +12095,17 @@ truncVF64AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      truncVF64AVX2_exact4
+	JMP      truncVF64AVX2_end
+
+truncVF64AVX2_single:
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x0b, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      truncVF64AVX2_single
 
 truncVF64AVX2_end:
 truncVF64AVX2_done:
@@ -12039,6 +12228,8 @@ TEXT ·roundevenVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    roundevenVF64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    roundevenVF64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -12152,6 +12343,17 @@ roundevenVF64AVX2_exact4:
 	ADDQ     DI, SI
 	DECQ     AX
 	JNZ      roundevenVF64AVX2_exact4
+	JMP      roundevenVF64AVX2_end
+
+roundevenVF64AVX2_single:
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x08, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      roundevenVF64AVX2_single
 
 roundevenVF64AVX2_end:
 roundevenVF64AVX2_done:
@@ -12283,6 +12485,8 @@ TEXT ·roundVF64AVX2(SB), NOSPLIT, $0-48
 	MOVQ         $0x3ff0000000000000, R8
 	VMOVQ        R8, X2
 	VPBROADCASTQ X2, Y2
+	CMPQ         CX, $0x00000001
+	JE           roundVF64AVX2_single
 	CMPQ         CX, $0x00000004
 	JE           roundVF64AVX2_exact1
 	CMPQ         CX, $0x00000008
@@ -12564,6 +12768,26 @@ roundVF64AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       roundVF64AVX2_exact4
+	JMP       roundVF64AVX2_end
+
+roundVF64AVX2_single:
+	XORQ      R8, R8
+	VMOVQ     (SI)(R8*8), X3
+	VROUNDPD  $0x0b, X3, X4
+	VSUBPD    X4, X3, X5
+	VPANDN    X5, X0, X5
+	VPAND     X0, X3, X6
+	VPOR      X2, X6, X6
+	VCMPPD    $0x1d, X1, X5, X5
+	VADDPD    X6, X4, X6
+	VBLENDVPD X5, X6, X4, X4
+	VCMPPD    $0x03, X3, X3, X5
+	VBLENDVPD X5, X3, X4, X4
+	VMOVQ     X4, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       roundVF64AVX2_single
 
 roundVF64AVX2_end:
 roundVF64AVX2_done:
@@ -21967,6 +22191,8 @@ TEXT ·negVI8AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x00, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    negVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    negVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -22109,6 +22335,18 @@ negVI8AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVI8AVX2_exact4
+	JMP     negVI8AVX2_end
+
+negVI8AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X1, X1, X1
+	VPINSRB $0x00, (SI)(R8*1), X1, X1
+	VPSUBB  X1, X0, X1
+	VPEXTRB $0x00, X1, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     negVI8AVX2_single
 
 negVI8AVX2_end:
 negVI8AVX2_done:
@@ -22291,6 +22529,8 @@ TEXT ·absVI8AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x00, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVI8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    absVI8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -22433,6 +22673,18 @@ absVI8AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVI8AVX2_exact4
+	JMP     absVI8AVX2_end
+
+absVI8AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R8*1), X0, X0
+	VPABSB  X0, X0
+	VPEXTRB $0x00, X0, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVI8AVX2_single
 
 absVI8AVX2_end:
 absVI8AVX2_done:
@@ -22615,6 +22867,8 @@ TEXT ·negVI16AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x01, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    negVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    negVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -22747,6 +23001,18 @@ negVI16AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVI16AVX2_exact4
+	JMP     negVI16AVX2_end
+
+negVI16AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X1, X1, X1
+	VPINSRW $0x00, (SI)(R8*2), X1, X1
+	VPSUBW  X1, X0, X1
+	VPEXTRW $0x00, X1, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     negVI16AVX2_single
 
 negVI16AVX2_end:
 negVI16AVX2_done:
@@ -22909,6 +23175,8 @@ TEXT ·absVI16AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x01, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVI16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    absVI16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -23041,6 +23309,18 @@ absVI16AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVI16AVX2_exact4
+	JMP     absVI16AVX2_end
+
+absVI16AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R8*2), X0, X0
+	VPABSW  X0, X0
+	VPEXTRW $0x00, X0, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVI16AVX2_single
 
 absVI16AVX2_end:
 absVI16AVX2_done:
@@ -23203,6 +23483,8 @@ TEXT ·negVI32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    negVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    negVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -23325,6 +23607,17 @@ negVI32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVI32AVX2_exact4
+	JMP     negVI32AVX2_end
+
+negVI32AVX2_single:
+	XORQ   R8, R8
+	VMOVD  (SI)(R8*4), X1
+	VPSUBD X1, X0, X1
+	VMOVD  X1, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVI32AVX2_single
 
 negVI32AVX2_end:
 negVI32AVX2_done:
@@ -23467,6 +23760,8 @@ TEXT ·absVI32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVI32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    absVI32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -23589,6 +23884,17 @@ absVI32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVI32AVX2_exact4
+	JMP     absVI32AVX2_end
+
+absVI32AVX2_single:
+	XORQ   R8, R8
+	VMOVD  (SI)(R8*4), X0
+	VPABSD X0, X0
+	VMOVD  X0, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVI32AVX2_single
 
 absVI32AVX2_end:
 absVI32AVX2_done:
@@ -23731,6 +24037,8 @@ TEXT ·negVI64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    negVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    negVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -23844,6 +24152,17 @@ negVI64AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVI64AVX2_exact4
+	JMP     negVI64AVX2_end
+
+negVI64AVX2_single:
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPSUBQ X1, X0, X1
+	VMOVQ  X1, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVI64AVX2_single
 
 negVI64AVX2_end:
 negVI64AVX2_done:
@@ -23968,6 +24287,8 @@ TEXT ·absVI64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVI64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    absVI64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -24113,6 +24434,18 @@ absVI64AVX2_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVI64AVX2_exact4
+	JMP       absVI64AVX2_end
+
+absVI64AVX2_single:
+	XORQ      R8, R8
+	VMOVQ     (SI)(R8*8), X1
+	VPSUBQ    X1, X0, X2
+	VBLENDVPD X1, X2, X1, X1
+	VMOVQ     X1, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       absVI64AVX2_single
 
 absVI64AVX2_end:
 absVI64AVX2_done:
@@ -24251,6 +24584,8 @@ TEXT ·absVU8AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x00, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVU8AVX2_single
 	CMPQ  CX, $0x00000020
 	JE    absVU8AVX2_exact1
 	CMPQ  CX, $0x00000040
@@ -24388,6 +24723,17 @@ absVU8AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVU8AVX2_exact4
+	JMP     absVU8AVX2_end
+
+absVU8AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X0, X0, X0
+	VPINSRB $0x00, (SI)(R8*1), X0, X0
+	VPEXTRB $0x00, X0, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVU8AVX2_single
 
 absVU8AVX2_end:
 absVU8AVX2_done:
@@ -24560,6 +24906,8 @@ TEXT ·absVU16AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x01, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVU16AVX2_single
 	CMPQ  CX, $0x00000010
 	JE    absVU16AVX2_exact1
 	CMPQ  CX, $0x00000020
@@ -24688,6 +25036,17 @@ absVU16AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVU16AVX2_exact4
+	JMP     absVU16AVX2_end
+
+absVU16AVX2_single:
+	XORQ    R8, R8
+	VPXOR   X0, X0, X0
+	VPINSRW $0x00, (SI)(R8*2), X0, X0
+	VPEXTRW $0x00, X0, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVU16AVX2_single
 
 absVU16AVX2_end:
 absVU16AVX2_done:
@@ -24842,6 +25201,8 @@ TEXT ·absVU32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVU32AVX2_single
 	CMPQ  CX, $0x00000008
 	JE    absVU32AVX2_exact1
 	CMPQ  CX, $0x00000010
@@ -24961,6 +25322,16 @@ absVU32AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVU32AVX2_exact4
+	JMP     absVU32AVX2_end
+
+absVU32AVX2_single:
+	XORQ  R8, R8
+	VMOVD (SI)(R8*4), X0
+	VMOVD X0, (DX)(R8*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   absVU32AVX2_single
 
 absVU32AVX2_end:
 absVU32AVX2_done:
@@ -25097,6 +25468,8 @@ TEXT ·absVU64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
 	VPXOR Y0, Y0, Y0
+	CMPQ  CX, $0x00000001
+	JE    absVU64AVX2_single
 	CMPQ  CX, $0x00000004
 	JE    absVU64AVX2_exact1
 	CMPQ  CX, $0x00000008
@@ -25208,6 +25581,16 @@ absVU64AVX2_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVU64AVX2_exact4
+	JMP     absVU64AVX2_end
+
+absVU64AVX2_single:
+	XORQ  R8, R8
+	VMOVQ (SI)(R8*8), X0
+	VMOVQ X0, (DX)(R8*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   absVU64AVX2_single
 
 absVU64AVX2_end:
 absVU64AVX2_done:
@@ -25330,6 +25713,8 @@ TEXT ·negVF32AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x80000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           negVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           negVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -25435,6 +25820,25 @@ negVF32AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVF32AVX512_exact4
+	JMP     negVF32AVX512_end
+
+negVF32AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        negVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPS.Z (SI)(R8*4), K1, Z1
+	VPXORD    Z1, Z0, Z1
+	VMOVUPS   Z1, K1, (DX)(R8*4)
+	ADDQ      R9, R8
+
+negVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVF32AVX512_single
 
 negVF32AVX512_end:
 negVF32AVX512_done:
@@ -25547,6 +25951,8 @@ TEXT ·absVF32AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x80000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           absVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           absVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -25652,6 +26058,25 @@ absVF32AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVF32AVX512_exact4
+	JMP     absVF32AVX512_end
+
+absVF32AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        absVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPS.Z (SI)(R8*4), K1, Z1
+	VPANDND   Z1, Z0, Z1
+	VMOVUPS   Z1, K1, (DX)(R8*4)
+	ADDQ      R9, R8
+
+absVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVF32AVX512_single
 
 absVF32AVX512_end:
 absVF32AVX512_done:
@@ -25761,6 +26186,8 @@ TEXT ·sqrtVF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    sqrtVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    sqrtVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -25866,6 +26293,25 @@ sqrtVF32AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     sqrtVF32AVX512_exact4
+	JMP     sqrtVF32AVX512_end
+
+sqrtVF32AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        sqrtVF32AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPS.Z (SI)(R8*4), K1, Z0
+	VSQRTPS   Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R8*4)
+	ADDQ      R9, R8
+
+sqrtVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  sqrtVF32AVX512_single
 
 sqrtVF32AVX512_end:
 sqrtVF32AVX512_done:
@@ -25972,6 +26418,8 @@ TEXT ·floorVF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    floorVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    floorVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -26077,6 +26525,25 @@ floorVF32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         floorVF32AVX512_exact4
+	JMP         floorVF32AVX512_end
+
+floorVF32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          floorVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VRNDSCALEPS $0x09, Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+floorVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  floorVF32AVX512_single
 
 floorVF32AVX512_end:
 floorVF32AVX512_done:
@@ -26183,6 +26650,8 @@ TEXT ·ceilVF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    ceilVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    ceilVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -26288,6 +26757,25 @@ ceilVF32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         ceilVF32AVX512_exact4
+	JMP         ceilVF32AVX512_end
+
+ceilVF32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          ceilVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VRNDSCALEPS $0x0a, Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+ceilVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  ceilVF32AVX512_single
 
 ceilVF32AVX512_end:
 ceilVF32AVX512_done:
@@ -26394,6 +26882,8 @@ TEXT ·truncVF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    truncVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    truncVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -26499,6 +26989,25 @@ truncVF32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         truncVF32AVX512_exact4
+	JMP         truncVF32AVX512_end
+
+truncVF32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          truncVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VRNDSCALEPS $0x0b, Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+truncVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  truncVF32AVX512_single
 
 truncVF32AVX512_end:
 truncVF32AVX512_done:
@@ -26605,6 +27114,8 @@ TEXT ·roundevenVF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000001
+	JE    roundevenVF32AVX512_single
 	CMPQ  CX, $0x00000010
 	JE    roundevenVF32AVX512_exact1
 	CMPQ  CX, $0x00000020
@@ -26710,6 +27221,25 @@ roundevenVF32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         roundevenVF32AVX512_exact4
+	JMP         roundevenVF32AVX512_end
+
+roundevenVF32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          roundevenVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VRNDSCALEPS $0x08, Z0, Z0
+	VMOVUPS     Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+roundevenVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  roundevenVF32AVX512_single
 
 roundevenVF32AVX512_end:
 roundevenVF32AVX512_done:
@@ -26825,6 +27355,8 @@ TEXT ·roundVF32AVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x3f800000, R8
 	VMOVQ        R8, X2
 	VPBROADCASTD X2, Z2
+	CMPQ         CX, $0x00000001
+	JE           roundVF32AVX512_single
 	CMPQ         CX, $0x00000010
 	JE           roundVF32AVX512_exact1
 	CMPQ         CX, $0x00000020
@@ -27057,6 +27589,32 @@ roundVF32AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         roundVF32AVX512_exact4
+	JMP         roundVF32AVX512_end
+
+roundVF32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          roundVF32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z3
+	VRNDSCALEPS $0x0b, Z3, Z4
+	VSUBPS      Z4, Z3, Z5
+	VPANDND     Z5, Z0, Z5
+	VPANDD      Z0, Z3, Z3
+	VPORD       Z2, Z3, Z3
+	VCMPPS      $0x1d, Z1, Z5, K2
+	VMOVAPS     Z4, Z5
+	VADDPS      Z3, Z4, K2, Z5
+	VMOVUPS     Z5, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+roundVF32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  roundVF32AVX512_single
 
 roundVF32AVX512_end:
 roundVF32AVX512_done:
@@ -31966,6 +32524,8 @@ TEXT ·negVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         $0x8000000000000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           negVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           negVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -32071,6 +32631,25 @@ negVF64AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     negVF64AVX512_exact4
+	JMP     negVF64AVX512_end
+
+negVF64AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        negVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPD.Z (SI)(R8*8), K1, Z1
+	VPXORD    Z1, Z0, Z1
+	VMOVUPD   Z1, K1, (DX)(R8*8)
+	ADDQ      R9, R8
+
+negVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVF64AVX512_single
 
 negVF64AVX512_end:
 negVF64AVX512_done:
@@ -32183,6 +32762,8 @@ TEXT ·absVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         $0x8000000000000000, R8
 	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         CX, $0x00000001
+	JE           absVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           absVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -32288,6 +32869,25 @@ absVF64AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     absVF64AVX512_exact4
+	JMP     absVF64AVX512_end
+
+absVF64AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        absVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPD.Z (SI)(R8*8), K1, Z1
+	VPANDND   Z1, Z0, Z1
+	VMOVUPD   Z1, K1, (DX)(R8*8)
+	ADDQ      R9, R8
+
+absVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVF64AVX512_single
 
 absVF64AVX512_end:
 absVF64AVX512_done:
@@ -32397,6 +32997,8 @@ TEXT ·sqrtVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    sqrtVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    sqrtVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -32502,6 +33104,25 @@ sqrtVF64AVX512_exact4:
 	ADDQ    DI, SI
 	DECQ    AX
 	JNZ     sqrtVF64AVX512_exact4
+	JMP     sqrtVF64AVX512_end
+
+sqrtVF64AVX512_single:
+	XORQ      R8, R8
+	MOVQ      $0x00000001, R9
+	TESTQ     R9, R9
+	JZ        sqrtVF64AVX512_single_tail_done
+	LEAQ      tailmask<>+0(SB), CX
+	KMOVQ     (CX)(R9*8), K1
+	VMOVUPD.Z (SI)(R8*8), K1, Z0
+	VSQRTPD   Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R8*8)
+	ADDQ      R9, R8
+
+sqrtVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  sqrtVF64AVX512_single
 
 sqrtVF64AVX512_end:
 sqrtVF64AVX512_done:
@@ -32608,6 +33229,8 @@ TEXT ·floorVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    floorVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    floorVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -32713,6 +33336,25 @@ floorVF64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         floorVF64AVX512_exact4
+	JMP         floorVF64AVX512_end
+
+floorVF64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          floorVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VRNDSCALEPD $0x09, Z0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+floorVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  floorVF64AVX512_single
 
 floorVF64AVX512_end:
 floorVF64AVX512_done:
@@ -32819,6 +33461,8 @@ TEXT ·ceilVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    ceilVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    ceilVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -32924,6 +33568,25 @@ ceilVF64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         ceilVF64AVX512_exact4
+	JMP         ceilVF64AVX512_end
+
+ceilVF64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          ceilVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VRNDSCALEPD $0x0a, Z0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+ceilVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  ceilVF64AVX512_single
 
 ceilVF64AVX512_end:
 ceilVF64AVX512_done:
@@ -33030,6 +33693,8 @@ TEXT ·truncVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    truncVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    truncVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -33135,6 +33800,25 @@ truncVF64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         truncVF64AVX512_exact4
+	JMP         truncVF64AVX512_end
+
+truncVF64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          truncVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VRNDSCALEPD $0x0b, Z0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+truncVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  truncVF64AVX512_single
 
 truncVF64AVX512_end:
 truncVF64AVX512_done:
@@ -33241,6 +33925,8 @@ TEXT ·roundevenVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ  a+32(FP), SI
 	MOVQ  lda+40(FP), DI
 	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000001
+	JE    roundevenVF64AVX512_single
 	CMPQ  CX, $0x00000008
 	JE    roundevenVF64AVX512_exact1
 	CMPQ  CX, $0x00000010
@@ -33346,6 +34032,25 @@ roundevenVF64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         roundevenVF64AVX512_exact4
+	JMP         roundevenVF64AVX512_end
+
+roundevenVF64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          roundevenVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VRNDSCALEPD $0x08, Z0, Z0
+	VMOVUPD     Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+roundevenVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  roundevenVF64AVX512_single
 
 roundevenVF64AVX512_end:
 roundevenVF64AVX512_done:
@@ -33461,6 +34166,8 @@ TEXT ·roundVF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         $0x3ff0000000000000, R8
 	VMOVQ        R8, X2
 	VPBROADCASTQ X2, Z2
+	CMPQ         CX, $0x00000001
+	JE           roundVF64AVX512_single
 	CMPQ         CX, $0x00000008
 	JE           roundVF64AVX512_exact1
 	CMPQ         CX, $0x00000010
@@ -33725,6 +34432,34 @@ roundVF64AVX512_exact4:
 	ADDQ        DI, SI
 	DECQ        AX
 	JNZ         roundVF64AVX512_exact4
+	JMP         roundVF64AVX512_end
+
+roundVF64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          roundVF64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z3
+	VRNDSCALEPD $0x0b, Z3, Z4
+	VSUBPD      Z4, Z3, Z5
+	VPANDND     Z5, Z0, Z5
+	VPANDD      Z0, Z3, Z6
+	VPORD       Z2, Z6, Z6
+	VCMPPD      $0x1d, Z1, Z5, K2
+	VMOVAPD     Z4, Z5
+	VADDPD      Z6, Z4, K2, Z5
+	VCMPPD      $0x03, Z3, Z3, K2
+	VMOVAPD     Z3, K2, Z5
+	VMOVUPD     Z5, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+roundVF64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  roundVF64AVX512_single
 
 roundVF64AVX512_end:
 roundVF64AVX512_done:
@@ -39639,6 +40374,8 @@ TEXT ·negVI8AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x00, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     negVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     negVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -39744,6 +40481,25 @@ negVI8AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       negVI8AVX512_exact4
+	JMP       negVI8AVX512_end
+
+negVI8AVX512_single:
+	XORQ       R8, R8
+	MOVQ       $0x00000001, R9
+	TESTQ      R9, R9
+	JZ         negVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R9*8), K1
+	VMOVDQU8.Z (SI)(R8*1), K1, Z1
+	VPSUBB     Z1, Z0, Z1
+	VMOVDQU8   Z1, K1, (DX)(R8*1)
+	ADDQ       R9, R8
+
+negVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVI8AVX512_single
 
 negVI8AVX512_end:
 negVI8AVX512_done:
@@ -39852,6 +40608,8 @@ TEXT ·absVI8AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x00, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVI8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     absVI8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -39957,6 +40715,25 @@ absVI8AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVI8AVX512_exact4
+	JMP       absVI8AVX512_end
+
+absVI8AVX512_single:
+	XORQ       R8, R8
+	MOVQ       $0x00000001, R9
+	TESTQ      R9, R9
+	JZ         absVI8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R9*8), K1
+	VMOVDQU8.Z (SI)(R8*1), K1, Z0
+	VPABSB     Z0, Z0
+	VMOVDQU8   Z0, K1, (DX)(R8*1)
+	ADDQ       R9, R8
+
+absVI8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVI8AVX512_single
 
 absVI8AVX512_end:
 absVI8AVX512_done:
@@ -40065,6 +40842,8 @@ TEXT ·negVI16AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x01, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     negVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     negVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -40170,6 +40949,25 @@ negVI16AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       negVI16AVX512_exact4
+	JMP       negVI16AVX512_end
+
+negVI16AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          negVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU16.Z (SI)(R8*2), K1, Z1
+	VPSUBW      Z1, Z0, Z1
+	VMOVDQU16   Z1, K1, (DX)(R8*2)
+	ADDQ        R9, R8
+
+negVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVI16AVX512_single
 
 negVI16AVX512_end:
 negVI16AVX512_done:
@@ -40278,6 +41076,8 @@ TEXT ·absVI16AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x01, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVI16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     absVI16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -40383,6 +41183,25 @@ absVI16AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVI16AVX512_exact4
+	JMP       absVI16AVX512_end
+
+absVI16AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVI16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU16.Z (SI)(R8*2), K1, Z0
+	VPABSW      Z0, Z0
+	VMOVDQU16   Z0, K1, (DX)(R8*2)
+	ADDQ        R9, R8
+
+absVI16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVI16AVX512_single
 
 absVI16AVX512_end:
 absVI16AVX512_done:
@@ -40491,6 +41310,8 @@ TEXT ·negVI32AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x02, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     negVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     negVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -40596,6 +41417,25 @@ negVI32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       negVI32AVX512_exact4
+	JMP       negVI32AVX512_end
+
+negVI32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          negVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Z1
+	VPSUBD      Z1, Z0, Z1
+	VMOVDQU32   Z1, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+negVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVI32AVX512_single
 
 negVI32AVX512_end:
 negVI32AVX512_done:
@@ -40704,6 +41544,8 @@ TEXT ·absVI32AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x02, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVI32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     absVI32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -40809,6 +41651,25 @@ absVI32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVI32AVX512_exact4
+	JMP       absVI32AVX512_end
+
+absVI32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVI32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Z0
+	VPABSD      Z0, Z0
+	VMOVDQU32   Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+absVI32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVI32AVX512_single
 
 absVI32AVX512_end:
 absVI32AVX512_done:
@@ -40917,6 +41778,8 @@ TEXT ·negVI64AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x03, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     negVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     negVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -41022,6 +41885,25 @@ negVI64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       negVI64AVX512_exact4
+	JMP       negVI64AVX512_end
+
+negVI64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          negVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU64.Z (SI)(R8*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z1
+	VMOVDQU64   Z1, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+negVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  negVI64AVX512_single
 
 negVI64AVX512_end:
 negVI64AVX512_done:
@@ -41130,6 +42012,8 @@ TEXT ·absVI64AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x03, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVI64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     absVI64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -41235,6 +42119,25 @@ absVI64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVI64AVX512_exact4
+	JMP       absVI64AVX512_end
+
+absVI64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVI64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU64.Z (SI)(R8*8), K1, Z0
+	VPABSQ      Z0, Z0
+	VMOVDQU64   Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+absVI64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVI64AVX512_single
 
 absVI64AVX512_end:
 absVI64AVX512_done:
@@ -41343,6 +42246,8 @@ TEXT ·absVU8AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x00, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVU8AVX512_single
 	CMPQ   CX, $0x00000040
 	JE     absVU8AVX512_exact1
 	CMPQ   CX, $0x00000080
@@ -41447,6 +42352,24 @@ absVU8AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVU8AVX512_exact4
+	JMP       absVU8AVX512_end
+
+absVU8AVX512_single:
+	XORQ       R8, R8
+	MOVQ       $0x00000001, R9
+	TESTQ      R9, R9
+	JZ         absVU8AVX512_single_tail_done
+	LEAQ       tailmask<>+0(SB), CX
+	KMOVQ      (CX)(R9*8), K1
+	VMOVDQU8.Z (SI)(R8*1), K1, Z0
+	VMOVDQU8   Z0, K1, (DX)(R8*1)
+	ADDQ       R9, R8
+
+absVU8AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVU8AVX512_single
 
 absVU8AVX512_end:
 absVU8AVX512_done:
@@ -41553,6 +42476,8 @@ TEXT ·absVU16AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x01, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVU16AVX512_single
 	CMPQ   CX, $0x00000020
 	JE     absVU16AVX512_exact1
 	CMPQ   CX, $0x00000040
@@ -41657,6 +42582,24 @@ absVU16AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVU16AVX512_exact4
+	JMP       absVU16AVX512_end
+
+absVU16AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVU16AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU16.Z (SI)(R8*2), K1, Z0
+	VMOVDQU16   Z0, K1, (DX)(R8*2)
+	ADDQ        R9, R8
+
+absVU16AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVU16AVX512_single
 
 absVU16AVX512_end:
 absVU16AVX512_done:
@@ -41763,6 +42706,8 @@ TEXT ·absVU32AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x02, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVU32AVX512_single
 	CMPQ   CX, $0x00000010
 	JE     absVU32AVX512_exact1
 	CMPQ   CX, $0x00000020
@@ -41867,6 +42812,24 @@ absVU32AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVU32AVX512_exact4
+	JMP       absVU32AVX512_end
+
+absVU32AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVU32AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU32.Z (SI)(R8*4), K1, Z0
+	VMOVDQU32   Z0, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+absVU32AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVU32AVX512_single
 
 absVU32AVX512_end:
 absVU32AVX512_done:
@@ -41973,6 +42936,8 @@ TEXT ·absVU64AVX512(SB), NOSPLIT, $0-48
 	MOVQ   lda+40(FP), DI
 	SHLQ   $0x03, DI
 	VPXORD Z0, Z0, Z0
+	CMPQ   CX, $0x00000001
+	JE     absVU64AVX512_single
 	CMPQ   CX, $0x00000008
 	JE     absVU64AVX512_exact1
 	CMPQ   CX, $0x00000010
@@ -42077,6 +43042,24 @@ absVU64AVX512_exact4:
 	ADDQ      DI, SI
 	DECQ      AX
 	JNZ       absVU64AVX512_exact4
+	JMP       absVU64AVX512_end
+
+absVU64AVX512_single:
+	XORQ        R8, R8
+	MOVQ        $0x00000001, R9
+	TESTQ       R9, R9
+	JZ          absVU64AVX512_single_tail_done
+	LEAQ        tailmask<>+0(SB), CX
+	KMOVQ       (CX)(R9*8), K1
+	VMOVDQU64.Z (SI)(R8*8), K1, Z0
+	VMOVDQU64   Z0, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+absVU64AVX512_single_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  absVU64AVX512_single
 
 absVU64AVX512_end:
 absVU64AVX512_done:

@@ -392,6 +392,12 @@ func treeRows[T elem.Number](f fold[T], results, acc []T, ld, count int, load fu
 // little per output.
 const shortBlock = 256
 
+// splitBlock is the most outputs a short reduction of contiguous values
+// computes at once: their split columns, the accumulators and a row of
+// scratch then fill the scratch buffer at most, and each block's few
+// kernel calls cost less per output than at shortBlock.
+const splitBlock = 1024
+
 // shortSums computes outputs of at most Lanes values each, a block of
 // outputs at a time: treeRows over rows holding value i of every output
 // in the block. When an output's values are contiguous (xyz points) the
@@ -403,20 +409,22 @@ func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origi
 	s.count = valueOffsets(summed, &s.values)
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
-	all := unsafe.Slice((*T)(unsafe.Pointer(buf)), (kernel.Lanes/2+1+kernel.Lanes)*shortBlock)
-	s.acc, s.tmp = all[:kernel.Lanes/2*shortBlock], all[kernel.Lanes/2*shortBlock:][:shortBlock]
+	all := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/int(unsafe.Sizeof(T(0))))
 	inner, outer := group{size: 1}, kept
 	if len(kept) > 0 {
 		inner, outer = kept[len(kept)-1], kept[:len(kept)-1]
 	}
+	s.block = shortBlock
 	if len(summed) == 1 && summed[0].stride == 1 {
-		s.columns = all[(kernel.Lanes/2+1)*shortBlock:]
+		s.block = min(splitBlock, len(all)/(2*s.count+1)&^63)
+		s.columns = all[(s.count+1)*s.block:][:s.count*s.block]
 	}
+	s.acc, s.tmp = all[:s.count*s.block], all[s.count*s.block:][:s.block]
 	offsets(outer, origin, func(base int) {
 		for c := 0; c < inner.size; {
-			m := min(inner.size-c, shortBlock-s.n)
+			m := min(inner.size-c, s.block-s.n)
 			if s.columns != nil {
-				kernel.Transpose[T](unsafe.Pointer(&s.columns[s.n]), shortBlock, unsafe.Pointer(&a[base+c*inner.stride]), inner.stride, m, s.count)
+				kernel.Transpose[T](unsafe.Pointer(&s.columns[s.n]), s.block, unsafe.Pointer(&a[base+c*inner.stride]), inner.stride, m, s.count)
 			} else {
 				for j := range m {
 					s.bases[s.n+j] = base + (c+j)*inner.stride
@@ -424,7 +432,7 @@ func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origi
 			}
 			s.n += m
 			c += m
-			if s.n == shortBlock {
+			if s.n == s.block {
 				s.flush()
 			}
 		}
@@ -436,26 +444,31 @@ func shortSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origi
 type shortBlockSums[T elem.Number] struct {
 	f           fold[T]
 	a, acc, tmp []T
-	columns     []T               // value i of output j at i*shortBlock+j, when contiguous values are split
+	columns     []T               // value i of output j at i*block+j, when contiguous values are split
 	out         []T               // the outputs from the block's first on
 	o           int               // the index of the block's first output
 	values      [kernel.Lanes]int // each value's offset from its output's first
 	count       int               // values per output
 	bases       [shortBlock]int   // the offset of each output's first value
 	n           int               // outputs in the block
+	block       int               // outputs a block holds: shortBlock, or up to splitBlock when split
 }
 
 // flush computes the outputs of the block and starts the next one.
 func (s *shortBlockSums[T]) flush() {
-	n, bases, values := s.n, s.bases[:s.n], s.values[:s.count]
+	n, values := s.n, s.values[:s.count]
+	var bases []int // gathered values only: split blocks may hold more outputs
+	if s.columns == nil {
+		bases = s.bases[:n]
+	}
 	results := s.out[:n]
 	shift := s.f.shifts(s.o, n)
-	treeRows(s.f, results, s.acc, shortBlock, len(values), func(row []T, i, with int) {
+	treeRows(s.f, results, s.acc, s.block, len(values), func(row []T, i, with int) {
 		switch {
 		case s.columns != nil && with < 0:
-			s.f.load(row, s.tmp, s.columns[i*shortBlock:], nil, shift)
+			s.f.load(row, s.tmp, s.columns[i*s.block:], nil, shift)
 		case s.columns != nil:
-			s.f.load(row, s.tmp, s.columns[i*shortBlock:], s.columns[with*shortBlock:], shift)
+			s.f.load(row, s.tmp, s.columns[i*s.block:], s.columns[with*s.block:], shift)
 		case with < 0:
 			s.f.gather(row, s.tmp, s.a, bases, values[i], 0, false, shift)
 		default:
@@ -464,7 +477,7 @@ func (s *shortBlockSums[T]) flush() {
 	})
 	for i := kernel.FindNaN(results); i < n; i += 1 + kernel.FindNaN(results[i+1:]) {
 		if s.columns != nil {
-			results[i] = columnNaN(s.f, s.columns, i, nil, group{size: s.count, stride: shortBlock})
+			results[i] = columnNaN(s.f, s.columns, i, nil, group{size: s.count, stride: s.block})
 		} else {
 			results[i] = shortNaN(s.f, s.a, bases[i], values)
 		}

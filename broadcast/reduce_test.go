@@ -98,7 +98,8 @@ func reduceCases(rng *rand.Rand) []reduceCase {
 // first beyond): rows of every length 1 to 33 (with -short, the lengths
 // around the powers of two the tree splits at), as the innermost axis and
 // as a middle axis over inner runs on both sides of shortColumns, for
-// outer counts below and beyond a block of outputs (shortBlock), and
+// outer counts below and beyond a block of outputs (shortBlock, and
+// splitBlock for some lengths), and
 // values spread over two summed axes.
 func shortReduceCases(*rand.Rand) []reduceCase {
 	var cs []reduceCase
@@ -106,7 +107,11 @@ func shortReduceCases(*rand.Rand) []reduceCase {
 		if testing.Short() && !slices.Contains([]int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33}, n) {
 			continue
 		}
-		for _, outer := range []int{1, 5, 257} {
+		outers := []int{1, 5, shortBlock + 1}
+		if slices.Contains([]int{2, 3, 4, 7, 32}, n) {
+			outers = append(outers, splitBlock+1)
+		}
+		for _, outer := range outers {
 			cs = append(cs, reduceCase{S(outer, n), []int{1}})
 		}
 		for _, inner := range []int{2, 3, 31, 32, 33} {

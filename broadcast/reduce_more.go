@@ -3,6 +3,7 @@ package broadcast
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/simdkit/elem"
@@ -244,13 +245,12 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 	inner, outer := r.kept[len(r.kept)-1], r.kept[:len(r.kept)-1]
 	var best [columnTile]T
 	var match [columnTile]bool
-	var room [columnTile]float64
 	o := 0
 	offsets(outer, 0, func(base int) {
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
 			x := a[base+c0:]
-			argColumns(dst[o+c0:][:w], best[:w], room[:], match[:w], x, along, greatest)
+			argColumns(dst[o+c0:][:w], best[:w], true, match[:w], x, along, greatest)
 		}
 		o += inner.size
 	})
@@ -264,17 +264,12 @@ func argRows[T elem.Number](dst []int, a []T, rows group, n int, greatest bool) 
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	columns := unsafe.Slice((*T)(unsafe.Pointer(buf)), n*columnTile)
-	var room [columnTile]float64
-	var pos []float64 // argColumns' positions, for few values
-	if n <= fewArg {
-		pos = room[:]
-	}
 	var best [columnTile]T
 	var match [columnTile]bool
 	for o := 0; o < rows.size; o += columnTile {
 		w := min(columnTile, rows.size-o)
 		kernel.Transpose[T](unsafe.Pointer(&columns[0]), w, unsafe.Pointer(&a[o*rows.stride]), rows.stride, w, n)
-		argColumns(dst[o:][:w], best[:w], pos, match[:w], columns, group{size: n, stride: w}, greatest)
+		argColumns(dst[o:][:w], best[:w], n <= fewArg, match[:w], columns, group{size: n, stride: w}, greatest)
 	}
 }
 
@@ -285,7 +280,7 @@ func argRows[T elem.Number](dst []int, a []T, rows group, n int, greatest bool) 
 // extremes marks the few candidates of a row, and the first candidate of
 // a column with the extreme's bits is its index. A column whose extreme
 // is a NaN (which equals nothing) takes the exact loop.
-func argColumns[T elem.Number](idx []int, best []T, pos []float64, match []bool, x []T, along group, greatest bool) {
+func argColumns[T elem.Number](idx []int, best []T, few bool, match []bool, x []T, along group, greatest bool) {
 	w := len(idx)
 	row := func(i int) []T { return x[i*along.stride:][:w] }
 	if !kernel.IsFloat[T]() {
@@ -319,23 +314,22 @@ func argColumns[T elem.Number](idx []int, best []T, pos []float64, match []bool,
 			}
 		}
 	}
-	if along.size <= fewArg && pos != nil {
+	if along.size <= fewArg && few && bits.UintSize == 64 {
 		// Every row has candidates: mark them all, last row first, so
-		// that the first match stays, as float64 positions (exact, and
-		// converted by a kernel); a zero extreme (which equals the other
-		// zero) and a NaN one (which equals nothing) take the exact loop.
-		pos = pos[:w]
-		at, none := [1]float64{}, [1]float64{-1}
+		// that the first match stays, selected into idx as the int64s
+		// they are; a zero extreme (which equals the other zero) and a
+		// NaN one (which equals nothing) take the exact loop.
+		pos := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(idx))), w)
+		at, none := [1]int64{}, [1]int64{-1}
 		for i := along.size - 1; i >= 0; i-- {
 			eqFloats(match, row(i), best)
-			at[0] = float64(i)
+			at[0] = int64(i)
 			if i == along.size-1 {
 				kernel.Select(kernel.VSS, 1, w, pos, 0, match, 0, at[:], 0, none[:], 0, false)
 			} else {
 				kernel.Select(kernel.VSV, 1, w, pos, 0, match, 0, at[:], 0, pos, 0, false)
 			}
 		}
-		kernel.Convert(1, w, unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(idx))), w), 0, pos, 0, false)
 		zeroFloats(match, best)
 		m := kernel.BoolBytes(match)
 		for c := bytes.IndexByte(m, 1); c >= 0; c = nextTrue(m, c) {

@@ -113,6 +113,41 @@ func BenchmarkViews(b *testing.B) {
 	}
 }
 
+// BenchmarkColumnView times a column of 1024 float32 scaled in place as a
+// view ("view") beside the plain Go loop over the same column ("loop"),
+// for a matrix of 1024 columns (every element in the same few cache sets)
+// and of 1025, in ns per element.
+func BenchmarkColumnView(b *testing.B) {
+	const n = 1024
+	for _, stride := range []int{1024, 1025} {
+		data := make([]float32, n*stride)
+		for i := range data {
+			data[i] = 1
+		}
+		s := float32(1.0000001)
+		col := broadcast.View[float32]{Data: data[3 : 3+(n-1)*stride+1], Shape: broadcast.Shape{n}, Strides: []int{stride}}
+		scale := broadcast.ViewOf([]float32{s}, broadcast.Shape{})
+		run := func(what string, f func()) {
+			b.Run(fmt.Sprintf("stride%d/%s", stride, what), func(b *testing.B) {
+				for b.Loop() {
+					f()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/elem")
+			})
+		}
+		run("view", func() {
+			if err := broadcast.ApplyView(elem.OpMul, col, col, scale); err != nil {
+				b.Fatal(err)
+			}
+		})
+		run("loop", func() {
+			for i := range n {
+				data[3+i*stride] *= s
+			}
+		})
+	}
+}
+
 // BenchmarkCopyView times CopyView on the layout changes of image and
 // tensor code, beside the plain Go loops that a program writes for them
 // ("loop" in dst's order, "loop-src" in src's) and a contiguous copy of the

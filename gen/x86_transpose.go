@@ -174,7 +174,7 @@ func transpose4x4(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
 // into its columns, or columns interleaved into such rows, a register of
 // rows at a time, where an element loop moves one element per load and
 // store.
-var x86Narrows = []struct{ size, cols int }{{4, 2}, {4, 3}, {4, 4}, {8, 2}, {8, 3}}
+var x86Narrows = []struct{ size, cols int }{{1, 2}, {1, 3}, {1, 4}, {2, 2}, {2, 3}, {2, 4}, {4, 2}, {4, 3}, {4, 4}, {8, 2}, {8, 3}}
 
 // narrowName is the name of the narrow transposition of cols columns of
 // size-byte elements: the split, or the interleave.
@@ -193,6 +193,10 @@ type lane struct{ reg, lane int }
 // rows. Element (r, c) is at lane (r*cols+c) mod side of contiguous
 // register (r*cols+c) / side, and at lane r of column register c.
 func emitNarrow(c *build.Context, name string, size, cols int, split bool) {
+	if size < 4 {
+		emitNarrowBytes(c, name, size, cols, split)
+		return
+	}
 	side := 32 / size
 	g := &laneGatherer{c: c, size: size, idx: c.StaticGlobal(name + "idx")}
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
@@ -372,4 +376,110 @@ func identity(from []int) bool {
 		}
 	}
 	return true
+}
+
+// emitNarrowBytes writes a narrow transposition of cols columns of 1- or
+// 2-byte elements (RGB pixels of uint8, float16 pairs), which no lane
+// permutation of whole registers moves: VPSHUFB moves bytes, but only
+// within each 16-byte half. So each half holds a block of its own, 16/size
+// rows: the contiguous block's register k is its bytes 16k to 16k+15 in
+// the low half and 16*cols further on in the high half (one load and one
+// VINSERTI128, or one store and one VEXTRACTI128), and a column register
+// holds 32/size rows, the first half of them low. Every register of one
+// side is then the OR of one VPSHUFB of each register of the other that it
+// takes bytes from, the bytes it takes none from zeroed by the shuffle.
+func emitNarrowBytes(c *build.Context, name string, size, cols int, split bool) {
+	side := 32 / size
+	idx := c.StaticGlobal(name + "idx")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	datum := 0
+	dst := c.Load(c.Param("dst"), c.GP64())
+	src := c.Load(c.Param("src"), c.GP64())
+	ld := c.Load(c.Param("ld"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	if size > 1 {
+		c.SHLQ(U8(log2(size)), ld)
+	}
+	c.TESTQ(n, n)
+	c.JZ(LabelRef(name + "done"))
+	c.Label(name + "loop")
+	in := make([]reg.VecVirtual, cols)
+	p := c.GP64()
+	c.MOVQ(src, p)
+	for k := range in {
+		in[k] = c.YMM()
+		if split {
+			c.VMOVDQU(Mem{Base: src, Disp: 16 * k}, in[k].AsX())
+			c.VINSERTI128(U8(1), Mem{Base: src, Disp: 16 * (cols + k)}, in[k], in[k])
+		} else {
+			c.VMOVDQU(Mem{Base: p}, in[k])
+			if k < cols-1 {
+				c.ADDQ(ld, p)
+			}
+		}
+	}
+	c.MOVQ(dst, p)
+	for k := range cols {
+		// from[b]: the register and byte of the other side that byte b of
+		// this register's halves comes from.
+		from := make([]lane, 16)
+		for b := range from {
+			if split { // column k: row b/size of the half, byte b%size
+				at := (b/size*cols+k)*size + b%size
+				from[b] = lane{at / 16, at % 16}
+			} else { // contiguous bytes 16k+b of the half
+				at := (16*k + b) / size
+				from[b] = lane{at % cols, at/cols*size + (16*k+b)%size}
+			}
+		}
+		var o reg.VecVirtual
+		for r := range cols {
+			var mask [16]byte
+			used := false
+			for b, f := range from {
+				mask[b] = 0x80
+				if f.reg == r {
+					mask[b], used = byte(f.lane), true
+				}
+			}
+			if !used {
+				continue
+			}
+			for h := range 2 { // the same shuffle in both halves
+				for i, x := range mask {
+					c.AddDatum(datum+16*h+i, U8(x))
+				}
+			}
+			m := c.YMM()
+			c.VMOVDQU(idx.Offset(datum), m)
+			datum += 32
+			c.VPSHUFB(m, in[r], m)
+			if o == nil {
+				o = m
+				continue
+			}
+			c.VPOR(m, o, o)
+		}
+		if split {
+			c.VMOVDQU(o, Mem{Base: p})
+			if k < cols-1 {
+				c.ADDQ(ld, p)
+			}
+		} else {
+			c.VMOVDQU(o.AsX(), Mem{Base: dst, Disp: 16 * k})
+			c.VEXTRACTI128(U8(1), o, Mem{Base: dst, Disp: 16 * (cols + k)})
+		}
+	}
+	if split {
+		c.ADDQ(U32(uint32(32*cols)), src)
+		c.ADDQ(U32(32), dst)
+	} else {
+		c.ADDQ(U32(32), src)
+		c.ADDQ(U32(uint32(32*cols)), dst)
+	}
+	c.SUBQ(U32(uint32(side)), n)
+	c.JNZ(LabelRef(name + "loop"))
+	c.VZEROUPPER()
+	c.Label(name + "done")
+	c.RET()
 }

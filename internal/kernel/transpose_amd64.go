@@ -14,6 +14,66 @@ func transpose4AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 //go:noescape
 func transpose8AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 
+// split1x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 32), c < 2 with AVX2, 1-byte elements: a contiguous block of 2-element rows split into its columns.
+//
+//go:noescape
+func split1x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave1x2AVX2 sets dst[r*2+c] = src[c*ld+r] for r < n (a multiple of 32), c < 2 with AVX2, 1-byte elements: 2 rows interleaved into a contiguous block of 2-element rows.
+//
+//go:noescape
+func interleave1x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// split1x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 32), c < 3 with AVX2, 1-byte elements: a contiguous block of 3-element rows split into its columns.
+//
+//go:noescape
+func split1x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave1x3AVX2 sets dst[r*3+c] = src[c*ld+r] for r < n (a multiple of 32), c < 3 with AVX2, 1-byte elements: 3 rows interleaved into a contiguous block of 3-element rows.
+//
+//go:noescape
+func interleave1x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// split1x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 32), c < 4 with AVX2, 1-byte elements: a contiguous block of 4-element rows split into its columns.
+//
+//go:noescape
+func split1x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave1x4AVX2 sets dst[r*4+c] = src[c*ld+r] for r < n (a multiple of 32), c < 4 with AVX2, 1-byte elements: 4 rows interleaved into a contiguous block of 4-element rows.
+//
+//go:noescape
+func interleave1x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// split2x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 16), c < 2 with AVX2, 2-byte elements: a contiguous block of 2-element rows split into its columns.
+//
+//go:noescape
+func split2x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave2x2AVX2 sets dst[r*2+c] = src[c*ld+r] for r < n (a multiple of 16), c < 2 with AVX2, 2-byte elements: 2 rows interleaved into a contiguous block of 2-element rows.
+//
+//go:noescape
+func interleave2x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// split2x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 16), c < 3 with AVX2, 2-byte elements: a contiguous block of 3-element rows split into its columns.
+//
+//go:noescape
+func split2x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave2x3AVX2 sets dst[r*3+c] = src[c*ld+r] for r < n (a multiple of 16), c < 3 with AVX2, 2-byte elements: 3 rows interleaved into a contiguous block of 3-element rows.
+//
+//go:noescape
+func interleave2x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// split2x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 16), c < 4 with AVX2, 2-byte elements: a contiguous block of 4-element rows split into its columns.
+//
+//go:noescape
+func split2x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// interleave2x4AVX2 sets dst[r*4+c] = src[c*ld+r] for r < n (a multiple of 16), c < 4 with AVX2, 2-byte elements: 4 rows interleaved into a contiguous block of 4-element rows.
+//
+//go:noescape
+func interleave2x4AVX2(dst *byte, src *byte, ld int, n int)
+
 // split4x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 8), c < 2 with AVX2, 4-byte elements: a contiguous block of 2-element rows split into its columns.
 //
 //go:noescape

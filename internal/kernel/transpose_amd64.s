@@ -162,6 +162,4456 @@ square8:
 done8:
 	RET
 
+// func split1x2AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split1x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    split1x2AVX2done
+
+split1x2AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 32(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 48(CX), Y1, Y1
+	MOVQ        AX, SI
+	VMOVDQU     split1x2AVX2idx<>+0(SB), Y2
+	VPSHUFB     Y2, Y0, Y2
+	VMOVDQU     split1x2AVX2idx<>+32(SB), Y3
+	VPSHUFB     Y3, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x2AVX2idx<>+64(SB), Y2
+	VPSHUFB     Y2, Y0, Y2
+	VMOVDQU     split1x2AVX2idx<>+96(SB), Y3
+	VPSHUFB     Y3, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (SI)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, BX
+	JNZ         split1x2AVX2loop
+	VZEROUPPER
+
+split1x2AVX2done:
+	RET
+
+DATA split1x2AVX2idx<>+0(SB)/1, $0x00
+DATA split1x2AVX2idx<>+1(SB)/1, $0x02
+DATA split1x2AVX2idx<>+2(SB)/1, $0x04
+DATA split1x2AVX2idx<>+3(SB)/1, $0x06
+DATA split1x2AVX2idx<>+4(SB)/1, $0x08
+DATA split1x2AVX2idx<>+5(SB)/1, $0x0a
+DATA split1x2AVX2idx<>+6(SB)/1, $0x0c
+DATA split1x2AVX2idx<>+7(SB)/1, $0x0e
+DATA split1x2AVX2idx<>+8(SB)/1, $0x80
+DATA split1x2AVX2idx<>+9(SB)/1, $0x80
+DATA split1x2AVX2idx<>+10(SB)/1, $0x80
+DATA split1x2AVX2idx<>+11(SB)/1, $0x80
+DATA split1x2AVX2idx<>+12(SB)/1, $0x80
+DATA split1x2AVX2idx<>+13(SB)/1, $0x80
+DATA split1x2AVX2idx<>+14(SB)/1, $0x80
+DATA split1x2AVX2idx<>+15(SB)/1, $0x80
+DATA split1x2AVX2idx<>+16(SB)/1, $0x00
+DATA split1x2AVX2idx<>+17(SB)/1, $0x02
+DATA split1x2AVX2idx<>+18(SB)/1, $0x04
+DATA split1x2AVX2idx<>+19(SB)/1, $0x06
+DATA split1x2AVX2idx<>+20(SB)/1, $0x08
+DATA split1x2AVX2idx<>+21(SB)/1, $0x0a
+DATA split1x2AVX2idx<>+22(SB)/1, $0x0c
+DATA split1x2AVX2idx<>+23(SB)/1, $0x0e
+DATA split1x2AVX2idx<>+24(SB)/1, $0x80
+DATA split1x2AVX2idx<>+25(SB)/1, $0x80
+DATA split1x2AVX2idx<>+26(SB)/1, $0x80
+DATA split1x2AVX2idx<>+27(SB)/1, $0x80
+DATA split1x2AVX2idx<>+28(SB)/1, $0x80
+DATA split1x2AVX2idx<>+29(SB)/1, $0x80
+DATA split1x2AVX2idx<>+30(SB)/1, $0x80
+DATA split1x2AVX2idx<>+31(SB)/1, $0x80
+DATA split1x2AVX2idx<>+32(SB)/1, $0x80
+DATA split1x2AVX2idx<>+33(SB)/1, $0x80
+DATA split1x2AVX2idx<>+34(SB)/1, $0x80
+DATA split1x2AVX2idx<>+35(SB)/1, $0x80
+DATA split1x2AVX2idx<>+36(SB)/1, $0x80
+DATA split1x2AVX2idx<>+37(SB)/1, $0x80
+DATA split1x2AVX2idx<>+38(SB)/1, $0x80
+DATA split1x2AVX2idx<>+39(SB)/1, $0x80
+DATA split1x2AVX2idx<>+40(SB)/1, $0x00
+DATA split1x2AVX2idx<>+41(SB)/1, $0x02
+DATA split1x2AVX2idx<>+42(SB)/1, $0x04
+DATA split1x2AVX2idx<>+43(SB)/1, $0x06
+DATA split1x2AVX2idx<>+44(SB)/1, $0x08
+DATA split1x2AVX2idx<>+45(SB)/1, $0x0a
+DATA split1x2AVX2idx<>+46(SB)/1, $0x0c
+DATA split1x2AVX2idx<>+47(SB)/1, $0x0e
+DATA split1x2AVX2idx<>+48(SB)/1, $0x80
+DATA split1x2AVX2idx<>+49(SB)/1, $0x80
+DATA split1x2AVX2idx<>+50(SB)/1, $0x80
+DATA split1x2AVX2idx<>+51(SB)/1, $0x80
+DATA split1x2AVX2idx<>+52(SB)/1, $0x80
+DATA split1x2AVX2idx<>+53(SB)/1, $0x80
+DATA split1x2AVX2idx<>+54(SB)/1, $0x80
+DATA split1x2AVX2idx<>+55(SB)/1, $0x80
+DATA split1x2AVX2idx<>+56(SB)/1, $0x00
+DATA split1x2AVX2idx<>+57(SB)/1, $0x02
+DATA split1x2AVX2idx<>+58(SB)/1, $0x04
+DATA split1x2AVX2idx<>+59(SB)/1, $0x06
+DATA split1x2AVX2idx<>+60(SB)/1, $0x08
+DATA split1x2AVX2idx<>+61(SB)/1, $0x0a
+DATA split1x2AVX2idx<>+62(SB)/1, $0x0c
+DATA split1x2AVX2idx<>+63(SB)/1, $0x0e
+DATA split1x2AVX2idx<>+64(SB)/1, $0x01
+DATA split1x2AVX2idx<>+65(SB)/1, $0x03
+DATA split1x2AVX2idx<>+66(SB)/1, $0x05
+DATA split1x2AVX2idx<>+67(SB)/1, $0x07
+DATA split1x2AVX2idx<>+68(SB)/1, $0x09
+DATA split1x2AVX2idx<>+69(SB)/1, $0x0b
+DATA split1x2AVX2idx<>+70(SB)/1, $0x0d
+DATA split1x2AVX2idx<>+71(SB)/1, $0x0f
+DATA split1x2AVX2idx<>+72(SB)/1, $0x80
+DATA split1x2AVX2idx<>+73(SB)/1, $0x80
+DATA split1x2AVX2idx<>+74(SB)/1, $0x80
+DATA split1x2AVX2idx<>+75(SB)/1, $0x80
+DATA split1x2AVX2idx<>+76(SB)/1, $0x80
+DATA split1x2AVX2idx<>+77(SB)/1, $0x80
+DATA split1x2AVX2idx<>+78(SB)/1, $0x80
+DATA split1x2AVX2idx<>+79(SB)/1, $0x80
+DATA split1x2AVX2idx<>+80(SB)/1, $0x01
+DATA split1x2AVX2idx<>+81(SB)/1, $0x03
+DATA split1x2AVX2idx<>+82(SB)/1, $0x05
+DATA split1x2AVX2idx<>+83(SB)/1, $0x07
+DATA split1x2AVX2idx<>+84(SB)/1, $0x09
+DATA split1x2AVX2idx<>+85(SB)/1, $0x0b
+DATA split1x2AVX2idx<>+86(SB)/1, $0x0d
+DATA split1x2AVX2idx<>+87(SB)/1, $0x0f
+DATA split1x2AVX2idx<>+88(SB)/1, $0x80
+DATA split1x2AVX2idx<>+89(SB)/1, $0x80
+DATA split1x2AVX2idx<>+90(SB)/1, $0x80
+DATA split1x2AVX2idx<>+91(SB)/1, $0x80
+DATA split1x2AVX2idx<>+92(SB)/1, $0x80
+DATA split1x2AVX2idx<>+93(SB)/1, $0x80
+DATA split1x2AVX2idx<>+94(SB)/1, $0x80
+DATA split1x2AVX2idx<>+95(SB)/1, $0x80
+DATA split1x2AVX2idx<>+96(SB)/1, $0x80
+DATA split1x2AVX2idx<>+97(SB)/1, $0x80
+DATA split1x2AVX2idx<>+98(SB)/1, $0x80
+DATA split1x2AVX2idx<>+99(SB)/1, $0x80
+DATA split1x2AVX2idx<>+100(SB)/1, $0x80
+DATA split1x2AVX2idx<>+101(SB)/1, $0x80
+DATA split1x2AVX2idx<>+102(SB)/1, $0x80
+DATA split1x2AVX2idx<>+103(SB)/1, $0x80
+DATA split1x2AVX2idx<>+104(SB)/1, $0x01
+DATA split1x2AVX2idx<>+105(SB)/1, $0x03
+DATA split1x2AVX2idx<>+106(SB)/1, $0x05
+DATA split1x2AVX2idx<>+107(SB)/1, $0x07
+DATA split1x2AVX2idx<>+108(SB)/1, $0x09
+DATA split1x2AVX2idx<>+109(SB)/1, $0x0b
+DATA split1x2AVX2idx<>+110(SB)/1, $0x0d
+DATA split1x2AVX2idx<>+111(SB)/1, $0x0f
+DATA split1x2AVX2idx<>+112(SB)/1, $0x80
+DATA split1x2AVX2idx<>+113(SB)/1, $0x80
+DATA split1x2AVX2idx<>+114(SB)/1, $0x80
+DATA split1x2AVX2idx<>+115(SB)/1, $0x80
+DATA split1x2AVX2idx<>+116(SB)/1, $0x80
+DATA split1x2AVX2idx<>+117(SB)/1, $0x80
+DATA split1x2AVX2idx<>+118(SB)/1, $0x80
+DATA split1x2AVX2idx<>+119(SB)/1, $0x80
+DATA split1x2AVX2idx<>+120(SB)/1, $0x01
+DATA split1x2AVX2idx<>+121(SB)/1, $0x03
+DATA split1x2AVX2idx<>+122(SB)/1, $0x05
+DATA split1x2AVX2idx<>+123(SB)/1, $0x07
+DATA split1x2AVX2idx<>+124(SB)/1, $0x09
+DATA split1x2AVX2idx<>+125(SB)/1, $0x0b
+DATA split1x2AVX2idx<>+126(SB)/1, $0x0d
+DATA split1x2AVX2idx<>+127(SB)/1, $0x0f
+GLOBL split1x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func interleave1x2AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave1x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    interleave1x2AVX2done
+
+interleave1x2AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	MOVQ         AX, SI
+	VMOVDQU      interleave1x2AVX2idx<>+0(SB), Y2
+	VPSHUFB      Y2, Y0, Y2
+	VMOVDQU      interleave1x2AVX2idx<>+32(SB), Y3
+	VPSHUFB      Y3, Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VMOVDQU      X2, (AX)
+	VEXTRACTI128 $0x01, Y2, 32(AX)
+	VMOVDQU      interleave1x2AVX2idx<>+64(SB), Y2
+	VPSHUFB      Y2, Y0, Y2
+	VMOVDQU      interleave1x2AVX2idx<>+96(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y2, Y2
+	VMOVDQU      X2, 16(AX)
+	VEXTRACTI128 $0x01, Y2, 48(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, BX
+	JNZ          interleave1x2AVX2loop
+	VZEROUPPER
+
+interleave1x2AVX2done:
+	RET
+
+DATA interleave1x2AVX2idx<>+0(SB)/1, $0x00
+DATA interleave1x2AVX2idx<>+1(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+2(SB)/1, $0x01
+DATA interleave1x2AVX2idx<>+3(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+4(SB)/1, $0x02
+DATA interleave1x2AVX2idx<>+5(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+6(SB)/1, $0x03
+DATA interleave1x2AVX2idx<>+7(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+8(SB)/1, $0x04
+DATA interleave1x2AVX2idx<>+9(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+10(SB)/1, $0x05
+DATA interleave1x2AVX2idx<>+11(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+12(SB)/1, $0x06
+DATA interleave1x2AVX2idx<>+13(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+14(SB)/1, $0x07
+DATA interleave1x2AVX2idx<>+15(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+16(SB)/1, $0x00
+DATA interleave1x2AVX2idx<>+17(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+18(SB)/1, $0x01
+DATA interleave1x2AVX2idx<>+19(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+20(SB)/1, $0x02
+DATA interleave1x2AVX2idx<>+21(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+22(SB)/1, $0x03
+DATA interleave1x2AVX2idx<>+23(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+24(SB)/1, $0x04
+DATA interleave1x2AVX2idx<>+25(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+26(SB)/1, $0x05
+DATA interleave1x2AVX2idx<>+27(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+28(SB)/1, $0x06
+DATA interleave1x2AVX2idx<>+29(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+30(SB)/1, $0x07
+DATA interleave1x2AVX2idx<>+31(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+32(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+33(SB)/1, $0x00
+DATA interleave1x2AVX2idx<>+34(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+35(SB)/1, $0x01
+DATA interleave1x2AVX2idx<>+36(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+37(SB)/1, $0x02
+DATA interleave1x2AVX2idx<>+38(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+39(SB)/1, $0x03
+DATA interleave1x2AVX2idx<>+40(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+41(SB)/1, $0x04
+DATA interleave1x2AVX2idx<>+42(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+43(SB)/1, $0x05
+DATA interleave1x2AVX2idx<>+44(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+45(SB)/1, $0x06
+DATA interleave1x2AVX2idx<>+46(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+47(SB)/1, $0x07
+DATA interleave1x2AVX2idx<>+48(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+49(SB)/1, $0x00
+DATA interleave1x2AVX2idx<>+50(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+51(SB)/1, $0x01
+DATA interleave1x2AVX2idx<>+52(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+53(SB)/1, $0x02
+DATA interleave1x2AVX2idx<>+54(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+55(SB)/1, $0x03
+DATA interleave1x2AVX2idx<>+56(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+57(SB)/1, $0x04
+DATA interleave1x2AVX2idx<>+58(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+59(SB)/1, $0x05
+DATA interleave1x2AVX2idx<>+60(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+61(SB)/1, $0x06
+DATA interleave1x2AVX2idx<>+62(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+63(SB)/1, $0x07
+DATA interleave1x2AVX2idx<>+64(SB)/1, $0x08
+DATA interleave1x2AVX2idx<>+65(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+66(SB)/1, $0x09
+DATA interleave1x2AVX2idx<>+67(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+68(SB)/1, $0x0a
+DATA interleave1x2AVX2idx<>+69(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+70(SB)/1, $0x0b
+DATA interleave1x2AVX2idx<>+71(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+72(SB)/1, $0x0c
+DATA interleave1x2AVX2idx<>+73(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+74(SB)/1, $0x0d
+DATA interleave1x2AVX2idx<>+75(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+76(SB)/1, $0x0e
+DATA interleave1x2AVX2idx<>+77(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+78(SB)/1, $0x0f
+DATA interleave1x2AVX2idx<>+79(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+80(SB)/1, $0x08
+DATA interleave1x2AVX2idx<>+81(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+82(SB)/1, $0x09
+DATA interleave1x2AVX2idx<>+83(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+84(SB)/1, $0x0a
+DATA interleave1x2AVX2idx<>+85(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+86(SB)/1, $0x0b
+DATA interleave1x2AVX2idx<>+87(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+88(SB)/1, $0x0c
+DATA interleave1x2AVX2idx<>+89(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+90(SB)/1, $0x0d
+DATA interleave1x2AVX2idx<>+91(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+92(SB)/1, $0x0e
+DATA interleave1x2AVX2idx<>+93(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+94(SB)/1, $0x0f
+DATA interleave1x2AVX2idx<>+95(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+96(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+97(SB)/1, $0x08
+DATA interleave1x2AVX2idx<>+98(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+99(SB)/1, $0x09
+DATA interleave1x2AVX2idx<>+100(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+101(SB)/1, $0x0a
+DATA interleave1x2AVX2idx<>+102(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+103(SB)/1, $0x0b
+DATA interleave1x2AVX2idx<>+104(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+105(SB)/1, $0x0c
+DATA interleave1x2AVX2idx<>+106(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+107(SB)/1, $0x0d
+DATA interleave1x2AVX2idx<>+108(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+109(SB)/1, $0x0e
+DATA interleave1x2AVX2idx<>+110(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+111(SB)/1, $0x0f
+DATA interleave1x2AVX2idx<>+112(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+113(SB)/1, $0x08
+DATA interleave1x2AVX2idx<>+114(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+115(SB)/1, $0x09
+DATA interleave1x2AVX2idx<>+116(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+117(SB)/1, $0x0a
+DATA interleave1x2AVX2idx<>+118(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+119(SB)/1, $0x0b
+DATA interleave1x2AVX2idx<>+120(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+121(SB)/1, $0x0c
+DATA interleave1x2AVX2idx<>+122(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+123(SB)/1, $0x0d
+DATA interleave1x2AVX2idx<>+124(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+125(SB)/1, $0x0e
+DATA interleave1x2AVX2idx<>+126(SB)/1, $0x80
+DATA interleave1x2AVX2idx<>+127(SB)/1, $0x0f
+GLOBL interleave1x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func split1x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split1x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    split1x3AVX2done
+
+split1x3AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 48(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 64(CX), Y1, Y1
+	VMOVDQU     32(CX), X2
+	VINSERTI128 $0x01, 80(CX), Y2, Y2
+	MOVQ        AX, SI
+	VMOVDQU     split1x3AVX2idx<>+0(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split1x3AVX2idx<>+32(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split1x3AVX2idx<>+64(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x3AVX2idx<>+96(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split1x3AVX2idx<>+128(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split1x3AVX2idx<>+160(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x3AVX2idx<>+192(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split1x3AVX2idx<>+224(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split1x3AVX2idx<>+256(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, BX
+	JNZ         split1x3AVX2loop
+	VZEROUPPER
+
+split1x3AVX2done:
+	RET
+
+DATA split1x3AVX2idx<>+0(SB)/1, $0x00
+DATA split1x3AVX2idx<>+1(SB)/1, $0x03
+DATA split1x3AVX2idx<>+2(SB)/1, $0x06
+DATA split1x3AVX2idx<>+3(SB)/1, $0x09
+DATA split1x3AVX2idx<>+4(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+5(SB)/1, $0x0f
+DATA split1x3AVX2idx<>+6(SB)/1, $0x80
+DATA split1x3AVX2idx<>+7(SB)/1, $0x80
+DATA split1x3AVX2idx<>+8(SB)/1, $0x80
+DATA split1x3AVX2idx<>+9(SB)/1, $0x80
+DATA split1x3AVX2idx<>+10(SB)/1, $0x80
+DATA split1x3AVX2idx<>+11(SB)/1, $0x80
+DATA split1x3AVX2idx<>+12(SB)/1, $0x80
+DATA split1x3AVX2idx<>+13(SB)/1, $0x80
+DATA split1x3AVX2idx<>+14(SB)/1, $0x80
+DATA split1x3AVX2idx<>+15(SB)/1, $0x80
+DATA split1x3AVX2idx<>+16(SB)/1, $0x00
+DATA split1x3AVX2idx<>+17(SB)/1, $0x03
+DATA split1x3AVX2idx<>+18(SB)/1, $0x06
+DATA split1x3AVX2idx<>+19(SB)/1, $0x09
+DATA split1x3AVX2idx<>+20(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+21(SB)/1, $0x0f
+DATA split1x3AVX2idx<>+22(SB)/1, $0x80
+DATA split1x3AVX2idx<>+23(SB)/1, $0x80
+DATA split1x3AVX2idx<>+24(SB)/1, $0x80
+DATA split1x3AVX2idx<>+25(SB)/1, $0x80
+DATA split1x3AVX2idx<>+26(SB)/1, $0x80
+DATA split1x3AVX2idx<>+27(SB)/1, $0x80
+DATA split1x3AVX2idx<>+28(SB)/1, $0x80
+DATA split1x3AVX2idx<>+29(SB)/1, $0x80
+DATA split1x3AVX2idx<>+30(SB)/1, $0x80
+DATA split1x3AVX2idx<>+31(SB)/1, $0x80
+DATA split1x3AVX2idx<>+32(SB)/1, $0x80
+DATA split1x3AVX2idx<>+33(SB)/1, $0x80
+DATA split1x3AVX2idx<>+34(SB)/1, $0x80
+DATA split1x3AVX2idx<>+35(SB)/1, $0x80
+DATA split1x3AVX2idx<>+36(SB)/1, $0x80
+DATA split1x3AVX2idx<>+37(SB)/1, $0x80
+DATA split1x3AVX2idx<>+38(SB)/1, $0x02
+DATA split1x3AVX2idx<>+39(SB)/1, $0x05
+DATA split1x3AVX2idx<>+40(SB)/1, $0x08
+DATA split1x3AVX2idx<>+41(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+42(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+43(SB)/1, $0x80
+DATA split1x3AVX2idx<>+44(SB)/1, $0x80
+DATA split1x3AVX2idx<>+45(SB)/1, $0x80
+DATA split1x3AVX2idx<>+46(SB)/1, $0x80
+DATA split1x3AVX2idx<>+47(SB)/1, $0x80
+DATA split1x3AVX2idx<>+48(SB)/1, $0x80
+DATA split1x3AVX2idx<>+49(SB)/1, $0x80
+DATA split1x3AVX2idx<>+50(SB)/1, $0x80
+DATA split1x3AVX2idx<>+51(SB)/1, $0x80
+DATA split1x3AVX2idx<>+52(SB)/1, $0x80
+DATA split1x3AVX2idx<>+53(SB)/1, $0x80
+DATA split1x3AVX2idx<>+54(SB)/1, $0x02
+DATA split1x3AVX2idx<>+55(SB)/1, $0x05
+DATA split1x3AVX2idx<>+56(SB)/1, $0x08
+DATA split1x3AVX2idx<>+57(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+58(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+59(SB)/1, $0x80
+DATA split1x3AVX2idx<>+60(SB)/1, $0x80
+DATA split1x3AVX2idx<>+61(SB)/1, $0x80
+DATA split1x3AVX2idx<>+62(SB)/1, $0x80
+DATA split1x3AVX2idx<>+63(SB)/1, $0x80
+DATA split1x3AVX2idx<>+64(SB)/1, $0x80
+DATA split1x3AVX2idx<>+65(SB)/1, $0x80
+DATA split1x3AVX2idx<>+66(SB)/1, $0x80
+DATA split1x3AVX2idx<>+67(SB)/1, $0x80
+DATA split1x3AVX2idx<>+68(SB)/1, $0x80
+DATA split1x3AVX2idx<>+69(SB)/1, $0x80
+DATA split1x3AVX2idx<>+70(SB)/1, $0x80
+DATA split1x3AVX2idx<>+71(SB)/1, $0x80
+DATA split1x3AVX2idx<>+72(SB)/1, $0x80
+DATA split1x3AVX2idx<>+73(SB)/1, $0x80
+DATA split1x3AVX2idx<>+74(SB)/1, $0x80
+DATA split1x3AVX2idx<>+75(SB)/1, $0x01
+DATA split1x3AVX2idx<>+76(SB)/1, $0x04
+DATA split1x3AVX2idx<>+77(SB)/1, $0x07
+DATA split1x3AVX2idx<>+78(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+79(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+80(SB)/1, $0x80
+DATA split1x3AVX2idx<>+81(SB)/1, $0x80
+DATA split1x3AVX2idx<>+82(SB)/1, $0x80
+DATA split1x3AVX2idx<>+83(SB)/1, $0x80
+DATA split1x3AVX2idx<>+84(SB)/1, $0x80
+DATA split1x3AVX2idx<>+85(SB)/1, $0x80
+DATA split1x3AVX2idx<>+86(SB)/1, $0x80
+DATA split1x3AVX2idx<>+87(SB)/1, $0x80
+DATA split1x3AVX2idx<>+88(SB)/1, $0x80
+DATA split1x3AVX2idx<>+89(SB)/1, $0x80
+DATA split1x3AVX2idx<>+90(SB)/1, $0x80
+DATA split1x3AVX2idx<>+91(SB)/1, $0x01
+DATA split1x3AVX2idx<>+92(SB)/1, $0x04
+DATA split1x3AVX2idx<>+93(SB)/1, $0x07
+DATA split1x3AVX2idx<>+94(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+95(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+96(SB)/1, $0x01
+DATA split1x3AVX2idx<>+97(SB)/1, $0x04
+DATA split1x3AVX2idx<>+98(SB)/1, $0x07
+DATA split1x3AVX2idx<>+99(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+100(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+101(SB)/1, $0x80
+DATA split1x3AVX2idx<>+102(SB)/1, $0x80
+DATA split1x3AVX2idx<>+103(SB)/1, $0x80
+DATA split1x3AVX2idx<>+104(SB)/1, $0x80
+DATA split1x3AVX2idx<>+105(SB)/1, $0x80
+DATA split1x3AVX2idx<>+106(SB)/1, $0x80
+DATA split1x3AVX2idx<>+107(SB)/1, $0x80
+DATA split1x3AVX2idx<>+108(SB)/1, $0x80
+DATA split1x3AVX2idx<>+109(SB)/1, $0x80
+DATA split1x3AVX2idx<>+110(SB)/1, $0x80
+DATA split1x3AVX2idx<>+111(SB)/1, $0x80
+DATA split1x3AVX2idx<>+112(SB)/1, $0x01
+DATA split1x3AVX2idx<>+113(SB)/1, $0x04
+DATA split1x3AVX2idx<>+114(SB)/1, $0x07
+DATA split1x3AVX2idx<>+115(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+116(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+117(SB)/1, $0x80
+DATA split1x3AVX2idx<>+118(SB)/1, $0x80
+DATA split1x3AVX2idx<>+119(SB)/1, $0x80
+DATA split1x3AVX2idx<>+120(SB)/1, $0x80
+DATA split1x3AVX2idx<>+121(SB)/1, $0x80
+DATA split1x3AVX2idx<>+122(SB)/1, $0x80
+DATA split1x3AVX2idx<>+123(SB)/1, $0x80
+DATA split1x3AVX2idx<>+124(SB)/1, $0x80
+DATA split1x3AVX2idx<>+125(SB)/1, $0x80
+DATA split1x3AVX2idx<>+126(SB)/1, $0x80
+DATA split1x3AVX2idx<>+127(SB)/1, $0x80
+DATA split1x3AVX2idx<>+128(SB)/1, $0x80
+DATA split1x3AVX2idx<>+129(SB)/1, $0x80
+DATA split1x3AVX2idx<>+130(SB)/1, $0x80
+DATA split1x3AVX2idx<>+131(SB)/1, $0x80
+DATA split1x3AVX2idx<>+132(SB)/1, $0x80
+DATA split1x3AVX2idx<>+133(SB)/1, $0x00
+DATA split1x3AVX2idx<>+134(SB)/1, $0x03
+DATA split1x3AVX2idx<>+135(SB)/1, $0x06
+DATA split1x3AVX2idx<>+136(SB)/1, $0x09
+DATA split1x3AVX2idx<>+137(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+138(SB)/1, $0x0f
+DATA split1x3AVX2idx<>+139(SB)/1, $0x80
+DATA split1x3AVX2idx<>+140(SB)/1, $0x80
+DATA split1x3AVX2idx<>+141(SB)/1, $0x80
+DATA split1x3AVX2idx<>+142(SB)/1, $0x80
+DATA split1x3AVX2idx<>+143(SB)/1, $0x80
+DATA split1x3AVX2idx<>+144(SB)/1, $0x80
+DATA split1x3AVX2idx<>+145(SB)/1, $0x80
+DATA split1x3AVX2idx<>+146(SB)/1, $0x80
+DATA split1x3AVX2idx<>+147(SB)/1, $0x80
+DATA split1x3AVX2idx<>+148(SB)/1, $0x80
+DATA split1x3AVX2idx<>+149(SB)/1, $0x00
+DATA split1x3AVX2idx<>+150(SB)/1, $0x03
+DATA split1x3AVX2idx<>+151(SB)/1, $0x06
+DATA split1x3AVX2idx<>+152(SB)/1, $0x09
+DATA split1x3AVX2idx<>+153(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+154(SB)/1, $0x0f
+DATA split1x3AVX2idx<>+155(SB)/1, $0x80
+DATA split1x3AVX2idx<>+156(SB)/1, $0x80
+DATA split1x3AVX2idx<>+157(SB)/1, $0x80
+DATA split1x3AVX2idx<>+158(SB)/1, $0x80
+DATA split1x3AVX2idx<>+159(SB)/1, $0x80
+DATA split1x3AVX2idx<>+160(SB)/1, $0x80
+DATA split1x3AVX2idx<>+161(SB)/1, $0x80
+DATA split1x3AVX2idx<>+162(SB)/1, $0x80
+DATA split1x3AVX2idx<>+163(SB)/1, $0x80
+DATA split1x3AVX2idx<>+164(SB)/1, $0x80
+DATA split1x3AVX2idx<>+165(SB)/1, $0x80
+DATA split1x3AVX2idx<>+166(SB)/1, $0x80
+DATA split1x3AVX2idx<>+167(SB)/1, $0x80
+DATA split1x3AVX2idx<>+168(SB)/1, $0x80
+DATA split1x3AVX2idx<>+169(SB)/1, $0x80
+DATA split1x3AVX2idx<>+170(SB)/1, $0x80
+DATA split1x3AVX2idx<>+171(SB)/1, $0x02
+DATA split1x3AVX2idx<>+172(SB)/1, $0x05
+DATA split1x3AVX2idx<>+173(SB)/1, $0x08
+DATA split1x3AVX2idx<>+174(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+175(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+176(SB)/1, $0x80
+DATA split1x3AVX2idx<>+177(SB)/1, $0x80
+DATA split1x3AVX2idx<>+178(SB)/1, $0x80
+DATA split1x3AVX2idx<>+179(SB)/1, $0x80
+DATA split1x3AVX2idx<>+180(SB)/1, $0x80
+DATA split1x3AVX2idx<>+181(SB)/1, $0x80
+DATA split1x3AVX2idx<>+182(SB)/1, $0x80
+DATA split1x3AVX2idx<>+183(SB)/1, $0x80
+DATA split1x3AVX2idx<>+184(SB)/1, $0x80
+DATA split1x3AVX2idx<>+185(SB)/1, $0x80
+DATA split1x3AVX2idx<>+186(SB)/1, $0x80
+DATA split1x3AVX2idx<>+187(SB)/1, $0x02
+DATA split1x3AVX2idx<>+188(SB)/1, $0x05
+DATA split1x3AVX2idx<>+189(SB)/1, $0x08
+DATA split1x3AVX2idx<>+190(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+191(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+192(SB)/1, $0x02
+DATA split1x3AVX2idx<>+193(SB)/1, $0x05
+DATA split1x3AVX2idx<>+194(SB)/1, $0x08
+DATA split1x3AVX2idx<>+195(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+196(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+197(SB)/1, $0x80
+DATA split1x3AVX2idx<>+198(SB)/1, $0x80
+DATA split1x3AVX2idx<>+199(SB)/1, $0x80
+DATA split1x3AVX2idx<>+200(SB)/1, $0x80
+DATA split1x3AVX2idx<>+201(SB)/1, $0x80
+DATA split1x3AVX2idx<>+202(SB)/1, $0x80
+DATA split1x3AVX2idx<>+203(SB)/1, $0x80
+DATA split1x3AVX2idx<>+204(SB)/1, $0x80
+DATA split1x3AVX2idx<>+205(SB)/1, $0x80
+DATA split1x3AVX2idx<>+206(SB)/1, $0x80
+DATA split1x3AVX2idx<>+207(SB)/1, $0x80
+DATA split1x3AVX2idx<>+208(SB)/1, $0x02
+DATA split1x3AVX2idx<>+209(SB)/1, $0x05
+DATA split1x3AVX2idx<>+210(SB)/1, $0x08
+DATA split1x3AVX2idx<>+211(SB)/1, $0x0b
+DATA split1x3AVX2idx<>+212(SB)/1, $0x0e
+DATA split1x3AVX2idx<>+213(SB)/1, $0x80
+DATA split1x3AVX2idx<>+214(SB)/1, $0x80
+DATA split1x3AVX2idx<>+215(SB)/1, $0x80
+DATA split1x3AVX2idx<>+216(SB)/1, $0x80
+DATA split1x3AVX2idx<>+217(SB)/1, $0x80
+DATA split1x3AVX2idx<>+218(SB)/1, $0x80
+DATA split1x3AVX2idx<>+219(SB)/1, $0x80
+DATA split1x3AVX2idx<>+220(SB)/1, $0x80
+DATA split1x3AVX2idx<>+221(SB)/1, $0x80
+DATA split1x3AVX2idx<>+222(SB)/1, $0x80
+DATA split1x3AVX2idx<>+223(SB)/1, $0x80
+DATA split1x3AVX2idx<>+224(SB)/1, $0x80
+DATA split1x3AVX2idx<>+225(SB)/1, $0x80
+DATA split1x3AVX2idx<>+226(SB)/1, $0x80
+DATA split1x3AVX2idx<>+227(SB)/1, $0x80
+DATA split1x3AVX2idx<>+228(SB)/1, $0x80
+DATA split1x3AVX2idx<>+229(SB)/1, $0x01
+DATA split1x3AVX2idx<>+230(SB)/1, $0x04
+DATA split1x3AVX2idx<>+231(SB)/1, $0x07
+DATA split1x3AVX2idx<>+232(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+233(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+234(SB)/1, $0x80
+DATA split1x3AVX2idx<>+235(SB)/1, $0x80
+DATA split1x3AVX2idx<>+236(SB)/1, $0x80
+DATA split1x3AVX2idx<>+237(SB)/1, $0x80
+DATA split1x3AVX2idx<>+238(SB)/1, $0x80
+DATA split1x3AVX2idx<>+239(SB)/1, $0x80
+DATA split1x3AVX2idx<>+240(SB)/1, $0x80
+DATA split1x3AVX2idx<>+241(SB)/1, $0x80
+DATA split1x3AVX2idx<>+242(SB)/1, $0x80
+DATA split1x3AVX2idx<>+243(SB)/1, $0x80
+DATA split1x3AVX2idx<>+244(SB)/1, $0x80
+DATA split1x3AVX2idx<>+245(SB)/1, $0x01
+DATA split1x3AVX2idx<>+246(SB)/1, $0x04
+DATA split1x3AVX2idx<>+247(SB)/1, $0x07
+DATA split1x3AVX2idx<>+248(SB)/1, $0x0a
+DATA split1x3AVX2idx<>+249(SB)/1, $0x0d
+DATA split1x3AVX2idx<>+250(SB)/1, $0x80
+DATA split1x3AVX2idx<>+251(SB)/1, $0x80
+DATA split1x3AVX2idx<>+252(SB)/1, $0x80
+DATA split1x3AVX2idx<>+253(SB)/1, $0x80
+DATA split1x3AVX2idx<>+254(SB)/1, $0x80
+DATA split1x3AVX2idx<>+255(SB)/1, $0x80
+DATA split1x3AVX2idx<>+256(SB)/1, $0x80
+DATA split1x3AVX2idx<>+257(SB)/1, $0x80
+DATA split1x3AVX2idx<>+258(SB)/1, $0x80
+DATA split1x3AVX2idx<>+259(SB)/1, $0x80
+DATA split1x3AVX2idx<>+260(SB)/1, $0x80
+DATA split1x3AVX2idx<>+261(SB)/1, $0x80
+DATA split1x3AVX2idx<>+262(SB)/1, $0x80
+DATA split1x3AVX2idx<>+263(SB)/1, $0x80
+DATA split1x3AVX2idx<>+264(SB)/1, $0x80
+DATA split1x3AVX2idx<>+265(SB)/1, $0x80
+DATA split1x3AVX2idx<>+266(SB)/1, $0x00
+DATA split1x3AVX2idx<>+267(SB)/1, $0x03
+DATA split1x3AVX2idx<>+268(SB)/1, $0x06
+DATA split1x3AVX2idx<>+269(SB)/1, $0x09
+DATA split1x3AVX2idx<>+270(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+271(SB)/1, $0x0f
+DATA split1x3AVX2idx<>+272(SB)/1, $0x80
+DATA split1x3AVX2idx<>+273(SB)/1, $0x80
+DATA split1x3AVX2idx<>+274(SB)/1, $0x80
+DATA split1x3AVX2idx<>+275(SB)/1, $0x80
+DATA split1x3AVX2idx<>+276(SB)/1, $0x80
+DATA split1x3AVX2idx<>+277(SB)/1, $0x80
+DATA split1x3AVX2idx<>+278(SB)/1, $0x80
+DATA split1x3AVX2idx<>+279(SB)/1, $0x80
+DATA split1x3AVX2idx<>+280(SB)/1, $0x80
+DATA split1x3AVX2idx<>+281(SB)/1, $0x80
+DATA split1x3AVX2idx<>+282(SB)/1, $0x00
+DATA split1x3AVX2idx<>+283(SB)/1, $0x03
+DATA split1x3AVX2idx<>+284(SB)/1, $0x06
+DATA split1x3AVX2idx<>+285(SB)/1, $0x09
+DATA split1x3AVX2idx<>+286(SB)/1, $0x0c
+DATA split1x3AVX2idx<>+287(SB)/1, $0x0f
+GLOBL split1x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func interleave1x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave1x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    interleave1x3AVX2done
+
+interleave1x3AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y2
+	MOVQ         AX, SI
+	VMOVDQU      interleave1x3AVX2idx<>+0(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+32(SB), Y4
+	VPSHUFB      Y4, Y1, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+64(SB), Y4
+	VPSHUFB      Y4, Y2, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      X3, (AX)
+	VEXTRACTI128 $0x01, Y3, 48(AX)
+	VMOVDQU      interleave1x3AVX2idx<>+96(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+128(SB), Y4
+	VPSHUFB      Y4, Y1, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+160(SB), Y4
+	VPSHUFB      Y4, Y2, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      X3, 16(AX)
+	VEXTRACTI128 $0x01, Y3, 64(AX)
+	VMOVDQU      interleave1x3AVX2idx<>+192(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+224(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y3, Y3
+	VMOVDQU      interleave1x3AVX2idx<>+256(SB), Y0
+	VPSHUFB      Y0, Y2, Y0
+	VPOR         Y0, Y3, Y3
+	VMOVDQU      X3, 32(AX)
+	VEXTRACTI128 $0x01, Y3, 80(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000060, AX
+	SUBQ         $0x00000020, BX
+	JNZ          interleave1x3AVX2loop
+	VZEROUPPER
+
+interleave1x3AVX2done:
+	RET
+
+DATA interleave1x3AVX2idx<>+0(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+1(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+2(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+3(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+4(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+5(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+6(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+7(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+8(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+9(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+10(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+11(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+12(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+13(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+14(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+15(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+16(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+17(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+18(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+19(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+20(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+21(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+22(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+23(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+24(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+25(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+26(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+27(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+28(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+29(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+30(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+31(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+32(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+33(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+34(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+35(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+36(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+37(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+38(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+39(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+40(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+41(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+42(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+43(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+44(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+45(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+46(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+47(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+48(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+49(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+50(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+51(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+52(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+53(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+54(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+55(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+56(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+57(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+58(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+59(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+60(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+61(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+62(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+63(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+64(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+65(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+66(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+67(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+68(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+69(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+70(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+71(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+72(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+73(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+74(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+75(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+76(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+77(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+78(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+79(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+80(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+81(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+82(SB)/1, $0x00
+DATA interleave1x3AVX2idx<>+83(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+84(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+85(SB)/1, $0x01
+DATA interleave1x3AVX2idx<>+86(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+87(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+88(SB)/1, $0x02
+DATA interleave1x3AVX2idx<>+89(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+90(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+91(SB)/1, $0x03
+DATA interleave1x3AVX2idx<>+92(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+93(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+94(SB)/1, $0x04
+DATA interleave1x3AVX2idx<>+95(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+96(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+97(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+98(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+99(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+100(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+101(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+102(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+103(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+104(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+105(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+106(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+107(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+108(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+109(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+110(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+111(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+112(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+113(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+114(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+115(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+116(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+117(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+118(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+119(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+120(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+121(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+122(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+123(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+124(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+125(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+126(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+127(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+128(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+129(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+130(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+131(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+132(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+133(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+134(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+135(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+136(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+137(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+138(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+139(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+140(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+141(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+142(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+143(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+144(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+145(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+146(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+147(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+148(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+149(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+150(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+151(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+152(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+153(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+154(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+155(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+156(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+157(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+158(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+159(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+160(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+161(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+162(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+163(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+164(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+165(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+166(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+167(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+168(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+169(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+170(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+171(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+172(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+173(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+174(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+175(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+176(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+177(SB)/1, $0x05
+DATA interleave1x3AVX2idx<>+178(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+179(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+180(SB)/1, $0x06
+DATA interleave1x3AVX2idx<>+181(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+182(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+183(SB)/1, $0x07
+DATA interleave1x3AVX2idx<>+184(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+185(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+186(SB)/1, $0x08
+DATA interleave1x3AVX2idx<>+187(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+188(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+189(SB)/1, $0x09
+DATA interleave1x3AVX2idx<>+190(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+191(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+192(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+193(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+194(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+195(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+196(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+197(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+198(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+199(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+200(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+201(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+202(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+203(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+204(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+205(SB)/1, $0x0f
+DATA interleave1x3AVX2idx<>+206(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+207(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+208(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+209(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+210(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+211(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+212(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+213(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+214(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+215(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+216(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+217(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+218(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+219(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+220(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+221(SB)/1, $0x0f
+DATA interleave1x3AVX2idx<>+222(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+223(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+224(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+225(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+226(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+227(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+228(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+229(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+230(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+231(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+232(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+233(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+234(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+235(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+236(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+237(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+238(SB)/1, $0x0f
+DATA interleave1x3AVX2idx<>+239(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+240(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+241(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+242(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+243(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+244(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+245(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+246(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+247(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+248(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+249(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+250(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+251(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+252(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+253(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+254(SB)/1, $0x0f
+DATA interleave1x3AVX2idx<>+255(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+256(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+257(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+258(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+259(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+260(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+261(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+262(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+263(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+264(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+265(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+266(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+267(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+268(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+269(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+270(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+271(SB)/1, $0x0f
+DATA interleave1x3AVX2idx<>+272(SB)/1, $0x0a
+DATA interleave1x3AVX2idx<>+273(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+274(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+275(SB)/1, $0x0b
+DATA interleave1x3AVX2idx<>+276(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+277(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+278(SB)/1, $0x0c
+DATA interleave1x3AVX2idx<>+279(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+280(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+281(SB)/1, $0x0d
+DATA interleave1x3AVX2idx<>+282(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+283(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+284(SB)/1, $0x0e
+DATA interleave1x3AVX2idx<>+285(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+286(SB)/1, $0x80
+DATA interleave1x3AVX2idx<>+287(SB)/1, $0x0f
+GLOBL interleave1x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split1x4AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split1x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    split1x4AVX2done
+
+split1x4AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 64(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 80(CX), Y1, Y1
+	VMOVDQU     32(CX), X2
+	VINSERTI128 $0x01, 96(CX), Y2, Y2
+	VMOVDQU     48(CX), X3
+	VINSERTI128 $0x01, 112(CX), Y3, Y3
+	MOVQ        AX, SI
+	VMOVDQU     split1x4AVX2idx<>+0(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split1x4AVX2idx<>+32(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+64(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+96(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x4AVX2idx<>+128(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split1x4AVX2idx<>+160(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+192(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+224(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x4AVX2idx<>+256(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split1x4AVX2idx<>+288(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+320(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+352(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split1x4AVX2idx<>+384(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split1x4AVX2idx<>+416(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+448(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split1x4AVX2idx<>+480(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, BX
+	JNZ         split1x4AVX2loop
+	VZEROUPPER
+
+split1x4AVX2done:
+	RET
+
+DATA split1x4AVX2idx<>+0(SB)/1, $0x00
+DATA split1x4AVX2idx<>+1(SB)/1, $0x04
+DATA split1x4AVX2idx<>+2(SB)/1, $0x08
+DATA split1x4AVX2idx<>+3(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+4(SB)/1, $0x80
+DATA split1x4AVX2idx<>+5(SB)/1, $0x80
+DATA split1x4AVX2idx<>+6(SB)/1, $0x80
+DATA split1x4AVX2idx<>+7(SB)/1, $0x80
+DATA split1x4AVX2idx<>+8(SB)/1, $0x80
+DATA split1x4AVX2idx<>+9(SB)/1, $0x80
+DATA split1x4AVX2idx<>+10(SB)/1, $0x80
+DATA split1x4AVX2idx<>+11(SB)/1, $0x80
+DATA split1x4AVX2idx<>+12(SB)/1, $0x80
+DATA split1x4AVX2idx<>+13(SB)/1, $0x80
+DATA split1x4AVX2idx<>+14(SB)/1, $0x80
+DATA split1x4AVX2idx<>+15(SB)/1, $0x80
+DATA split1x4AVX2idx<>+16(SB)/1, $0x00
+DATA split1x4AVX2idx<>+17(SB)/1, $0x04
+DATA split1x4AVX2idx<>+18(SB)/1, $0x08
+DATA split1x4AVX2idx<>+19(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+20(SB)/1, $0x80
+DATA split1x4AVX2idx<>+21(SB)/1, $0x80
+DATA split1x4AVX2idx<>+22(SB)/1, $0x80
+DATA split1x4AVX2idx<>+23(SB)/1, $0x80
+DATA split1x4AVX2idx<>+24(SB)/1, $0x80
+DATA split1x4AVX2idx<>+25(SB)/1, $0x80
+DATA split1x4AVX2idx<>+26(SB)/1, $0x80
+DATA split1x4AVX2idx<>+27(SB)/1, $0x80
+DATA split1x4AVX2idx<>+28(SB)/1, $0x80
+DATA split1x4AVX2idx<>+29(SB)/1, $0x80
+DATA split1x4AVX2idx<>+30(SB)/1, $0x80
+DATA split1x4AVX2idx<>+31(SB)/1, $0x80
+DATA split1x4AVX2idx<>+32(SB)/1, $0x80
+DATA split1x4AVX2idx<>+33(SB)/1, $0x80
+DATA split1x4AVX2idx<>+34(SB)/1, $0x80
+DATA split1x4AVX2idx<>+35(SB)/1, $0x80
+DATA split1x4AVX2idx<>+36(SB)/1, $0x00
+DATA split1x4AVX2idx<>+37(SB)/1, $0x04
+DATA split1x4AVX2idx<>+38(SB)/1, $0x08
+DATA split1x4AVX2idx<>+39(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+40(SB)/1, $0x80
+DATA split1x4AVX2idx<>+41(SB)/1, $0x80
+DATA split1x4AVX2idx<>+42(SB)/1, $0x80
+DATA split1x4AVX2idx<>+43(SB)/1, $0x80
+DATA split1x4AVX2idx<>+44(SB)/1, $0x80
+DATA split1x4AVX2idx<>+45(SB)/1, $0x80
+DATA split1x4AVX2idx<>+46(SB)/1, $0x80
+DATA split1x4AVX2idx<>+47(SB)/1, $0x80
+DATA split1x4AVX2idx<>+48(SB)/1, $0x80
+DATA split1x4AVX2idx<>+49(SB)/1, $0x80
+DATA split1x4AVX2idx<>+50(SB)/1, $0x80
+DATA split1x4AVX2idx<>+51(SB)/1, $0x80
+DATA split1x4AVX2idx<>+52(SB)/1, $0x00
+DATA split1x4AVX2idx<>+53(SB)/1, $0x04
+DATA split1x4AVX2idx<>+54(SB)/1, $0x08
+DATA split1x4AVX2idx<>+55(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+56(SB)/1, $0x80
+DATA split1x4AVX2idx<>+57(SB)/1, $0x80
+DATA split1x4AVX2idx<>+58(SB)/1, $0x80
+DATA split1x4AVX2idx<>+59(SB)/1, $0x80
+DATA split1x4AVX2idx<>+60(SB)/1, $0x80
+DATA split1x4AVX2idx<>+61(SB)/1, $0x80
+DATA split1x4AVX2idx<>+62(SB)/1, $0x80
+DATA split1x4AVX2idx<>+63(SB)/1, $0x80
+DATA split1x4AVX2idx<>+64(SB)/1, $0x80
+DATA split1x4AVX2idx<>+65(SB)/1, $0x80
+DATA split1x4AVX2idx<>+66(SB)/1, $0x80
+DATA split1x4AVX2idx<>+67(SB)/1, $0x80
+DATA split1x4AVX2idx<>+68(SB)/1, $0x80
+DATA split1x4AVX2idx<>+69(SB)/1, $0x80
+DATA split1x4AVX2idx<>+70(SB)/1, $0x80
+DATA split1x4AVX2idx<>+71(SB)/1, $0x80
+DATA split1x4AVX2idx<>+72(SB)/1, $0x00
+DATA split1x4AVX2idx<>+73(SB)/1, $0x04
+DATA split1x4AVX2idx<>+74(SB)/1, $0x08
+DATA split1x4AVX2idx<>+75(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+76(SB)/1, $0x80
+DATA split1x4AVX2idx<>+77(SB)/1, $0x80
+DATA split1x4AVX2idx<>+78(SB)/1, $0x80
+DATA split1x4AVX2idx<>+79(SB)/1, $0x80
+DATA split1x4AVX2idx<>+80(SB)/1, $0x80
+DATA split1x4AVX2idx<>+81(SB)/1, $0x80
+DATA split1x4AVX2idx<>+82(SB)/1, $0x80
+DATA split1x4AVX2idx<>+83(SB)/1, $0x80
+DATA split1x4AVX2idx<>+84(SB)/1, $0x80
+DATA split1x4AVX2idx<>+85(SB)/1, $0x80
+DATA split1x4AVX2idx<>+86(SB)/1, $0x80
+DATA split1x4AVX2idx<>+87(SB)/1, $0x80
+DATA split1x4AVX2idx<>+88(SB)/1, $0x00
+DATA split1x4AVX2idx<>+89(SB)/1, $0x04
+DATA split1x4AVX2idx<>+90(SB)/1, $0x08
+DATA split1x4AVX2idx<>+91(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+92(SB)/1, $0x80
+DATA split1x4AVX2idx<>+93(SB)/1, $0x80
+DATA split1x4AVX2idx<>+94(SB)/1, $0x80
+DATA split1x4AVX2idx<>+95(SB)/1, $0x80
+DATA split1x4AVX2idx<>+96(SB)/1, $0x80
+DATA split1x4AVX2idx<>+97(SB)/1, $0x80
+DATA split1x4AVX2idx<>+98(SB)/1, $0x80
+DATA split1x4AVX2idx<>+99(SB)/1, $0x80
+DATA split1x4AVX2idx<>+100(SB)/1, $0x80
+DATA split1x4AVX2idx<>+101(SB)/1, $0x80
+DATA split1x4AVX2idx<>+102(SB)/1, $0x80
+DATA split1x4AVX2idx<>+103(SB)/1, $0x80
+DATA split1x4AVX2idx<>+104(SB)/1, $0x80
+DATA split1x4AVX2idx<>+105(SB)/1, $0x80
+DATA split1x4AVX2idx<>+106(SB)/1, $0x80
+DATA split1x4AVX2idx<>+107(SB)/1, $0x80
+DATA split1x4AVX2idx<>+108(SB)/1, $0x00
+DATA split1x4AVX2idx<>+109(SB)/1, $0x04
+DATA split1x4AVX2idx<>+110(SB)/1, $0x08
+DATA split1x4AVX2idx<>+111(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+112(SB)/1, $0x80
+DATA split1x4AVX2idx<>+113(SB)/1, $0x80
+DATA split1x4AVX2idx<>+114(SB)/1, $0x80
+DATA split1x4AVX2idx<>+115(SB)/1, $0x80
+DATA split1x4AVX2idx<>+116(SB)/1, $0x80
+DATA split1x4AVX2idx<>+117(SB)/1, $0x80
+DATA split1x4AVX2idx<>+118(SB)/1, $0x80
+DATA split1x4AVX2idx<>+119(SB)/1, $0x80
+DATA split1x4AVX2idx<>+120(SB)/1, $0x80
+DATA split1x4AVX2idx<>+121(SB)/1, $0x80
+DATA split1x4AVX2idx<>+122(SB)/1, $0x80
+DATA split1x4AVX2idx<>+123(SB)/1, $0x80
+DATA split1x4AVX2idx<>+124(SB)/1, $0x00
+DATA split1x4AVX2idx<>+125(SB)/1, $0x04
+DATA split1x4AVX2idx<>+126(SB)/1, $0x08
+DATA split1x4AVX2idx<>+127(SB)/1, $0x0c
+DATA split1x4AVX2idx<>+128(SB)/1, $0x01
+DATA split1x4AVX2idx<>+129(SB)/1, $0x05
+DATA split1x4AVX2idx<>+130(SB)/1, $0x09
+DATA split1x4AVX2idx<>+131(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+132(SB)/1, $0x80
+DATA split1x4AVX2idx<>+133(SB)/1, $0x80
+DATA split1x4AVX2idx<>+134(SB)/1, $0x80
+DATA split1x4AVX2idx<>+135(SB)/1, $0x80
+DATA split1x4AVX2idx<>+136(SB)/1, $0x80
+DATA split1x4AVX2idx<>+137(SB)/1, $0x80
+DATA split1x4AVX2idx<>+138(SB)/1, $0x80
+DATA split1x4AVX2idx<>+139(SB)/1, $0x80
+DATA split1x4AVX2idx<>+140(SB)/1, $0x80
+DATA split1x4AVX2idx<>+141(SB)/1, $0x80
+DATA split1x4AVX2idx<>+142(SB)/1, $0x80
+DATA split1x4AVX2idx<>+143(SB)/1, $0x80
+DATA split1x4AVX2idx<>+144(SB)/1, $0x01
+DATA split1x4AVX2idx<>+145(SB)/1, $0x05
+DATA split1x4AVX2idx<>+146(SB)/1, $0x09
+DATA split1x4AVX2idx<>+147(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+148(SB)/1, $0x80
+DATA split1x4AVX2idx<>+149(SB)/1, $0x80
+DATA split1x4AVX2idx<>+150(SB)/1, $0x80
+DATA split1x4AVX2idx<>+151(SB)/1, $0x80
+DATA split1x4AVX2idx<>+152(SB)/1, $0x80
+DATA split1x4AVX2idx<>+153(SB)/1, $0x80
+DATA split1x4AVX2idx<>+154(SB)/1, $0x80
+DATA split1x4AVX2idx<>+155(SB)/1, $0x80
+DATA split1x4AVX2idx<>+156(SB)/1, $0x80
+DATA split1x4AVX2idx<>+157(SB)/1, $0x80
+DATA split1x4AVX2idx<>+158(SB)/1, $0x80
+DATA split1x4AVX2idx<>+159(SB)/1, $0x80
+DATA split1x4AVX2idx<>+160(SB)/1, $0x80
+DATA split1x4AVX2idx<>+161(SB)/1, $0x80
+DATA split1x4AVX2idx<>+162(SB)/1, $0x80
+DATA split1x4AVX2idx<>+163(SB)/1, $0x80
+DATA split1x4AVX2idx<>+164(SB)/1, $0x01
+DATA split1x4AVX2idx<>+165(SB)/1, $0x05
+DATA split1x4AVX2idx<>+166(SB)/1, $0x09
+DATA split1x4AVX2idx<>+167(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+168(SB)/1, $0x80
+DATA split1x4AVX2idx<>+169(SB)/1, $0x80
+DATA split1x4AVX2idx<>+170(SB)/1, $0x80
+DATA split1x4AVX2idx<>+171(SB)/1, $0x80
+DATA split1x4AVX2idx<>+172(SB)/1, $0x80
+DATA split1x4AVX2idx<>+173(SB)/1, $0x80
+DATA split1x4AVX2idx<>+174(SB)/1, $0x80
+DATA split1x4AVX2idx<>+175(SB)/1, $0x80
+DATA split1x4AVX2idx<>+176(SB)/1, $0x80
+DATA split1x4AVX2idx<>+177(SB)/1, $0x80
+DATA split1x4AVX2idx<>+178(SB)/1, $0x80
+DATA split1x4AVX2idx<>+179(SB)/1, $0x80
+DATA split1x4AVX2idx<>+180(SB)/1, $0x01
+DATA split1x4AVX2idx<>+181(SB)/1, $0x05
+DATA split1x4AVX2idx<>+182(SB)/1, $0x09
+DATA split1x4AVX2idx<>+183(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+184(SB)/1, $0x80
+DATA split1x4AVX2idx<>+185(SB)/1, $0x80
+DATA split1x4AVX2idx<>+186(SB)/1, $0x80
+DATA split1x4AVX2idx<>+187(SB)/1, $0x80
+DATA split1x4AVX2idx<>+188(SB)/1, $0x80
+DATA split1x4AVX2idx<>+189(SB)/1, $0x80
+DATA split1x4AVX2idx<>+190(SB)/1, $0x80
+DATA split1x4AVX2idx<>+191(SB)/1, $0x80
+DATA split1x4AVX2idx<>+192(SB)/1, $0x80
+DATA split1x4AVX2idx<>+193(SB)/1, $0x80
+DATA split1x4AVX2idx<>+194(SB)/1, $0x80
+DATA split1x4AVX2idx<>+195(SB)/1, $0x80
+DATA split1x4AVX2idx<>+196(SB)/1, $0x80
+DATA split1x4AVX2idx<>+197(SB)/1, $0x80
+DATA split1x4AVX2idx<>+198(SB)/1, $0x80
+DATA split1x4AVX2idx<>+199(SB)/1, $0x80
+DATA split1x4AVX2idx<>+200(SB)/1, $0x01
+DATA split1x4AVX2idx<>+201(SB)/1, $0x05
+DATA split1x4AVX2idx<>+202(SB)/1, $0x09
+DATA split1x4AVX2idx<>+203(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+204(SB)/1, $0x80
+DATA split1x4AVX2idx<>+205(SB)/1, $0x80
+DATA split1x4AVX2idx<>+206(SB)/1, $0x80
+DATA split1x4AVX2idx<>+207(SB)/1, $0x80
+DATA split1x4AVX2idx<>+208(SB)/1, $0x80
+DATA split1x4AVX2idx<>+209(SB)/1, $0x80
+DATA split1x4AVX2idx<>+210(SB)/1, $0x80
+DATA split1x4AVX2idx<>+211(SB)/1, $0x80
+DATA split1x4AVX2idx<>+212(SB)/1, $0x80
+DATA split1x4AVX2idx<>+213(SB)/1, $0x80
+DATA split1x4AVX2idx<>+214(SB)/1, $0x80
+DATA split1x4AVX2idx<>+215(SB)/1, $0x80
+DATA split1x4AVX2idx<>+216(SB)/1, $0x01
+DATA split1x4AVX2idx<>+217(SB)/1, $0x05
+DATA split1x4AVX2idx<>+218(SB)/1, $0x09
+DATA split1x4AVX2idx<>+219(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+220(SB)/1, $0x80
+DATA split1x4AVX2idx<>+221(SB)/1, $0x80
+DATA split1x4AVX2idx<>+222(SB)/1, $0x80
+DATA split1x4AVX2idx<>+223(SB)/1, $0x80
+DATA split1x4AVX2idx<>+224(SB)/1, $0x80
+DATA split1x4AVX2idx<>+225(SB)/1, $0x80
+DATA split1x4AVX2idx<>+226(SB)/1, $0x80
+DATA split1x4AVX2idx<>+227(SB)/1, $0x80
+DATA split1x4AVX2idx<>+228(SB)/1, $0x80
+DATA split1x4AVX2idx<>+229(SB)/1, $0x80
+DATA split1x4AVX2idx<>+230(SB)/1, $0x80
+DATA split1x4AVX2idx<>+231(SB)/1, $0x80
+DATA split1x4AVX2idx<>+232(SB)/1, $0x80
+DATA split1x4AVX2idx<>+233(SB)/1, $0x80
+DATA split1x4AVX2idx<>+234(SB)/1, $0x80
+DATA split1x4AVX2idx<>+235(SB)/1, $0x80
+DATA split1x4AVX2idx<>+236(SB)/1, $0x01
+DATA split1x4AVX2idx<>+237(SB)/1, $0x05
+DATA split1x4AVX2idx<>+238(SB)/1, $0x09
+DATA split1x4AVX2idx<>+239(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+240(SB)/1, $0x80
+DATA split1x4AVX2idx<>+241(SB)/1, $0x80
+DATA split1x4AVX2idx<>+242(SB)/1, $0x80
+DATA split1x4AVX2idx<>+243(SB)/1, $0x80
+DATA split1x4AVX2idx<>+244(SB)/1, $0x80
+DATA split1x4AVX2idx<>+245(SB)/1, $0x80
+DATA split1x4AVX2idx<>+246(SB)/1, $0x80
+DATA split1x4AVX2idx<>+247(SB)/1, $0x80
+DATA split1x4AVX2idx<>+248(SB)/1, $0x80
+DATA split1x4AVX2idx<>+249(SB)/1, $0x80
+DATA split1x4AVX2idx<>+250(SB)/1, $0x80
+DATA split1x4AVX2idx<>+251(SB)/1, $0x80
+DATA split1x4AVX2idx<>+252(SB)/1, $0x01
+DATA split1x4AVX2idx<>+253(SB)/1, $0x05
+DATA split1x4AVX2idx<>+254(SB)/1, $0x09
+DATA split1x4AVX2idx<>+255(SB)/1, $0x0d
+DATA split1x4AVX2idx<>+256(SB)/1, $0x02
+DATA split1x4AVX2idx<>+257(SB)/1, $0x06
+DATA split1x4AVX2idx<>+258(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+259(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+260(SB)/1, $0x80
+DATA split1x4AVX2idx<>+261(SB)/1, $0x80
+DATA split1x4AVX2idx<>+262(SB)/1, $0x80
+DATA split1x4AVX2idx<>+263(SB)/1, $0x80
+DATA split1x4AVX2idx<>+264(SB)/1, $0x80
+DATA split1x4AVX2idx<>+265(SB)/1, $0x80
+DATA split1x4AVX2idx<>+266(SB)/1, $0x80
+DATA split1x4AVX2idx<>+267(SB)/1, $0x80
+DATA split1x4AVX2idx<>+268(SB)/1, $0x80
+DATA split1x4AVX2idx<>+269(SB)/1, $0x80
+DATA split1x4AVX2idx<>+270(SB)/1, $0x80
+DATA split1x4AVX2idx<>+271(SB)/1, $0x80
+DATA split1x4AVX2idx<>+272(SB)/1, $0x02
+DATA split1x4AVX2idx<>+273(SB)/1, $0x06
+DATA split1x4AVX2idx<>+274(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+275(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+276(SB)/1, $0x80
+DATA split1x4AVX2idx<>+277(SB)/1, $0x80
+DATA split1x4AVX2idx<>+278(SB)/1, $0x80
+DATA split1x4AVX2idx<>+279(SB)/1, $0x80
+DATA split1x4AVX2idx<>+280(SB)/1, $0x80
+DATA split1x4AVX2idx<>+281(SB)/1, $0x80
+DATA split1x4AVX2idx<>+282(SB)/1, $0x80
+DATA split1x4AVX2idx<>+283(SB)/1, $0x80
+DATA split1x4AVX2idx<>+284(SB)/1, $0x80
+DATA split1x4AVX2idx<>+285(SB)/1, $0x80
+DATA split1x4AVX2idx<>+286(SB)/1, $0x80
+DATA split1x4AVX2idx<>+287(SB)/1, $0x80
+DATA split1x4AVX2idx<>+288(SB)/1, $0x80
+DATA split1x4AVX2idx<>+289(SB)/1, $0x80
+DATA split1x4AVX2idx<>+290(SB)/1, $0x80
+DATA split1x4AVX2idx<>+291(SB)/1, $0x80
+DATA split1x4AVX2idx<>+292(SB)/1, $0x02
+DATA split1x4AVX2idx<>+293(SB)/1, $0x06
+DATA split1x4AVX2idx<>+294(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+295(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+296(SB)/1, $0x80
+DATA split1x4AVX2idx<>+297(SB)/1, $0x80
+DATA split1x4AVX2idx<>+298(SB)/1, $0x80
+DATA split1x4AVX2idx<>+299(SB)/1, $0x80
+DATA split1x4AVX2idx<>+300(SB)/1, $0x80
+DATA split1x4AVX2idx<>+301(SB)/1, $0x80
+DATA split1x4AVX2idx<>+302(SB)/1, $0x80
+DATA split1x4AVX2idx<>+303(SB)/1, $0x80
+DATA split1x4AVX2idx<>+304(SB)/1, $0x80
+DATA split1x4AVX2idx<>+305(SB)/1, $0x80
+DATA split1x4AVX2idx<>+306(SB)/1, $0x80
+DATA split1x4AVX2idx<>+307(SB)/1, $0x80
+DATA split1x4AVX2idx<>+308(SB)/1, $0x02
+DATA split1x4AVX2idx<>+309(SB)/1, $0x06
+DATA split1x4AVX2idx<>+310(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+311(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+312(SB)/1, $0x80
+DATA split1x4AVX2idx<>+313(SB)/1, $0x80
+DATA split1x4AVX2idx<>+314(SB)/1, $0x80
+DATA split1x4AVX2idx<>+315(SB)/1, $0x80
+DATA split1x4AVX2idx<>+316(SB)/1, $0x80
+DATA split1x4AVX2idx<>+317(SB)/1, $0x80
+DATA split1x4AVX2idx<>+318(SB)/1, $0x80
+DATA split1x4AVX2idx<>+319(SB)/1, $0x80
+DATA split1x4AVX2idx<>+320(SB)/1, $0x80
+DATA split1x4AVX2idx<>+321(SB)/1, $0x80
+DATA split1x4AVX2idx<>+322(SB)/1, $0x80
+DATA split1x4AVX2idx<>+323(SB)/1, $0x80
+DATA split1x4AVX2idx<>+324(SB)/1, $0x80
+DATA split1x4AVX2idx<>+325(SB)/1, $0x80
+DATA split1x4AVX2idx<>+326(SB)/1, $0x80
+DATA split1x4AVX2idx<>+327(SB)/1, $0x80
+DATA split1x4AVX2idx<>+328(SB)/1, $0x02
+DATA split1x4AVX2idx<>+329(SB)/1, $0x06
+DATA split1x4AVX2idx<>+330(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+331(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+332(SB)/1, $0x80
+DATA split1x4AVX2idx<>+333(SB)/1, $0x80
+DATA split1x4AVX2idx<>+334(SB)/1, $0x80
+DATA split1x4AVX2idx<>+335(SB)/1, $0x80
+DATA split1x4AVX2idx<>+336(SB)/1, $0x80
+DATA split1x4AVX2idx<>+337(SB)/1, $0x80
+DATA split1x4AVX2idx<>+338(SB)/1, $0x80
+DATA split1x4AVX2idx<>+339(SB)/1, $0x80
+DATA split1x4AVX2idx<>+340(SB)/1, $0x80
+DATA split1x4AVX2idx<>+341(SB)/1, $0x80
+DATA split1x4AVX2idx<>+342(SB)/1, $0x80
+DATA split1x4AVX2idx<>+343(SB)/1, $0x80
+DATA split1x4AVX2idx<>+344(SB)/1, $0x02
+DATA split1x4AVX2idx<>+345(SB)/1, $0x06
+DATA split1x4AVX2idx<>+346(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+347(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+348(SB)/1, $0x80
+DATA split1x4AVX2idx<>+349(SB)/1, $0x80
+DATA split1x4AVX2idx<>+350(SB)/1, $0x80
+DATA split1x4AVX2idx<>+351(SB)/1, $0x80
+DATA split1x4AVX2idx<>+352(SB)/1, $0x80
+DATA split1x4AVX2idx<>+353(SB)/1, $0x80
+DATA split1x4AVX2idx<>+354(SB)/1, $0x80
+DATA split1x4AVX2idx<>+355(SB)/1, $0x80
+DATA split1x4AVX2idx<>+356(SB)/1, $0x80
+DATA split1x4AVX2idx<>+357(SB)/1, $0x80
+DATA split1x4AVX2idx<>+358(SB)/1, $0x80
+DATA split1x4AVX2idx<>+359(SB)/1, $0x80
+DATA split1x4AVX2idx<>+360(SB)/1, $0x80
+DATA split1x4AVX2idx<>+361(SB)/1, $0x80
+DATA split1x4AVX2idx<>+362(SB)/1, $0x80
+DATA split1x4AVX2idx<>+363(SB)/1, $0x80
+DATA split1x4AVX2idx<>+364(SB)/1, $0x02
+DATA split1x4AVX2idx<>+365(SB)/1, $0x06
+DATA split1x4AVX2idx<>+366(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+367(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+368(SB)/1, $0x80
+DATA split1x4AVX2idx<>+369(SB)/1, $0x80
+DATA split1x4AVX2idx<>+370(SB)/1, $0x80
+DATA split1x4AVX2idx<>+371(SB)/1, $0x80
+DATA split1x4AVX2idx<>+372(SB)/1, $0x80
+DATA split1x4AVX2idx<>+373(SB)/1, $0x80
+DATA split1x4AVX2idx<>+374(SB)/1, $0x80
+DATA split1x4AVX2idx<>+375(SB)/1, $0x80
+DATA split1x4AVX2idx<>+376(SB)/1, $0x80
+DATA split1x4AVX2idx<>+377(SB)/1, $0x80
+DATA split1x4AVX2idx<>+378(SB)/1, $0x80
+DATA split1x4AVX2idx<>+379(SB)/1, $0x80
+DATA split1x4AVX2idx<>+380(SB)/1, $0x02
+DATA split1x4AVX2idx<>+381(SB)/1, $0x06
+DATA split1x4AVX2idx<>+382(SB)/1, $0x0a
+DATA split1x4AVX2idx<>+383(SB)/1, $0x0e
+DATA split1x4AVX2idx<>+384(SB)/1, $0x03
+DATA split1x4AVX2idx<>+385(SB)/1, $0x07
+DATA split1x4AVX2idx<>+386(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+387(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+388(SB)/1, $0x80
+DATA split1x4AVX2idx<>+389(SB)/1, $0x80
+DATA split1x4AVX2idx<>+390(SB)/1, $0x80
+DATA split1x4AVX2idx<>+391(SB)/1, $0x80
+DATA split1x4AVX2idx<>+392(SB)/1, $0x80
+DATA split1x4AVX2idx<>+393(SB)/1, $0x80
+DATA split1x4AVX2idx<>+394(SB)/1, $0x80
+DATA split1x4AVX2idx<>+395(SB)/1, $0x80
+DATA split1x4AVX2idx<>+396(SB)/1, $0x80
+DATA split1x4AVX2idx<>+397(SB)/1, $0x80
+DATA split1x4AVX2idx<>+398(SB)/1, $0x80
+DATA split1x4AVX2idx<>+399(SB)/1, $0x80
+DATA split1x4AVX2idx<>+400(SB)/1, $0x03
+DATA split1x4AVX2idx<>+401(SB)/1, $0x07
+DATA split1x4AVX2idx<>+402(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+403(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+404(SB)/1, $0x80
+DATA split1x4AVX2idx<>+405(SB)/1, $0x80
+DATA split1x4AVX2idx<>+406(SB)/1, $0x80
+DATA split1x4AVX2idx<>+407(SB)/1, $0x80
+DATA split1x4AVX2idx<>+408(SB)/1, $0x80
+DATA split1x4AVX2idx<>+409(SB)/1, $0x80
+DATA split1x4AVX2idx<>+410(SB)/1, $0x80
+DATA split1x4AVX2idx<>+411(SB)/1, $0x80
+DATA split1x4AVX2idx<>+412(SB)/1, $0x80
+DATA split1x4AVX2idx<>+413(SB)/1, $0x80
+DATA split1x4AVX2idx<>+414(SB)/1, $0x80
+DATA split1x4AVX2idx<>+415(SB)/1, $0x80
+DATA split1x4AVX2idx<>+416(SB)/1, $0x80
+DATA split1x4AVX2idx<>+417(SB)/1, $0x80
+DATA split1x4AVX2idx<>+418(SB)/1, $0x80
+DATA split1x4AVX2idx<>+419(SB)/1, $0x80
+DATA split1x4AVX2idx<>+420(SB)/1, $0x03
+DATA split1x4AVX2idx<>+421(SB)/1, $0x07
+DATA split1x4AVX2idx<>+422(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+423(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+424(SB)/1, $0x80
+DATA split1x4AVX2idx<>+425(SB)/1, $0x80
+DATA split1x4AVX2idx<>+426(SB)/1, $0x80
+DATA split1x4AVX2idx<>+427(SB)/1, $0x80
+DATA split1x4AVX2idx<>+428(SB)/1, $0x80
+DATA split1x4AVX2idx<>+429(SB)/1, $0x80
+DATA split1x4AVX2idx<>+430(SB)/1, $0x80
+DATA split1x4AVX2idx<>+431(SB)/1, $0x80
+DATA split1x4AVX2idx<>+432(SB)/1, $0x80
+DATA split1x4AVX2idx<>+433(SB)/1, $0x80
+DATA split1x4AVX2idx<>+434(SB)/1, $0x80
+DATA split1x4AVX2idx<>+435(SB)/1, $0x80
+DATA split1x4AVX2idx<>+436(SB)/1, $0x03
+DATA split1x4AVX2idx<>+437(SB)/1, $0x07
+DATA split1x4AVX2idx<>+438(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+439(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+440(SB)/1, $0x80
+DATA split1x4AVX2idx<>+441(SB)/1, $0x80
+DATA split1x4AVX2idx<>+442(SB)/1, $0x80
+DATA split1x4AVX2idx<>+443(SB)/1, $0x80
+DATA split1x4AVX2idx<>+444(SB)/1, $0x80
+DATA split1x4AVX2idx<>+445(SB)/1, $0x80
+DATA split1x4AVX2idx<>+446(SB)/1, $0x80
+DATA split1x4AVX2idx<>+447(SB)/1, $0x80
+DATA split1x4AVX2idx<>+448(SB)/1, $0x80
+DATA split1x4AVX2idx<>+449(SB)/1, $0x80
+DATA split1x4AVX2idx<>+450(SB)/1, $0x80
+DATA split1x4AVX2idx<>+451(SB)/1, $0x80
+DATA split1x4AVX2idx<>+452(SB)/1, $0x80
+DATA split1x4AVX2idx<>+453(SB)/1, $0x80
+DATA split1x4AVX2idx<>+454(SB)/1, $0x80
+DATA split1x4AVX2idx<>+455(SB)/1, $0x80
+DATA split1x4AVX2idx<>+456(SB)/1, $0x03
+DATA split1x4AVX2idx<>+457(SB)/1, $0x07
+DATA split1x4AVX2idx<>+458(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+459(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+460(SB)/1, $0x80
+DATA split1x4AVX2idx<>+461(SB)/1, $0x80
+DATA split1x4AVX2idx<>+462(SB)/1, $0x80
+DATA split1x4AVX2idx<>+463(SB)/1, $0x80
+DATA split1x4AVX2idx<>+464(SB)/1, $0x80
+DATA split1x4AVX2idx<>+465(SB)/1, $0x80
+DATA split1x4AVX2idx<>+466(SB)/1, $0x80
+DATA split1x4AVX2idx<>+467(SB)/1, $0x80
+DATA split1x4AVX2idx<>+468(SB)/1, $0x80
+DATA split1x4AVX2idx<>+469(SB)/1, $0x80
+DATA split1x4AVX2idx<>+470(SB)/1, $0x80
+DATA split1x4AVX2idx<>+471(SB)/1, $0x80
+DATA split1x4AVX2idx<>+472(SB)/1, $0x03
+DATA split1x4AVX2idx<>+473(SB)/1, $0x07
+DATA split1x4AVX2idx<>+474(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+475(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+476(SB)/1, $0x80
+DATA split1x4AVX2idx<>+477(SB)/1, $0x80
+DATA split1x4AVX2idx<>+478(SB)/1, $0x80
+DATA split1x4AVX2idx<>+479(SB)/1, $0x80
+DATA split1x4AVX2idx<>+480(SB)/1, $0x80
+DATA split1x4AVX2idx<>+481(SB)/1, $0x80
+DATA split1x4AVX2idx<>+482(SB)/1, $0x80
+DATA split1x4AVX2idx<>+483(SB)/1, $0x80
+DATA split1x4AVX2idx<>+484(SB)/1, $0x80
+DATA split1x4AVX2idx<>+485(SB)/1, $0x80
+DATA split1x4AVX2idx<>+486(SB)/1, $0x80
+DATA split1x4AVX2idx<>+487(SB)/1, $0x80
+DATA split1x4AVX2idx<>+488(SB)/1, $0x80
+DATA split1x4AVX2idx<>+489(SB)/1, $0x80
+DATA split1x4AVX2idx<>+490(SB)/1, $0x80
+DATA split1x4AVX2idx<>+491(SB)/1, $0x80
+DATA split1x4AVX2idx<>+492(SB)/1, $0x03
+DATA split1x4AVX2idx<>+493(SB)/1, $0x07
+DATA split1x4AVX2idx<>+494(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+495(SB)/1, $0x0f
+DATA split1x4AVX2idx<>+496(SB)/1, $0x80
+DATA split1x4AVX2idx<>+497(SB)/1, $0x80
+DATA split1x4AVX2idx<>+498(SB)/1, $0x80
+DATA split1x4AVX2idx<>+499(SB)/1, $0x80
+DATA split1x4AVX2idx<>+500(SB)/1, $0x80
+DATA split1x4AVX2idx<>+501(SB)/1, $0x80
+DATA split1x4AVX2idx<>+502(SB)/1, $0x80
+DATA split1x4AVX2idx<>+503(SB)/1, $0x80
+DATA split1x4AVX2idx<>+504(SB)/1, $0x80
+DATA split1x4AVX2idx<>+505(SB)/1, $0x80
+DATA split1x4AVX2idx<>+506(SB)/1, $0x80
+DATA split1x4AVX2idx<>+507(SB)/1, $0x80
+DATA split1x4AVX2idx<>+508(SB)/1, $0x03
+DATA split1x4AVX2idx<>+509(SB)/1, $0x07
+DATA split1x4AVX2idx<>+510(SB)/1, $0x0b
+DATA split1x4AVX2idx<>+511(SB)/1, $0x0f
+GLOBL split1x4AVX2idx<>(SB), RODATA|NOPTR, $512
+
+// func interleave1x4AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave1x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	TESTQ BX, BX
+	JZ    interleave1x4AVX2done
+
+interleave1x4AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y2
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y3
+	MOVQ         AX, SI
+	VMOVDQU      interleave1x4AVX2idx<>+0(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+32(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+64(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+96(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, (AX)
+	VEXTRACTI128 $0x01, Y4, 64(AX)
+	VMOVDQU      interleave1x4AVX2idx<>+128(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+160(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+192(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+224(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, 16(AX)
+	VEXTRACTI128 $0x01, Y4, 80(AX)
+	VMOVDQU      interleave1x4AVX2idx<>+256(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+288(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+320(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+352(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, 32(AX)
+	VEXTRACTI128 $0x01, Y4, 96(AX)
+	VMOVDQU      interleave1x4AVX2idx<>+384(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+416(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+448(SB), Y0
+	VPSHUFB      Y0, Y2, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      interleave1x4AVX2idx<>+480(SB), Y0
+	VPSHUFB      Y0, Y3, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      X4, 48(AX)
+	VEXTRACTI128 $0x01, Y4, 112(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, BX
+	JNZ          interleave1x4AVX2loop
+	VZEROUPPER
+
+interleave1x4AVX2done:
+	RET
+
+DATA interleave1x4AVX2idx<>+0(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+1(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+2(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+3(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+4(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+5(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+6(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+7(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+8(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+9(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+10(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+11(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+12(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+13(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+14(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+15(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+16(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+17(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+18(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+19(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+20(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+21(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+22(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+23(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+24(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+25(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+26(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+27(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+28(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+29(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+30(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+31(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+32(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+33(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+34(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+35(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+36(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+37(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+38(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+39(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+40(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+41(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+42(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+43(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+44(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+45(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+46(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+47(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+48(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+49(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+50(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+51(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+52(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+53(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+54(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+55(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+56(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+57(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+58(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+59(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+60(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+61(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+62(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+63(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+64(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+65(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+66(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+67(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+68(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+69(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+70(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+71(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+72(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+73(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+74(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+75(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+76(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+77(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+78(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+79(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+80(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+81(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+82(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+83(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+84(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+85(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+86(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+87(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+88(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+89(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+90(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+91(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+92(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+93(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+94(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+95(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+96(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+97(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+98(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+99(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+100(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+101(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+102(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+103(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+104(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+105(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+106(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+107(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+108(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+109(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+110(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+111(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+112(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+113(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+114(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+115(SB)/1, $0x00
+DATA interleave1x4AVX2idx<>+116(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+117(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+118(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+119(SB)/1, $0x01
+DATA interleave1x4AVX2idx<>+120(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+121(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+122(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+123(SB)/1, $0x02
+DATA interleave1x4AVX2idx<>+124(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+125(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+126(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+127(SB)/1, $0x03
+DATA interleave1x4AVX2idx<>+128(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+129(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+130(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+131(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+132(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+133(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+134(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+135(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+136(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+137(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+138(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+139(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+140(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+141(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+142(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+143(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+144(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+145(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+146(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+147(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+148(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+149(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+150(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+151(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+152(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+153(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+154(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+155(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+156(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+157(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+158(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+159(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+160(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+161(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+162(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+163(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+164(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+165(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+166(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+167(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+168(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+169(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+170(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+171(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+172(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+173(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+174(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+175(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+176(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+177(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+178(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+179(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+180(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+181(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+182(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+183(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+184(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+185(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+186(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+187(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+188(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+189(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+190(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+191(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+192(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+193(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+194(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+195(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+196(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+197(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+198(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+199(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+200(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+201(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+202(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+203(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+204(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+205(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+206(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+207(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+208(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+209(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+210(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+211(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+212(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+213(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+214(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+215(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+216(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+217(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+218(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+219(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+220(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+221(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+222(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+223(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+224(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+225(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+226(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+227(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+228(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+229(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+230(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+231(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+232(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+233(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+234(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+235(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+236(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+237(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+238(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+239(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+240(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+241(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+242(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+243(SB)/1, $0x04
+DATA interleave1x4AVX2idx<>+244(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+245(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+246(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+247(SB)/1, $0x05
+DATA interleave1x4AVX2idx<>+248(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+249(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+250(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+251(SB)/1, $0x06
+DATA interleave1x4AVX2idx<>+252(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+253(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+254(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+255(SB)/1, $0x07
+DATA interleave1x4AVX2idx<>+256(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+257(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+258(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+259(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+260(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+261(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+262(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+263(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+264(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+265(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+266(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+267(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+268(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+269(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+270(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+271(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+272(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+273(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+274(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+275(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+276(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+277(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+278(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+279(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+280(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+281(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+282(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+283(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+284(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+285(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+286(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+287(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+288(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+289(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+290(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+291(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+292(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+293(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+294(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+295(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+296(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+297(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+298(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+299(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+300(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+301(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+302(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+303(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+304(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+305(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+306(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+307(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+308(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+309(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+310(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+311(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+312(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+313(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+314(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+315(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+316(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+317(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+318(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+319(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+320(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+321(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+322(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+323(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+324(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+325(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+326(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+327(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+328(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+329(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+330(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+331(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+332(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+333(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+334(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+335(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+336(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+337(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+338(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+339(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+340(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+341(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+342(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+343(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+344(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+345(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+346(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+347(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+348(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+349(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+350(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+351(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+352(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+353(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+354(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+355(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+356(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+357(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+358(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+359(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+360(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+361(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+362(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+363(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+364(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+365(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+366(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+367(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+368(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+369(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+370(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+371(SB)/1, $0x08
+DATA interleave1x4AVX2idx<>+372(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+373(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+374(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+375(SB)/1, $0x09
+DATA interleave1x4AVX2idx<>+376(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+377(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+378(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+379(SB)/1, $0x0a
+DATA interleave1x4AVX2idx<>+380(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+381(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+382(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+383(SB)/1, $0x0b
+DATA interleave1x4AVX2idx<>+384(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+385(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+386(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+387(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+388(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+389(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+390(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+391(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+392(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+393(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+394(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+395(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+396(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+397(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+398(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+399(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+400(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+401(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+402(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+403(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+404(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+405(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+406(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+407(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+408(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+409(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+410(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+411(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+412(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+413(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+414(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+415(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+416(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+417(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+418(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+419(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+420(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+421(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+422(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+423(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+424(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+425(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+426(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+427(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+428(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+429(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+430(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+431(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+432(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+433(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+434(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+435(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+436(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+437(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+438(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+439(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+440(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+441(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+442(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+443(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+444(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+445(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+446(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+447(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+448(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+449(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+450(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+451(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+452(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+453(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+454(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+455(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+456(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+457(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+458(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+459(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+460(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+461(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+462(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+463(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+464(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+465(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+466(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+467(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+468(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+469(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+470(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+471(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+472(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+473(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+474(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+475(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+476(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+477(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+478(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+479(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+480(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+481(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+482(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+483(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+484(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+485(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+486(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+487(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+488(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+489(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+490(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+491(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+492(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+493(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+494(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+495(SB)/1, $0x0f
+DATA interleave1x4AVX2idx<>+496(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+497(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+498(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+499(SB)/1, $0x0c
+DATA interleave1x4AVX2idx<>+500(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+501(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+502(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+503(SB)/1, $0x0d
+DATA interleave1x4AVX2idx<>+504(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+505(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+506(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+507(SB)/1, $0x0e
+DATA interleave1x4AVX2idx<>+508(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+509(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+510(SB)/1, $0x80
+DATA interleave1x4AVX2idx<>+511(SB)/1, $0x0f
+GLOBL interleave1x4AVX2idx<>(SB), RODATA|NOPTR, $512
+
+// func split2x2AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split2x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    split2x2AVX2done
+
+split2x2AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 32(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 48(CX), Y1, Y1
+	MOVQ        AX, SI
+	VMOVDQU     split2x2AVX2idx<>+0(SB), Y2
+	VPSHUFB     Y2, Y0, Y2
+	VMOVDQU     split2x2AVX2idx<>+32(SB), Y3
+	VPSHUFB     Y3, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x2AVX2idx<>+64(SB), Y2
+	VPSHUFB     Y2, Y0, Y2
+	VMOVDQU     split2x2AVX2idx<>+96(SB), Y3
+	VPSHUFB     Y3, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (SI)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, BX
+	JNZ         split2x2AVX2loop
+	VZEROUPPER
+
+split2x2AVX2done:
+	RET
+
+DATA split2x2AVX2idx<>+0(SB)/1, $0x00
+DATA split2x2AVX2idx<>+1(SB)/1, $0x01
+DATA split2x2AVX2idx<>+2(SB)/1, $0x04
+DATA split2x2AVX2idx<>+3(SB)/1, $0x05
+DATA split2x2AVX2idx<>+4(SB)/1, $0x08
+DATA split2x2AVX2idx<>+5(SB)/1, $0x09
+DATA split2x2AVX2idx<>+6(SB)/1, $0x0c
+DATA split2x2AVX2idx<>+7(SB)/1, $0x0d
+DATA split2x2AVX2idx<>+8(SB)/1, $0x80
+DATA split2x2AVX2idx<>+9(SB)/1, $0x80
+DATA split2x2AVX2idx<>+10(SB)/1, $0x80
+DATA split2x2AVX2idx<>+11(SB)/1, $0x80
+DATA split2x2AVX2idx<>+12(SB)/1, $0x80
+DATA split2x2AVX2idx<>+13(SB)/1, $0x80
+DATA split2x2AVX2idx<>+14(SB)/1, $0x80
+DATA split2x2AVX2idx<>+15(SB)/1, $0x80
+DATA split2x2AVX2idx<>+16(SB)/1, $0x00
+DATA split2x2AVX2idx<>+17(SB)/1, $0x01
+DATA split2x2AVX2idx<>+18(SB)/1, $0x04
+DATA split2x2AVX2idx<>+19(SB)/1, $0x05
+DATA split2x2AVX2idx<>+20(SB)/1, $0x08
+DATA split2x2AVX2idx<>+21(SB)/1, $0x09
+DATA split2x2AVX2idx<>+22(SB)/1, $0x0c
+DATA split2x2AVX2idx<>+23(SB)/1, $0x0d
+DATA split2x2AVX2idx<>+24(SB)/1, $0x80
+DATA split2x2AVX2idx<>+25(SB)/1, $0x80
+DATA split2x2AVX2idx<>+26(SB)/1, $0x80
+DATA split2x2AVX2idx<>+27(SB)/1, $0x80
+DATA split2x2AVX2idx<>+28(SB)/1, $0x80
+DATA split2x2AVX2idx<>+29(SB)/1, $0x80
+DATA split2x2AVX2idx<>+30(SB)/1, $0x80
+DATA split2x2AVX2idx<>+31(SB)/1, $0x80
+DATA split2x2AVX2idx<>+32(SB)/1, $0x80
+DATA split2x2AVX2idx<>+33(SB)/1, $0x80
+DATA split2x2AVX2idx<>+34(SB)/1, $0x80
+DATA split2x2AVX2idx<>+35(SB)/1, $0x80
+DATA split2x2AVX2idx<>+36(SB)/1, $0x80
+DATA split2x2AVX2idx<>+37(SB)/1, $0x80
+DATA split2x2AVX2idx<>+38(SB)/1, $0x80
+DATA split2x2AVX2idx<>+39(SB)/1, $0x80
+DATA split2x2AVX2idx<>+40(SB)/1, $0x00
+DATA split2x2AVX2idx<>+41(SB)/1, $0x01
+DATA split2x2AVX2idx<>+42(SB)/1, $0x04
+DATA split2x2AVX2idx<>+43(SB)/1, $0x05
+DATA split2x2AVX2idx<>+44(SB)/1, $0x08
+DATA split2x2AVX2idx<>+45(SB)/1, $0x09
+DATA split2x2AVX2idx<>+46(SB)/1, $0x0c
+DATA split2x2AVX2idx<>+47(SB)/1, $0x0d
+DATA split2x2AVX2idx<>+48(SB)/1, $0x80
+DATA split2x2AVX2idx<>+49(SB)/1, $0x80
+DATA split2x2AVX2idx<>+50(SB)/1, $0x80
+DATA split2x2AVX2idx<>+51(SB)/1, $0x80
+DATA split2x2AVX2idx<>+52(SB)/1, $0x80
+DATA split2x2AVX2idx<>+53(SB)/1, $0x80
+DATA split2x2AVX2idx<>+54(SB)/1, $0x80
+DATA split2x2AVX2idx<>+55(SB)/1, $0x80
+DATA split2x2AVX2idx<>+56(SB)/1, $0x00
+DATA split2x2AVX2idx<>+57(SB)/1, $0x01
+DATA split2x2AVX2idx<>+58(SB)/1, $0x04
+DATA split2x2AVX2idx<>+59(SB)/1, $0x05
+DATA split2x2AVX2idx<>+60(SB)/1, $0x08
+DATA split2x2AVX2idx<>+61(SB)/1, $0x09
+DATA split2x2AVX2idx<>+62(SB)/1, $0x0c
+DATA split2x2AVX2idx<>+63(SB)/1, $0x0d
+DATA split2x2AVX2idx<>+64(SB)/1, $0x02
+DATA split2x2AVX2idx<>+65(SB)/1, $0x03
+DATA split2x2AVX2idx<>+66(SB)/1, $0x06
+DATA split2x2AVX2idx<>+67(SB)/1, $0x07
+DATA split2x2AVX2idx<>+68(SB)/1, $0x0a
+DATA split2x2AVX2idx<>+69(SB)/1, $0x0b
+DATA split2x2AVX2idx<>+70(SB)/1, $0x0e
+DATA split2x2AVX2idx<>+71(SB)/1, $0x0f
+DATA split2x2AVX2idx<>+72(SB)/1, $0x80
+DATA split2x2AVX2idx<>+73(SB)/1, $0x80
+DATA split2x2AVX2idx<>+74(SB)/1, $0x80
+DATA split2x2AVX2idx<>+75(SB)/1, $0x80
+DATA split2x2AVX2idx<>+76(SB)/1, $0x80
+DATA split2x2AVX2idx<>+77(SB)/1, $0x80
+DATA split2x2AVX2idx<>+78(SB)/1, $0x80
+DATA split2x2AVX2idx<>+79(SB)/1, $0x80
+DATA split2x2AVX2idx<>+80(SB)/1, $0x02
+DATA split2x2AVX2idx<>+81(SB)/1, $0x03
+DATA split2x2AVX2idx<>+82(SB)/1, $0x06
+DATA split2x2AVX2idx<>+83(SB)/1, $0x07
+DATA split2x2AVX2idx<>+84(SB)/1, $0x0a
+DATA split2x2AVX2idx<>+85(SB)/1, $0x0b
+DATA split2x2AVX2idx<>+86(SB)/1, $0x0e
+DATA split2x2AVX2idx<>+87(SB)/1, $0x0f
+DATA split2x2AVX2idx<>+88(SB)/1, $0x80
+DATA split2x2AVX2idx<>+89(SB)/1, $0x80
+DATA split2x2AVX2idx<>+90(SB)/1, $0x80
+DATA split2x2AVX2idx<>+91(SB)/1, $0x80
+DATA split2x2AVX2idx<>+92(SB)/1, $0x80
+DATA split2x2AVX2idx<>+93(SB)/1, $0x80
+DATA split2x2AVX2idx<>+94(SB)/1, $0x80
+DATA split2x2AVX2idx<>+95(SB)/1, $0x80
+DATA split2x2AVX2idx<>+96(SB)/1, $0x80
+DATA split2x2AVX2idx<>+97(SB)/1, $0x80
+DATA split2x2AVX2idx<>+98(SB)/1, $0x80
+DATA split2x2AVX2idx<>+99(SB)/1, $0x80
+DATA split2x2AVX2idx<>+100(SB)/1, $0x80
+DATA split2x2AVX2idx<>+101(SB)/1, $0x80
+DATA split2x2AVX2idx<>+102(SB)/1, $0x80
+DATA split2x2AVX2idx<>+103(SB)/1, $0x80
+DATA split2x2AVX2idx<>+104(SB)/1, $0x02
+DATA split2x2AVX2idx<>+105(SB)/1, $0x03
+DATA split2x2AVX2idx<>+106(SB)/1, $0x06
+DATA split2x2AVX2idx<>+107(SB)/1, $0x07
+DATA split2x2AVX2idx<>+108(SB)/1, $0x0a
+DATA split2x2AVX2idx<>+109(SB)/1, $0x0b
+DATA split2x2AVX2idx<>+110(SB)/1, $0x0e
+DATA split2x2AVX2idx<>+111(SB)/1, $0x0f
+DATA split2x2AVX2idx<>+112(SB)/1, $0x80
+DATA split2x2AVX2idx<>+113(SB)/1, $0x80
+DATA split2x2AVX2idx<>+114(SB)/1, $0x80
+DATA split2x2AVX2idx<>+115(SB)/1, $0x80
+DATA split2x2AVX2idx<>+116(SB)/1, $0x80
+DATA split2x2AVX2idx<>+117(SB)/1, $0x80
+DATA split2x2AVX2idx<>+118(SB)/1, $0x80
+DATA split2x2AVX2idx<>+119(SB)/1, $0x80
+DATA split2x2AVX2idx<>+120(SB)/1, $0x02
+DATA split2x2AVX2idx<>+121(SB)/1, $0x03
+DATA split2x2AVX2idx<>+122(SB)/1, $0x06
+DATA split2x2AVX2idx<>+123(SB)/1, $0x07
+DATA split2x2AVX2idx<>+124(SB)/1, $0x0a
+DATA split2x2AVX2idx<>+125(SB)/1, $0x0b
+DATA split2x2AVX2idx<>+126(SB)/1, $0x0e
+DATA split2x2AVX2idx<>+127(SB)/1, $0x0f
+GLOBL split2x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func interleave2x2AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave2x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    interleave2x2AVX2done
+
+interleave2x2AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	MOVQ         AX, SI
+	VMOVDQU      interleave2x2AVX2idx<>+0(SB), Y2
+	VPSHUFB      Y2, Y0, Y2
+	VMOVDQU      interleave2x2AVX2idx<>+32(SB), Y3
+	VPSHUFB      Y3, Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VMOVDQU      X2, (AX)
+	VEXTRACTI128 $0x01, Y2, 32(AX)
+	VMOVDQU      interleave2x2AVX2idx<>+64(SB), Y2
+	VPSHUFB      Y2, Y0, Y2
+	VMOVDQU      interleave2x2AVX2idx<>+96(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y2, Y2
+	VMOVDQU      X2, 16(AX)
+	VEXTRACTI128 $0x01, Y2, 48(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, BX
+	JNZ          interleave2x2AVX2loop
+	VZEROUPPER
+
+interleave2x2AVX2done:
+	RET
+
+DATA interleave2x2AVX2idx<>+0(SB)/1, $0x00
+DATA interleave2x2AVX2idx<>+1(SB)/1, $0x01
+DATA interleave2x2AVX2idx<>+2(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+3(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+4(SB)/1, $0x02
+DATA interleave2x2AVX2idx<>+5(SB)/1, $0x03
+DATA interleave2x2AVX2idx<>+6(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+7(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+8(SB)/1, $0x04
+DATA interleave2x2AVX2idx<>+9(SB)/1, $0x05
+DATA interleave2x2AVX2idx<>+10(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+11(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+12(SB)/1, $0x06
+DATA interleave2x2AVX2idx<>+13(SB)/1, $0x07
+DATA interleave2x2AVX2idx<>+14(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+15(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+16(SB)/1, $0x00
+DATA interleave2x2AVX2idx<>+17(SB)/1, $0x01
+DATA interleave2x2AVX2idx<>+18(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+19(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+20(SB)/1, $0x02
+DATA interleave2x2AVX2idx<>+21(SB)/1, $0x03
+DATA interleave2x2AVX2idx<>+22(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+23(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+24(SB)/1, $0x04
+DATA interleave2x2AVX2idx<>+25(SB)/1, $0x05
+DATA interleave2x2AVX2idx<>+26(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+27(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+28(SB)/1, $0x06
+DATA interleave2x2AVX2idx<>+29(SB)/1, $0x07
+DATA interleave2x2AVX2idx<>+30(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+31(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+32(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+33(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+34(SB)/1, $0x00
+DATA interleave2x2AVX2idx<>+35(SB)/1, $0x01
+DATA interleave2x2AVX2idx<>+36(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+37(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+38(SB)/1, $0x02
+DATA interleave2x2AVX2idx<>+39(SB)/1, $0x03
+DATA interleave2x2AVX2idx<>+40(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+41(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+42(SB)/1, $0x04
+DATA interleave2x2AVX2idx<>+43(SB)/1, $0x05
+DATA interleave2x2AVX2idx<>+44(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+45(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+46(SB)/1, $0x06
+DATA interleave2x2AVX2idx<>+47(SB)/1, $0x07
+DATA interleave2x2AVX2idx<>+48(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+49(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+50(SB)/1, $0x00
+DATA interleave2x2AVX2idx<>+51(SB)/1, $0x01
+DATA interleave2x2AVX2idx<>+52(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+53(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+54(SB)/1, $0x02
+DATA interleave2x2AVX2idx<>+55(SB)/1, $0x03
+DATA interleave2x2AVX2idx<>+56(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+57(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+58(SB)/1, $0x04
+DATA interleave2x2AVX2idx<>+59(SB)/1, $0x05
+DATA interleave2x2AVX2idx<>+60(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+61(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+62(SB)/1, $0x06
+DATA interleave2x2AVX2idx<>+63(SB)/1, $0x07
+DATA interleave2x2AVX2idx<>+64(SB)/1, $0x08
+DATA interleave2x2AVX2idx<>+65(SB)/1, $0x09
+DATA interleave2x2AVX2idx<>+66(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+67(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+68(SB)/1, $0x0a
+DATA interleave2x2AVX2idx<>+69(SB)/1, $0x0b
+DATA interleave2x2AVX2idx<>+70(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+71(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+72(SB)/1, $0x0c
+DATA interleave2x2AVX2idx<>+73(SB)/1, $0x0d
+DATA interleave2x2AVX2idx<>+74(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+75(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+76(SB)/1, $0x0e
+DATA interleave2x2AVX2idx<>+77(SB)/1, $0x0f
+DATA interleave2x2AVX2idx<>+78(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+79(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+80(SB)/1, $0x08
+DATA interleave2x2AVX2idx<>+81(SB)/1, $0x09
+DATA interleave2x2AVX2idx<>+82(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+83(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+84(SB)/1, $0x0a
+DATA interleave2x2AVX2idx<>+85(SB)/1, $0x0b
+DATA interleave2x2AVX2idx<>+86(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+87(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+88(SB)/1, $0x0c
+DATA interleave2x2AVX2idx<>+89(SB)/1, $0x0d
+DATA interleave2x2AVX2idx<>+90(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+91(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+92(SB)/1, $0x0e
+DATA interleave2x2AVX2idx<>+93(SB)/1, $0x0f
+DATA interleave2x2AVX2idx<>+94(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+95(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+96(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+97(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+98(SB)/1, $0x08
+DATA interleave2x2AVX2idx<>+99(SB)/1, $0x09
+DATA interleave2x2AVX2idx<>+100(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+101(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+102(SB)/1, $0x0a
+DATA interleave2x2AVX2idx<>+103(SB)/1, $0x0b
+DATA interleave2x2AVX2idx<>+104(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+105(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+106(SB)/1, $0x0c
+DATA interleave2x2AVX2idx<>+107(SB)/1, $0x0d
+DATA interleave2x2AVX2idx<>+108(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+109(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+110(SB)/1, $0x0e
+DATA interleave2x2AVX2idx<>+111(SB)/1, $0x0f
+DATA interleave2x2AVX2idx<>+112(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+113(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+114(SB)/1, $0x08
+DATA interleave2x2AVX2idx<>+115(SB)/1, $0x09
+DATA interleave2x2AVX2idx<>+116(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+117(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+118(SB)/1, $0x0a
+DATA interleave2x2AVX2idx<>+119(SB)/1, $0x0b
+DATA interleave2x2AVX2idx<>+120(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+121(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+122(SB)/1, $0x0c
+DATA interleave2x2AVX2idx<>+123(SB)/1, $0x0d
+DATA interleave2x2AVX2idx<>+124(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+125(SB)/1, $0x80
+DATA interleave2x2AVX2idx<>+126(SB)/1, $0x0e
+DATA interleave2x2AVX2idx<>+127(SB)/1, $0x0f
+GLOBL interleave2x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func split2x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split2x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    split2x3AVX2done
+
+split2x3AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 48(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 64(CX), Y1, Y1
+	VMOVDQU     32(CX), X2
+	VINSERTI128 $0x01, 80(CX), Y2, Y2
+	MOVQ        AX, SI
+	VMOVDQU     split2x3AVX2idx<>+0(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split2x3AVX2idx<>+32(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split2x3AVX2idx<>+64(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x3AVX2idx<>+96(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split2x3AVX2idx<>+128(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split2x3AVX2idx<>+160(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x3AVX2idx<>+192(SB), Y3
+	VPSHUFB     Y3, Y0, Y3
+	VMOVDQU     split2x3AVX2idx<>+224(SB), Y4
+	VPSHUFB     Y4, Y1, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     split2x3AVX2idx<>+256(SB), Y4
+	VPSHUFB     Y4, Y2, Y4
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     Y3, (SI)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, BX
+	JNZ         split2x3AVX2loop
+	VZEROUPPER
+
+split2x3AVX2done:
+	RET
+
+DATA split2x3AVX2idx<>+0(SB)/1, $0x00
+DATA split2x3AVX2idx<>+1(SB)/1, $0x01
+DATA split2x3AVX2idx<>+2(SB)/1, $0x06
+DATA split2x3AVX2idx<>+3(SB)/1, $0x07
+DATA split2x3AVX2idx<>+4(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+5(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+6(SB)/1, $0x80
+DATA split2x3AVX2idx<>+7(SB)/1, $0x80
+DATA split2x3AVX2idx<>+8(SB)/1, $0x80
+DATA split2x3AVX2idx<>+9(SB)/1, $0x80
+DATA split2x3AVX2idx<>+10(SB)/1, $0x80
+DATA split2x3AVX2idx<>+11(SB)/1, $0x80
+DATA split2x3AVX2idx<>+12(SB)/1, $0x80
+DATA split2x3AVX2idx<>+13(SB)/1, $0x80
+DATA split2x3AVX2idx<>+14(SB)/1, $0x80
+DATA split2x3AVX2idx<>+15(SB)/1, $0x80
+DATA split2x3AVX2idx<>+16(SB)/1, $0x00
+DATA split2x3AVX2idx<>+17(SB)/1, $0x01
+DATA split2x3AVX2idx<>+18(SB)/1, $0x06
+DATA split2x3AVX2idx<>+19(SB)/1, $0x07
+DATA split2x3AVX2idx<>+20(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+21(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+22(SB)/1, $0x80
+DATA split2x3AVX2idx<>+23(SB)/1, $0x80
+DATA split2x3AVX2idx<>+24(SB)/1, $0x80
+DATA split2x3AVX2idx<>+25(SB)/1, $0x80
+DATA split2x3AVX2idx<>+26(SB)/1, $0x80
+DATA split2x3AVX2idx<>+27(SB)/1, $0x80
+DATA split2x3AVX2idx<>+28(SB)/1, $0x80
+DATA split2x3AVX2idx<>+29(SB)/1, $0x80
+DATA split2x3AVX2idx<>+30(SB)/1, $0x80
+DATA split2x3AVX2idx<>+31(SB)/1, $0x80
+DATA split2x3AVX2idx<>+32(SB)/1, $0x80
+DATA split2x3AVX2idx<>+33(SB)/1, $0x80
+DATA split2x3AVX2idx<>+34(SB)/1, $0x80
+DATA split2x3AVX2idx<>+35(SB)/1, $0x80
+DATA split2x3AVX2idx<>+36(SB)/1, $0x80
+DATA split2x3AVX2idx<>+37(SB)/1, $0x80
+DATA split2x3AVX2idx<>+38(SB)/1, $0x02
+DATA split2x3AVX2idx<>+39(SB)/1, $0x03
+DATA split2x3AVX2idx<>+40(SB)/1, $0x08
+DATA split2x3AVX2idx<>+41(SB)/1, $0x09
+DATA split2x3AVX2idx<>+42(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+43(SB)/1, $0x0f
+DATA split2x3AVX2idx<>+44(SB)/1, $0x80
+DATA split2x3AVX2idx<>+45(SB)/1, $0x80
+DATA split2x3AVX2idx<>+46(SB)/1, $0x80
+DATA split2x3AVX2idx<>+47(SB)/1, $0x80
+DATA split2x3AVX2idx<>+48(SB)/1, $0x80
+DATA split2x3AVX2idx<>+49(SB)/1, $0x80
+DATA split2x3AVX2idx<>+50(SB)/1, $0x80
+DATA split2x3AVX2idx<>+51(SB)/1, $0x80
+DATA split2x3AVX2idx<>+52(SB)/1, $0x80
+DATA split2x3AVX2idx<>+53(SB)/1, $0x80
+DATA split2x3AVX2idx<>+54(SB)/1, $0x02
+DATA split2x3AVX2idx<>+55(SB)/1, $0x03
+DATA split2x3AVX2idx<>+56(SB)/1, $0x08
+DATA split2x3AVX2idx<>+57(SB)/1, $0x09
+DATA split2x3AVX2idx<>+58(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+59(SB)/1, $0x0f
+DATA split2x3AVX2idx<>+60(SB)/1, $0x80
+DATA split2x3AVX2idx<>+61(SB)/1, $0x80
+DATA split2x3AVX2idx<>+62(SB)/1, $0x80
+DATA split2x3AVX2idx<>+63(SB)/1, $0x80
+DATA split2x3AVX2idx<>+64(SB)/1, $0x80
+DATA split2x3AVX2idx<>+65(SB)/1, $0x80
+DATA split2x3AVX2idx<>+66(SB)/1, $0x80
+DATA split2x3AVX2idx<>+67(SB)/1, $0x80
+DATA split2x3AVX2idx<>+68(SB)/1, $0x80
+DATA split2x3AVX2idx<>+69(SB)/1, $0x80
+DATA split2x3AVX2idx<>+70(SB)/1, $0x80
+DATA split2x3AVX2idx<>+71(SB)/1, $0x80
+DATA split2x3AVX2idx<>+72(SB)/1, $0x80
+DATA split2x3AVX2idx<>+73(SB)/1, $0x80
+DATA split2x3AVX2idx<>+74(SB)/1, $0x80
+DATA split2x3AVX2idx<>+75(SB)/1, $0x80
+DATA split2x3AVX2idx<>+76(SB)/1, $0x04
+DATA split2x3AVX2idx<>+77(SB)/1, $0x05
+DATA split2x3AVX2idx<>+78(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+79(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+80(SB)/1, $0x80
+DATA split2x3AVX2idx<>+81(SB)/1, $0x80
+DATA split2x3AVX2idx<>+82(SB)/1, $0x80
+DATA split2x3AVX2idx<>+83(SB)/1, $0x80
+DATA split2x3AVX2idx<>+84(SB)/1, $0x80
+DATA split2x3AVX2idx<>+85(SB)/1, $0x80
+DATA split2x3AVX2idx<>+86(SB)/1, $0x80
+DATA split2x3AVX2idx<>+87(SB)/1, $0x80
+DATA split2x3AVX2idx<>+88(SB)/1, $0x80
+DATA split2x3AVX2idx<>+89(SB)/1, $0x80
+DATA split2x3AVX2idx<>+90(SB)/1, $0x80
+DATA split2x3AVX2idx<>+91(SB)/1, $0x80
+DATA split2x3AVX2idx<>+92(SB)/1, $0x04
+DATA split2x3AVX2idx<>+93(SB)/1, $0x05
+DATA split2x3AVX2idx<>+94(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+95(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+96(SB)/1, $0x02
+DATA split2x3AVX2idx<>+97(SB)/1, $0x03
+DATA split2x3AVX2idx<>+98(SB)/1, $0x08
+DATA split2x3AVX2idx<>+99(SB)/1, $0x09
+DATA split2x3AVX2idx<>+100(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+101(SB)/1, $0x0f
+DATA split2x3AVX2idx<>+102(SB)/1, $0x80
+DATA split2x3AVX2idx<>+103(SB)/1, $0x80
+DATA split2x3AVX2idx<>+104(SB)/1, $0x80
+DATA split2x3AVX2idx<>+105(SB)/1, $0x80
+DATA split2x3AVX2idx<>+106(SB)/1, $0x80
+DATA split2x3AVX2idx<>+107(SB)/1, $0x80
+DATA split2x3AVX2idx<>+108(SB)/1, $0x80
+DATA split2x3AVX2idx<>+109(SB)/1, $0x80
+DATA split2x3AVX2idx<>+110(SB)/1, $0x80
+DATA split2x3AVX2idx<>+111(SB)/1, $0x80
+DATA split2x3AVX2idx<>+112(SB)/1, $0x02
+DATA split2x3AVX2idx<>+113(SB)/1, $0x03
+DATA split2x3AVX2idx<>+114(SB)/1, $0x08
+DATA split2x3AVX2idx<>+115(SB)/1, $0x09
+DATA split2x3AVX2idx<>+116(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+117(SB)/1, $0x0f
+DATA split2x3AVX2idx<>+118(SB)/1, $0x80
+DATA split2x3AVX2idx<>+119(SB)/1, $0x80
+DATA split2x3AVX2idx<>+120(SB)/1, $0x80
+DATA split2x3AVX2idx<>+121(SB)/1, $0x80
+DATA split2x3AVX2idx<>+122(SB)/1, $0x80
+DATA split2x3AVX2idx<>+123(SB)/1, $0x80
+DATA split2x3AVX2idx<>+124(SB)/1, $0x80
+DATA split2x3AVX2idx<>+125(SB)/1, $0x80
+DATA split2x3AVX2idx<>+126(SB)/1, $0x80
+DATA split2x3AVX2idx<>+127(SB)/1, $0x80
+DATA split2x3AVX2idx<>+128(SB)/1, $0x80
+DATA split2x3AVX2idx<>+129(SB)/1, $0x80
+DATA split2x3AVX2idx<>+130(SB)/1, $0x80
+DATA split2x3AVX2idx<>+131(SB)/1, $0x80
+DATA split2x3AVX2idx<>+132(SB)/1, $0x80
+DATA split2x3AVX2idx<>+133(SB)/1, $0x80
+DATA split2x3AVX2idx<>+134(SB)/1, $0x04
+DATA split2x3AVX2idx<>+135(SB)/1, $0x05
+DATA split2x3AVX2idx<>+136(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+137(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+138(SB)/1, $0x80
+DATA split2x3AVX2idx<>+139(SB)/1, $0x80
+DATA split2x3AVX2idx<>+140(SB)/1, $0x80
+DATA split2x3AVX2idx<>+141(SB)/1, $0x80
+DATA split2x3AVX2idx<>+142(SB)/1, $0x80
+DATA split2x3AVX2idx<>+143(SB)/1, $0x80
+DATA split2x3AVX2idx<>+144(SB)/1, $0x80
+DATA split2x3AVX2idx<>+145(SB)/1, $0x80
+DATA split2x3AVX2idx<>+146(SB)/1, $0x80
+DATA split2x3AVX2idx<>+147(SB)/1, $0x80
+DATA split2x3AVX2idx<>+148(SB)/1, $0x80
+DATA split2x3AVX2idx<>+149(SB)/1, $0x80
+DATA split2x3AVX2idx<>+150(SB)/1, $0x04
+DATA split2x3AVX2idx<>+151(SB)/1, $0x05
+DATA split2x3AVX2idx<>+152(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+153(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+154(SB)/1, $0x80
+DATA split2x3AVX2idx<>+155(SB)/1, $0x80
+DATA split2x3AVX2idx<>+156(SB)/1, $0x80
+DATA split2x3AVX2idx<>+157(SB)/1, $0x80
+DATA split2x3AVX2idx<>+158(SB)/1, $0x80
+DATA split2x3AVX2idx<>+159(SB)/1, $0x80
+DATA split2x3AVX2idx<>+160(SB)/1, $0x80
+DATA split2x3AVX2idx<>+161(SB)/1, $0x80
+DATA split2x3AVX2idx<>+162(SB)/1, $0x80
+DATA split2x3AVX2idx<>+163(SB)/1, $0x80
+DATA split2x3AVX2idx<>+164(SB)/1, $0x80
+DATA split2x3AVX2idx<>+165(SB)/1, $0x80
+DATA split2x3AVX2idx<>+166(SB)/1, $0x80
+DATA split2x3AVX2idx<>+167(SB)/1, $0x80
+DATA split2x3AVX2idx<>+168(SB)/1, $0x80
+DATA split2x3AVX2idx<>+169(SB)/1, $0x80
+DATA split2x3AVX2idx<>+170(SB)/1, $0x00
+DATA split2x3AVX2idx<>+171(SB)/1, $0x01
+DATA split2x3AVX2idx<>+172(SB)/1, $0x06
+DATA split2x3AVX2idx<>+173(SB)/1, $0x07
+DATA split2x3AVX2idx<>+174(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+175(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+176(SB)/1, $0x80
+DATA split2x3AVX2idx<>+177(SB)/1, $0x80
+DATA split2x3AVX2idx<>+178(SB)/1, $0x80
+DATA split2x3AVX2idx<>+179(SB)/1, $0x80
+DATA split2x3AVX2idx<>+180(SB)/1, $0x80
+DATA split2x3AVX2idx<>+181(SB)/1, $0x80
+DATA split2x3AVX2idx<>+182(SB)/1, $0x80
+DATA split2x3AVX2idx<>+183(SB)/1, $0x80
+DATA split2x3AVX2idx<>+184(SB)/1, $0x80
+DATA split2x3AVX2idx<>+185(SB)/1, $0x80
+DATA split2x3AVX2idx<>+186(SB)/1, $0x00
+DATA split2x3AVX2idx<>+187(SB)/1, $0x01
+DATA split2x3AVX2idx<>+188(SB)/1, $0x06
+DATA split2x3AVX2idx<>+189(SB)/1, $0x07
+DATA split2x3AVX2idx<>+190(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+191(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+192(SB)/1, $0x04
+DATA split2x3AVX2idx<>+193(SB)/1, $0x05
+DATA split2x3AVX2idx<>+194(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+195(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+196(SB)/1, $0x80
+DATA split2x3AVX2idx<>+197(SB)/1, $0x80
+DATA split2x3AVX2idx<>+198(SB)/1, $0x80
+DATA split2x3AVX2idx<>+199(SB)/1, $0x80
+DATA split2x3AVX2idx<>+200(SB)/1, $0x80
+DATA split2x3AVX2idx<>+201(SB)/1, $0x80
+DATA split2x3AVX2idx<>+202(SB)/1, $0x80
+DATA split2x3AVX2idx<>+203(SB)/1, $0x80
+DATA split2x3AVX2idx<>+204(SB)/1, $0x80
+DATA split2x3AVX2idx<>+205(SB)/1, $0x80
+DATA split2x3AVX2idx<>+206(SB)/1, $0x80
+DATA split2x3AVX2idx<>+207(SB)/1, $0x80
+DATA split2x3AVX2idx<>+208(SB)/1, $0x04
+DATA split2x3AVX2idx<>+209(SB)/1, $0x05
+DATA split2x3AVX2idx<>+210(SB)/1, $0x0a
+DATA split2x3AVX2idx<>+211(SB)/1, $0x0b
+DATA split2x3AVX2idx<>+212(SB)/1, $0x80
+DATA split2x3AVX2idx<>+213(SB)/1, $0x80
+DATA split2x3AVX2idx<>+214(SB)/1, $0x80
+DATA split2x3AVX2idx<>+215(SB)/1, $0x80
+DATA split2x3AVX2idx<>+216(SB)/1, $0x80
+DATA split2x3AVX2idx<>+217(SB)/1, $0x80
+DATA split2x3AVX2idx<>+218(SB)/1, $0x80
+DATA split2x3AVX2idx<>+219(SB)/1, $0x80
+DATA split2x3AVX2idx<>+220(SB)/1, $0x80
+DATA split2x3AVX2idx<>+221(SB)/1, $0x80
+DATA split2x3AVX2idx<>+222(SB)/1, $0x80
+DATA split2x3AVX2idx<>+223(SB)/1, $0x80
+DATA split2x3AVX2idx<>+224(SB)/1, $0x80
+DATA split2x3AVX2idx<>+225(SB)/1, $0x80
+DATA split2x3AVX2idx<>+226(SB)/1, $0x80
+DATA split2x3AVX2idx<>+227(SB)/1, $0x80
+DATA split2x3AVX2idx<>+228(SB)/1, $0x00
+DATA split2x3AVX2idx<>+229(SB)/1, $0x01
+DATA split2x3AVX2idx<>+230(SB)/1, $0x06
+DATA split2x3AVX2idx<>+231(SB)/1, $0x07
+DATA split2x3AVX2idx<>+232(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+233(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+234(SB)/1, $0x80
+DATA split2x3AVX2idx<>+235(SB)/1, $0x80
+DATA split2x3AVX2idx<>+236(SB)/1, $0x80
+DATA split2x3AVX2idx<>+237(SB)/1, $0x80
+DATA split2x3AVX2idx<>+238(SB)/1, $0x80
+DATA split2x3AVX2idx<>+239(SB)/1, $0x80
+DATA split2x3AVX2idx<>+240(SB)/1, $0x80
+DATA split2x3AVX2idx<>+241(SB)/1, $0x80
+DATA split2x3AVX2idx<>+242(SB)/1, $0x80
+DATA split2x3AVX2idx<>+243(SB)/1, $0x80
+DATA split2x3AVX2idx<>+244(SB)/1, $0x00
+DATA split2x3AVX2idx<>+245(SB)/1, $0x01
+DATA split2x3AVX2idx<>+246(SB)/1, $0x06
+DATA split2x3AVX2idx<>+247(SB)/1, $0x07
+DATA split2x3AVX2idx<>+248(SB)/1, $0x0c
+DATA split2x3AVX2idx<>+249(SB)/1, $0x0d
+DATA split2x3AVX2idx<>+250(SB)/1, $0x80
+DATA split2x3AVX2idx<>+251(SB)/1, $0x80
+DATA split2x3AVX2idx<>+252(SB)/1, $0x80
+DATA split2x3AVX2idx<>+253(SB)/1, $0x80
+DATA split2x3AVX2idx<>+254(SB)/1, $0x80
+DATA split2x3AVX2idx<>+255(SB)/1, $0x80
+DATA split2x3AVX2idx<>+256(SB)/1, $0x80
+DATA split2x3AVX2idx<>+257(SB)/1, $0x80
+DATA split2x3AVX2idx<>+258(SB)/1, $0x80
+DATA split2x3AVX2idx<>+259(SB)/1, $0x80
+DATA split2x3AVX2idx<>+260(SB)/1, $0x80
+DATA split2x3AVX2idx<>+261(SB)/1, $0x80
+DATA split2x3AVX2idx<>+262(SB)/1, $0x80
+DATA split2x3AVX2idx<>+263(SB)/1, $0x80
+DATA split2x3AVX2idx<>+264(SB)/1, $0x80
+DATA split2x3AVX2idx<>+265(SB)/1, $0x80
+DATA split2x3AVX2idx<>+266(SB)/1, $0x02
+DATA split2x3AVX2idx<>+267(SB)/1, $0x03
+DATA split2x3AVX2idx<>+268(SB)/1, $0x08
+DATA split2x3AVX2idx<>+269(SB)/1, $0x09
+DATA split2x3AVX2idx<>+270(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+271(SB)/1, $0x0f
+DATA split2x3AVX2idx<>+272(SB)/1, $0x80
+DATA split2x3AVX2idx<>+273(SB)/1, $0x80
+DATA split2x3AVX2idx<>+274(SB)/1, $0x80
+DATA split2x3AVX2idx<>+275(SB)/1, $0x80
+DATA split2x3AVX2idx<>+276(SB)/1, $0x80
+DATA split2x3AVX2idx<>+277(SB)/1, $0x80
+DATA split2x3AVX2idx<>+278(SB)/1, $0x80
+DATA split2x3AVX2idx<>+279(SB)/1, $0x80
+DATA split2x3AVX2idx<>+280(SB)/1, $0x80
+DATA split2x3AVX2idx<>+281(SB)/1, $0x80
+DATA split2x3AVX2idx<>+282(SB)/1, $0x02
+DATA split2x3AVX2idx<>+283(SB)/1, $0x03
+DATA split2x3AVX2idx<>+284(SB)/1, $0x08
+DATA split2x3AVX2idx<>+285(SB)/1, $0x09
+DATA split2x3AVX2idx<>+286(SB)/1, $0x0e
+DATA split2x3AVX2idx<>+287(SB)/1, $0x0f
+GLOBL split2x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func interleave2x3AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave2x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    interleave2x3AVX2done
+
+interleave2x3AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y2
+	MOVQ         AX, SI
+	VMOVDQU      interleave2x3AVX2idx<>+0(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+32(SB), Y4
+	VPSHUFB      Y4, Y1, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+64(SB), Y4
+	VPSHUFB      Y4, Y2, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      X3, (AX)
+	VEXTRACTI128 $0x01, Y3, 48(AX)
+	VMOVDQU      interleave2x3AVX2idx<>+96(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+128(SB), Y4
+	VPSHUFB      Y4, Y1, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+160(SB), Y4
+	VPSHUFB      Y4, Y2, Y4
+	VPOR         Y4, Y3, Y3
+	VMOVDQU      X3, 16(AX)
+	VEXTRACTI128 $0x01, Y3, 64(AX)
+	VMOVDQU      interleave2x3AVX2idx<>+192(SB), Y3
+	VPSHUFB      Y3, Y0, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+224(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y3, Y3
+	VMOVDQU      interleave2x3AVX2idx<>+256(SB), Y0
+	VPSHUFB      Y0, Y2, Y0
+	VPOR         Y0, Y3, Y3
+	VMOVDQU      X3, 32(AX)
+	VEXTRACTI128 $0x01, Y3, 80(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000060, AX
+	SUBQ         $0x00000010, BX
+	JNZ          interleave2x3AVX2loop
+	VZEROUPPER
+
+interleave2x3AVX2done:
+	RET
+
+DATA interleave2x3AVX2idx<>+0(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+1(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+2(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+3(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+4(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+5(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+6(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+7(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+8(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+9(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+10(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+11(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+12(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+13(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+14(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+15(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+16(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+17(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+18(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+19(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+20(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+21(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+22(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+23(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+24(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+25(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+26(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+27(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+28(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+29(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+30(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+31(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+32(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+33(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+34(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+35(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+36(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+37(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+38(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+39(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+40(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+41(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+42(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+43(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+44(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+45(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+46(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+47(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+48(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+49(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+50(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+51(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+52(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+53(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+54(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+55(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+56(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+57(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+58(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+59(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+60(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+61(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+62(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+63(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+64(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+65(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+66(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+67(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+68(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+69(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+70(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+71(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+72(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+73(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+74(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+75(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+76(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+77(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+78(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+79(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+80(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+81(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+82(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+83(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+84(SB)/1, $0x00
+DATA interleave2x3AVX2idx<>+85(SB)/1, $0x01
+DATA interleave2x3AVX2idx<>+86(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+87(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+88(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+89(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+90(SB)/1, $0x02
+DATA interleave2x3AVX2idx<>+91(SB)/1, $0x03
+DATA interleave2x3AVX2idx<>+92(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+93(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+94(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+95(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+96(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+97(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+98(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+99(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+100(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+101(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+102(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+103(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+104(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+105(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+106(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+107(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+108(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+109(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+110(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+111(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+112(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+113(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+114(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+115(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+116(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+117(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+118(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+119(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+120(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+121(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+122(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+123(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+124(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+125(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+126(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+127(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+128(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+129(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+130(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+131(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+132(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+133(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+134(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+135(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+136(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+137(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+138(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+139(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+140(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+141(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+142(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+143(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+144(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+145(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+146(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+147(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+148(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+149(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+150(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+151(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+152(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+153(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+154(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+155(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+156(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+157(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+158(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+159(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+160(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+161(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+162(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+163(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+164(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+165(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+166(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+167(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+168(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+169(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+170(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+171(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+172(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+173(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+174(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+175(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+176(SB)/1, $0x04
+DATA interleave2x3AVX2idx<>+177(SB)/1, $0x05
+DATA interleave2x3AVX2idx<>+178(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+179(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+180(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+181(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+182(SB)/1, $0x06
+DATA interleave2x3AVX2idx<>+183(SB)/1, $0x07
+DATA interleave2x3AVX2idx<>+184(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+185(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+186(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+187(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+188(SB)/1, $0x08
+DATA interleave2x3AVX2idx<>+189(SB)/1, $0x09
+DATA interleave2x3AVX2idx<>+190(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+191(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+192(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+193(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+194(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+195(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+196(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+197(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+198(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+199(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+200(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+201(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+202(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+203(SB)/1, $0x0f
+DATA interleave2x3AVX2idx<>+204(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+205(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+206(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+207(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+208(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+209(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+210(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+211(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+212(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+213(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+214(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+215(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+216(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+217(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+218(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+219(SB)/1, $0x0f
+DATA interleave2x3AVX2idx<>+220(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+221(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+222(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+223(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+224(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+225(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+226(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+227(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+228(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+229(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+230(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+231(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+232(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+233(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+234(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+235(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+236(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+237(SB)/1, $0x0f
+DATA interleave2x3AVX2idx<>+238(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+239(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+240(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+241(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+242(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+243(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+244(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+245(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+246(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+247(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+248(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+249(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+250(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+251(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+252(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+253(SB)/1, $0x0f
+DATA interleave2x3AVX2idx<>+254(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+255(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+256(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+257(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+258(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+259(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+260(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+261(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+262(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+263(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+264(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+265(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+266(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+267(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+268(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+269(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+270(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+271(SB)/1, $0x0f
+DATA interleave2x3AVX2idx<>+272(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+273(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+274(SB)/1, $0x0a
+DATA interleave2x3AVX2idx<>+275(SB)/1, $0x0b
+DATA interleave2x3AVX2idx<>+276(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+277(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+278(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+279(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+280(SB)/1, $0x0c
+DATA interleave2x3AVX2idx<>+281(SB)/1, $0x0d
+DATA interleave2x3AVX2idx<>+282(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+283(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+284(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+285(SB)/1, $0x80
+DATA interleave2x3AVX2idx<>+286(SB)/1, $0x0e
+DATA interleave2x3AVX2idx<>+287(SB)/1, $0x0f
+GLOBL interleave2x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split2x4AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·split2x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    split2x4AVX2done
+
+split2x4AVX2loop:
+	MOVQ        CX, SI
+	VMOVDQU     (CX), X0
+	VINSERTI128 $0x01, 64(CX), Y0, Y0
+	VMOVDQU     16(CX), X1
+	VINSERTI128 $0x01, 80(CX), Y1, Y1
+	VMOVDQU     32(CX), X2
+	VINSERTI128 $0x01, 96(CX), Y2, Y2
+	VMOVDQU     48(CX), X3
+	VINSERTI128 $0x01, 112(CX), Y3, Y3
+	MOVQ        AX, SI
+	VMOVDQU     split2x4AVX2idx<>+0(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split2x4AVX2idx<>+32(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+64(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+96(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x4AVX2idx<>+128(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split2x4AVX2idx<>+160(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+192(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+224(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x4AVX2idx<>+256(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split2x4AVX2idx<>+288(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+320(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+352(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        DX, SI
+	VMOVDQU     split2x4AVX2idx<>+384(SB), Y4
+	VPSHUFB     Y4, Y0, Y4
+	VMOVDQU     split2x4AVX2idx<>+416(SB), Y5
+	VPSHUFB     Y5, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+448(SB), Y5
+	VPSHUFB     Y5, Y2, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     split2x4AVX2idx<>+480(SB), Y5
+	VPSHUFB     Y5, Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (SI)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, BX
+	JNZ         split2x4AVX2loop
+	VZEROUPPER
+
+split2x4AVX2done:
+	RET
+
+DATA split2x4AVX2idx<>+0(SB)/1, $0x00
+DATA split2x4AVX2idx<>+1(SB)/1, $0x01
+DATA split2x4AVX2idx<>+2(SB)/1, $0x08
+DATA split2x4AVX2idx<>+3(SB)/1, $0x09
+DATA split2x4AVX2idx<>+4(SB)/1, $0x80
+DATA split2x4AVX2idx<>+5(SB)/1, $0x80
+DATA split2x4AVX2idx<>+6(SB)/1, $0x80
+DATA split2x4AVX2idx<>+7(SB)/1, $0x80
+DATA split2x4AVX2idx<>+8(SB)/1, $0x80
+DATA split2x4AVX2idx<>+9(SB)/1, $0x80
+DATA split2x4AVX2idx<>+10(SB)/1, $0x80
+DATA split2x4AVX2idx<>+11(SB)/1, $0x80
+DATA split2x4AVX2idx<>+12(SB)/1, $0x80
+DATA split2x4AVX2idx<>+13(SB)/1, $0x80
+DATA split2x4AVX2idx<>+14(SB)/1, $0x80
+DATA split2x4AVX2idx<>+15(SB)/1, $0x80
+DATA split2x4AVX2idx<>+16(SB)/1, $0x00
+DATA split2x4AVX2idx<>+17(SB)/1, $0x01
+DATA split2x4AVX2idx<>+18(SB)/1, $0x08
+DATA split2x4AVX2idx<>+19(SB)/1, $0x09
+DATA split2x4AVX2idx<>+20(SB)/1, $0x80
+DATA split2x4AVX2idx<>+21(SB)/1, $0x80
+DATA split2x4AVX2idx<>+22(SB)/1, $0x80
+DATA split2x4AVX2idx<>+23(SB)/1, $0x80
+DATA split2x4AVX2idx<>+24(SB)/1, $0x80
+DATA split2x4AVX2idx<>+25(SB)/1, $0x80
+DATA split2x4AVX2idx<>+26(SB)/1, $0x80
+DATA split2x4AVX2idx<>+27(SB)/1, $0x80
+DATA split2x4AVX2idx<>+28(SB)/1, $0x80
+DATA split2x4AVX2idx<>+29(SB)/1, $0x80
+DATA split2x4AVX2idx<>+30(SB)/1, $0x80
+DATA split2x4AVX2idx<>+31(SB)/1, $0x80
+DATA split2x4AVX2idx<>+32(SB)/1, $0x80
+DATA split2x4AVX2idx<>+33(SB)/1, $0x80
+DATA split2x4AVX2idx<>+34(SB)/1, $0x80
+DATA split2x4AVX2idx<>+35(SB)/1, $0x80
+DATA split2x4AVX2idx<>+36(SB)/1, $0x00
+DATA split2x4AVX2idx<>+37(SB)/1, $0x01
+DATA split2x4AVX2idx<>+38(SB)/1, $0x08
+DATA split2x4AVX2idx<>+39(SB)/1, $0x09
+DATA split2x4AVX2idx<>+40(SB)/1, $0x80
+DATA split2x4AVX2idx<>+41(SB)/1, $0x80
+DATA split2x4AVX2idx<>+42(SB)/1, $0x80
+DATA split2x4AVX2idx<>+43(SB)/1, $0x80
+DATA split2x4AVX2idx<>+44(SB)/1, $0x80
+DATA split2x4AVX2idx<>+45(SB)/1, $0x80
+DATA split2x4AVX2idx<>+46(SB)/1, $0x80
+DATA split2x4AVX2idx<>+47(SB)/1, $0x80
+DATA split2x4AVX2idx<>+48(SB)/1, $0x80
+DATA split2x4AVX2idx<>+49(SB)/1, $0x80
+DATA split2x4AVX2idx<>+50(SB)/1, $0x80
+DATA split2x4AVX2idx<>+51(SB)/1, $0x80
+DATA split2x4AVX2idx<>+52(SB)/1, $0x00
+DATA split2x4AVX2idx<>+53(SB)/1, $0x01
+DATA split2x4AVX2idx<>+54(SB)/1, $0x08
+DATA split2x4AVX2idx<>+55(SB)/1, $0x09
+DATA split2x4AVX2idx<>+56(SB)/1, $0x80
+DATA split2x4AVX2idx<>+57(SB)/1, $0x80
+DATA split2x4AVX2idx<>+58(SB)/1, $0x80
+DATA split2x4AVX2idx<>+59(SB)/1, $0x80
+DATA split2x4AVX2idx<>+60(SB)/1, $0x80
+DATA split2x4AVX2idx<>+61(SB)/1, $0x80
+DATA split2x4AVX2idx<>+62(SB)/1, $0x80
+DATA split2x4AVX2idx<>+63(SB)/1, $0x80
+DATA split2x4AVX2idx<>+64(SB)/1, $0x80
+DATA split2x4AVX2idx<>+65(SB)/1, $0x80
+DATA split2x4AVX2idx<>+66(SB)/1, $0x80
+DATA split2x4AVX2idx<>+67(SB)/1, $0x80
+DATA split2x4AVX2idx<>+68(SB)/1, $0x80
+DATA split2x4AVX2idx<>+69(SB)/1, $0x80
+DATA split2x4AVX2idx<>+70(SB)/1, $0x80
+DATA split2x4AVX2idx<>+71(SB)/1, $0x80
+DATA split2x4AVX2idx<>+72(SB)/1, $0x00
+DATA split2x4AVX2idx<>+73(SB)/1, $0x01
+DATA split2x4AVX2idx<>+74(SB)/1, $0x08
+DATA split2x4AVX2idx<>+75(SB)/1, $0x09
+DATA split2x4AVX2idx<>+76(SB)/1, $0x80
+DATA split2x4AVX2idx<>+77(SB)/1, $0x80
+DATA split2x4AVX2idx<>+78(SB)/1, $0x80
+DATA split2x4AVX2idx<>+79(SB)/1, $0x80
+DATA split2x4AVX2idx<>+80(SB)/1, $0x80
+DATA split2x4AVX2idx<>+81(SB)/1, $0x80
+DATA split2x4AVX2idx<>+82(SB)/1, $0x80
+DATA split2x4AVX2idx<>+83(SB)/1, $0x80
+DATA split2x4AVX2idx<>+84(SB)/1, $0x80
+DATA split2x4AVX2idx<>+85(SB)/1, $0x80
+DATA split2x4AVX2idx<>+86(SB)/1, $0x80
+DATA split2x4AVX2idx<>+87(SB)/1, $0x80
+DATA split2x4AVX2idx<>+88(SB)/1, $0x00
+DATA split2x4AVX2idx<>+89(SB)/1, $0x01
+DATA split2x4AVX2idx<>+90(SB)/1, $0x08
+DATA split2x4AVX2idx<>+91(SB)/1, $0x09
+DATA split2x4AVX2idx<>+92(SB)/1, $0x80
+DATA split2x4AVX2idx<>+93(SB)/1, $0x80
+DATA split2x4AVX2idx<>+94(SB)/1, $0x80
+DATA split2x4AVX2idx<>+95(SB)/1, $0x80
+DATA split2x4AVX2idx<>+96(SB)/1, $0x80
+DATA split2x4AVX2idx<>+97(SB)/1, $0x80
+DATA split2x4AVX2idx<>+98(SB)/1, $0x80
+DATA split2x4AVX2idx<>+99(SB)/1, $0x80
+DATA split2x4AVX2idx<>+100(SB)/1, $0x80
+DATA split2x4AVX2idx<>+101(SB)/1, $0x80
+DATA split2x4AVX2idx<>+102(SB)/1, $0x80
+DATA split2x4AVX2idx<>+103(SB)/1, $0x80
+DATA split2x4AVX2idx<>+104(SB)/1, $0x80
+DATA split2x4AVX2idx<>+105(SB)/1, $0x80
+DATA split2x4AVX2idx<>+106(SB)/1, $0x80
+DATA split2x4AVX2idx<>+107(SB)/1, $0x80
+DATA split2x4AVX2idx<>+108(SB)/1, $0x00
+DATA split2x4AVX2idx<>+109(SB)/1, $0x01
+DATA split2x4AVX2idx<>+110(SB)/1, $0x08
+DATA split2x4AVX2idx<>+111(SB)/1, $0x09
+DATA split2x4AVX2idx<>+112(SB)/1, $0x80
+DATA split2x4AVX2idx<>+113(SB)/1, $0x80
+DATA split2x4AVX2idx<>+114(SB)/1, $0x80
+DATA split2x4AVX2idx<>+115(SB)/1, $0x80
+DATA split2x4AVX2idx<>+116(SB)/1, $0x80
+DATA split2x4AVX2idx<>+117(SB)/1, $0x80
+DATA split2x4AVX2idx<>+118(SB)/1, $0x80
+DATA split2x4AVX2idx<>+119(SB)/1, $0x80
+DATA split2x4AVX2idx<>+120(SB)/1, $0x80
+DATA split2x4AVX2idx<>+121(SB)/1, $0x80
+DATA split2x4AVX2idx<>+122(SB)/1, $0x80
+DATA split2x4AVX2idx<>+123(SB)/1, $0x80
+DATA split2x4AVX2idx<>+124(SB)/1, $0x00
+DATA split2x4AVX2idx<>+125(SB)/1, $0x01
+DATA split2x4AVX2idx<>+126(SB)/1, $0x08
+DATA split2x4AVX2idx<>+127(SB)/1, $0x09
+DATA split2x4AVX2idx<>+128(SB)/1, $0x02
+DATA split2x4AVX2idx<>+129(SB)/1, $0x03
+DATA split2x4AVX2idx<>+130(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+131(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+132(SB)/1, $0x80
+DATA split2x4AVX2idx<>+133(SB)/1, $0x80
+DATA split2x4AVX2idx<>+134(SB)/1, $0x80
+DATA split2x4AVX2idx<>+135(SB)/1, $0x80
+DATA split2x4AVX2idx<>+136(SB)/1, $0x80
+DATA split2x4AVX2idx<>+137(SB)/1, $0x80
+DATA split2x4AVX2idx<>+138(SB)/1, $0x80
+DATA split2x4AVX2idx<>+139(SB)/1, $0x80
+DATA split2x4AVX2idx<>+140(SB)/1, $0x80
+DATA split2x4AVX2idx<>+141(SB)/1, $0x80
+DATA split2x4AVX2idx<>+142(SB)/1, $0x80
+DATA split2x4AVX2idx<>+143(SB)/1, $0x80
+DATA split2x4AVX2idx<>+144(SB)/1, $0x02
+DATA split2x4AVX2idx<>+145(SB)/1, $0x03
+DATA split2x4AVX2idx<>+146(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+147(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+148(SB)/1, $0x80
+DATA split2x4AVX2idx<>+149(SB)/1, $0x80
+DATA split2x4AVX2idx<>+150(SB)/1, $0x80
+DATA split2x4AVX2idx<>+151(SB)/1, $0x80
+DATA split2x4AVX2idx<>+152(SB)/1, $0x80
+DATA split2x4AVX2idx<>+153(SB)/1, $0x80
+DATA split2x4AVX2idx<>+154(SB)/1, $0x80
+DATA split2x4AVX2idx<>+155(SB)/1, $0x80
+DATA split2x4AVX2idx<>+156(SB)/1, $0x80
+DATA split2x4AVX2idx<>+157(SB)/1, $0x80
+DATA split2x4AVX2idx<>+158(SB)/1, $0x80
+DATA split2x4AVX2idx<>+159(SB)/1, $0x80
+DATA split2x4AVX2idx<>+160(SB)/1, $0x80
+DATA split2x4AVX2idx<>+161(SB)/1, $0x80
+DATA split2x4AVX2idx<>+162(SB)/1, $0x80
+DATA split2x4AVX2idx<>+163(SB)/1, $0x80
+DATA split2x4AVX2idx<>+164(SB)/1, $0x02
+DATA split2x4AVX2idx<>+165(SB)/1, $0x03
+DATA split2x4AVX2idx<>+166(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+167(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+168(SB)/1, $0x80
+DATA split2x4AVX2idx<>+169(SB)/1, $0x80
+DATA split2x4AVX2idx<>+170(SB)/1, $0x80
+DATA split2x4AVX2idx<>+171(SB)/1, $0x80
+DATA split2x4AVX2idx<>+172(SB)/1, $0x80
+DATA split2x4AVX2idx<>+173(SB)/1, $0x80
+DATA split2x4AVX2idx<>+174(SB)/1, $0x80
+DATA split2x4AVX2idx<>+175(SB)/1, $0x80
+DATA split2x4AVX2idx<>+176(SB)/1, $0x80
+DATA split2x4AVX2idx<>+177(SB)/1, $0x80
+DATA split2x4AVX2idx<>+178(SB)/1, $0x80
+DATA split2x4AVX2idx<>+179(SB)/1, $0x80
+DATA split2x4AVX2idx<>+180(SB)/1, $0x02
+DATA split2x4AVX2idx<>+181(SB)/1, $0x03
+DATA split2x4AVX2idx<>+182(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+183(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+184(SB)/1, $0x80
+DATA split2x4AVX2idx<>+185(SB)/1, $0x80
+DATA split2x4AVX2idx<>+186(SB)/1, $0x80
+DATA split2x4AVX2idx<>+187(SB)/1, $0x80
+DATA split2x4AVX2idx<>+188(SB)/1, $0x80
+DATA split2x4AVX2idx<>+189(SB)/1, $0x80
+DATA split2x4AVX2idx<>+190(SB)/1, $0x80
+DATA split2x4AVX2idx<>+191(SB)/1, $0x80
+DATA split2x4AVX2idx<>+192(SB)/1, $0x80
+DATA split2x4AVX2idx<>+193(SB)/1, $0x80
+DATA split2x4AVX2idx<>+194(SB)/1, $0x80
+DATA split2x4AVX2idx<>+195(SB)/1, $0x80
+DATA split2x4AVX2idx<>+196(SB)/1, $0x80
+DATA split2x4AVX2idx<>+197(SB)/1, $0x80
+DATA split2x4AVX2idx<>+198(SB)/1, $0x80
+DATA split2x4AVX2idx<>+199(SB)/1, $0x80
+DATA split2x4AVX2idx<>+200(SB)/1, $0x02
+DATA split2x4AVX2idx<>+201(SB)/1, $0x03
+DATA split2x4AVX2idx<>+202(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+203(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+204(SB)/1, $0x80
+DATA split2x4AVX2idx<>+205(SB)/1, $0x80
+DATA split2x4AVX2idx<>+206(SB)/1, $0x80
+DATA split2x4AVX2idx<>+207(SB)/1, $0x80
+DATA split2x4AVX2idx<>+208(SB)/1, $0x80
+DATA split2x4AVX2idx<>+209(SB)/1, $0x80
+DATA split2x4AVX2idx<>+210(SB)/1, $0x80
+DATA split2x4AVX2idx<>+211(SB)/1, $0x80
+DATA split2x4AVX2idx<>+212(SB)/1, $0x80
+DATA split2x4AVX2idx<>+213(SB)/1, $0x80
+DATA split2x4AVX2idx<>+214(SB)/1, $0x80
+DATA split2x4AVX2idx<>+215(SB)/1, $0x80
+DATA split2x4AVX2idx<>+216(SB)/1, $0x02
+DATA split2x4AVX2idx<>+217(SB)/1, $0x03
+DATA split2x4AVX2idx<>+218(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+219(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+220(SB)/1, $0x80
+DATA split2x4AVX2idx<>+221(SB)/1, $0x80
+DATA split2x4AVX2idx<>+222(SB)/1, $0x80
+DATA split2x4AVX2idx<>+223(SB)/1, $0x80
+DATA split2x4AVX2idx<>+224(SB)/1, $0x80
+DATA split2x4AVX2idx<>+225(SB)/1, $0x80
+DATA split2x4AVX2idx<>+226(SB)/1, $0x80
+DATA split2x4AVX2idx<>+227(SB)/1, $0x80
+DATA split2x4AVX2idx<>+228(SB)/1, $0x80
+DATA split2x4AVX2idx<>+229(SB)/1, $0x80
+DATA split2x4AVX2idx<>+230(SB)/1, $0x80
+DATA split2x4AVX2idx<>+231(SB)/1, $0x80
+DATA split2x4AVX2idx<>+232(SB)/1, $0x80
+DATA split2x4AVX2idx<>+233(SB)/1, $0x80
+DATA split2x4AVX2idx<>+234(SB)/1, $0x80
+DATA split2x4AVX2idx<>+235(SB)/1, $0x80
+DATA split2x4AVX2idx<>+236(SB)/1, $0x02
+DATA split2x4AVX2idx<>+237(SB)/1, $0x03
+DATA split2x4AVX2idx<>+238(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+239(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+240(SB)/1, $0x80
+DATA split2x4AVX2idx<>+241(SB)/1, $0x80
+DATA split2x4AVX2idx<>+242(SB)/1, $0x80
+DATA split2x4AVX2idx<>+243(SB)/1, $0x80
+DATA split2x4AVX2idx<>+244(SB)/1, $0x80
+DATA split2x4AVX2idx<>+245(SB)/1, $0x80
+DATA split2x4AVX2idx<>+246(SB)/1, $0x80
+DATA split2x4AVX2idx<>+247(SB)/1, $0x80
+DATA split2x4AVX2idx<>+248(SB)/1, $0x80
+DATA split2x4AVX2idx<>+249(SB)/1, $0x80
+DATA split2x4AVX2idx<>+250(SB)/1, $0x80
+DATA split2x4AVX2idx<>+251(SB)/1, $0x80
+DATA split2x4AVX2idx<>+252(SB)/1, $0x02
+DATA split2x4AVX2idx<>+253(SB)/1, $0x03
+DATA split2x4AVX2idx<>+254(SB)/1, $0x0a
+DATA split2x4AVX2idx<>+255(SB)/1, $0x0b
+DATA split2x4AVX2idx<>+256(SB)/1, $0x04
+DATA split2x4AVX2idx<>+257(SB)/1, $0x05
+DATA split2x4AVX2idx<>+258(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+259(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+260(SB)/1, $0x80
+DATA split2x4AVX2idx<>+261(SB)/1, $0x80
+DATA split2x4AVX2idx<>+262(SB)/1, $0x80
+DATA split2x4AVX2idx<>+263(SB)/1, $0x80
+DATA split2x4AVX2idx<>+264(SB)/1, $0x80
+DATA split2x4AVX2idx<>+265(SB)/1, $0x80
+DATA split2x4AVX2idx<>+266(SB)/1, $0x80
+DATA split2x4AVX2idx<>+267(SB)/1, $0x80
+DATA split2x4AVX2idx<>+268(SB)/1, $0x80
+DATA split2x4AVX2idx<>+269(SB)/1, $0x80
+DATA split2x4AVX2idx<>+270(SB)/1, $0x80
+DATA split2x4AVX2idx<>+271(SB)/1, $0x80
+DATA split2x4AVX2idx<>+272(SB)/1, $0x04
+DATA split2x4AVX2idx<>+273(SB)/1, $0x05
+DATA split2x4AVX2idx<>+274(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+275(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+276(SB)/1, $0x80
+DATA split2x4AVX2idx<>+277(SB)/1, $0x80
+DATA split2x4AVX2idx<>+278(SB)/1, $0x80
+DATA split2x4AVX2idx<>+279(SB)/1, $0x80
+DATA split2x4AVX2idx<>+280(SB)/1, $0x80
+DATA split2x4AVX2idx<>+281(SB)/1, $0x80
+DATA split2x4AVX2idx<>+282(SB)/1, $0x80
+DATA split2x4AVX2idx<>+283(SB)/1, $0x80
+DATA split2x4AVX2idx<>+284(SB)/1, $0x80
+DATA split2x4AVX2idx<>+285(SB)/1, $0x80
+DATA split2x4AVX2idx<>+286(SB)/1, $0x80
+DATA split2x4AVX2idx<>+287(SB)/1, $0x80
+DATA split2x4AVX2idx<>+288(SB)/1, $0x80
+DATA split2x4AVX2idx<>+289(SB)/1, $0x80
+DATA split2x4AVX2idx<>+290(SB)/1, $0x80
+DATA split2x4AVX2idx<>+291(SB)/1, $0x80
+DATA split2x4AVX2idx<>+292(SB)/1, $0x04
+DATA split2x4AVX2idx<>+293(SB)/1, $0x05
+DATA split2x4AVX2idx<>+294(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+295(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+296(SB)/1, $0x80
+DATA split2x4AVX2idx<>+297(SB)/1, $0x80
+DATA split2x4AVX2idx<>+298(SB)/1, $0x80
+DATA split2x4AVX2idx<>+299(SB)/1, $0x80
+DATA split2x4AVX2idx<>+300(SB)/1, $0x80
+DATA split2x4AVX2idx<>+301(SB)/1, $0x80
+DATA split2x4AVX2idx<>+302(SB)/1, $0x80
+DATA split2x4AVX2idx<>+303(SB)/1, $0x80
+DATA split2x4AVX2idx<>+304(SB)/1, $0x80
+DATA split2x4AVX2idx<>+305(SB)/1, $0x80
+DATA split2x4AVX2idx<>+306(SB)/1, $0x80
+DATA split2x4AVX2idx<>+307(SB)/1, $0x80
+DATA split2x4AVX2idx<>+308(SB)/1, $0x04
+DATA split2x4AVX2idx<>+309(SB)/1, $0x05
+DATA split2x4AVX2idx<>+310(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+311(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+312(SB)/1, $0x80
+DATA split2x4AVX2idx<>+313(SB)/1, $0x80
+DATA split2x4AVX2idx<>+314(SB)/1, $0x80
+DATA split2x4AVX2idx<>+315(SB)/1, $0x80
+DATA split2x4AVX2idx<>+316(SB)/1, $0x80
+DATA split2x4AVX2idx<>+317(SB)/1, $0x80
+DATA split2x4AVX2idx<>+318(SB)/1, $0x80
+DATA split2x4AVX2idx<>+319(SB)/1, $0x80
+DATA split2x4AVX2idx<>+320(SB)/1, $0x80
+DATA split2x4AVX2idx<>+321(SB)/1, $0x80
+DATA split2x4AVX2idx<>+322(SB)/1, $0x80
+DATA split2x4AVX2idx<>+323(SB)/1, $0x80
+DATA split2x4AVX2idx<>+324(SB)/1, $0x80
+DATA split2x4AVX2idx<>+325(SB)/1, $0x80
+DATA split2x4AVX2idx<>+326(SB)/1, $0x80
+DATA split2x4AVX2idx<>+327(SB)/1, $0x80
+DATA split2x4AVX2idx<>+328(SB)/1, $0x04
+DATA split2x4AVX2idx<>+329(SB)/1, $0x05
+DATA split2x4AVX2idx<>+330(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+331(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+332(SB)/1, $0x80
+DATA split2x4AVX2idx<>+333(SB)/1, $0x80
+DATA split2x4AVX2idx<>+334(SB)/1, $0x80
+DATA split2x4AVX2idx<>+335(SB)/1, $0x80
+DATA split2x4AVX2idx<>+336(SB)/1, $0x80
+DATA split2x4AVX2idx<>+337(SB)/1, $0x80
+DATA split2x4AVX2idx<>+338(SB)/1, $0x80
+DATA split2x4AVX2idx<>+339(SB)/1, $0x80
+DATA split2x4AVX2idx<>+340(SB)/1, $0x80
+DATA split2x4AVX2idx<>+341(SB)/1, $0x80
+DATA split2x4AVX2idx<>+342(SB)/1, $0x80
+DATA split2x4AVX2idx<>+343(SB)/1, $0x80
+DATA split2x4AVX2idx<>+344(SB)/1, $0x04
+DATA split2x4AVX2idx<>+345(SB)/1, $0x05
+DATA split2x4AVX2idx<>+346(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+347(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+348(SB)/1, $0x80
+DATA split2x4AVX2idx<>+349(SB)/1, $0x80
+DATA split2x4AVX2idx<>+350(SB)/1, $0x80
+DATA split2x4AVX2idx<>+351(SB)/1, $0x80
+DATA split2x4AVX2idx<>+352(SB)/1, $0x80
+DATA split2x4AVX2idx<>+353(SB)/1, $0x80
+DATA split2x4AVX2idx<>+354(SB)/1, $0x80
+DATA split2x4AVX2idx<>+355(SB)/1, $0x80
+DATA split2x4AVX2idx<>+356(SB)/1, $0x80
+DATA split2x4AVX2idx<>+357(SB)/1, $0x80
+DATA split2x4AVX2idx<>+358(SB)/1, $0x80
+DATA split2x4AVX2idx<>+359(SB)/1, $0x80
+DATA split2x4AVX2idx<>+360(SB)/1, $0x80
+DATA split2x4AVX2idx<>+361(SB)/1, $0x80
+DATA split2x4AVX2idx<>+362(SB)/1, $0x80
+DATA split2x4AVX2idx<>+363(SB)/1, $0x80
+DATA split2x4AVX2idx<>+364(SB)/1, $0x04
+DATA split2x4AVX2idx<>+365(SB)/1, $0x05
+DATA split2x4AVX2idx<>+366(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+367(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+368(SB)/1, $0x80
+DATA split2x4AVX2idx<>+369(SB)/1, $0x80
+DATA split2x4AVX2idx<>+370(SB)/1, $0x80
+DATA split2x4AVX2idx<>+371(SB)/1, $0x80
+DATA split2x4AVX2idx<>+372(SB)/1, $0x80
+DATA split2x4AVX2idx<>+373(SB)/1, $0x80
+DATA split2x4AVX2idx<>+374(SB)/1, $0x80
+DATA split2x4AVX2idx<>+375(SB)/1, $0x80
+DATA split2x4AVX2idx<>+376(SB)/1, $0x80
+DATA split2x4AVX2idx<>+377(SB)/1, $0x80
+DATA split2x4AVX2idx<>+378(SB)/1, $0x80
+DATA split2x4AVX2idx<>+379(SB)/1, $0x80
+DATA split2x4AVX2idx<>+380(SB)/1, $0x04
+DATA split2x4AVX2idx<>+381(SB)/1, $0x05
+DATA split2x4AVX2idx<>+382(SB)/1, $0x0c
+DATA split2x4AVX2idx<>+383(SB)/1, $0x0d
+DATA split2x4AVX2idx<>+384(SB)/1, $0x06
+DATA split2x4AVX2idx<>+385(SB)/1, $0x07
+DATA split2x4AVX2idx<>+386(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+387(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+388(SB)/1, $0x80
+DATA split2x4AVX2idx<>+389(SB)/1, $0x80
+DATA split2x4AVX2idx<>+390(SB)/1, $0x80
+DATA split2x4AVX2idx<>+391(SB)/1, $0x80
+DATA split2x4AVX2idx<>+392(SB)/1, $0x80
+DATA split2x4AVX2idx<>+393(SB)/1, $0x80
+DATA split2x4AVX2idx<>+394(SB)/1, $0x80
+DATA split2x4AVX2idx<>+395(SB)/1, $0x80
+DATA split2x4AVX2idx<>+396(SB)/1, $0x80
+DATA split2x4AVX2idx<>+397(SB)/1, $0x80
+DATA split2x4AVX2idx<>+398(SB)/1, $0x80
+DATA split2x4AVX2idx<>+399(SB)/1, $0x80
+DATA split2x4AVX2idx<>+400(SB)/1, $0x06
+DATA split2x4AVX2idx<>+401(SB)/1, $0x07
+DATA split2x4AVX2idx<>+402(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+403(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+404(SB)/1, $0x80
+DATA split2x4AVX2idx<>+405(SB)/1, $0x80
+DATA split2x4AVX2idx<>+406(SB)/1, $0x80
+DATA split2x4AVX2idx<>+407(SB)/1, $0x80
+DATA split2x4AVX2idx<>+408(SB)/1, $0x80
+DATA split2x4AVX2idx<>+409(SB)/1, $0x80
+DATA split2x4AVX2idx<>+410(SB)/1, $0x80
+DATA split2x4AVX2idx<>+411(SB)/1, $0x80
+DATA split2x4AVX2idx<>+412(SB)/1, $0x80
+DATA split2x4AVX2idx<>+413(SB)/1, $0x80
+DATA split2x4AVX2idx<>+414(SB)/1, $0x80
+DATA split2x4AVX2idx<>+415(SB)/1, $0x80
+DATA split2x4AVX2idx<>+416(SB)/1, $0x80
+DATA split2x4AVX2idx<>+417(SB)/1, $0x80
+DATA split2x4AVX2idx<>+418(SB)/1, $0x80
+DATA split2x4AVX2idx<>+419(SB)/1, $0x80
+DATA split2x4AVX2idx<>+420(SB)/1, $0x06
+DATA split2x4AVX2idx<>+421(SB)/1, $0x07
+DATA split2x4AVX2idx<>+422(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+423(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+424(SB)/1, $0x80
+DATA split2x4AVX2idx<>+425(SB)/1, $0x80
+DATA split2x4AVX2idx<>+426(SB)/1, $0x80
+DATA split2x4AVX2idx<>+427(SB)/1, $0x80
+DATA split2x4AVX2idx<>+428(SB)/1, $0x80
+DATA split2x4AVX2idx<>+429(SB)/1, $0x80
+DATA split2x4AVX2idx<>+430(SB)/1, $0x80
+DATA split2x4AVX2idx<>+431(SB)/1, $0x80
+DATA split2x4AVX2idx<>+432(SB)/1, $0x80
+DATA split2x4AVX2idx<>+433(SB)/1, $0x80
+DATA split2x4AVX2idx<>+434(SB)/1, $0x80
+DATA split2x4AVX2idx<>+435(SB)/1, $0x80
+DATA split2x4AVX2idx<>+436(SB)/1, $0x06
+DATA split2x4AVX2idx<>+437(SB)/1, $0x07
+DATA split2x4AVX2idx<>+438(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+439(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+440(SB)/1, $0x80
+DATA split2x4AVX2idx<>+441(SB)/1, $0x80
+DATA split2x4AVX2idx<>+442(SB)/1, $0x80
+DATA split2x4AVX2idx<>+443(SB)/1, $0x80
+DATA split2x4AVX2idx<>+444(SB)/1, $0x80
+DATA split2x4AVX2idx<>+445(SB)/1, $0x80
+DATA split2x4AVX2idx<>+446(SB)/1, $0x80
+DATA split2x4AVX2idx<>+447(SB)/1, $0x80
+DATA split2x4AVX2idx<>+448(SB)/1, $0x80
+DATA split2x4AVX2idx<>+449(SB)/1, $0x80
+DATA split2x4AVX2idx<>+450(SB)/1, $0x80
+DATA split2x4AVX2idx<>+451(SB)/1, $0x80
+DATA split2x4AVX2idx<>+452(SB)/1, $0x80
+DATA split2x4AVX2idx<>+453(SB)/1, $0x80
+DATA split2x4AVX2idx<>+454(SB)/1, $0x80
+DATA split2x4AVX2idx<>+455(SB)/1, $0x80
+DATA split2x4AVX2idx<>+456(SB)/1, $0x06
+DATA split2x4AVX2idx<>+457(SB)/1, $0x07
+DATA split2x4AVX2idx<>+458(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+459(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+460(SB)/1, $0x80
+DATA split2x4AVX2idx<>+461(SB)/1, $0x80
+DATA split2x4AVX2idx<>+462(SB)/1, $0x80
+DATA split2x4AVX2idx<>+463(SB)/1, $0x80
+DATA split2x4AVX2idx<>+464(SB)/1, $0x80
+DATA split2x4AVX2idx<>+465(SB)/1, $0x80
+DATA split2x4AVX2idx<>+466(SB)/1, $0x80
+DATA split2x4AVX2idx<>+467(SB)/1, $0x80
+DATA split2x4AVX2idx<>+468(SB)/1, $0x80
+DATA split2x4AVX2idx<>+469(SB)/1, $0x80
+DATA split2x4AVX2idx<>+470(SB)/1, $0x80
+DATA split2x4AVX2idx<>+471(SB)/1, $0x80
+DATA split2x4AVX2idx<>+472(SB)/1, $0x06
+DATA split2x4AVX2idx<>+473(SB)/1, $0x07
+DATA split2x4AVX2idx<>+474(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+475(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+476(SB)/1, $0x80
+DATA split2x4AVX2idx<>+477(SB)/1, $0x80
+DATA split2x4AVX2idx<>+478(SB)/1, $0x80
+DATA split2x4AVX2idx<>+479(SB)/1, $0x80
+DATA split2x4AVX2idx<>+480(SB)/1, $0x80
+DATA split2x4AVX2idx<>+481(SB)/1, $0x80
+DATA split2x4AVX2idx<>+482(SB)/1, $0x80
+DATA split2x4AVX2idx<>+483(SB)/1, $0x80
+DATA split2x4AVX2idx<>+484(SB)/1, $0x80
+DATA split2x4AVX2idx<>+485(SB)/1, $0x80
+DATA split2x4AVX2idx<>+486(SB)/1, $0x80
+DATA split2x4AVX2idx<>+487(SB)/1, $0x80
+DATA split2x4AVX2idx<>+488(SB)/1, $0x80
+DATA split2x4AVX2idx<>+489(SB)/1, $0x80
+DATA split2x4AVX2idx<>+490(SB)/1, $0x80
+DATA split2x4AVX2idx<>+491(SB)/1, $0x80
+DATA split2x4AVX2idx<>+492(SB)/1, $0x06
+DATA split2x4AVX2idx<>+493(SB)/1, $0x07
+DATA split2x4AVX2idx<>+494(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+495(SB)/1, $0x0f
+DATA split2x4AVX2idx<>+496(SB)/1, $0x80
+DATA split2x4AVX2idx<>+497(SB)/1, $0x80
+DATA split2x4AVX2idx<>+498(SB)/1, $0x80
+DATA split2x4AVX2idx<>+499(SB)/1, $0x80
+DATA split2x4AVX2idx<>+500(SB)/1, $0x80
+DATA split2x4AVX2idx<>+501(SB)/1, $0x80
+DATA split2x4AVX2idx<>+502(SB)/1, $0x80
+DATA split2x4AVX2idx<>+503(SB)/1, $0x80
+DATA split2x4AVX2idx<>+504(SB)/1, $0x80
+DATA split2x4AVX2idx<>+505(SB)/1, $0x80
+DATA split2x4AVX2idx<>+506(SB)/1, $0x80
+DATA split2x4AVX2idx<>+507(SB)/1, $0x80
+DATA split2x4AVX2idx<>+508(SB)/1, $0x06
+DATA split2x4AVX2idx<>+509(SB)/1, $0x07
+DATA split2x4AVX2idx<>+510(SB)/1, $0x0e
+DATA split2x4AVX2idx<>+511(SB)/1, $0x0f
+GLOBL split2x4AVX2idx<>(SB), RODATA|NOPTR, $512
+
+// func interleave2x4AVX2(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX2
+TEXT ·interleave2x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  n+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ BX, BX
+	JZ    interleave2x4AVX2done
+
+interleave2x4AVX2loop:
+	MOVQ         CX, SI
+	VMOVDQU      (SI), Y0
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y1
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y2
+	ADDQ         DX, SI
+	VMOVDQU      (SI), Y3
+	MOVQ         AX, SI
+	VMOVDQU      interleave2x4AVX2idx<>+0(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+32(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+64(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+96(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, (AX)
+	VEXTRACTI128 $0x01, Y4, 64(AX)
+	VMOVDQU      interleave2x4AVX2idx<>+128(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+160(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+192(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+224(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, 16(AX)
+	VEXTRACTI128 $0x01, Y4, 80(AX)
+	VMOVDQU      interleave2x4AVX2idx<>+256(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+288(SB), Y5
+	VPSHUFB      Y5, Y1, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+320(SB), Y5
+	VPSHUFB      Y5, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+352(SB), Y5
+	VPSHUFB      Y5, Y3, Y5
+	VPOR         Y5, Y4, Y4
+	VMOVDQU      X4, 32(AX)
+	VEXTRACTI128 $0x01, Y4, 96(AX)
+	VMOVDQU      interleave2x4AVX2idx<>+384(SB), Y4
+	VPSHUFB      Y4, Y0, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+416(SB), Y0
+	VPSHUFB      Y0, Y1, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+448(SB), Y0
+	VPSHUFB      Y0, Y2, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      interleave2x4AVX2idx<>+480(SB), Y0
+	VPSHUFB      Y0, Y3, Y0
+	VPOR         Y0, Y4, Y4
+	VMOVDQU      X4, 48(AX)
+	VEXTRACTI128 $0x01, Y4, 112(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, BX
+	JNZ          interleave2x4AVX2loop
+	VZEROUPPER
+
+interleave2x4AVX2done:
+	RET
+
+DATA interleave2x4AVX2idx<>+0(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+1(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+2(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+3(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+4(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+5(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+6(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+7(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+8(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+9(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+10(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+11(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+12(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+13(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+14(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+15(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+16(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+17(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+18(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+19(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+20(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+21(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+22(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+23(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+24(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+25(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+26(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+27(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+28(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+29(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+30(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+31(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+32(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+33(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+34(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+35(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+36(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+37(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+38(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+39(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+40(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+41(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+42(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+43(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+44(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+45(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+46(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+47(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+48(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+49(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+50(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+51(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+52(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+53(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+54(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+55(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+56(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+57(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+58(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+59(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+60(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+61(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+62(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+63(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+64(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+65(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+66(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+67(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+68(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+69(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+70(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+71(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+72(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+73(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+74(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+75(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+76(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+77(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+78(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+79(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+80(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+81(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+82(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+83(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+84(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+85(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+86(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+87(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+88(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+89(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+90(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+91(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+92(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+93(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+94(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+95(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+96(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+97(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+98(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+99(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+100(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+101(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+102(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+103(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+104(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+105(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+106(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+107(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+108(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+109(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+110(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+111(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+112(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+113(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+114(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+115(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+116(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+117(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+118(SB)/1, $0x00
+DATA interleave2x4AVX2idx<>+119(SB)/1, $0x01
+DATA interleave2x4AVX2idx<>+120(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+121(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+122(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+123(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+124(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+125(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+126(SB)/1, $0x02
+DATA interleave2x4AVX2idx<>+127(SB)/1, $0x03
+DATA interleave2x4AVX2idx<>+128(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+129(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+130(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+131(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+132(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+133(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+134(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+135(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+136(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+137(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+138(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+139(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+140(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+141(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+142(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+143(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+144(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+145(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+146(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+147(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+148(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+149(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+150(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+151(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+152(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+153(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+154(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+155(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+156(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+157(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+158(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+159(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+160(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+161(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+162(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+163(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+164(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+165(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+166(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+167(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+168(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+169(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+170(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+171(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+172(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+173(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+174(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+175(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+176(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+177(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+178(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+179(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+180(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+181(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+182(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+183(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+184(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+185(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+186(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+187(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+188(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+189(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+190(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+191(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+192(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+193(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+194(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+195(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+196(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+197(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+198(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+199(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+200(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+201(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+202(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+203(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+204(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+205(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+206(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+207(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+208(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+209(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+210(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+211(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+212(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+213(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+214(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+215(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+216(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+217(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+218(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+219(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+220(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+221(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+222(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+223(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+224(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+225(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+226(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+227(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+228(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+229(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+230(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+231(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+232(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+233(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+234(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+235(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+236(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+237(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+238(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+239(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+240(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+241(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+242(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+243(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+244(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+245(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+246(SB)/1, $0x04
+DATA interleave2x4AVX2idx<>+247(SB)/1, $0x05
+DATA interleave2x4AVX2idx<>+248(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+249(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+250(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+251(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+252(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+253(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+254(SB)/1, $0x06
+DATA interleave2x4AVX2idx<>+255(SB)/1, $0x07
+DATA interleave2x4AVX2idx<>+256(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+257(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+258(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+259(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+260(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+261(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+262(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+263(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+264(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+265(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+266(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+267(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+268(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+269(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+270(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+271(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+272(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+273(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+274(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+275(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+276(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+277(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+278(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+279(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+280(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+281(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+282(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+283(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+284(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+285(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+286(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+287(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+288(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+289(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+290(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+291(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+292(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+293(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+294(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+295(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+296(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+297(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+298(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+299(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+300(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+301(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+302(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+303(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+304(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+305(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+306(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+307(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+308(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+309(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+310(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+311(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+312(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+313(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+314(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+315(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+316(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+317(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+318(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+319(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+320(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+321(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+322(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+323(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+324(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+325(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+326(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+327(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+328(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+329(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+330(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+331(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+332(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+333(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+334(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+335(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+336(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+337(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+338(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+339(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+340(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+341(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+342(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+343(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+344(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+345(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+346(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+347(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+348(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+349(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+350(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+351(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+352(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+353(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+354(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+355(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+356(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+357(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+358(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+359(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+360(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+361(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+362(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+363(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+364(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+365(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+366(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+367(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+368(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+369(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+370(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+371(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+372(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+373(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+374(SB)/1, $0x08
+DATA interleave2x4AVX2idx<>+375(SB)/1, $0x09
+DATA interleave2x4AVX2idx<>+376(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+377(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+378(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+379(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+380(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+381(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+382(SB)/1, $0x0a
+DATA interleave2x4AVX2idx<>+383(SB)/1, $0x0b
+DATA interleave2x4AVX2idx<>+384(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+385(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+386(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+387(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+388(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+389(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+390(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+391(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+392(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+393(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+394(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+395(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+396(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+397(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+398(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+399(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+400(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+401(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+402(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+403(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+404(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+405(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+406(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+407(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+408(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+409(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+410(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+411(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+412(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+413(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+414(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+415(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+416(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+417(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+418(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+419(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+420(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+421(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+422(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+423(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+424(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+425(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+426(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+427(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+428(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+429(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+430(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+431(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+432(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+433(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+434(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+435(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+436(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+437(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+438(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+439(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+440(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+441(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+442(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+443(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+444(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+445(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+446(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+447(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+448(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+449(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+450(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+451(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+452(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+453(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+454(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+455(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+456(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+457(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+458(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+459(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+460(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+461(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+462(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+463(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+464(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+465(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+466(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+467(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+468(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+469(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+470(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+471(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+472(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+473(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+474(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+475(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+476(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+477(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+478(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+479(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+480(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+481(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+482(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+483(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+484(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+485(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+486(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+487(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+488(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+489(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+490(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+491(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+492(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+493(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+494(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+495(SB)/1, $0x0f
+DATA interleave2x4AVX2idx<>+496(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+497(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+498(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+499(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+500(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+501(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+502(SB)/1, $0x0c
+DATA interleave2x4AVX2idx<>+503(SB)/1, $0x0d
+DATA interleave2x4AVX2idx<>+504(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+505(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+506(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+507(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+508(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+509(SB)/1, $0x80
+DATA interleave2x4AVX2idx<>+510(SB)/1, $0x0e
+DATA interleave2x4AVX2idx<>+511(SB)/1, $0x0f
+GLOBL interleave2x4AVX2idx<>(SB), RODATA|NOPTR, $512
+
 // func split4x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
 TEXT ·split4x2AVX2(SB), NOSPLIT, $0-32

@@ -62,6 +62,18 @@ func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, 
 // there is one (direct calls: a func value would make dst and src escape).
 func narrowSplit(side, k int, dst, src *byte, ld, n int) bool {
 	switch [2]int{side, k} {
+	case [2]int{32, 2}:
+		split1x2AVX2(dst, src, ld, n)
+	case [2]int{32, 3}:
+		split1x3AVX2(dst, src, ld, n)
+	case [2]int{32, 4}:
+		split1x4AVX2(dst, src, ld, n)
+	case [2]int{16, 2}:
+		split2x2AVX2(dst, src, ld, n)
+	case [2]int{16, 3}:
+		split2x3AVX2(dst, src, ld, n)
+	case [2]int{16, 4}:
+		split2x4AVX2(dst, src, ld, n)
 	case [2]int{8, 2}:
 		split4x2AVX2(dst, src, ld, n)
 	case [2]int{8, 3}:
@@ -81,6 +93,18 @@ func narrowSplit(side, k int, dst, src *byte, ld, n int) bool {
 // narrowInterleave is narrowSplit's inverse.
 func narrowInterleave(side, k int, dst, src *byte, ld, n int) bool {
 	switch [2]int{side, k} {
+	case [2]int{32, 2}:
+		interleave1x2AVX2(dst, src, ld, n)
+	case [2]int{32, 3}:
+		interleave1x3AVX2(dst, src, ld, n)
+	case [2]int{32, 4}:
+		interleave1x4AVX2(dst, src, ld, n)
+	case [2]int{16, 2}:
+		interleave2x2AVX2(dst, src, ld, n)
+	case [2]int{16, 3}:
+		interleave2x3AVX2(dst, src, ld, n)
+	case [2]int{16, 4}:
+		interleave2x4AVX2(dst, src, ld, n)
 	case [2]int{8, 2}:
 		interleave4x2AVX2(dst, src, ld, n)
 	case [2]int{8, 3}:

@@ -244,18 +244,7 @@ func emitNarrow(c *build.Context, name string, size, cols int, split bool) {
 			c.VMOVUPS(o, Mem{Base: dst, Disp: 32 * j})
 		}
 	}
-	if split {
-		c.ADDQ(U32(uint32(32*cols)), src)
-		c.ADDQ(U32(32), dst)
-	} else {
-		c.ADDQ(U32(32), src)
-		c.ADDQ(U32(uint32(32*cols)), dst)
-	}
-	c.SUBQ(U32(uint32(side)), n)
-	c.JNZ(LabelRef(name + "loop"))
-	c.VZEROUPPER()
-	c.Label(name + "done")
-	c.RET()
+	narrowNext(c, name, dst, src, n, side, cols, split)
 }
 
 // laneGatherer emits register permutations and blends of one kernel, its
@@ -470,6 +459,13 @@ func emitNarrowBytes(c *build.Context, name string, size, cols int, split bool) 
 			c.VEXTRACTI128(U8(1), o, Mem{Base: dst, Disp: 16 * (cols + k)})
 		}
 	}
+	narrowNext(c, name, dst, src, n, side, cols, split)
+}
+
+// narrowNext ends a narrow transposition's step: past its side rows of cols
+// columns (32*cols contiguous bytes, 32 of each column), and round again
+// while rows remain.
+func narrowNext(c *build.Context, name string, dst, src, n reg.Register, side, cols int, split bool) {
 	if split {
 		c.ADDQ(U32(uint32(32*cols)), src)
 		c.ADDQ(U32(32), dst)

@@ -2,6 +2,7 @@ package elem
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
@@ -133,6 +134,9 @@ func MaxOf[T Number](a []T) T {
 // panics if a is empty.
 func ArgMin[T Number](a []T) int {
 	mustNotEmpty("ArgMin", len(a))
+	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg() {
+		return byGoRules(a, kernel.ArgMin(a), false)
+	}
 	return indexOf(a, minOf(a))
 }
 
@@ -141,7 +145,32 @@ func ArgMin[T Number](a []T) int {
 // one. It panics if a is empty.
 func ArgMax[T Number](a []T) int {
 	mustNotEmpty("ArgMax", len(a))
+	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg() {
+		return byGoRules(a, kernel.ArgMax(a), true)
+	}
 	return indexOf(a, maxOf(a))
+}
+
+// byGoRules turns the one-pass kernels' index i (the first extreme by the
+// ordered comparison, where -0 and +0 tie; -1 when a holds a NaN) into
+// ArgMax's (greatest) or ArgMin's: the first NaN; and where the extreme
+// found is the zero that loses to the other one (-0 for a max), the first
+// zero of the other sign if a has one. Both are rare searches of their own.
+func byGoRules[T Number](a []T, i int, greatest bool) int {
+	if i < 0 {
+		return kernel.FindNaN(a)
+	}
+	if a[i] != 0 || math.Signbit(float64(a[i])) != greatest {
+		return i
+	}
+	other := T(0) // +0 beats -0 in a max
+	if !greatest {
+		other = T(math.Copysign(0, -1))
+	}
+	if j := kernel.FindBits(a, other); j < len(a) {
+		return j
+	}
+	return i
 }
 
 // minOf is Go's min over a: a NaN (any) when a has one.

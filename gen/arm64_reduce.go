@@ -36,6 +36,10 @@ var neonReducers = map[string]neonReducer{
 	"maxof":    {term: neonElement},
 	"findbits": {},
 	"findnan":  {},
+	// No NEON kernel yet: arm64's ArgMax and ArgMin keep MaxOf (MinOf) and
+	// FindBits, two NEON passes, faster than this generic loop.
+	"argmax": {none: true},
+	"argmin": {none: true},
 }
 
 // neonElement is the term of a plain sum, min or max: the element.

@@ -149,6 +149,13 @@ func writeReduceGeneric(g *goFile, r registry.Reduction) {
 	case registry.FindNaN:
 		g.p("for i, x := range a { if x != x { return i } }")
 		g.p("return len(a)")
+	case registry.FindMax, registry.FindMin:
+		g.p("at := 0")
+		g.p("for i, x := range a {")
+		g.p("if x != x { return -1 }")
+		g.p("if x %s a[at] { at = i }", r.Fold.Beats())
+		g.p("}")
+		g.p("return at")
 	default:
 		var round, tail, cut, advance []string
 		for _, in := range r.Inputs {
@@ -219,6 +226,20 @@ func writeReduceEntry(g *goFile, r registry.Reduction) {
 		pieceArgs = append(pieceArgs, "v")
 	}
 	g.p("c := chunkElems[T]()")
+	if r.Fold.Extreme() {
+		// Each piece's extreme against the earlier pieces': a tie keeps
+		// the earlier one, so the first index stays.
+		g.p("at := 0")
+		g.p("for off := 0; off < len(a); off += c {")
+		g.p("i := %s(a[off:min(off+c, len(a))])", piece)
+		g.p("if i < 0 { return -1 }")
+		g.p("if off == 0 || a[off+i] %s a[at] { at = off + i }", r.Fold.Beats())
+		g.p("}")
+		g.p("return at")
+		g.p("}")
+		g.p("")
+		return
+	}
 	g.p("for off := 0; off < len(a); off += c {")
 	g.p("end := min(off+c, len(a))")
 	if r.Fold.Finds() {
@@ -258,6 +279,17 @@ func writeReduceSwitch(dir, arch string) error {
 		}
 	}
 	g := newGoFile(path, constraint, "kernel", imports...)
+	onePass := "false"
+	for _, r := range registry.Reductions {
+		for _, t := range registry.ReduceTypes {
+			if arch != "" && r.Fold.Extreme() && reduceEmitted[arch](r, t) {
+				onePass = "Current() != Generic"
+			}
+		}
+	}
+	g.doc("OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their\nown with the implementation in use. Where they do not, their generic loop\nis slower than MaxOf (MinOf) followed by FindBits.")
+	g.p("func OnePassArg() bool { return %s }", onePass)
+	g.p("")
 	for _, r := range registry.Reductions {
 		g.doc(fmt.Sprintf("%sPiece runs %s on one piece.", r.Name, r.Entry))
 		g.p("func %sPiece[T Number](%s)%s {", r.Name, reduceOperands(r), reduceResult(r))
@@ -366,5 +398,5 @@ func writeReduceTests(dir string) error {
 
 // foldName names a fold for the tests.
 func foldName(f registry.Fold) string {
-	return [...]string{"sum", "min", "max", "findbits", "findnan"}[f]
+	return [...]string{"sum", "min", "max", "findbits", "findnan", "argmax", "argmin"}[f]
 }

@@ -35,6 +35,8 @@ var x86Reducers = map[string]x86Reducer{
 	"maxof":    {term: x86Load},
 	"findbits": {},
 	"findnan":  {},
+	"argmax":   {},
+	"argmin":   {},
 }
 
 // x86ReduceEmitted tells whether r has an amd64 kernel on t.
@@ -94,6 +96,7 @@ func generateReduceAMD64(dir string) error {
 	c := build.NewContext()
 	c.ConstraintExpr("!purego")
 	addTailMask(c)
+	addArgIota(c)
 	laneMask := c.StaticGlobal("lanemask")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
 	for i := range 16 {
@@ -140,11 +143,14 @@ func (k *x86Reduce) generate(laneMask Mem) {
 	}
 	k.j = k.GP64()
 	k.XORQ(k.j, k.j)
-	if k.r.Fold.Finds() {
+	switch {
+	case k.r.Fold.Extreme():
+		k.extreme(laneMask)
+	case k.r.Fold.Finds():
 		k.find()
-		return
+	default:
+		k.fold(laneMask)
 	}
-	k.fold(laneMask)
 }
 
 // elem is T's moves at this level.
@@ -187,6 +193,17 @@ func (k *x86Reduce) at(i, disp int) Mem {
 	return Mem{Base: k.ins[i], Index: k.j, Scale: uint8(k.t.Size()), Disp: disp * k.t.Size()}
 }
 
+// loopHead emits the label loop and a jump to next when fewer than elems
+// elements are left after j.
+func (k *x86Reduce) loopHead(loop, next string, elems int) {
+	k.Label(loop)
+	cnt := k.GP64()
+	k.MOVQ(k.n, cnt)
+	k.SUBQ(k.j, cnt)
+	k.CMPQ(cnt, U32(uint32(elems)))
+	k.JB(LabelRef(next))
+}
+
 // ats addresses element j + disp of every input.
 func (k *x86Reduce) ats(disp int) []Mem {
 	var ms []Mem
@@ -224,12 +241,7 @@ func (k *x86Reduce) fold(laneMask Mem) {
 	}
 	for _, rounds := range steps {
 		loop, next := fmt.Sprintf("%s_loop%d", k.name, rounds), fmt.Sprintf("%s_after%d", k.name, rounds)
-		k.Label(loop)
-		cnt := k.GP64()
-		k.MOVQ(k.n, cnt)
-		k.SUBQ(k.j, cnt)
-		k.CMPQ(cnt, U32(uint32(rounds*round)))
-		k.JB(LabelRef(next))
+		k.loopHead(loop, next, rounds*round)
 		load := func(m Mem) Op {
 			x := narrow(k.vec(w), w)
 			k.move(m, x)
@@ -414,12 +426,7 @@ func (k *x86Reduce) find() {
 	scalar := k.name + "_scalar"
 	for _, count := range []int{4, 1} {
 		loop, next := fmt.Sprintf("%s_loop%d", k.name, count), fmt.Sprintf("%s_after%d", k.name, count)
-		k.Label(loop)
-		cnt := k.GP64()
-		k.MOVQ(k.n, cnt)
-		k.SUBQ(k.j, cnt)
-		k.CMPQ(cnt, U32(uint32(count*k.lanes)))
-		k.JB(LabelRef(next))
+		k.loopHead(loop, next, count*k.lanes)
 		var hits []Op
 		for v := range count {
 			hits = append(hits, k.hits(k.at(0, v*k.lanes), bc))

@@ -35,10 +35,31 @@ const (
 	FindBits
 	// FindNaN returns the first index of a NaN, or the length.
 	FindNaN
+	// FindMax and FindMin return the first index of the greatest (least)
+	// element by the ordered comparison, where -0 and +0 tie, or -1 if
+	// there is a NaN; 0 for no elements. The index is a property of the
+	// values, not of an order of operations, so kernels may keep any lanes.
+	// Go's rules (NaN wins, -0 < +0) are the caller's: it looks for the
+	// first NaN, or the first zero of the other sign, only when the kernel
+	// says so.
+	FindMax
+	FindMin
 )
 
 // Finds reports whether f searches for an index rather than folding.
-func (f Fold) Finds() bool { return f == FindBits || f == FindNaN }
+func (f Fold) Finds() bool { return f >= FindBits }
+
+// Extreme reports whether f is FindMax or FindMin.
+func (f Fold) Extreme() bool { return f == FindMax || f == FindMin }
+
+// Beats is the Go comparison by which an element replaces the extreme of
+// FindMax (">") or FindMin ("<").
+func (f Fold) Beats() string {
+	if f == FindMin {
+		return "<"
+	}
+	return ">"
+}
 
 // Reduction is one reduction operation of the registry.
 type Reduction struct {
@@ -69,8 +90,11 @@ const ReduceLanes = 32
 var ReduceTypes = Numbers
 
 // Supports reports whether r is defined on t: FindNaN only on the floats
-// (an integer is never a NaN, and its generic kernel returns len(a)).
-func (r Reduction) Supports(t Type) bool { return t.Float || r.Fold != FindNaN }
+// (an integer is never a NaN, and its generic kernel returns len(a)), and
+// FindMax and FindMin too (integers take MaxOf and FindBits, whose kernels
+// are as fast as integer lanes allow, and whose index lanes would overflow
+// in 8- and 16-bit lanes).
+func (r Reduction) Supports(t Type) bool { return t.Float || r.Fold != FindNaN && !r.Fold.Extreme() }
 
 // Reductions lists every reduction.
 var Reductions = []Reduction{
@@ -88,6 +112,10 @@ var Reductions = []Reduction{
 		Doc: "returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a)"},
 	{Name: "findnan", Inputs: []string{"a"}, Fold: FindNaN, Entry: "FindNaN",
 		Doc: "returns the first index of a NaN in a, or len(a)"},
+	{Name: "argmax", Inputs: []string{"a"}, Fold: FindMax, Entry: "ArgMax",
+		Doc: "returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty)"},
+	{Name: "argmin", Inputs: []string{"a"}, Fold: FindMin, Entry: "ArgMin",
+		Doc: "returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty)"},
 }
 
 // ReduceKernelName is the name of the kernel of r on t for isa:

@@ -39,6 +39,16 @@ func findbitsF32AVX2(n int, a *float32, v *float32) int
 //go:noescape
 func findnanF32AVX2(n int, a *float32) int
 
+// argmaxF32AVX2 returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX2.
+//
+//go:noescape
+func argmaxF32AVX2(n int, a *float32) int
+
+// argminF32AVX2 returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX2.
+//
+//go:noescape
+func argminF32AVX2(n int, a *float32) int
+
 // sumF64AVX2 adds a into the accumulators acc in the canonical order with AVX2.
 //
 //go:noescape
@@ -73,6 +83,16 @@ func findbitsF64AVX2(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64AVX2(n int, a *float64) int
+
+// argmaxF64AVX2 returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX2.
+//
+//go:noescape
+func argmaxF64AVX2(n int, a *float64) int
+
+// argminF64AVX2 returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX2.
+//
+//go:noescape
+func argminF64AVX2(n int, a *float64) int
 
 // sumI8AVX2 adds a into the accumulators acc in the canonical order with AVX2.
 //
@@ -349,6 +369,16 @@ func findbitsF32AVX512(n int, a *float32, v *float32) int
 //go:noescape
 func findnanF32AVX512(n int, a *float32) int
 
+// argmaxF32AVX512 returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX512.
+//
+//go:noescape
+func argmaxF32AVX512(n int, a *float32) int
+
+// argminF32AVX512 returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX512.
+//
+//go:noescape
+func argminF32AVX512(n int, a *float32) int
+
 // sumF64AVX512 adds a into the accumulators acc in the canonical order with AVX512.
 //
 //go:noescape
@@ -383,6 +413,16 @@ func findbitsF64AVX512(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64AVX512(n int, a *float64) int
+
+// argmaxF64AVX512 returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX512.
+//
+//go:noescape
+func argmaxF64AVX512(n int, a *float64) int
+
+// argminF64AVX512 returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with AVX512.
+//
+//go:noescape
+func argminF64AVX512(n int, a *float64) int
 
 // sumI8AVX512 adds a into the accumulators acc in the canonical order with AVX512.
 //

@@ -71,6 +71,106 @@ DATA tailmask<>+504(SB)/8, $0x7fffffffffffffff
 DATA tailmask<>+512(SB)/8, $0xffffffffffffffff
 GLOBL tailmask<>(SB), RODATA|NOPTR, $520
 
+DATA argiota32<>+0(SB)/4, $0x00000000
+DATA argiota32<>+4(SB)/4, $0x00000001
+DATA argiota32<>+8(SB)/4, $0x00000002
+DATA argiota32<>+12(SB)/4, $0x00000003
+DATA argiota32<>+16(SB)/4, $0x00000004
+DATA argiota32<>+20(SB)/4, $0x00000005
+DATA argiota32<>+24(SB)/4, $0x00000006
+DATA argiota32<>+28(SB)/4, $0x00000007
+DATA argiota32<>+32(SB)/4, $0x00000008
+DATA argiota32<>+36(SB)/4, $0x00000009
+DATA argiota32<>+40(SB)/4, $0x0000000a
+DATA argiota32<>+44(SB)/4, $0x0000000b
+DATA argiota32<>+48(SB)/4, $0x0000000c
+DATA argiota32<>+52(SB)/4, $0x0000000d
+DATA argiota32<>+56(SB)/4, $0x0000000e
+DATA argiota32<>+60(SB)/4, $0x0000000f
+DATA argiota32<>+64(SB)/4, $0x00000010
+DATA argiota32<>+68(SB)/4, $0x00000011
+DATA argiota32<>+72(SB)/4, $0x00000012
+DATA argiota32<>+76(SB)/4, $0x00000013
+DATA argiota32<>+80(SB)/4, $0x00000014
+DATA argiota32<>+84(SB)/4, $0x00000015
+DATA argiota32<>+88(SB)/4, $0x00000016
+DATA argiota32<>+92(SB)/4, $0x00000017
+DATA argiota32<>+96(SB)/4, $0x00000018
+DATA argiota32<>+100(SB)/4, $0x00000019
+DATA argiota32<>+104(SB)/4, $0x0000001a
+DATA argiota32<>+108(SB)/4, $0x0000001b
+DATA argiota32<>+112(SB)/4, $0x0000001c
+DATA argiota32<>+116(SB)/4, $0x0000001d
+DATA argiota32<>+120(SB)/4, $0x0000001e
+DATA argiota32<>+124(SB)/4, $0x0000001f
+DATA argiota32<>+128(SB)/4, $0x00000020
+DATA argiota32<>+132(SB)/4, $0x00000021
+DATA argiota32<>+136(SB)/4, $0x00000022
+DATA argiota32<>+140(SB)/4, $0x00000023
+DATA argiota32<>+144(SB)/4, $0x00000024
+DATA argiota32<>+148(SB)/4, $0x00000025
+DATA argiota32<>+152(SB)/4, $0x00000026
+DATA argiota32<>+156(SB)/4, $0x00000027
+DATA argiota32<>+160(SB)/4, $0x00000028
+DATA argiota32<>+164(SB)/4, $0x00000029
+DATA argiota32<>+168(SB)/4, $0x0000002a
+DATA argiota32<>+172(SB)/4, $0x0000002b
+DATA argiota32<>+176(SB)/4, $0x0000002c
+DATA argiota32<>+180(SB)/4, $0x0000002d
+DATA argiota32<>+184(SB)/4, $0x0000002e
+DATA argiota32<>+188(SB)/4, $0x0000002f
+DATA argiota32<>+192(SB)/4, $0x00000030
+DATA argiota32<>+196(SB)/4, $0x00000031
+DATA argiota32<>+200(SB)/4, $0x00000032
+DATA argiota32<>+204(SB)/4, $0x00000033
+DATA argiota32<>+208(SB)/4, $0x00000034
+DATA argiota32<>+212(SB)/4, $0x00000035
+DATA argiota32<>+216(SB)/4, $0x00000036
+DATA argiota32<>+220(SB)/4, $0x00000037
+DATA argiota32<>+224(SB)/4, $0x00000038
+DATA argiota32<>+228(SB)/4, $0x00000039
+DATA argiota32<>+232(SB)/4, $0x0000003a
+DATA argiota32<>+236(SB)/4, $0x0000003b
+DATA argiota32<>+240(SB)/4, $0x0000003c
+DATA argiota32<>+244(SB)/4, $0x0000003d
+DATA argiota32<>+248(SB)/4, $0x0000003e
+DATA argiota32<>+252(SB)/4, $0x0000003f
+GLOBL argiota32<>(SB), RODATA|NOPTR, $256
+
+DATA argiota64<>+0(SB)/8, $0x0000000000000000
+DATA argiota64<>+8(SB)/8, $0x0000000000000001
+DATA argiota64<>+16(SB)/8, $0x0000000000000002
+DATA argiota64<>+24(SB)/8, $0x0000000000000003
+DATA argiota64<>+32(SB)/8, $0x0000000000000004
+DATA argiota64<>+40(SB)/8, $0x0000000000000005
+DATA argiota64<>+48(SB)/8, $0x0000000000000006
+DATA argiota64<>+56(SB)/8, $0x0000000000000007
+DATA argiota64<>+64(SB)/8, $0x0000000000000008
+DATA argiota64<>+72(SB)/8, $0x0000000000000009
+DATA argiota64<>+80(SB)/8, $0x000000000000000a
+DATA argiota64<>+88(SB)/8, $0x000000000000000b
+DATA argiota64<>+96(SB)/8, $0x000000000000000c
+DATA argiota64<>+104(SB)/8, $0x000000000000000d
+DATA argiota64<>+112(SB)/8, $0x000000000000000e
+DATA argiota64<>+120(SB)/8, $0x000000000000000f
+DATA argiota64<>+128(SB)/8, $0x0000000000000010
+DATA argiota64<>+136(SB)/8, $0x0000000000000011
+DATA argiota64<>+144(SB)/8, $0x0000000000000012
+DATA argiota64<>+152(SB)/8, $0x0000000000000013
+DATA argiota64<>+160(SB)/8, $0x0000000000000014
+DATA argiota64<>+168(SB)/8, $0x0000000000000015
+DATA argiota64<>+176(SB)/8, $0x0000000000000016
+DATA argiota64<>+184(SB)/8, $0x0000000000000017
+DATA argiota64<>+192(SB)/8, $0x0000000000000018
+DATA argiota64<>+200(SB)/8, $0x0000000000000019
+DATA argiota64<>+208(SB)/8, $0x000000000000001a
+DATA argiota64<>+216(SB)/8, $0x000000000000001b
+DATA argiota64<>+224(SB)/8, $0x000000000000001c
+DATA argiota64<>+232(SB)/8, $0x000000000000001d
+DATA argiota64<>+240(SB)/8, $0x000000000000001e
+DATA argiota64<>+248(SB)/8, $0x000000000000001f
+GLOBL argiota64<>(SB), RODATA|NOPTR, $256
+
 DATA lanemask<>+0(SB)/4, $0xffffffff
 DATA lanemask<>+4(SB)/4, $0xffffffff
 DATA lanemask<>+8(SB)/4, $0xffffffff
@@ -1005,6 +1105,272 @@ findnanF32AVX2_none:
 
 findnanF32AVX2_found:
 	MOVQ DX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argmaxF32AVX2(n int, a *float32) int
+// Requires: AVX, AVX2
+TEXT ·argmaxF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0xff800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VMOVUPS      Y0, Y3
+	VPXOR        Y4, Y4, Y4
+	VMOVUPS      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVUPS      Y0, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+
+argmaxF32AVX2_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000020
+	JB           argmaxF32AVX2_after4
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VMOVUPS      (CX)(DX*4), Y11
+	VCMPPS       $0x1e, Y1, Y11, Y12
+	VBLENDVPS    Y12, Y11, Y1, Y1
+	VBLENDVPS    Y12, Y10, Y2, Y2
+	VMOVUPS      32(CX)(DX*4), Y12
+	VCMPPS       $0x1e, Y3, Y12, Y13
+	VBLENDVPS    Y13, Y12, Y3, Y3
+	VBLENDVPS    Y13, Y10, Y4, Y4
+	VMOVUPS      64(CX)(DX*4), Y13
+	VCMPPS       $0x1e, Y5, Y13, Y14
+	VBLENDVPS    Y14, Y13, Y5, Y5
+	VBLENDVPS    Y14, Y10, Y6, Y6
+	VMOVUPS      96(CX)(DX*4), Y14
+	VCMPPS       $0x1e, Y7, Y14, Y15
+	VBLENDVPS    Y15, Y14, Y7, Y7
+	VBLENDVPS    Y15, Y10, Y8, Y8
+	VCMPPS       $0x03, Y12, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	VCMPPS       $0x03, Y14, Y13, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000020, DX
+	JMP          argmaxF32AVX2_loop4
+
+argmaxF32AVX2_after4:
+argmaxF32AVX2_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000008
+	JB           argmaxF32AVX2_after1
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VMOVUPS      (CX)(DX*4), Y11
+	VCMPPS       $0x1e, Y1, Y11, Y12
+	VBLENDVPS    Y12, Y11, Y1, Y1
+	VBLENDVPS    Y12, Y10, Y2, Y2
+	VCMPPS       $0x03, Y11, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000008, DX
+	JMP          argmaxF32AVX2_loop1
+
+argmaxF32AVX2_after1:
+	SUBQ         DX, AX
+	JZ           argmaxF32AVX2_combine
+	VMOVUPS      Y0, Y0
+	LEAQ         lanemask<>+0(SB), BX
+	SHLQ         $0x02, AX
+	SUBQ         AX, BX
+	VMOVDQU      32(BX), Y10
+	VMASKMOVPS   (CX)(DX*4), Y10, Y11
+	VBLENDVPS    Y10, Y11, Y0, Y0
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VCMPPS       $0x1e, Y1, Y0, Y11
+	VBLENDVPS    Y11, Y0, Y1, Y1
+	VBLENDVPS    Y11, Y10, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VPOR         Y0, Y9, Y9
+
+argmaxF32AVX2_combine:
+	VPTEST       Y9, Y9
+	JNE          argmaxF32AVX2_nan
+	VMAXPS       Y3, Y1, Y0
+	VMAXPS       Y5, Y0, Y0
+	VMAXPS       Y7, Y0, Y0
+	VPERM2F128   $0x01, Y0, Y0, Y9
+	VMAXPS       Y9, Y0, Y0
+	VPSHUFD      $0x4e, Y0, Y9
+	VMAXPS       Y9, Y0, Y0
+	VPSHUFD      $0xb1, Y0, Y9
+	VMAXPS       Y9, Y0, Y0
+	MOVL         $0x7fffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVUPS      Y9, Y10
+	VPADDD       argiota32<>+0(SB), Y2, Y2
+	VCMPPS       $0x00, Y0, Y1, Y1
+	VBLENDVPS    Y1, Y2, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+32(SB), Y4, Y4
+	VCMPPS       $0x00, Y0, Y3, Y1
+	VBLENDVPS    Y1, Y4, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+64(SB), Y6, Y6
+	VCMPPS       $0x00, Y0, Y5, Y1
+	VBLENDVPS    Y1, Y6, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+96(SB), Y8, Y8
+	VCMPPS       $0x00, Y0, Y7, Y0
+	VBLENDVPS    Y0, Y8, Y9, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPSHUFD      $0x4e, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPSHUFD      $0xb1, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VMOVD        X10, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argmaxF32AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argminF32AVX2(n int, a *float32) int
+// Requires: AVX, AVX2
+TEXT ·argminF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0x7f800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VMOVUPS      Y0, Y3
+	VPXOR        Y4, Y4, Y4
+	VMOVUPS      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVUPS      Y0, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+
+argminF32AVX2_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000020
+	JB           argminF32AVX2_after4
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VMOVUPS      (CX)(DX*4), Y11
+	VCMPPS       $0x11, Y1, Y11, Y12
+	VBLENDVPS    Y12, Y11, Y1, Y1
+	VBLENDVPS    Y12, Y10, Y2, Y2
+	VMOVUPS      32(CX)(DX*4), Y12
+	VCMPPS       $0x11, Y3, Y12, Y13
+	VBLENDVPS    Y13, Y12, Y3, Y3
+	VBLENDVPS    Y13, Y10, Y4, Y4
+	VMOVUPS      64(CX)(DX*4), Y13
+	VCMPPS       $0x11, Y5, Y13, Y14
+	VBLENDVPS    Y14, Y13, Y5, Y5
+	VBLENDVPS    Y14, Y10, Y6, Y6
+	VMOVUPS      96(CX)(DX*4), Y14
+	VCMPPS       $0x11, Y7, Y14, Y15
+	VBLENDVPS    Y15, Y14, Y7, Y7
+	VBLENDVPS    Y15, Y10, Y8, Y8
+	VCMPPS       $0x03, Y12, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	VCMPPS       $0x03, Y14, Y13, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000020, DX
+	JMP          argminF32AVX2_loop4
+
+argminF32AVX2_after4:
+argminF32AVX2_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000008
+	JB           argminF32AVX2_after1
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VMOVUPS      (CX)(DX*4), Y11
+	VCMPPS       $0x11, Y1, Y11, Y12
+	VBLENDVPS    Y12, Y11, Y1, Y1
+	VBLENDVPS    Y12, Y10, Y2, Y2
+	VCMPPS       $0x03, Y11, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000008, DX
+	JMP          argminF32AVX2_loop1
+
+argminF32AVX2_after1:
+	SUBQ         DX, AX
+	JZ           argminF32AVX2_combine
+	VMOVUPS      Y0, Y0
+	LEAQ         lanemask<>+0(SB), BX
+	SHLQ         $0x02, AX
+	SUBQ         AX, BX
+	VMOVDQU      32(BX), Y10
+	VMASKMOVPS   (CX)(DX*4), Y10, Y11
+	VBLENDVPS    Y10, Y11, Y0, Y0
+	VMOVQ        DX, X10
+	VPBROADCASTD X10, Y10
+	VCMPPS       $0x11, Y1, Y0, Y11
+	VBLENDVPS    Y11, Y0, Y1, Y1
+	VBLENDVPS    Y11, Y10, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VPOR         Y0, Y9, Y9
+
+argminF32AVX2_combine:
+	VPTEST       Y9, Y9
+	JNE          argminF32AVX2_nan
+	VMINPS       Y3, Y1, Y0
+	VMINPS       Y5, Y0, Y0
+	VMINPS       Y7, Y0, Y0
+	VPERM2F128   $0x01, Y0, Y0, Y9
+	VMINPS       Y9, Y0, Y0
+	VPSHUFD      $0x4e, Y0, Y9
+	VMINPS       Y9, Y0, Y0
+	VPSHUFD      $0xb1, Y0, Y9
+	VMINPS       Y9, Y0, Y0
+	MOVL         $0x7fffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVUPS      Y9, Y10
+	VPADDD       argiota32<>+0(SB), Y2, Y2
+	VCMPPS       $0x00, Y0, Y1, Y1
+	VBLENDVPS    Y1, Y2, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+32(SB), Y4, Y4
+	VCMPPS       $0x00, Y0, Y3, Y1
+	VBLENDVPS    Y1, Y4, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+64(SB), Y6, Y6
+	VCMPPS       $0x00, Y0, Y5, Y1
+	VBLENDVPS    Y1, Y6, Y9, Y1
+	VPMINSD      Y1, Y10, Y10
+	VPADDD       argiota32<>+96(SB), Y8, Y8
+	VCMPPS       $0x00, Y0, Y7, Y0
+	VBLENDVPS    Y0, Y8, Y9, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPSHUFD      $0x4e, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VPSHUFD      $0xb1, Y10, Y0
+	VPMINSD      Y0, Y10, Y10
+	VMOVD        X10, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argminF32AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
 	VZEROUPPER
 	RET
 
@@ -2261,6 +2627,276 @@ findnanF64AVX2_none:
 
 findnanF64AVX2_found:
 	MOVQ DX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argmaxF64AVX2(n int, a *float64) int
+// Requires: AVX, AVX2
+TEXT ·argmaxF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0xfff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVUPD      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VMOVUPD      Y0, Y3
+	VPXOR        Y4, Y4, Y4
+	VMOVUPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVUPD      Y0, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+
+argmaxF64AVX2_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000010
+	JB           argmaxF64AVX2_after4
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VMOVUPD      (CX)(DX*8), Y11
+	VCMPPD       $0x1e, Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VBLENDVPD    Y12, Y10, Y2, Y2
+	VMOVUPD      32(CX)(DX*8), Y12
+	VCMPPD       $0x1e, Y3, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y3, Y3
+	VBLENDVPD    Y13, Y10, Y4, Y4
+	VMOVUPD      64(CX)(DX*8), Y13
+	VCMPPD       $0x1e, Y5, Y13, Y14
+	VBLENDVPD    Y14, Y13, Y5, Y5
+	VBLENDVPD    Y14, Y10, Y6, Y6
+	VMOVUPD      96(CX)(DX*8), Y14
+	VCMPPD       $0x1e, Y7, Y14, Y15
+	VBLENDVPD    Y15, Y14, Y7, Y7
+	VBLENDVPD    Y15, Y10, Y8, Y8
+	VCMPPD       $0x03, Y12, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	VCMPPD       $0x03, Y14, Y13, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000010, DX
+	JMP          argmaxF64AVX2_loop4
+
+argmaxF64AVX2_after4:
+argmaxF64AVX2_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000004
+	JB           argmaxF64AVX2_after1
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VMOVUPD      (CX)(DX*8), Y11
+	VCMPPD       $0x1e, Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VBLENDVPD    Y12, Y10, Y2, Y2
+	VCMPPD       $0x03, Y11, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000004, DX
+	JMP          argmaxF64AVX2_loop1
+
+argmaxF64AVX2_after1:
+	SUBQ         DX, AX
+	JZ           argmaxF64AVX2_combine
+	VMOVUPD      Y0, Y0
+	LEAQ         lanemask<>+0(SB), BX
+	SHLQ         $0x03, AX
+	SUBQ         AX, BX
+	VMOVDQU      32(BX), Y10
+	VMASKMOVPD   (CX)(DX*8), Y10, Y11
+	VBLENDVPD    Y10, Y11, Y0, Y0
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VCMPPD       $0x1e, Y1, Y0, Y11
+	VBLENDVPD    Y11, Y0, Y1, Y1
+	VBLENDVPD    Y11, Y10, Y2, Y2
+	VCMPPD       $0x03, Y0, Y0, Y0
+	VPOR         Y0, Y9, Y9
+
+argmaxF64AVX2_combine:
+	VPTEST       Y9, Y9
+	JNE          argmaxF64AVX2_nan
+	VMAXPD       Y3, Y1, Y0
+	VMAXPD       Y5, Y0, Y0
+	VMAXPD       Y7, Y0, Y0
+	VPERM2F128   $0x01, Y0, Y0, Y9
+	VMAXPD       Y9, Y0, Y0
+	VPSHUFD      $0x4e, Y0, Y9
+	VMAXPD       Y9, Y0, Y0
+	MOVQ         $0x7fffffffffffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Y9
+	VMOVUPD      Y9, Y10
+	VPADDQ       argiota64<>+0(SB), Y2, Y2
+	VCMPPD       $0x00, Y0, Y1, Y1
+	VBLENDVPD    Y1, Y2, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+32(SB), Y4, Y4
+	VCMPPD       $0x00, Y0, Y3, Y1
+	VBLENDVPD    Y1, Y4, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+64(SB), Y6, Y6
+	VCMPPD       $0x00, Y0, Y5, Y1
+	VBLENDVPD    Y1, Y6, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+96(SB), Y8, Y8
+	VCMPPD       $0x00, Y0, Y7, Y0
+	VBLENDVPD    Y0, Y8, Y9, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VPSHUFD      $0x4e, Y10, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VMOVQ        X10, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argmaxF64AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argminF64AVX2(n int, a *float64) int
+// Requires: AVX, AVX2
+TEXT ·argminF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0x7ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVUPD      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VMOVUPD      Y0, Y3
+	VPXOR        Y4, Y4, Y4
+	VMOVUPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVUPD      Y0, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+
+argminF64AVX2_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000010
+	JB           argminF64AVX2_after4
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VMOVUPD      (CX)(DX*8), Y11
+	VCMPPD       $0x11, Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VBLENDVPD    Y12, Y10, Y2, Y2
+	VMOVUPD      32(CX)(DX*8), Y12
+	VCMPPD       $0x11, Y3, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y3, Y3
+	VBLENDVPD    Y13, Y10, Y4, Y4
+	VMOVUPD      64(CX)(DX*8), Y13
+	VCMPPD       $0x11, Y5, Y13, Y14
+	VBLENDVPD    Y14, Y13, Y5, Y5
+	VBLENDVPD    Y14, Y10, Y6, Y6
+	VMOVUPD      96(CX)(DX*8), Y14
+	VCMPPD       $0x11, Y7, Y14, Y15
+	VBLENDVPD    Y15, Y14, Y7, Y7
+	VBLENDVPD    Y15, Y10, Y8, Y8
+	VCMPPD       $0x03, Y12, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	VCMPPD       $0x03, Y14, Y13, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000010, DX
+	JMP          argminF64AVX2_loop4
+
+argminF64AVX2_after4:
+argminF64AVX2_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000004
+	JB           argminF64AVX2_after1
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VMOVUPD      (CX)(DX*8), Y11
+	VCMPPD       $0x11, Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VBLENDVPD    Y12, Y10, Y2, Y2
+	VCMPPD       $0x03, Y11, Y11, Y10
+	VPOR         Y10, Y9, Y9
+	ADDQ         $0x00000004, DX
+	JMP          argminF64AVX2_loop1
+
+argminF64AVX2_after1:
+	SUBQ         DX, AX
+	JZ           argminF64AVX2_combine
+	VMOVUPD      Y0, Y0
+	LEAQ         lanemask<>+0(SB), BX
+	SHLQ         $0x03, AX
+	SUBQ         AX, BX
+	VMOVDQU      32(BX), Y10
+	VMASKMOVPD   (CX)(DX*8), Y10, Y11
+	VBLENDVPD    Y10, Y11, Y0, Y0
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	VCMPPD       $0x11, Y1, Y0, Y11
+	VBLENDVPD    Y11, Y0, Y1, Y1
+	VBLENDVPD    Y11, Y10, Y2, Y2
+	VCMPPD       $0x03, Y0, Y0, Y0
+	VPOR         Y0, Y9, Y9
+
+argminF64AVX2_combine:
+	VPTEST       Y9, Y9
+	JNE          argminF64AVX2_nan
+	VMINPD       Y3, Y1, Y0
+	VMINPD       Y5, Y0, Y0
+	VMINPD       Y7, Y0, Y0
+	VPERM2F128   $0x01, Y0, Y0, Y9
+	VMINPD       Y9, Y0, Y0
+	VPSHUFD      $0x4e, Y0, Y9
+	VMINPD       Y9, Y0, Y0
+	MOVQ         $0x7fffffffffffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Y9
+	VMOVUPD      Y9, Y10
+	VPADDQ       argiota64<>+0(SB), Y2, Y2
+	VCMPPD       $0x00, Y0, Y1, Y1
+	VBLENDVPD    Y1, Y2, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+32(SB), Y4, Y4
+	VCMPPD       $0x00, Y0, Y3, Y1
+	VBLENDVPD    Y1, Y4, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+64(SB), Y6, Y6
+	VCMPPD       $0x00, Y0, Y5, Y1
+	VBLENDVPD    Y1, Y6, Y9, Y1
+	VPCMPGTQ     Y1, Y10, Y2
+	VBLENDVPD    Y2, Y1, Y10, Y10
+	VPADDQ       argiota64<>+96(SB), Y8, Y8
+	VCMPPD       $0x00, Y0, Y7, Y0
+	VBLENDVPD    Y0, Y8, Y9, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VPSHUFD      $0x4e, Y10, Y0
+	VPCMPGTQ     Y0, Y10, Y1
+	VBLENDVPD    Y1, Y0, Y10, Y10
+	VMOVQ        X10, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argminF64AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
 	VZEROUPPER
 	RET
 
@@ -8359,6 +8995,266 @@ findnanF32AVX512_found:
 	VZEROUPPER
 	RET
 
+// func argmaxF32AVX512(n int, a *float32) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·argmaxF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0xff800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z5
+	VPXORD       Z1, Z1, Z1
+	VMOVUPS      Z0, Z6
+	VPXORD       Z2, Z2, Z2
+	VMOVUPS      Z0, Z7
+	VPXORD       Z3, Z3, Z3
+	VMOVUPS      Z0, Z8
+	VPXORD       Z4, Z4, Z4
+	KXORW        K1, K1, K1
+
+argmaxF32AVX512_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000040
+	JB           argmaxF32AVX512_after4
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      (CX)(DX*4), Z10
+	VCMPPS       $0x1e, Z5, Z10, K2
+	VMOVAPS      Z10, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VMOVUPS      64(CX)(DX*4), Z11
+	VCMPPS       $0x1e, Z6, Z11, K2
+	VMOVAPS      Z11, K2, Z6
+	VMOVDQA32    Z9, K2, Z2
+	VMOVUPS      128(CX)(DX*4), Z12
+	VCMPPS       $0x1e, Z7, Z12, K2
+	VMOVAPS      Z12, K2, Z7
+	VMOVDQA32    Z9, K2, Z3
+	VMOVUPS      192(CX)(DX*4), Z13
+	VCMPPS       $0x1e, Z8, Z13, K2
+	VMOVAPS      Z13, K2, Z8
+	VMOVDQA32    Z9, K2, Z4
+	VCMPPS       $0x03, Z11, Z10, K2
+	KORW         K2, K1, K1
+	VCMPPS       $0x03, Z13, Z12, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000040, DX
+	JMP          argmaxF32AVX512_loop4
+
+argmaxF32AVX512_after4:
+argmaxF32AVX512_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000010
+	JB           argmaxF32AVX512_after1
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      (CX)(DX*4), Z10
+	VCMPPS       $0x1e, Z5, Z10, K2
+	VMOVAPS      Z10, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VCMPPS       $0x03, Z10, Z10, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000010, DX
+	JMP          argmaxF32AVX512_loop1
+
+argmaxF32AVX512_after1:
+	SUBQ         DX, AX
+	JZ           argmaxF32AVX512_combine
+	VMOVUPS      Z0, Z0
+	LEAQ         tailmask<>+0(SB), BX
+	KMOVQ        (BX)(AX*8), K2
+	VMOVUPS      (CX)(DX*4), K2, Z0
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VCMPPS       $0x1e, Z5, Z0, K2
+	VMOVAPS      Z0, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	KORW         K2, K1, K1
+
+argmaxF32AVX512_combine:
+	KORTESTW     K1, K1
+	JNE          argmaxF32AVX512_nan
+	VMAXPS       Z6, Z5, Z0
+	VMAXPS       Z7, Z0, Z0
+	VMAXPS       Z8, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z9
+	VMAXPS       Z9, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z9
+	VMAXPS       Z9, Z0, Z0
+	VPSHUFD      $0x4e, Z0, Z9
+	VMAXPS       Z9, Z0, Z0
+	VPSHUFD      $0xb1, Z0, Z9
+	VMAXPS       Z9, Z0, Z0
+	MOVL         $0x7fffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      Z9, Z9
+	VPADDD       argiota32<>+0(SB), Z1, Z1
+	VCMPPS       $0x00, Z0, Z5, K1
+	VPMINSD      Z1, Z9, K1, Z9
+	VPADDD       argiota32<>+64(SB), Z2, Z2
+	VCMPPS       $0x00, Z0, Z6, K1
+	VPMINSD      Z2, Z9, K1, Z9
+	VPADDD       argiota32<>+128(SB), Z3, Z3
+	VCMPPS       $0x00, Z0, Z7, K1
+	VPMINSD      Z3, Z9, K1, Z9
+	VPADDD       argiota32<>+192(SB), Z4, Z4
+	VCMPPS       $0x00, Z0, Z8, K1
+	VPMINSD      Z4, Z9, K1, Z9
+	VSHUFF64X2   $0x4e, Z9, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VSHUFF64X2   $0xb1, Z9, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VPSHUFD      $0x4e, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VPSHUFD      $0xb1, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VMOVD        X9, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argmaxF32AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argminF32AVX512(n int, a *float32) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·argminF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0x7f800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z5
+	VPXORD       Z1, Z1, Z1
+	VMOVUPS      Z0, Z6
+	VPXORD       Z2, Z2, Z2
+	VMOVUPS      Z0, Z7
+	VPXORD       Z3, Z3, Z3
+	VMOVUPS      Z0, Z8
+	VPXORD       Z4, Z4, Z4
+	KXORW        K1, K1, K1
+
+argminF32AVX512_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000040
+	JB           argminF32AVX512_after4
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      (CX)(DX*4), Z10
+	VCMPPS       $0x11, Z5, Z10, K2
+	VMOVAPS      Z10, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VMOVUPS      64(CX)(DX*4), Z11
+	VCMPPS       $0x11, Z6, Z11, K2
+	VMOVAPS      Z11, K2, Z6
+	VMOVDQA32    Z9, K2, Z2
+	VMOVUPS      128(CX)(DX*4), Z12
+	VCMPPS       $0x11, Z7, Z12, K2
+	VMOVAPS      Z12, K2, Z7
+	VMOVDQA32    Z9, K2, Z3
+	VMOVUPS      192(CX)(DX*4), Z13
+	VCMPPS       $0x11, Z8, Z13, K2
+	VMOVAPS      Z13, K2, Z8
+	VMOVDQA32    Z9, K2, Z4
+	VCMPPS       $0x03, Z11, Z10, K2
+	KORW         K2, K1, K1
+	VCMPPS       $0x03, Z13, Z12, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000040, DX
+	JMP          argminF32AVX512_loop4
+
+argminF32AVX512_after4:
+argminF32AVX512_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000010
+	JB           argminF32AVX512_after1
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      (CX)(DX*4), Z10
+	VCMPPS       $0x11, Z5, Z10, K2
+	VMOVAPS      Z10, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VCMPPS       $0x03, Z10, Z10, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000010, DX
+	JMP          argminF32AVX512_loop1
+
+argminF32AVX512_after1:
+	SUBQ         DX, AX
+	JZ           argminF32AVX512_combine
+	VMOVUPS      Z0, Z0
+	LEAQ         tailmask<>+0(SB), BX
+	KMOVQ        (BX)(AX*8), K2
+	VMOVUPS      (CX)(DX*4), K2, Z0
+	VMOVQ        DX, X9
+	VPBROADCASTD X9, Z9
+	VCMPPS       $0x11, Z5, Z0, K2
+	VMOVAPS      Z0, K2, Z5
+	VMOVDQA32    Z9, K2, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	KORW         K2, K1, K1
+
+argminF32AVX512_combine:
+	KORTESTW     K1, K1
+	JNE          argminF32AVX512_nan
+	VMINPS       Z6, Z5, Z0
+	VMINPS       Z7, Z0, Z0
+	VMINPS       Z8, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z9
+	VMINPS       Z9, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z9
+	VMINPS       Z9, Z0, Z0
+	VPSHUFD      $0x4e, Z0, Z9
+	VMINPS       Z9, Z0, Z0
+	VPSHUFD      $0xb1, Z0, Z9
+	VMINPS       Z9, Z0, Z0
+	MOVL         $0x7fffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTD X9, Z9
+	VMOVUPS      Z9, Z9
+	VPADDD       argiota32<>+0(SB), Z1, Z1
+	VCMPPS       $0x00, Z0, Z5, K1
+	VPMINSD      Z1, Z9, K1, Z9
+	VPADDD       argiota32<>+64(SB), Z2, Z2
+	VCMPPS       $0x00, Z0, Z6, K1
+	VPMINSD      Z2, Z9, K1, Z9
+	VPADDD       argiota32<>+128(SB), Z3, Z3
+	VCMPPS       $0x00, Z0, Z7, K1
+	VPMINSD      Z3, Z9, K1, Z9
+	VPADDD       argiota32<>+192(SB), Z4, Z4
+	VCMPPS       $0x00, Z0, Z8, K1
+	VPMINSD      Z4, Z9, K1, Z9
+	VSHUFF64X2   $0x4e, Z9, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VSHUFF64X2   $0xb1, Z9, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VPSHUFD      $0x4e, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VPSHUFD      $0xb1, Z9, Z0
+	VPMINSD      Z0, Z9, Z9
+	VMOVD        X9, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argminF32AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func sumF64AVX512(n int, acc *float64, a *float64)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·sumF64AVX512(SB), NOSPLIT, $0-24
@@ -9235,6 +10131,258 @@ findnanF64AVX512_none:
 
 findnanF64AVX512_found:
 	MOVQ DX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argmaxF64AVX512(n int, a *float64) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·argmaxF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0xfff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVUPD      Z0, Z5
+	VPXORD       Z1, Z1, Z1
+	VMOVUPD      Z0, Z6
+	VPXORD       Z2, Z2, Z2
+	VMOVUPD      Z0, Z7
+	VPXORD       Z3, Z3, Z3
+	VMOVUPD      Z0, Z8
+	VPXORD       Z4, Z4, Z4
+	KXORW        K1, K1, K1
+
+argmaxF64AVX512_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000020
+	JB           argmaxF64AVX512_after4
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      (CX)(DX*8), Z10
+	VCMPPD       $0x1e, Z5, Z10, K2
+	VMOVAPD      Z10, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VMOVUPD      64(CX)(DX*8), Z11
+	VCMPPD       $0x1e, Z6, Z11, K2
+	VMOVAPD      Z11, K2, Z6
+	VMOVDQA64    Z9, K2, Z2
+	VMOVUPD      128(CX)(DX*8), Z12
+	VCMPPD       $0x1e, Z7, Z12, K2
+	VMOVAPD      Z12, K2, Z7
+	VMOVDQA64    Z9, K2, Z3
+	VMOVUPD      192(CX)(DX*8), Z13
+	VCMPPD       $0x1e, Z8, Z13, K2
+	VMOVAPD      Z13, K2, Z8
+	VMOVDQA64    Z9, K2, Z4
+	VCMPPD       $0x03, Z11, Z10, K2
+	KORW         K2, K1, K1
+	VCMPPD       $0x03, Z13, Z12, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000020, DX
+	JMP          argmaxF64AVX512_loop4
+
+argmaxF64AVX512_after4:
+argmaxF64AVX512_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000008
+	JB           argmaxF64AVX512_after1
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      (CX)(DX*8), Z10
+	VCMPPD       $0x1e, Z5, Z10, K2
+	VMOVAPD      Z10, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VCMPPD       $0x03, Z10, Z10, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000008, DX
+	JMP          argmaxF64AVX512_loop1
+
+argmaxF64AVX512_after1:
+	SUBQ         DX, AX
+	JZ           argmaxF64AVX512_combine
+	VMOVUPD      Z0, Z0
+	LEAQ         tailmask<>+0(SB), BX
+	KMOVQ        (BX)(AX*8), K2
+	VMOVUPD      (CX)(DX*8), K2, Z0
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VCMPPD       $0x1e, Z5, Z0, K2
+	VMOVAPD      Z0, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	KORW         K2, K1, K1
+
+argmaxF64AVX512_combine:
+	KORTESTW     K1, K1
+	JNE          argmaxF64AVX512_nan
+	VMAXPD       Z6, Z5, Z0
+	VMAXPD       Z7, Z0, Z0
+	VMAXPD       Z8, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z9
+	VMAXPD       Z9, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z9
+	VMAXPD       Z9, Z0, Z0
+	VPSHUFD      $0x4e, Z0, Z9
+	VMAXPD       Z9, Z0, Z0
+	MOVQ         $0x7fffffffffffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      Z9, Z9
+	VPADDQ       argiota64<>+0(SB), Z1, Z1
+	VCMPPD       $0x00, Z0, Z5, K1
+	VPMINSQ      Z1, Z9, K1, Z9
+	VPADDQ       argiota64<>+64(SB), Z2, Z2
+	VCMPPD       $0x00, Z0, Z6, K1
+	VPMINSQ      Z2, Z9, K1, Z9
+	VPADDQ       argiota64<>+128(SB), Z3, Z3
+	VCMPPD       $0x00, Z0, Z7, K1
+	VPMINSQ      Z3, Z9, K1, Z9
+	VPADDQ       argiota64<>+192(SB), Z4, Z4
+	VCMPPD       $0x00, Z0, Z8, K1
+	VPMINSQ      Z4, Z9, K1, Z9
+	VSHUFF64X2   $0x4e, Z9, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VSHUFF64X2   $0xb1, Z9, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VPSHUFD      $0x4e, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VMOVQ        X9, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argmaxF64AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func argminF64AVX512(n int, a *float64) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·argminF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0x7ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVUPD      Z0, Z5
+	VPXORD       Z1, Z1, Z1
+	VMOVUPD      Z0, Z6
+	VPXORD       Z2, Z2, Z2
+	VMOVUPD      Z0, Z7
+	VPXORD       Z3, Z3, Z3
+	VMOVUPD      Z0, Z8
+	VPXORD       Z4, Z4, Z4
+	KXORW        K1, K1, K1
+
+argminF64AVX512_loop4:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000020
+	JB           argminF64AVX512_after4
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      (CX)(DX*8), Z10
+	VCMPPD       $0x11, Z5, Z10, K2
+	VMOVAPD      Z10, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VMOVUPD      64(CX)(DX*8), Z11
+	VCMPPD       $0x11, Z6, Z11, K2
+	VMOVAPD      Z11, K2, Z6
+	VMOVDQA64    Z9, K2, Z2
+	VMOVUPD      128(CX)(DX*8), Z12
+	VCMPPD       $0x11, Z7, Z12, K2
+	VMOVAPD      Z12, K2, Z7
+	VMOVDQA64    Z9, K2, Z3
+	VMOVUPD      192(CX)(DX*8), Z13
+	VCMPPD       $0x11, Z8, Z13, K2
+	VMOVAPD      Z13, K2, Z8
+	VMOVDQA64    Z9, K2, Z4
+	VCMPPD       $0x03, Z11, Z10, K2
+	KORW         K2, K1, K1
+	VCMPPD       $0x03, Z13, Z12, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000020, DX
+	JMP          argminF64AVX512_loop4
+
+argminF64AVX512_after4:
+argminF64AVX512_loop1:
+	MOVQ         AX, BX
+	SUBQ         DX, BX
+	CMPQ         BX, $0x00000008
+	JB           argminF64AVX512_after1
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      (CX)(DX*8), Z10
+	VCMPPD       $0x11, Z5, Z10, K2
+	VMOVAPD      Z10, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VCMPPD       $0x03, Z10, Z10, K2
+	KORW         K2, K1, K1
+	ADDQ         $0x00000008, DX
+	JMP          argminF64AVX512_loop1
+
+argminF64AVX512_after1:
+	SUBQ         DX, AX
+	JZ           argminF64AVX512_combine
+	VMOVUPD      Z0, Z0
+	LEAQ         tailmask<>+0(SB), BX
+	KMOVQ        (BX)(AX*8), K2
+	VMOVUPD      (CX)(DX*8), K2, Z0
+	VMOVQ        DX, X9
+	VPBROADCASTQ X9, Z9
+	VCMPPD       $0x11, Z5, Z0, K2
+	VMOVAPD      Z0, K2, Z5
+	VMOVDQA64    Z9, K2, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	KORW         K2, K1, K1
+
+argminF64AVX512_combine:
+	KORTESTW     K1, K1
+	JNE          argminF64AVX512_nan
+	VMINPD       Z6, Z5, Z0
+	VMINPD       Z7, Z0, Z0
+	VMINPD       Z8, Z0, Z0
+	VSHUFF64X2   $0x4e, Z0, Z0, Z9
+	VMINPD       Z9, Z0, Z0
+	VSHUFF64X2   $0xb1, Z0, Z0, Z9
+	VMINPD       Z9, Z0, Z0
+	VPSHUFD      $0x4e, Z0, Z9
+	VMINPD       Z9, Z0, Z0
+	MOVQ         $0x7fffffffffffffff, AX
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Z9
+	VMOVUPD      Z9, Z9
+	VPADDQ       argiota64<>+0(SB), Z1, Z1
+	VCMPPD       $0x00, Z0, Z5, K1
+	VPMINSQ      Z1, Z9, K1, Z9
+	VPADDQ       argiota64<>+64(SB), Z2, Z2
+	VCMPPD       $0x00, Z0, Z6, K1
+	VPMINSQ      Z2, Z9, K1, Z9
+	VPADDQ       argiota64<>+128(SB), Z3, Z3
+	VCMPPD       $0x00, Z0, Z7, K1
+	VPMINSQ      Z3, Z9, K1, Z9
+	VPADDQ       argiota64<>+192(SB), Z4, Z4
+	VCMPPD       $0x00, Z0, Z8, K1
+	VPMINSQ      Z4, Z9, K1, Z9
+	VSHUFF64X2   $0x4e, Z9, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VSHUFF64X2   $0xb1, Z9, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VPSHUFD      $0x4e, Z9, Z0
+	VPMINSQ      Z0, Z9, Z9
+	VMOVQ        X9, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+argminF64AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
 	VZEROUPPER
 	RET
 

@@ -8,6 +8,11 @@ import (
 	"unsafe"
 )
 
+// OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their
+// own with the implementation in use. Where they do not, their generic loop
+// is slower than MaxOf (MinOf) followed by FindBits.
+func OnePassArg() bool { return Current() != Generic }
+
 // sumPiece runs Sum on one piece.
 func sumPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
@@ -629,4 +634,46 @@ func findnanPiece[T Number](a []T) int {
 		}
 	}
 	return FindNaNGeneric(a)
+}
+
+// argmaxPiece runs ArgMax on one piece.
+func argmaxPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return argmaxF32AVX2(len(a), ptr[float32](a))
+		case AVX512:
+			return argmaxF32AVX512(len(a), ptr[float32](a))
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return argmaxF64AVX2(len(a), ptr[float64](a))
+		case AVX512:
+			return argmaxF64AVX512(len(a), ptr[float64](a))
+		}
+	}
+	return ArgMaxGeneric(a)
+}
+
+// argminPiece runs ArgMin on one piece.
+func argminPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return argminF32AVX2(len(a), ptr[float32](a))
+		case AVX512:
+			return argminF32AVX512(len(a), ptr[float32](a))
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return argminF64AVX2(len(a), ptr[float64](a))
+		case AVX512:
+			return argminF64AVX512(len(a), ptr[float64](a))
+		}
+	}
+	return ArgMinGeneric(a)
 }

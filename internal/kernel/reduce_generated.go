@@ -283,3 +283,73 @@ func FindNaN[T Number](a []T) int {
 	}
 	return len(a)
 }
+
+// ArgMaxGeneric returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with the generic Go loop: the reference.
+func ArgMaxGeneric[T Number](a []T) int {
+	at := 0
+	for i, x := range a {
+		if x != x {
+			return -1
+		}
+		if x > a[at] {
+			at = i
+		}
+	}
+	return at
+}
+
+// ArgMax returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with the implementation in use: the trusted entry, which
+// checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
+// preempted between them.
+func ArgMax[T Number](a []T) int {
+	if raceEnabled {
+		raceRead(a)
+	}
+	c := chunkElems[T]()
+	at := 0
+	for off := 0; off < len(a); off += c {
+		i := argmaxPiece(a[off:min(off+c, len(a))])
+		if i < 0 {
+			return -1
+		}
+		if off == 0 || a[off+i] > a[at] {
+			at = off + i
+		}
+	}
+	return at
+}
+
+// ArgMinGeneric returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with the generic Go loop: the reference.
+func ArgMinGeneric[T Number](a []T) int {
+	at := 0
+	for i, x := range a {
+		if x != x {
+			return -1
+		}
+		if x < a[at] {
+			at = i
+		}
+	}
+	return at
+}
+
+// ArgMin returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with the implementation in use: the trusted entry, which
+// checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
+// preempted between them.
+func ArgMin[T Number](a []T) int {
+	if raceEnabled {
+		raceRead(a)
+	}
+	c := chunkElems[T]()
+	at := 0
+	for off := 0; off < len(a); off += c {
+		i := argminPiece(a[off:min(off+c, len(a))])
+		if i < 0 {
+			return -1
+		}
+		if off == 0 || a[off+i] < a[at] {
+			at = off + i
+		}
+	}
+	return at
+}

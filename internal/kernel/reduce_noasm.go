@@ -4,6 +4,11 @@
 
 package kernel
 
+// OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their
+// own with the implementation in use. Where they do not, their generic loop
+// is slower than MaxOf (MinOf) followed by FindBits.
+func OnePassArg() bool { return false }
+
 // sumPiece runs Sum on one piece.
 func sumPiece[T Number](acc, a []T) {
 	SumGeneric(acc, a)
@@ -37,4 +42,14 @@ func findbitsPiece[T Number](a []T, v T) int {
 // findnanPiece runs FindNaN on one piece.
 func findnanPiece[T Number](a []T) int {
 	return FindNaNGeneric(a)
+}
+
+// argmaxPiece runs ArgMax on one piece.
+func argmaxPiece[T Number](a []T) int {
+	return ArgMaxGeneric(a)
+}
+
+// argminPiece runs ArgMin on one piece.
+func argminPiece[T Number](a []T) int {
+	return ArgMinGeneric(a)
 }

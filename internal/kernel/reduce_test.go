@@ -19,7 +19,7 @@ import (
 type reduction[T kernel.Number] struct {
 	name     string
 	inputs   int
-	fold     string // "sum", "min", "max", "findbits", "findnan"
+	fold     string // "sum", "min", "max", "findbits", "findnan", "argmax", "argmin"
 	run, ref func(acc []T, in [][]T, v T) int
 }
 
@@ -160,7 +160,7 @@ func checkReduction[T kernel.Number](t *testing.T, r reduction[T], in [][]T, rng
 		for _, v := range vs {
 			require.Equal(t, r.ref(nil, in, v), r.run(nil, in, v), "%s v=%v", what, v)
 		}
-	case "findnan":
+	case "findnan", "argmax", "argmin":
 		require.Equal(t, r.ref(nil, in, 0), r.run(nil, in, 0), what)
 	default:
 		for _, random := range []bool{false, true} {
@@ -203,6 +203,67 @@ func testFindEveryPosition[T kernel.Float](t *testing.T) {
 		}
 		require.Equal(t, n, kernel.FindNaN(a))
 		require.Equal(t, n, kernel.FindBits(a, T(math.Copysign(0, -1))), "-0 is not +0 nor any value here")
+	}
+}
+
+// TestArgEveryPosition puts the extreme at every position of every length
+// up to 200 (the blocks of four registers, single registers and the masked
+// tail of both widths), alone, tied with a later copy, as a zero tied with
+// the other zero, and beside a NaN; ArgMax and ArgMin must give the first
+// index by the ordered comparison, or -1 for the NaN.
+func TestArgEveryPosition(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testArgEveryPosition[float32])
+		t.Run("float64", testArgEveryPosition[float64])
+	})
+}
+
+func testArgEveryPosition[T kernel.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	nan, inf := T(math.NaN()), T(math.Inf(1))
+	for n := 1; n <= 200; n++ {
+		a := make([]T, n)
+		for i := range a {
+			a[i] = T(rng.NormFloat64())
+		}
+		for p := range n {
+			for _, extreme := range []T{1e30, inf} {
+				for _, max := range []bool{true, false} {
+					arg, v := kernel.ArgMax[T], extreme
+					if !max {
+						arg, v = kernel.ArgMin[T], -extreme
+					}
+					old := a[p]
+					a[p] = v
+					require.Equal(t, p, arg(a), "max %v: %v at %d of %d", max, v, p, n)
+					if q := p + 1 + rng.IntN(n-p); q < n {
+						oq := a[q]
+						a[q] = v
+						require.Equal(t, p, arg(a), "max %v: %v at %d and %d of %d", max, v, p, q, n)
+						a[q] = nan
+						require.Equal(t, -1, arg(a), "max %v: NaN at %d of %d", max, q, n)
+						a[q] = oq
+					}
+					a[p] = old
+				}
+			}
+		}
+		// Zeros and infinities only: the first of the tied zeros, whatever
+		// its sign; the first -Inf of a max when all are -Inf.
+		z := make([]T, n)
+		for i := range z {
+			z[i] = T(math.Copysign(0, float64(rng.IntN(2)*2-1)))
+		}
+		first := rng.IntN(n)
+		for i := range first {
+			z[i] = T(math.Inf(-1))
+		}
+		require.Equal(t, first, kernel.ArgMax(z), "zeros after %d -Inf of %d", first, n)
+		require.Equal(t, 0, kernel.ArgMin(z), "zeros after %d -Inf of %d", first, n)
+		for i := range z {
+			z[i] = T(math.Inf(-1))
+		}
+		require.Equal(t, 0, kernel.ArgMax(z), "all -Inf, %d", n)
 	}
 }
 

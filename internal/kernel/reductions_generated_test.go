@@ -37,5 +37,13 @@ func reductions[T kernel.Number]() []reduction[T] {
 			run: func(acc []T, in [][]T, v T) int { return kernel.FindNaN(in[0]) },
 			ref: func(acc []T, in [][]T, v T) int { return kernel.FindNaNGeneric(in[0]) },
 		},
+		{name: "argmax", inputs: 1, fold: "argmax",
+			run: func(acc []T, in [][]T, v T) int { return kernel.ArgMax(in[0]) },
+			ref: func(acc []T, in [][]T, v T) int { return kernel.ArgMaxGeneric(in[0]) },
+		},
+		{name: "argmin", inputs: 1, fold: "argmin",
+			run: func(acc []T, in [][]T, v T) int { return kernel.ArgMin(in[0]) },
+			ref: func(acc []T, in [][]T, v T) int { return kernel.ArgMinGeneric(in[0]) },
+		},
 	}
 }

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/simdkit/elem/gen/registry"
+)
+
+// The extremes' searches (FindMax, FindMin) in one pass: each lane keeps
+// the best value it has met and where, and the lanes are combined once at
+// the end. That replaces MaxOf, which combines its 32 accumulators in Go,
+// followed by FindBits over the same data: two passes and two fixed costs.
+
+// x86ArgIota are the element offsets 0, 1, 2, ... as int32 (64 of them)
+// and as int64 (32): lane l of register u of a step is its element
+// u*lanes + l.
+var x86ArgIota32, x86ArgIota64 Mem
+
+// addArgIota adds the offset tables to c.
+func addArgIota(c *build.Context) {
+	x86ArgIota32 = c.StaticGlobal("argiota32")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := range 64 {
+		c.AddDatum(4*i, U32(uint32(i)))
+	}
+	x86ArgIota64 = c.StaticGlobal("argiota64")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := range 32 {
+		c.AddDatum(8*i, U64(uint64(i)))
+	}
+}
+
+// extremeRegs is the number of registers of best values (and of their
+// positions) a step updates: four independent chains.
+const extremeRegs = 4
+
+// x86Ordered are VCMPPS predicates: greater than, less than, equal, all
+// ordered (a NaN compares false), and unordered (true for a NaN).
+const (
+	x86CmpGT    = 0x1e
+	x86CmpLT    = 0x11
+	x86CmpEQ    = 0x00
+	x86CmpUnord = 0x03
+)
+
+// extreme emits FindMax or FindMin. Lane l of best register u holds the
+// best value of the elements it met (element u*lanes + l of each step) by
+// an ordered comparison, strict so that the first stays on a tie, and the
+// same lane of idx register u the index j of that step; every element is
+// also checked for a NaN, which makes the result -1. At the end the best
+// of all lanes is found, then the least index among the lanes that hold
+// it. Indices are lanes of T's width: the entry's pieces are far below
+// 2^31 elements.
+func (k *x86Reduce) extreme(laneMask Mem) {
+	w, lanes := k.w, k.lanes
+	masked := k.isa.masked
+	beats, inf32, inf64 := uint8(x86CmpGT), uint32(0xff800000), uint64(0xfff0000000000000) // -Inf
+	if k.r.Fold == registry.FindMin {
+		beats, inf32, inf64 = x86CmpLT, 0x7f800000, 0x7ff0000000000000
+	}
+	start := k.constant(inf32, inf64)
+	var best, idx []reg.VecVirtual
+	for range extremeRegs {
+		b, x := k.vec(w), k.vec(w)
+		k.move(narrow(start, w), narrow(b, w))
+		k.xor(narrow(x, w), narrow(x, w), narrow(x, w), w)
+		best, idx = append(best, b), append(idx, x)
+	}
+	var nanMask Op // an opmask (AVX-512) or a lane mask of NaNs met
+	if masked {
+		nanMask = k.K()
+		k.KXORW(nanMask, nanMask, nanMask)
+	} else {
+		nanMask = narrow(k.vec(w), w)
+		k.xor(nanMask, nanMask, nanMask, w)
+	}
+	cmp := pick(k.t, k.VCMPPS, k.VCMPPD)
+	// at broadcasts j, the index of the step's first element.
+	at := func() Op {
+		x, v := k.XMM(), narrow(k.vec(w), w)
+		k.VMOVQ(k.j, x)
+		if k.t.Bits == 32 {
+			k.VPBROADCASTD(x, v)
+		} else {
+			k.VPBROADCASTQ(x, v)
+		}
+		return v
+	}
+	update := func(u int, x, j Op) {
+		b, p := narrow(best[u], w), narrow(idx[u], w)
+		if masked {
+			m := k.K()
+			cmp(U8(beats), b, x, m)
+			pick(k.t, k.VMOVAPS, k.VMOVAPD)(x, m, b)
+			pick(k.t, k.VMOVDQA32, k.VMOVDQA64)(j, m, p)
+			return
+		}
+		m := narrow(k.vec(w), w)
+		cmp(U8(beats), b, x, m)
+		k.blendv(m, x, b, b)
+		k.blendv(m, j, p, p)
+	}
+	nan := func(x, y Op) {
+		if masked {
+			m := k.K()
+			cmp(U8(x86CmpUnord), y, x, m)
+			k.KORW(m, nanMask, nanMask)
+			return
+		}
+		m := narrow(k.vec(w), w)
+		cmp(U8(x86CmpUnord), y, x, m)
+		k.or(m, nanMask, nanMask, w)
+	}
+	load := func(disp int) Op {
+		x := narrow(k.vec(w), w)
+		k.move(k.at(0, disp), x)
+		return x
+	}
+	for _, count := range []int{extremeRegs, 1} {
+		loop, next := fmt.Sprintf("%s_loop%d", k.name, count), fmt.Sprintf("%s_after%d", k.name, count)
+		k.loopHead(loop, next, count*lanes)
+		j := at()
+		var xs []Op
+		for u := range count {
+			x := load(u * lanes)
+			update(u, x, j)
+			xs = append(xs, x)
+		}
+		for u := 0; u < count; u += 2 {
+			nan(xs[u], xs[min(u+1, count-1)])
+		}
+		k.ADDQ(U32(uint32(count*lanes)), k.j)
+		k.JMP(LabelRef(loop))
+		k.Label(next)
+	}
+	// The last elements, fewer than a register: loaded under a lane mask,
+	// the other lanes holding the start value, which beats nothing.
+	rem, table := k.GP64(), k.GP64()
+	k.MOVQ(k.n, rem)
+	k.SUBQ(k.j, rem)
+	k.JZ(LabelRef(k.name + "_combine"))
+	x := narrow(k.vec(w), w)
+	k.move(narrow(start, w), x)
+	if masked {
+		m := k.K()
+		k.LEAQ(x86TailMask, table)
+		k.KMOVQ(Mem{Base: table, Index: rem, Scale: 8}, m)
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(k.at(0, 0), m, x)
+	} else {
+		mask, y := narrow(k.vec(w), w), narrow(k.vec(w), w)
+		k.LEAQ(laneMask, table)
+		k.SHLQ(U8(log2(k.t.Size())), rem)
+		k.SUBQ(rem, table)
+		k.VMOVDQU(Mem{Base: table, Disp: 32}, mask)
+		if k.t.Bits == 32 {
+			k.VMASKMOVPS(k.at(0, 0), mask, y)
+		} else {
+			k.VMASKMOVPD(k.at(0, 0), mask, y)
+		}
+		k.blendv(mask, y, x, x)
+	}
+	update(0, x, at())
+	nan(x, x)
+
+	k.Label(k.name + "_combine")
+	if masked {
+		k.KORTESTW(nanMask, nanMask)
+	} else {
+		k.VPTEST(nanMask, nanMask)
+	}
+	k.JNE(LabelRef(k.name + "_nan"))
+	extremeOf := pick(k.t, k.VMAXPS, k.VMAXPD) // no NaN is left, so these are exact
+	if k.r.Fold == registry.FindMin {
+		extremeOf = pick(k.t, k.VMINPS, k.VMINPD)
+	}
+	e := narrow(k.vec(w), w)
+	extremeOf(narrow(best[1], w), narrow(best[0], w), e)
+	for _, b := range best[2:] {
+		extremeOf(narrow(b, w), e, e)
+	}
+	k.across(e, func(x, y, r Op) { extremeOf(x, y, r) })
+	// The least index among the lanes holding the extreme (-0 and +0 alike):
+	// every other lane offers the largest index.
+	iota := x86ArgIota32
+	if k.t.Bits == 64 {
+		iota = x86ArgIota64
+	}
+	none := k.constant(0x7fffffff, 0x7fffffffffffffff)
+	leastReg := k.vec(w)
+	least := narrow(leastReg, w)
+	k.move(narrow(none, w), least)
+	for u := range extremeRegs {
+		p := narrow(idx[u], w)
+		pick(k.t, k.VPADDD, k.VPADDQ)(iota.Offset(u*w), p, p)
+		if masked {
+			m := k.K()
+			cmp(U8(x86CmpEQ), e, narrow(best[u], w), m)
+			pick(k.t, k.VPMINSD, k.VPMINSQ)(p, least, m, least)
+			continue
+		}
+		m := narrow(k.vec(w), w)
+		cmp(U8(x86CmpEQ), e, narrow(best[u], w), m)
+		k.blendv(m, p, narrow(none, w), m)
+		k.leastIndex(m, least, least)
+	}
+	k.across(least, k.leastIndex)
+	r := k.GP64()
+	if k.t.Bits == 32 {
+		k.VMOVD(leastReg.AsX(), r.As32()) // zero-extended: indices are not negative
+	} else {
+		k.VMOVQ(leastReg.AsX(), r)
+	}
+	k.Store(r, k.ReturnIndex(0))
+	k.VZEROUPPER()
+	k.RET()
+	k.Label(k.name + "_nan")
+	k.MOVQ(I32(-1), r)
+	k.Store(r, k.ReturnIndex(0))
+	k.VZEROUPPER()
+	k.RET()
+}
+
+// leastIndex emits r = the lane-wise signed minimum of the indices x and
+// y: AVX2 has none for 64-bit lanes, so there a comparison and a blend.
+func (k *x86Reduce) leastIndex(x, y, r Op) {
+	switch {
+	case k.t.Bits == 32:
+		k.VPMINSD(x, y, r)
+	case k.isa.masked:
+		k.VPMINSQ(x, y, r)
+	default:
+		g := narrow(k.vec(k.w), k.w)
+		k.VPCMPGTQ(x, y, g) // y > x
+		k.VBLENDVPD(g, x, y, r)
+	}
+}
+
+// across folds the lanes of v with op, leaving the result in every lane:
+// the halves of 512 and 256 bits swapped and folded, then the 64- and
+// 32-bit lanes within each 128.
+func (k *x86Reduce) across(v Op, op func(x, y, r Op)) {
+	w := k.w
+	t := narrow(k.vec(w), w)
+	if w == 64 {
+		k.VSHUFF64X2(U8(0x4e), v, v, t)
+		op(t, v, v)
+		k.VSHUFF64X2(U8(0xb1), v, v, t)
+		op(t, v, v)
+	} else {
+		k.VPERM2F128(U8(0x01), v, v, t)
+		op(t, v, v)
+	}
+	k.VPSHUFD(U8(0x4e), v, t)
+	op(t, v, v)
+	if k.t.Bits == 32 {
+		k.VPSHUFD(U8(0xb1), v, t)
+		op(t, v, v)
+	}
+}

@@ -33,7 +33,8 @@ func caseOf(cases []typeCase, name string) typeCase {
 
 // TestConvertMatchesGeneric runs every conversion with every
 // implementation against the reference: every length to 300 and some long
-// ones, every start offset, guard cells, and blocks of several rows.
+// ones, the start offsets of offsetsFor, guard cells, and blocks of several
+// rows.
 func TestConvertMatchesGeneric(t *testing.T) {
 	testkit.EachSIMDImplementation(t, func(t *testing.T) {
 		cases := typeCases(7)
@@ -41,10 +42,7 @@ func TestConvertMatchesGeneric(t *testing.T) {
 		for _, c := range conversions() {
 			from, to := caseOf(cases, c.from), caseOf(cases, c.to)
 			for _, n := range testLengths() {
-				for off := range testOffsets() {
-					if n > 300 && off%5 != 0 {
-						continue
-					}
+				for _, off := range offsetsFor(n, true) {
 					src := from.poolSlot(n, off, rng)
 					dst := to.newSlot("T", n, (off+9)%16, rng)
 					want := clone(dst.data)

@@ -81,23 +81,30 @@ func (g Guarded[E]) Window() []E { return g.buf[g.first : g.first+g.n : g.first+
 
 // RequireGuards checks that nothing outside the window changed.
 func (g Guarded[E]) RequireGuards(t testing.TB, what string) {
-	t.Helper()
 	want := RawBits(GuardCell[E]())
-	for i, v := range g.buf {
-		if (i < g.first || i >= g.first+g.n) && RawBits(v) != want {
-			require.Failf(t, "write outside the output", "%s: guard cell %d (window at %d, length %d) changed to %#x",
-				what, i, g.first, g.n, RawBits(v))
+	check := func(from, to int) {
+		for i := from; i < to; i++ {
+			if RawBits(g.buf[i]) != want {
+				t.Helper() // only here: it walks the stack, and the sweeps check guards millions of times
+				require.Failf(t, "write outside the output", "%s: guard cell %d (window at %d, length %d) changed to %#x",
+					what, i, g.first, g.n, RawBits(g.buf[i]))
+			}
 		}
 	}
+	check(0, g.first)
+	check(g.first+g.n, len(g.buf))
 }
 
 // RequireSameBits compares got with want cell by cell, bit for bit, so that
 // NaN payloads and signed zeros count.
 func RequireSameBits[E any](t testing.TB, want, got []E, what string) {
-	t.Helper()
-	require.Equal(t, len(want), len(got), what)
+	if len(want) != len(got) {
+		t.Helper()
+		require.Equal(t, len(want), len(got), what)
+	}
 	for i := range want {
 		if RawBits(want[i]) != RawBits(got[i]) {
+			t.Helper() // only on a difference: it walks the stack
 			require.Failf(t, "bits differ from the reference",
 				"%s: element %d of %d: want %#x (%v), got %#x (%v)", what, i, len(want), RawBits(want[i]), want[i], RawBits(got[i]), got[i])
 		}

@@ -93,6 +93,18 @@ func (f fold[T]) lanes(acc, run []T) {
 	}
 }
 
+// lanesOf is lanes for the values of transform.run: where the transform
+// squares, run holds the deviations x - shift, whose squares (each rounded
+// to T) Dot folds as it reads them, the bits of a multiply pass followed
+// by Sum, without that pass.
+func (f fold[T]) lanesOf(acc, run []T) {
+	if f.each != nil && !f.each.exp {
+		kernel.Dot(acc, run, run)
+		return
+	}
+	f.lanes(acc, run)
+}
+
 // prodLanes is lanes for a product. No target asks products to be fast;
 // the loop keeps the canonical order with no kernel of its own.
 func prodLanes[T elem.Number](acc, run []T) {
@@ -214,12 +226,16 @@ func (t *transform[T]) rows(m, n int, dst []T, ldd int, x []T, ldx int, shift []
 	t.g(m, n, dst, ldd)
 }
 
-// run sets dst to g(x - s) for the values x of one output.
+// run sets dst to g(x - s) for the values x of one output, or to the
+// deviations x - s alone where g squares: the fold squares them as it adds
+// them (fold.lanesOf).
 func (t *transform[T]) run(dst, x []T, s T) {
 	n := len(x)
 	t.one[0] = s
 	kernel.Sub(kernel.VS, 1, n, dst, n, x, n, t.one[:], 0, false)
-	t.g(1, n, dst, n)
+	if t.exp {
+		t.g(1, n, dst, n)
+	}
 }
 
 // g maps the m rows of n elements of d in place.

@@ -676,13 +676,13 @@ func (s *laneState[T]) add(f fold[T], run []T) {
 	p := s.count % k
 	s.count += len(run)
 	if p == 0 {
-		f.lanes(s.acc[:], run)
+		f.lanesOf(s.acc[:], run)
 		return
 	}
 	var r [k]T
 	copy(r[:], s.acc[p:]) // r[j] = acc[(j+p) % k]
 	copy(r[k-p:], s.acc[:p])
-	f.lanes(r[:], run)
+	f.lanesOf(r[:], run)
 	copy(s.acc[p:], r[:])
 	copy(s.acc[:p], r[k-p:])
 }

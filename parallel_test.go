@@ -27,8 +27,10 @@ func TestParallelMatchesSingle(t *testing.T) {
 }
 
 // raceOps are the ops the Parallel calls' tests run: all of them, or two
-// under -race (see testkit.Sweep), which is there for the goroutines.
-func raceOps() []Op { return Ops()[:testkit.Sweep(len(Ops()), len(Ops()), 2)] }
+// under -race (see testkit.Sweep), which is there for the goroutines, and
+// under -short (emulators) the six that are not math functions, whose
+// generic references are long and whose kernels the kernel tests check.
+func raceOps() []Op { return Ops()[:testkit.Sweep(len(Ops()), 6, 2)] }
 
 func testParallelFlat[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))

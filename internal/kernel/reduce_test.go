@@ -207,8 +207,8 @@ func testFindEveryPosition[T kernel.Float](t *testing.T) {
 }
 
 // TestArgEveryPosition puts the extreme at every position of every length
-// up to 200 (the blocks of four registers, single registers and the masked
-// tail of both widths), alone, tied with a later copy, as a zero tied with
+// up to 200, 70 under -short and -race (the blocks of four registers,
+// single registers and the masked tail of both widths), alone, tied with a later copy, as a zero tied with
 // the other zero, and beside a NaN; ArgMax and ArgMin must give the first
 // index by the ordered comparison, or -1 for the NaN.
 func TestArgEveryPosition(t *testing.T) {
@@ -221,7 +221,7 @@ func TestArgEveryPosition(t *testing.T) {
 func testArgEveryPosition[T kernel.Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	nan, inf := T(math.NaN()), T(math.Inf(1))
-	for n := 1; n <= 200; n++ {
+	for n := 1; n <= testkit.Sweep(200, 70, 70); n++ {
 		a := make([]T, n)
 		for i := range a {
 			a[i] = T(rng.NormFloat64())

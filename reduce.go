@@ -112,6 +112,9 @@ func SumSq[T Number](a []T) T {
 // On an integer type it is the least value. It panics if a is empty.
 func MinOf[T Number](a []T) T {
 	mustNotEmpty("MinOf", len(a))
+	if onePassExtreme[T](len(a)) {
+		return a[byGoRules(a, kernel.ArgMin(a), false)]
+	}
 	if m := minOf(a); m == m {
 		return m
 	}
@@ -123,6 +126,9 @@ func MinOf[T Number](a []T) T {
 // a. On an integer type it is the greatest value. It panics if a is empty.
 func MaxOf[T Number](a []T) T {
 	mustNotEmpty("MaxOf", len(a))
+	if onePassExtreme[T](len(a)) {
+		return a[byGoRules(a, kernel.ArgMax(a), true)]
+	}
 	if m := maxOf(a); m == m {
 		return m
 	}
@@ -150,6 +156,19 @@ func ArgMax[T Number](a []T) int {
 	}
 	return indexOf(a, maxOf(a))
 }
+
+// onePassExtreme tells MaxOf and MinOf to take the value at the one-pass
+// ArgMax (ArgMin): a slice of floats longer than smallExtreme and at most
+// onePassMax long, with kernels for them. The extreme's kernel combines its
+// lanes itself, where MaxOf's 32 accumulators are combined in Go: float32
+// on a Zen 4 (AVX-512), n = 1000: 77 against 128 ns; n = 16000: 893
+// against 855 ns; n = 262144: 16.7 against 14.4 us.
+func onePassExtreme[T Number](n int) bool {
+	return n > smallExtreme && n <= onePassMax && kernel.IsFloat[T]() && kernel.OnePassArg()
+}
+
+// onePassMax is the longest slice onePassExtreme takes.
+const onePassMax = 8192
 
 // byGoRules turns the one-pass kernels' index i (the first extreme by the
 // ordered comparison, where -0 and +0 tie; -1 when a holds a NaN) into

@@ -241,6 +241,9 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 		shortColumnSums(f, dst, a, r.kept, r.summed, r.origin)
 	case r.count <= kernel.Lanes:
 		shortSums(f, dst, a, r.kept, r.summed, r.origin)
+	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
+		(f.op == foldMax || f.op == foldMin) && kernel.IsFloat[T]() && kernel.OnePassArg():
+		extremeRows(f.op == foldMax, dst, a, r.kept, r.count, r.origin)
 	case summedRuns:
 		rowSums(f, dst, a, r.kept, r.summed, r.origin)
 	case keptRows && r.summed[len(r.summed)-1].stride > 0:
@@ -248,6 +251,21 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	default:
 		gatherSums(f, dst, a, r.kept, r.summed, r.origin)
 	}
+}
+
+// extremeRows sets each output, whose values are one contiguous run of n,
+// to the value at the run's elem.ArgMax (ArgMin): the first NaN, or the
+// greatest (least) value with Go's signed zeros, which is the fold's
+// result. Where the implementation has one-pass kernels for them that is
+// faster than MaxOf's accumulators: 76 against 122 us for the rows of
+// (1024, 1024) float32 on a Zen 4 (the sum 50).
+func extremeRows[T elem.Number](greatest bool, dst, a []T, kept []group, n, origin int) {
+	o := 0
+	offsets(kept, origin, func(base int) {
+		run := a[base:][:n]
+		dst[o] = run[argOf(run, greatest)]
+		o++
+	})
 }
 
 // chunkValues is the number of input values a reduction of several passes

@@ -36,10 +36,8 @@ var neonReducers = map[string]neonReducer{
 	"maxof":    {term: neonElement},
 	"findbits": {},
 	"findnan":  {},
-	// No NEON kernel yet: arm64's ArgMax and ArgMin keep MaxOf (MinOf) and
-	// FindBits, two NEON passes, faster than this generic loop.
-	"argmax": {none: true},
-	"argmin": {none: true},
+	"argmax":   {},
+	"argmin":   {},
 }
 
 // neonElement is the term of a plain sum, min or max: the element.
@@ -141,6 +139,7 @@ var neonFull = map[int]arm64enc.Arrangement{8: arm64enc.B16, 16: arm64enc.H8, 32
 // dir/reduce_arm64.s and their stubs into dir/reduce_arm64.go.
 func generateReduceARM64(dir string) error {
 	p, stubs := newARM64File()
+	neonExtremeData(p)
 	for _, isa := range registry.ISAsOf("arm64") {
 		for _, t := range registry.ReduceTypes {
 			for _, r := range registry.Reductions {
@@ -183,9 +182,12 @@ func (k *neonReduce) generate() {
 	for i, prm := range params {
 		k.p.LoadArg(prm.Name, registry.Offset(i), regs[i])
 	}
-	if k.r.Fold.Finds() {
+	switch {
+	case k.r.Fold.Extreme():
+		k.extreme(registry.Offset(len(params)))
+	case k.r.Fold.Finds():
 		k.find(registry.Offset(len(params)))
-	} else {
+	default:
 		k.fold()
 	}
 }

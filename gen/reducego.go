@@ -29,6 +29,14 @@ var reduceWholeRounds = map[string]func(t registry.Type, isa *registry.ISA) bool
 	"arm64": neonWholeRounds,
 }
 
+// reduceExtremeVectors tells, per GOARCH, how many elements an extreme's
+// kernel on a type takes a multiple of (0: any number): its piece folds
+// the rest with the generic loop (extremeRest).
+var reduceExtremeVectors = map[string]func(t registry.Type) int{
+	"amd64": func(registry.Type) int { return 0 },
+	"arm64": neonExtremeVectors,
+}
+
 // reduceOperands is the parameter list of a reduction's Go functions:
 // "acc, a, b []T" for a fold, "a []T, v T" for FindBits.
 func reduceOperands(r registry.Reduction) string {
@@ -346,6 +354,12 @@ func writeReduceKernelSwitch(g *goFile, r registry.Reduction, arch string) {
 				g.p("%s", strings.Replace(call, "(len(a), ", "(m, ", 1))
 				g.p("%sGeneric(acc, %s)", r.Entry, strings.Join(rest, ", "))
 				g.p("return")
+				continue
+			}
+			if v := reduceExtremeVectors[arch](t); r.Fold.Extreme() && v > 0 {
+				g.p("case %s:", isa.Name)
+				g.p("m := len(a) &^ %d", v-1)
+				g.p("return extremeRest(a, m, %s, %v)", strings.Replace(call, "(len(a), ", "(m, ", 1), r.Fold == registry.FindMax)
 				continue
 			}
 			if r.Fold.Finds() {

@@ -39,6 +39,16 @@ func findbitsF32NEON(n int, a *float32, v *float32) int
 //go:noescape
 func findnanF32NEON(n int, a *float32) int
 
+// argmaxF32NEON returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with NEON.
+//
+//go:noescape
+func argmaxF32NEON(n int, a *float32) int
+
+// argminF32NEON returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with NEON.
+//
+//go:noescape
+func argminF32NEON(n int, a *float32) int
+
 // sumF64NEON adds a into the accumulators acc in the canonical order with NEON.
 //
 //go:noescape
@@ -73,6 +83,16 @@ func findbitsF64NEON(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64NEON(n int, a *float64) int
+
+// argmaxF64NEON returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with NEON.
+//
+//go:noescape
+func argmaxF64NEON(n int, a *float64) int
+
+// argminF64NEON returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty) with NEON.
+//
+//go:noescape
+func argminF64NEON(n int, a *float64) int
 
 // sumI8NEON adds a into the accumulators acc in the canonical order with NEON.
 //

@@ -3,6 +3,42 @@
 //go:build !purego
 
 #include "textflag.h"
+DATA argstart32<>+0(SB)/4, $0xff800000
+DATA argstart32<>+4(SB)/4, $0x7f800000
+GLOBL argstart32<>(SB), RODATA|NOPTR, $8
+DATA argstart64<>+0(SB)/8, $0xfff0000000000000
+DATA argstart64<>+8(SB)/8, $0x7ff0000000000000
+GLOBL argstart64<>(SB), RODATA|NOPTR, $16
+DATA argiota32<>+0(SB)/4, $0x0
+DATA argiota32<>+4(SB)/4, $0x1
+DATA argiota32<>+8(SB)/4, $0x2
+DATA argiota32<>+12(SB)/4, $0x3
+DATA argiota32<>+16(SB)/4, $0x4
+DATA argiota32<>+20(SB)/4, $0x5
+DATA argiota32<>+24(SB)/4, $0x6
+DATA argiota32<>+28(SB)/4, $0x7
+DATA argiota32<>+32(SB)/4, $0x8
+DATA argiota32<>+36(SB)/4, $0x9
+DATA argiota32<>+40(SB)/4, $0xa
+DATA argiota32<>+44(SB)/4, $0xb
+DATA argiota32<>+48(SB)/4, $0xc
+DATA argiota32<>+52(SB)/4, $0xd
+DATA argiota32<>+56(SB)/4, $0xe
+DATA argiota32<>+60(SB)/4, $0xf
+GLOBL argiota32<>(SB), RODATA|NOPTR, $64
+DATA argiota64<>+0(SB)/8, $0x0
+DATA argiota64<>+8(SB)/8, $0x1
+DATA argiota64<>+16(SB)/8, $0x2
+DATA argiota64<>+24(SB)/8, $0x3
+DATA argiota64<>+32(SB)/8, $0x4
+DATA argiota64<>+40(SB)/8, $0x5
+DATA argiota64<>+48(SB)/8, $0x6
+DATA argiota64<>+56(SB)/8, $0x7
+GLOBL argiota64<>(SB), RODATA|NOPTR, $64
+DATA argnone32<>+0(SB)/4, $0x7fffffff
+GLOBL argnone32<>(SB), RODATA|NOPTR, $4
+DATA argnone64<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL argnone64<>(SB), RODATA|NOPTR, $8
 
 // func sumF32NEON(n int, acc *float32, a *float32)
 TEXT ·sumF32NEON(SB), NOSPLIT, $0-24
@@ -468,6 +504,228 @@ none:
 	RET
 found:
 	MOVD	R6, ret+16(FP)
+	RET
+
+	// func argmaxF32NEON(n int, a *float32) int
+TEXT ·argmaxF32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart32<>+0(SB), R8
+	VLD1R	(R8), [V0.S4]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	WORD	$0x6e205888 // mvn v8.16b, v4.16b
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$16, R4
+	BLT	single
+	VDUP	R6, V9.S4
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	WORD	$0x6ea0e614 // fcmgt v20.4s, v16.4s, v0.4s
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ea1e635 // fcmgt v21.4s, v17.4s, v1.4s
+	VBIT	V21.B16, V17.B16, V1.B16
+	VBIT	V21.B16, V9.B16, V5.B16
+	WORD	$0x4e31e638 // fcmeq v24.4s, v17.4s, v17.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ea2e656 // fcmgt v22.4s, v18.4s, v2.4s
+	VBIT	V22.B16, V18.B16, V2.B16
+	VBIT	V22.B16, V9.B16, V6.B16
+	WORD	$0x4e32e658 // fcmeq v24.4s, v18.4s, v18.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ea3e677 // fcmgt v23.4s, v19.4s, v3.4s
+	VBIT	V23.B16, V19.B16, V3.B16
+	VBIT	V23.B16, V9.B16, V7.B16
+	WORD	$0x4e33e678 // fcmeq v24.4s, v19.4s, v19.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$16, R6, R6
+	SUB	$16, R4, R4
+	B	block
+single:
+	CMP	$4, R4
+	BLT	combine
+	VDUP	R6, V9.S4
+	VLD1.P	16(R2), [V16.S4]
+	WORD	$0x6ea0e614 // fcmgt v20.4s, v16.4s, v0.4s
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$4, R6, R6
+	SUB	$4, R4, R4
+	B	single
+combine:
+	WORD	$0x6e20591a // mvn v26.16b, v8.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R8
+	CBNZ	R8, nan
+	WORD	$0x4e21f419 // fmax v25.4s, v0.4s, v1.4s
+	WORD	$0x4e22f739 // fmax v25.4s, v25.4s, v2.4s
+	WORD	$0x4e23f739 // fmax v25.4s, v25.4s, v3.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4e3bf759 // fmax v25.4s, v26.4s, v27.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4e3bf759 // fmax v25.4s, v26.4s, v27.4s
+	MOVD	$argiota32<>+0(SB), R8
+	VLD1	(R8), [V16.S4, V17.S4, V18.S4, V19.S4]
+	MOVD	$argnone32<>+0(SB), R8
+	VLD1R	(R8), [V28.S4]
+	VMOV	V28.B16, V29.B16
+	VADD	V16.S4, V4.S4, V4.S4
+	WORD	$0x4e39e418 // fcmeq v24.4s, v0.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V4.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V17.S4, V5.S4, V5.S4
+	WORD	$0x4e39e438 // fcmeq v24.4s, v1.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V5.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V18.S4, V6.S4, V6.S4
+	WORD	$0x4e39e458 // fcmeq v24.4s, v2.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V6.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V19.S4, V7.S4, V7.S4
+	WORD	$0x4e39e478 // fcmeq v24.4s, v3.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V7.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VUZP1	V29.S4, V29.S4, V26.S4
+	VUZP2	V29.S4, V29.S4, V27.S4
+	WORD	$0x4ebb6f5d // smin v29.4s, v26.4s, v27.4s
+	VUZP1	V29.S4, V29.S4, V26.S4
+	VUZP2	V29.S4, V29.S4, V27.S4
+	WORD	$0x4ebb6f5d // smin v29.4s, v26.4s, v27.4s
+	VMOV	V29.S[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
+	// func argminF32NEON(n int, a *float32) int
+TEXT ·argminF32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart32<>+4(SB), R8
+	VLD1R	(R8), [V0.S4]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	WORD	$0x6e205888 // mvn v8.16b, v4.16b
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$16, R4
+	BLT	single
+	VDUP	R6, V9.S4
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	WORD	$0x6eb0e414 // fcmgt v20.4s, v0.4s, v16.4s
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6eb1e435 // fcmgt v21.4s, v1.4s, v17.4s
+	VBIT	V21.B16, V17.B16, V1.B16
+	VBIT	V21.B16, V9.B16, V5.B16
+	WORD	$0x4e31e638 // fcmeq v24.4s, v17.4s, v17.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6eb2e456 // fcmgt v22.4s, v2.4s, v18.4s
+	VBIT	V22.B16, V18.B16, V2.B16
+	VBIT	V22.B16, V9.B16, V6.B16
+	WORD	$0x4e32e658 // fcmeq v24.4s, v18.4s, v18.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6eb3e477 // fcmgt v23.4s, v3.4s, v19.4s
+	VBIT	V23.B16, V19.B16, V3.B16
+	VBIT	V23.B16, V9.B16, V7.B16
+	WORD	$0x4e33e678 // fcmeq v24.4s, v19.4s, v19.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$16, R6, R6
+	SUB	$16, R4, R4
+	B	block
+single:
+	CMP	$4, R4
+	BLT	combine
+	VDUP	R6, V9.S4
+	VLD1.P	16(R2), [V16.S4]
+	WORD	$0x6eb0e414 // fcmgt v20.4s, v0.4s, v16.4s
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$4, R6, R6
+	SUB	$4, R4, R4
+	B	single
+combine:
+	WORD	$0x6e20591a // mvn v26.16b, v8.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R8
+	CBNZ	R8, nan
+	WORD	$0x4ea1f419 // fmin v25.4s, v0.4s, v1.4s
+	WORD	$0x4ea2f739 // fmin v25.4s, v25.4s, v2.4s
+	WORD	$0x4ea3f739 // fmin v25.4s, v25.4s, v3.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4ebbf759 // fmin v25.4s, v26.4s, v27.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4ebbf759 // fmin v25.4s, v26.4s, v27.4s
+	MOVD	$argiota32<>+0(SB), R8
+	VLD1	(R8), [V16.S4, V17.S4, V18.S4, V19.S4]
+	MOVD	$argnone32<>+0(SB), R8
+	VLD1R	(R8), [V28.S4]
+	VMOV	V28.B16, V29.B16
+	VADD	V16.S4, V4.S4, V4.S4
+	WORD	$0x4e39e418 // fcmeq v24.4s, v0.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V4.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V17.S4, V5.S4, V5.S4
+	WORD	$0x4e39e438 // fcmeq v24.4s, v1.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V5.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V18.S4, V6.S4, V6.S4
+	WORD	$0x4e39e458 // fcmeq v24.4s, v2.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V6.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VADD	V19.S4, V7.S4, V7.S4
+	WORD	$0x4e39e478 // fcmeq v24.4s, v3.4s, v25.4s
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V7.B16, V26.B16
+	WORD	$0x4eba6fbd // smin v29.4s, v29.4s, v26.4s
+	VUZP1	V29.S4, V29.S4, V26.S4
+	VUZP2	V29.S4, V29.S4, V27.S4
+	WORD	$0x4ebb6f5d // smin v29.4s, v26.4s, v27.4s
+	VUZP1	V29.S4, V29.S4, V26.S4
+	VUZP2	V29.S4, V29.S4, V27.S4
+	WORD	$0x4ebb6f5d // smin v29.4s, v26.4s, v27.4s
+	VMOV	V29.S[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
 	RET
 
 	// func sumF64NEON(n int, acc *float64, a *float64)
@@ -1092,6 +1350,228 @@ none:
 	RET
 found:
 	MOVD	R6, ret+16(FP)
+	RET
+
+	// func argmaxF64NEON(n int, a *float64) int
+TEXT ·argmaxF64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart64<>+0(SB), R8
+	VLD1R	(R8), [V0.D2]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	WORD	$0x6e205888 // mvn v8.16b, v4.16b
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$8, R4
+	BLT	single
+	VDUP	R6, V9.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ee0e614 // fcmgt v20.2d, v16.2d, v0.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ee1e635 // fcmgt v21.2d, v17.2d, v1.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	VBIT	V21.B16, V9.B16, V5.B16
+	WORD	$0x4e71e638 // fcmeq v24.2d, v17.2d, v17.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ee2e656 // fcmgt v22.2d, v18.2d, v2.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	VBIT	V22.B16, V9.B16, V6.B16
+	WORD	$0x4e72e658 // fcmeq v24.2d, v18.2d, v18.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ee3e677 // fcmgt v23.2d, v19.2d, v3.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VBIT	V23.B16, V9.B16, V7.B16
+	WORD	$0x4e73e678 // fcmeq v24.2d, v19.2d, v19.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$8, R6, R6
+	SUB	$8, R4, R4
+	B	block
+single:
+	CMP	$2, R4
+	BLT	combine
+	VDUP	R6, V9.D2
+	VLD1.P	16(R2), [V16.D2]
+	WORD	$0x6ee0e614 // fcmgt v20.2d, v16.2d, v0.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$2, R6, R6
+	SUB	$2, R4, R4
+	B	single
+combine:
+	WORD	$0x6e20591a // mvn v26.16b, v8.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R8
+	CBNZ	R8, nan
+	WORD	$0x4e61f419 // fmax v25.2d, v0.2d, v1.2d
+	WORD	$0x4e62f739 // fmax v25.2d, v25.2d, v2.2d
+	WORD	$0x4e63f739 // fmax v25.2d, v25.2d, v3.2d
+	VUZP1	V25.D2, V25.D2, V26.D2
+	VUZP2	V25.D2, V25.D2, V27.D2
+	WORD	$0x4e7bf759 // fmax v25.2d, v26.2d, v27.2d
+	MOVD	$argiota64<>+0(SB), R8
+	VLD1	(R8), [V16.D2, V17.D2, V18.D2, V19.D2]
+	MOVD	$argnone64<>+0(SB), R8
+	VLD1R	(R8), [V28.D2]
+	VMOV	V28.B16, V29.B16
+	VADD	V16.D2, V4.D2, V4.D2
+	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V4.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V17.D2, V5.D2, V5.D2
+	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V5.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V18.D2, V6.D2, V6.D2
+	WORD	$0x4e79e458 // fcmeq v24.2d, v2.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V6.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V19.D2, V7.D2, V7.D2
+	WORD	$0x4e79e478 // fcmeq v24.2d, v3.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V7.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VUZP1	V29.D2, V29.D2, V26.D2
+	VUZP2	V29.D2, V29.D2, V27.D2
+	WORD	$0x4efb3758 // cmgt v24.2d, v26.2d, v27.2d
+	VMOV	V26.B16, V29.B16
+	VBIT	V24.B16, V27.B16, V29.B16
+	VMOV	V29.D[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
+	// func argminF64NEON(n int, a *float64) int
+TEXT ·argminF64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart64<>+8(SB), R8
+	VLD1R	(R8), [V0.D2]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	WORD	$0x6e205888 // mvn v8.16b, v4.16b
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$8, R4
+	BLT	single
+	VDUP	R6, V9.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ef0e414 // fcmgt v20.2d, v0.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ef1e435 // fcmgt v21.2d, v1.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	VBIT	V21.B16, V9.B16, V5.B16
+	WORD	$0x4e71e638 // fcmeq v24.2d, v17.2d, v17.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ef2e456 // fcmgt v22.2d, v2.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	VBIT	V22.B16, V9.B16, V6.B16
+	WORD	$0x4e72e658 // fcmeq v24.2d, v18.2d, v18.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	WORD	$0x6ef3e477 // fcmgt v23.2d, v3.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VBIT	V23.B16, V9.B16, V7.B16
+	WORD	$0x4e73e678 // fcmeq v24.2d, v19.2d, v19.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$8, R6, R6
+	SUB	$8, R4, R4
+	B	block
+single:
+	CMP	$2, R4
+	BLT	combine
+	VDUP	R6, V9.D2
+	VLD1.P	16(R2), [V16.D2]
+	WORD	$0x6ef0e414 // fcmgt v20.2d, v0.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	VBIT	V20.B16, V9.B16, V4.B16
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	VAND	V24.B16, V8.B16, V8.B16
+	ADD	$2, R6, R6
+	SUB	$2, R4, R4
+	B	single
+combine:
+	WORD	$0x6e20591a // mvn v26.16b, v8.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R8
+	CBNZ	R8, nan
+	WORD	$0x4ee1f419 // fmin v25.2d, v0.2d, v1.2d
+	WORD	$0x4ee2f739 // fmin v25.2d, v25.2d, v2.2d
+	WORD	$0x4ee3f739 // fmin v25.2d, v25.2d, v3.2d
+	VUZP1	V25.D2, V25.D2, V26.D2
+	VUZP2	V25.D2, V25.D2, V27.D2
+	WORD	$0x4efbf759 // fmin v25.2d, v26.2d, v27.2d
+	MOVD	$argiota64<>+0(SB), R8
+	VLD1	(R8), [V16.D2, V17.D2, V18.D2, V19.D2]
+	MOVD	$argnone64<>+0(SB), R8
+	VLD1R	(R8), [V28.D2]
+	VMOV	V28.B16, V29.B16
+	VADD	V16.D2, V4.D2, V4.D2
+	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V4.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V17.D2, V5.D2, V5.D2
+	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V5.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V18.D2, V6.D2, V6.D2
+	WORD	$0x4e79e458 // fcmeq v24.2d, v2.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V6.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VADD	V19.D2, V7.D2, V7.D2
+	WORD	$0x4e79e478 // fcmeq v24.2d, v3.2d, v25.2d
+	VMOV	V28.B16, V26.B16
+	VBIT	V24.B16, V7.B16, V26.B16
+	WORD	$0x4efa37b8 // cmgt v24.2d, v29.2d, v26.2d
+	VBIT	V24.B16, V26.B16, V29.B16
+	VUZP1	V29.D2, V29.D2, V26.D2
+	VUZP2	V29.D2, V29.D2, V27.D2
+	WORD	$0x4efb3758 // cmgt v24.2d, v26.2d, v27.2d
+	VMOV	V26.B16, V29.B16
+	VBIT	V24.B16, V27.B16, V29.B16
+	VMOV	V29.D[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
 	RET
 
 	// func sumI8NEON(n int, acc *int8, a *int8)

@@ -11,7 +11,7 @@ import (
 // OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their
 // own with the implementation in use. Where they do not, their generic loop
 // is slower than MaxOf (MinOf) followed by FindBits.
-func OnePassArg() bool { return false }
+func OnePassArg() bool { return Current() != Generic }
 
 // sumPiece runs Sum on one piece.
 func sumPiece[T Number](acc, a []T) {
@@ -504,10 +504,38 @@ func findnanPiece[T Number](a []T) int {
 
 // argmaxPiece runs ArgMax on one piece.
 func argmaxPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ 3
+			return extremeRest(a, m, argmaxF32NEON(m, ptr[float32](a)), true)
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ 1
+			return extremeRest(a, m, argmaxF64NEON(m, ptr[float64](a)), true)
+		}
+	}
 	return ArgMaxGeneric(a)
 }
 
 // argminPiece runs ArgMin on one piece.
 func argminPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ 3
+			return extremeRest(a, m, argminF32NEON(m, ptr[float32](a)), false)
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ 1
+			return extremeRest(a, m, argminF64NEON(m, ptr[float64](a)), false)
+		}
+	}
 	return ArgMinGeneric(a)
 }

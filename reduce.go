@@ -2,7 +2,6 @@ package elem
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
@@ -140,7 +139,7 @@ func MaxOf[T Number](a []T) T {
 // panics if a is empty.
 func ArgMin[T Number](a []T) int {
 	mustNotEmpty("ArgMin", len(a))
-	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg() {
+	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]() {
 		return byGoRules(a, kernel.ArgMin(a), false)
 	}
 	return indexOf(a, minOf(a))
@@ -151,7 +150,7 @@ func ArgMin[T Number](a []T) int {
 // one. It panics if a is empty.
 func ArgMax[T Number](a []T) int {
 	mustNotEmpty("ArgMax", len(a))
-	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg() {
+	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]() {
 		return byGoRules(a, kernel.ArgMax(a), true)
 	}
 	return indexOf(a, maxOf(a))
@@ -164,7 +163,7 @@ func ArgMax[T Number](a []T) int {
 // on a Zen 4 (AVX-512), n = 1000: 77 against 128 ns; n = 16000: 893
 // against 855 ns; n = 262144: 16.7 against 14.4 us.
 func onePassExtreme[T Number](n int) bool {
-	return n > smallExtreme && n <= onePassMax && kernel.IsFloat[T]() && kernel.OnePassArg()
+	return n > smallExtreme && n <= onePassMax && kernel.IsFloat[T]() && kernel.OnePassArg[T]()
 }
 
 // onePassMax is the longest slice onePassExtreme takes.
@@ -179,12 +178,14 @@ func byGoRules[T Number](a []T, i int, greatest bool) int {
 	if i < 0 {
 		return kernel.FindNaN(a)
 	}
-	if a[i] != 0 || math.Signbit(float64(a[i])) != greatest {
+	// No math.Signbit or Copysign: this compiles in the caller's package,
+	// where they would be calls (see TestSmallPathsCallNothing).
+	if a[i] != 0 || (1/float64(a[i]) < 0) != greatest {
 		return i
 	}
 	other := T(0) // +0 beats -0 in a max
 	if !greatest {
-		other = T(math.Copysign(0, -1))
+		other = -other // a negation at run time: -0
 	}
 	if j := kernel.FindBits(a, other); j < len(a) {
 		return j

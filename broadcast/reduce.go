@@ -242,7 +242,7 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	case r.count <= kernel.Lanes:
 		shortSums(f, dst, a, r.kept, r.summed, r.origin)
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
-		(f.op == foldMax || f.op == foldMin) && kernel.IsFloat[T]() && kernel.OnePassArg():
+		(f.op == foldMax || f.op == foldMin) && kernel.IsFloat[T]() && kernel.OnePassArg[T]():
 		extremeRows(f.op == foldMax, dst, a, r.kept, r.count, r.origin)
 	case summedRuns:
 		rowSums(f, dst, a, r.kept, r.summed, r.origin)

@@ -291,12 +291,15 @@ func writeReduceSwitch(dir, arch string) error {
 	for _, r := range registry.Reductions {
 		for _, t := range registry.ReduceTypes {
 			if arch != "" && r.Fold.Extreme() && reduceEmitted[arch](r, t) {
-				onePass = "Current() != Generic"
+				// implFor, not Current: a generic call compiles in the
+				// caller's package, where a plain function of this one
+				// does not inline (see TestSmallPathsCallNothing).
+				onePass = "implFor(classMemory, 0, false) != Generic"
 			}
 		}
 	}
 	g.doc("OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their\nown with the implementation in use. Where they do not, their generic loop\nis slower than MaxOf (MinOf) followed by FindBits.")
-	g.p("func OnePassArg() bool { return %s }", onePass)
+	g.p("func OnePassArg[T Number]() bool { return %s }", onePass)
 	g.p("")
 	for _, r := range registry.Reductions {
 		g.doc(fmt.Sprintf("%sPiece runs %s on one piece.", r.Name, r.Entry))

@@ -11,7 +11,7 @@ import (
 // OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their
 // own with the implementation in use. Where they do not, their generic loop
 // is slower than MaxOf (MinOf) followed by FindBits.
-func OnePassArg() bool { return Current() != Generic }
+func OnePassArg[T Number]() bool { return implFor(classMemory, 0, false) != Generic }
 
 // sumPiece runs Sum on one piece.
 func sumPiece[T Number](acc, a []T) {

@@ -7,7 +7,7 @@ package kernel
 // OnePassArg reports whether ArgMax and ArgMin of floats run kernels of their
 // own with the implementation in use. Where they do not, their generic loop
 // is slower than MaxOf (MinOf) followed by FindBits.
-func OnePassArg() bool { return false }
+func OnePassArg[T Number]() bool { return false }
 
 // sumPiece runs Sum on one piece.
 func sumPiece[T Number](acc, a []T) {

@@ -139,7 +139,7 @@ func MaxOf[T Number](a []T) T {
 // panics if a is empty.
 func ArgMin[T Number](a []T) int {
 	mustNotEmpty("ArgMin", len(a))
-	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]() {
+	if onePassArg[T](len(a)) {
 		return byGoRules(a, kernel.ArgMin(a), false)
 	}
 	return indexOf(a, minOf(a))
@@ -150,21 +150,25 @@ func ArgMin[T Number](a []T) int {
 // one. It panics if a is empty.
 func ArgMax[T Number](a []T) int {
 	mustNotEmpty("ArgMax", len(a))
-	if len(a) > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]() {
+	if onePassArg[T](len(a)) {
 		return byGoRules(a, kernel.ArgMax(a), true)
 	}
 	return indexOf(a, maxOf(a))
 }
 
-// onePassExtreme tells MaxOf and MinOf to take the value at the one-pass
-// ArgMax (ArgMin): a slice of floats longer than smallExtreme and at most
-// onePassMax long, with kernels for them. The extreme's kernel combines its
-// lanes itself, where MaxOf's 32 accumulators are combined in Go: float32
-// on a Zen 4 (AVX-512), n = 1000: 77 against 128 ns; n = 16000: 893
-// against 855 ns; n = 262144: 16.7 against 14.4 us.
-func onePassExtreme[T Number](n int) bool {
-	return n > smallExtreme && n <= onePassMax && kernel.IsFloat[T]() && kernel.OnePassArg[T]()
+// onePassArg tells ArgMax and ArgMin to run the one-pass kernels: a slice
+// of floats longer than smallExtreme, with kernels for them.
+func onePassArg[T Number](n int) bool {
+	return n > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]()
 }
+
+// onePassExtreme tells MaxOf and MinOf to take the value at the one-pass
+// ArgMax (ArgMin): onePassArg's slices up to onePassMax long. The
+// extreme's kernel combines its lanes itself, where MaxOf's 32
+// accumulators are combined in Go: float32 on a Zen 4 (AVX-512), n = 1000:
+// 77 against 128 ns; n = 16000: 893 against 855 ns; n = 262144: 16.7
+// against 14.4 us.
+func onePassExtreme[T Number](n int) bool { return n <= onePassMax && onePassArg[T](n) }
 
 // onePassMax is the longest slice onePassExtreme takes.
 const onePassMax = 8192

@@ -93,17 +93,21 @@ func (f fold[T]) lanes(acc, run []T) {
 	}
 }
 
-// lanesOf is lanes for the values of transform.run: where the transform
-// squares, run holds the deviations x - shift, whose squares (each rounded
-// to T) Dot folds as it reads them, the bits of a multiply pass followed
-// by Sum, without that pass.
-func (f fold[T]) lanesOf(acc, run []T) {
-	if f.each != nil && !f.each.exp {
-		kernel.Dot(acc, run, run)
+// lanesOf is lanes for the values of one output whose shift is v (0
+// without a transform): where the transform squares, run holds the values
+// themselves, whose squared deviations from v SqDev folds as it reads
+// them (the bits of a subtraction pass, a multiply pass and Sum); where it
+// is exp, run holds exp(x - v) already (transform.run).
+func (f fold[T]) lanesOf(acc, run []T, v T) {
+	if f.squares() {
+		kernel.SqDev(acc, run, v)
 		return
 	}
 	f.lanes(acc, run)
 }
+
+// squares reports whether the fold's transform is a squared deviation.
+func (f fold[T]) squares() bool { return f.each != nil && !f.each.exp }
 
 // prodLanes is lanes for a product. No target asks products to be fast;
 // the loop keeps the canonical order with no kernel of its own.
@@ -226,16 +230,14 @@ func (t *transform[T]) rows(m, n int, dst []T, ldd int, x []T, ldx int, shift []
 	t.g(m, n, dst, ldd)
 }
 
-// run sets dst to g(x - s) for the values x of one output, or to the
-// deviations x - s alone where g squares: the fold squares them as it adds
-// them (fold.lanesOf).
+// run sets dst to exp(x - s) for the values x of one output whose shift is
+// s (an exp transform's; a squaring one folds the values as they are, see
+// fold.lanesOf).
 func (t *transform[T]) run(dst, x []T, s T) {
 	n := len(x)
 	t.one[0] = s
 	kernel.Sub(kernel.VS, 1, n, dst, n, x, n, t.one[:], 0, false)
-	if t.exp {
-		t.g(1, n, dst, n)
-	}
+	t.g(1, n, dst, n)
 }
 
 // g maps the m rows of n elements of d in place.

@@ -244,6 +244,8 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
 		(f.op == foldMax || f.op == foldMin) && kernel.IsFloat[T]() && kernel.OnePassArg[T]():
 		extremeRows(f.op == foldMax, dst, a, r.kept, r.count, r.origin)
+	case summedRuns && len(r.summed) == 1 && r.count >= longRows && (f.each == nil || f.squares()):
+		longRowSums(f, dst, a, r.kept, r.count, r.origin)
 	case summedRuns:
 		rowSums(f, dst, a, r.kept, r.summed, r.origin)
 	case keptRows && r.summed[len(r.summed)-1].stride > 0:
@@ -546,13 +548,53 @@ func shortNaN[T elem.Number](f fold[T], a []T, at int, values []int) T {
 	return kernel.DefaultNaN[T]()
 }
 
+// longRows is the fewest values from which outputs whose values are one
+// contiguous run each fold them one output at a time (longRowSums,
+// varianceRows): there the scalar tree of each output (6 ns, 15 ns just
+// after the kernel's stores on a Zen 4) is small beside the kernel's run,
+// and the blocks of accumulators that rowSums keeps for shorter runs cost
+// more than they save: ReduceSum of (1024, 1024) along its rows took
+// 108 us through them.
+const longRows = 512
+
+// longRowSums computes outputs whose values are one contiguous run of n
+// values each, n at least longRows, one after the other: the fold's
+// kernel over the run, then its tree.
+func longRowSums[T elem.Number](f fold[T], dst, a []T, kept []group, n, origin int) {
+	start := f.startLanes()
+	o := 0
+	offsets(kept, origin, func(base int) {
+		x, acc := a[base:][:n], start
+		var v T
+		if f.each != nil {
+			v = f.each.shift[o]
+		}
+		f.lanesOf(acc[:], x, v)
+		dst[o] = f.resultOf(&acc, x)
+		o++
+	})
+}
+
+// resultOf is the result of the accumulators acc of an output whose values
+// are x: their tree, or where that is a NaN, the NaN that firstNaN gives.
+func (f fold[T]) resultOf(acc *[kernel.Lanes]T, x []T) T {
+	s := f.tree(acc[:])
+	if s != s {
+		s = kernel.DefaultNaN[T]()
+		if i := kernel.FindNaN(x); i < len(x) {
+			s = f.nanOf(x[i])
+		}
+	}
+	return s
+}
+
 // rowSums computes outputs whose values end in contiguous runs (the
 // innermost axis is summed): each output folds its runs, in order, into
 // one set of accumulators.
 func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin int) {
 	run, outer := summed[len(summed)-1].size, summed[:len(summed)-1]
 	var s laneState[T]
-	if f.each != nil {
+	if f.each != nil && f.each.exp {
 		buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 		defer scratch.Put(buf)
 		s.tmp = unsafe.Slice((*T)(unsafe.Pointer(buf)), columnTile*kernel.Lanes)
@@ -569,16 +611,19 @@ func rowSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, origin 
 	o := 0
 	offsets(kept, origin, func(base int) {
 		s.acc, s.count = start, 0
-		if f.each == nil {
-			offsets(outer, 0, func(off int) { s.add(f, a[base+off:][:run]) })
+		var shift T
+		if f.each != nil {
+			shift = f.each.shift[o]
+		}
+		if s.tmp == nil {
+			offsets(outer, 0, func(off int) { s.add(f, a[base+off:][:run], shift) })
 		} else {
-			shift := f.each.shift[o]
 			offsets(outer, 0, func(off int) {
 				x := a[base+off:][:run]
 				for len(x) > 0 {
 					piece := s.tmp[:min(len(x), len(s.tmp))]
 					f.each.run(piece, x[:len(piece)], shift)
-					s.add(f, piece)
+					s.add(f, piece, shift)
 					x = x[len(piece):]
 				}
 			})
@@ -688,19 +733,20 @@ type laneState[T elem.Number] struct {
 	tmp   []T // room for transformed values
 }
 
-// add folds the next values of the output.
-func (s *laneState[T]) add(f fold[T], run []T) {
+// add folds the next values of the output, whose shift is v (see
+// fold.lanesOf).
+func (s *laneState[T]) add(f fold[T], run []T, v T) {
 	const k = kernel.Lanes
 	p := s.count % k
 	s.count += len(run)
 	if p == 0 {
-		f.lanesOf(s.acc[:], run)
+		f.lanesOf(s.acc[:], run, v)
 		return
 	}
 	var r [k]T
 	copy(r[:], s.acc[p:]) // r[j] = acc[(j+p) % k]
 	copy(r[k-p:], s.acc[:p])
-	f.lanesOf(r[:], run)
+	f.lanesOf(r[:], run, v)
 	copy(s.acc[p:], r[:])
 	copy(s.acc[:p], r[k-p:])
 }
@@ -718,11 +764,15 @@ func gatherSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 	offsets(kept, origin, func(base int) {
 		s.acc, s.count = start, 0
 		n := 0
+		var shift T
+		if f.each != nil {
+			shift = f.each.shift[o]
+		}
 		flush := func() {
-			if f.each != nil {
-				f.each.run(vals[:n], vals[:n], f.each.shift[o])
+			if f.each != nil && f.each.exp {
+				f.each.run(vals[:n], vals[:n], shift)
 			}
-			s.add(f, vals[:n])
+			s.add(f, vals[:n], shift)
 			n = 0
 		}
 		offsets(summed, base, func(at int) {

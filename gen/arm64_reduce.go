@@ -32,6 +32,11 @@ var neonReducers = map[string]neonReducer{
 	"sumsq": {mul: true, term: func(k *neonReduce, arr arm64enc.Arrangement, a, _, t arm64enc.VReg) arm64enc.VReg {
 		return k.mul(arr, a, a, t)
 	}},
+	"sqdev": {term: func(k *neonReduce, arr arm64enc.Arrangement, a, _, _ arm64enc.VReg) arm64enc.VReg {
+		neonOp(k.p, arm64enc.FSub, arr, a, a, vdV)
+		neonOp(k.p, arm64enc.FMul, arr, a, a, a)
+		return a
+	}},
 	"minof":    {term: neonElement},
 	"maxof":    {term: neonElement},
 	"findbits": {},
@@ -108,7 +113,7 @@ const (
 	rdN     = arm64enc.R0 // n
 	rdAcc   = arm64enc.R1 // the state
 	rdA     = arm64enc.R2 // a's cursor
-	rdB     = arm64enc.R3 // b's cursor (dot), or v (findbits)
+	rdB     = arm64enc.R3 // b's cursor (dot), or v (findbits, sqdev)
 	rdCnt   = arm64enc.R4 // elements left, minus a block
 	rdState = arm64enc.R5 // the state's cursor in the last round
 	rdJ     = arm64enc.R6 // a search's index
@@ -203,6 +208,9 @@ func (k *neonReduce) fold() {
 	nacc := registry.ReduceLanes * k.t.Size() / 16
 	p.MOVD(rdAcc, rdState)
 	k.state(false, nacc)
+	if k.r.Shifted { // v in every lane of vdV, a register of b's the fold leaves free
+		p.VLD1R(rdB, k.q, vdV)
+	}
 	p.Comment("%s: whole rounds of %d elements, then the low bits of the count", rdCnt, round)
 	p.SUBSImm(rdCnt, rdN, round)
 	p.BCond(arm64enc.LT, "last")

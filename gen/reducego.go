@@ -38,7 +38,8 @@ var reduceExtremeVectors = map[string]func(t registry.Type) int{
 }
 
 // reduceOperands is the parameter list of a reduction's Go functions:
-// "acc, a, b []T" for a fold, "a []T, v T" for FindBits.
+// "acc, a, b []T" for a fold, "a []T, v T" for FindBits, "acc, a []T, v T"
+// for a shifted fold.
 func reduceOperands(r registry.Reduction) string {
 	var names []string
 	if !r.Fold.Finds() {
@@ -46,7 +47,7 @@ func reduceOperands(r registry.Reduction) string {
 	}
 	names = append(names, r.Inputs...)
 	ps := strings.Join(names, ", ") + " []T"
-	if r.Fold == registry.FindBits {
+	if r.HasValue() {
 		ps += ", v T"
 	}
 	return ps
@@ -59,7 +60,7 @@ func reduceArgs(r registry.Reduction) string {
 		names = append(names, "acc")
 	}
 	names = append(names, r.Inputs...)
-	if r.Fold == registry.FindBits {
+	if r.HasValue() {
 		names = append(names, "v")
 	}
 	return strings.Join(names, ", ")
@@ -230,7 +231,7 @@ func writeReduceEntry(g *goFile, r registry.Reduction) {
 	for _, in := range r.Inputs {
 		pieceArgs = append(pieceArgs, in+"[off:end]")
 	}
-	if r.Fold == registry.FindBits {
+	if r.HasValue() {
 		pieceArgs = append(pieceArgs, "v")
 	}
 	g.p("c := chunkElems[T]()")
@@ -280,7 +281,7 @@ func writeReduceSwitch(dir, arch string) error {
 		path, constraint = filepath.Join(dir, "reduce_dispatch_"+arch+".go"), "!purego"
 		for _, r := range registry.Reductions {
 			for _, t := range registry.ReduceTypes {
-				if r.Fold == registry.FindBits && reduceEmitted[arch](r, t) {
+				if r.HasValue() && reduceEmitted[arch](r, t) {
 					imports = []string{"unsafe"} // v's address
 				}
 			}
@@ -341,7 +342,7 @@ func writeReduceKernelSwitch(g *goFile, r registry.Reduction, arch string) {
 		for _, in := range r.Inputs {
 			args = append(args, fmt.Sprintf("ptr[%s](%s)", t.GoName, in))
 		}
-		if r.Fold == registry.FindBits {
+		if r.HasValue() {
 			args = append(args, fmt.Sprintf("(*%s)(unsafe.Pointer(&v))", t.GoName))
 		}
 		g.p("switch implFor(classMemory, len(a)*%d, false) {", t.Size()*len(r.Inputs))
@@ -393,7 +394,7 @@ func writeReduceTests(dir string) error {
 		if !r.Fold.Finds() {
 			args = "acc, " + args
 		}
-		if r.Fold == registry.FindBits {
+		if r.HasValue() {
 			args += ", v"
 		}
 		call := fmt.Sprintf("kernel.%s(%s)", r.Entry, args)
@@ -403,7 +404,7 @@ func writeReduceTests(dir string) error {
 		} else {
 			call, ref = call+"; return 0", ref+"; return 0"
 		}
-		g.p("{name: %q, inputs: %d, fold: %q,", r.Name, len(r.Inputs), foldName(r.Fold))
+		g.p("{name: %q, inputs: %d, fold: %q, shifted: %v,", r.Name, len(r.Inputs), foldName(r.Fold), r.Shifted)
 		g.p("run: func(acc []T, in [][]T, v T) int { %s },", call)
 		g.p("ref: func(acc []T, in [][]T, v T) int { %s },", ref)
 		g.p("},")

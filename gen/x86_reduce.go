@@ -31,6 +31,7 @@ var x86Reducers = map[string]x86Reducer{
 	"sum":      {term: x86Load},
 	"dot":      {term: x86Product(0, 1), mul: true},
 	"sumsq":    {term: x86Product(0, 0), mul: true},
+	"sqdev":    {term: x86SquaredDeviation},
 	"minof":    {term: x86Load},
 	"maxof":    {term: x86Load},
 	"findbits": {},
@@ -76,6 +77,17 @@ func x86Product(i, j int) func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, 
 	}
 }
 
+// x86SquaredDeviation is the term (x - v)*(x - v) of a shifted fold (on
+// floats only), the difference and the product each rounded, v in every
+// lane of k.shift.
+func x86SquaredDeviation(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op {
+	x := load(m[0])
+	d := narrow(k.vec(w), w)
+	pick(k.t, k.VSUBPS, k.VSUBPD)(narrow(k.shift, w), x, d)
+	pick(k.t, k.VMULPS, k.VMULPD)(d, d, d)
+	return d
+}
+
 // x86Reduce is one reduction kernel being generated. It borrows the
 // elementwise kernel's helpers (registers, bitwise ops, Go's min).
 type x86Reduce struct {
@@ -88,6 +100,7 @@ type x86Reduce struct {
 	j     reg.GPVirtual // element index
 	ins   []reg.Register
 	acc   []reg.VecVirtual
+	shift reg.VecVirtual // v in every lane, for a shifted fold
 }
 
 // generateReduceAMD64 writes every reduction kernel of every amd64 level
@@ -221,6 +234,10 @@ func (k *x86Reduce) fold(laneMask Mem) {
 	w := k.w
 	state := k.Load(k.Param("acc"), k.GP64())
 	k.consts = k.foldConsts()
+	if k.r.Shifted {
+		k.shift = k.vec(w)
+		k.elem().broadcast(k.Context, Mem{Base: k.Load(k.Param("v"), k.GP64())}, narrow(k.shift, w))
+	}
 	for q := range registry.ReduceLanes * k.t.Size() / w {
 		a := k.vec(w)
 		k.acc = append(k.acc, a)

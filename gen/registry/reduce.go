@@ -72,6 +72,9 @@ type Reduction struct {
 	// explicitly, which rounds it and so forbids the compiler to fuse it
 	// into the accumulation (Go fuses x*y + z into an FMA on arm64).
 	Term string
+	// Shifted says the term reads a value v beside the inputs ({v}), the
+	// same for every element: the mean a variance subtracts.
+	Shifted bool
 	// Entry is the trusted entry's name in internal/kernel: "Dot".
 	Entry string
 	Doc   string // what the entry computes, for its doc comment
@@ -93,8 +96,15 @@ var ReduceTypes = Numbers
 // (an integer is never a NaN, and its generic kernel returns len(a)), and
 // FindMax and FindMin too (integers take MaxOf and FindBits, whose kernels
 // are as fast as integer lanes allow, and whose index lanes would overflow
-// in 8- and 16-bit lanes).
-func (r Reduction) Supports(t Type) bool { return t.Float || r.Fold != FindNaN && !r.Fold.Extreme() }
+// in 8- and 16-bit lanes), and the shifted folds (variances of integer data
+// are computed on floats; their generic kernels serve the integer types).
+func (r Reduction) Supports(t Type) bool {
+	return t.Float || r.Fold != FindNaN && !r.Fold.Extreme() && !r.Shifted
+}
+
+// HasValue reports whether r's kernels take the value v beside the inputs:
+// the value FindBits looks for, a shifted fold's shift.
+func (r Reduction) HasValue() bool { return r.Fold == FindBits || r.Shifted }
 
 // Reductions lists every reduction.
 var Reductions = []Reduction{
@@ -104,6 +114,10 @@ var Reductions = []Reduction{
 		Doc: "adds the products a[i]*b[i], each rounded to T, into acc in the canonical order"},
 	{Name: "sumsq", Inputs: []string{"a"}, Fold: FoldSum, Term: "{T}({a} * {a})", Entry: "SumSq",
 		Doc: "adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order"},
+	// SqDev gives the bits of a subtraction pass followed by SumSq, without
+	// the pass: a variance's second pass reads its data once.
+	{Name: "sqdev", Inputs: []string{"a"}, Fold: FoldSum, Shifted: true, Term: "{T}({T}({a} - {v}) * {T}({a} - {v}))", Entry: "SqDev",
+		Doc: "adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order"},
 	{Name: "minof", Inputs: []string{"a"}, Fold: FoldMin, Term: "{a}", Entry: "MinOf",
 		Doc: "folds a into acc with Go's min (on floats a NaN wins, -0 < +0)"},
 	{Name: "maxof", Inputs: []string{"a"}, Fold: FoldMax, Term: "{a}", Entry: "MaxOf",
@@ -125,8 +139,8 @@ func ReduceKernelName(r Reduction, t Type, isa *ISA) string {
 }
 
 // ReduceParams lists a kernel's parameters, every one 8 bytes: n, then the
-// state (acc) of a fold, the inputs, and the value (v) of FindBits; a find
-// returns an int after them.
+// state (acc) of a fold, the inputs, and the value (v) of FindBits or of a
+// shifted fold; a find returns an int after them.
 func ReduceParams(r Reduction, t Type) []Param {
 	ps := []Param{{"n", "int"}}
 	if !r.Fold.Finds() {
@@ -135,7 +149,7 @@ func ReduceParams(r Reduction, t Type) []Param {
 	for _, in := range r.Inputs {
 		ps = append(ps, Param{in, "*" + t.GoName})
 	}
-	if r.Fold == FindBits {
+	if r.HasValue() {
 		ps = append(ps, Param{"v", "*" + t.GoName})
 	}
 	return ps
@@ -157,7 +171,7 @@ func ReduceSignature(r Reduction, t Type) string {
 // TermOf is r's term on the given operand expressions for element type
 // name typ.
 func (r Reduction) TermOf(typ string, operands ...string) string {
-	pairs := []string{"{T}", typ}
+	pairs := []string{"{T}", typ, "{v}", "v"}
 	for i, x := range operands {
 		pairs = append(pairs, "{"+r.Inputs[i]+"}", x)
 	}

@@ -19,6 +19,11 @@ func dotF32AVX2(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX2(n int, acc *float32, a *float32)
 
+// sqdevF32AVX2 adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sqdevF32AVX2(n int, acc *float32, a *float32, v *float32)
+
 // minofF32AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
@@ -63,6 +68,11 @@ func dotF64AVX2(n int, acc *float64, a *float64, b *float64)
 //
 //go:noescape
 func sumsqF64AVX2(n int, acc *float64, a *float64)
+
+// sqdevF64AVX2 adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sqdevF64AVX2(n int, acc *float64, a *float64, v *float64)
 
 // minofF64AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
@@ -349,6 +359,11 @@ func dotF32AVX512(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX512(n int, acc *float32, a *float32)
 
+// sqdevF32AVX512 adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sqdevF32AVX512(n int, acc *float32, a *float32, v *float32)
+
 // minofF32AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
@@ -393,6 +408,11 @@ func dotF64AVX512(n int, acc *float64, a *float64, b *float64)
 //
 //go:noescape
 func sumsqF64AVX512(n int, acc *float64, a *float64)
+
+// sqdevF64AVX512 adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sqdevF64AVX512(n int, acc *float64, a *float64, v *float64)
 
 // minofF64AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //

@@ -586,6 +586,160 @@ sumsqF32AVX2_store:
 	VZEROUPPER
 	RET
 
+// func sqdevF32AVX2(n int, acc *float32, a *float32, v *float32)
+// Requires: AVX, CMOV
+TEXT ·sqdevF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         v+24(FP), SI
+	VBROADCASTSS (SI), Y0
+	VMOVUPS      (BX), Y1
+	VMOVUPS      32(BX), Y2
+	VMOVUPS      64(BX), Y3
+	VMOVUPS      96(BX), Y4
+
+sqdevF32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sqdevF32AVX2_after2
+	VMOVUPS (CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VMOVUPS 128(CX)(DX*4), Y6
+	VSUBPS  Y0, Y6, Y6
+	VMULPS  Y6, Y6, Y6
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y1, Y1
+	VMOVUPS 32(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VMOVUPS 160(CX)(DX*4), Y6
+	VSUBPS  Y0, Y6, Y6
+	VMULPS  Y6, Y6, Y6
+	VADDPS  Y5, Y2, Y2
+	VADDPS  Y6, Y2, Y2
+	VMOVUPS 64(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VMOVUPS 192(CX)(DX*4), Y6
+	VSUBPS  Y0, Y6, Y6
+	VMULPS  Y6, Y6, Y6
+	VADDPS  Y5, Y3, Y3
+	VADDPS  Y6, Y3, Y3
+	VMOVUPS 96(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VMOVUPS 224(CX)(DX*4), Y6
+	VSUBPS  Y0, Y6, Y6
+	VMULPS  Y6, Y6, Y6
+	VADDPS  Y5, Y4, Y4
+	VADDPS  Y6, Y4, Y4
+	ADDQ    $0x00000040, DX
+	JMP     sqdevF32AVX2_loop2
+
+sqdevF32AVX2_after2:
+sqdevF32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sqdevF32AVX2_after1
+	VMOVUPS (CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y5, Y1, Y1
+	VMOVUPS 32(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y5, Y2, Y2
+	VMOVUPS 64(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y5, Y3, Y3
+	VMOVUPS 96(CX)(DX*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y5, Y4, Y4
+	ADDQ    $0x00000020, DX
+	JMP     sqdevF32AVX2_loop1
+
+sqdevF32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sqdevF32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y5
+	VMOVUPS    Y1, Y6
+	VMASKMOVPS (CX)(DX*4), Y5, Y7
+	VSUBPS     Y0, Y7, Y7
+	VMULPS     Y7, Y7, Y7
+	VADDPS     Y7, Y6, Y6
+	VBLENDVPS  Y5, Y6, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y5
+	VMOVUPS    Y2, Y6
+	VMASKMOVPS 32(CX)(DX*4), Y5, Y7
+	VSUBPS     Y0, Y7, Y7
+	VMULPS     Y7, Y7, Y7
+	VADDPS     Y7, Y6, Y6
+	VBLENDVPS  Y5, Y6, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y5
+	VMOVUPS    Y3, Y6
+	VMASKMOVPS 64(CX)(DX*4), Y5, Y7
+	VSUBPS     Y0, Y7, Y7
+	VMULPS     Y7, Y7, Y7
+	VADDPS     Y7, Y6, Y6
+	VBLENDVPS  Y5, Y6, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y5
+	VMOVUPS    Y4, Y6
+	VMASKMOVPS 96(CX)(DX*4), Y5, Y7
+	VSUBPS     Y0, Y7, Y0
+	VMULPS     Y0, Y0, Y0
+	VADDPS     Y0, Y6, Y6
+	VBLENDVPS  Y5, Y6, Y4, Y4
+
+sqdevF32AVX2_store:
+	VMOVUPS Y1, (BX)
+	VMOVUPS Y2, 32(BX)
+	VMOVUPS Y3, 64(BX)
+	VMOVUPS Y4, 96(BX)
+	VZEROUPPER
+	RET
+
 // func minofF32AVX2(n int, acc *float32, a *float32)
 // Requires: AVX, AVX2, CMOV
 TEXT ·minofF32AVX2(SB), NOSPLIT, $0-24
@@ -1913,6 +2067,207 @@ sumsqF64AVX2_store:
 	VMOVUPD Y5, 160(BX)
 	VMOVUPD Y6, 192(BX)
 	VMOVUPD Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func sqdevF64AVX2(n int, acc *float64, a *float64, v *float64)
+// Requires: AVX, CMOV
+TEXT ·sqdevF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         v+24(FP), SI
+	VBROADCASTSD (SI), Y0
+	VMOVUPD      (BX), Y1
+	VMOVUPD      32(BX), Y2
+	VMOVUPD      64(BX), Y3
+	VMOVUPD      96(BX), Y4
+	VMOVUPD      128(BX), Y5
+	VMOVUPD      160(BX), Y6
+	VMOVUPD      192(BX), Y7
+	VMOVUPD      224(BX), Y8
+
+sqdevF64AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sqdevF64AVX2_after1
+	VMOVUPD (CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y1, Y1
+	VMOVUPD 32(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y2, Y2
+	VMOVUPD 64(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y3, Y3
+	VMOVUPD 96(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y4, Y4
+	VMOVUPD 128(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y5, Y5
+	VMOVUPD 160(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y6, Y6
+	VMOVUPD 192(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y7, Y7
+	VMOVUPD 224(CX)(DX*8), Y9
+	VSUBPD  Y0, Y9, Y9
+	VMULPD  Y9, Y9, Y9
+	VADDPD  Y9, Y8, Y8
+	ADDQ    $0x00000020, DX
+	JMP     sqdevF64AVX2_loop1
+
+sqdevF64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sqdevF64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y1, Y10
+	VMASKMOVPD (CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y2, Y10
+	VMASKMOVPD 32(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y3, Y10
+	VMASKMOVPD 64(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y4, Y10
+	VMASKMOVPD 96(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y5, Y10
+	VMASKMOVPD 128(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y6, Y10
+	VMASKMOVPD 160(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y7, Y10
+	VMASKMOVPD 192(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y11
+	VMULPD     Y11, Y11, Y11
+	VADDPD     Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y7, Y7
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sqdevF64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVUPD    Y8, Y10
+	VMASKMOVPD 224(CX)(DX*8), Y9, Y11
+	VSUBPD     Y0, Y11, Y0
+	VMULPD     Y0, Y0, Y0
+	VADDPD     Y0, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y8, Y8
+
+sqdevF64AVX2_store:
+	VMOVUPD Y1, (BX)
+	VMOVUPD Y2, 32(BX)
+	VMOVUPD Y3, 64(BX)
+	VMOVUPD Y4, 96(BX)
+	VMOVUPD Y5, 128(BX)
+	VMOVUPD Y6, 160(BX)
+	VMOVUPD Y7, 192(BX)
+	VMOVUPD Y8, 224(BX)
 	VZEROUPPER
 	RET
 
@@ -8577,6 +8932,112 @@ sumsqF32AVX512_store:
 	VZEROUPPER
 	RET
 
+// func sqdevF32AVX512(n int, acc *float32, a *float32, v *float32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdevF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         v+24(FP), SI
+	VBROADCASTSS (SI), Z0
+	VMOVUPS      (BX), Z1
+	VMOVUPS      64(BX), Z2
+
+sqdevF32AVX512_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      sqdevF32AVX512_after4
+	VMOVUPS (CX)(DX*4), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VMOVUPS 128(CX)(DX*4), Z4
+	VSUBPS  Z0, Z4, Z4
+	VMULPS  Z4, Z4, Z4
+	VMOVUPS 256(CX)(DX*4), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMULPS  Z5, Z5, Z5
+	VMOVUPS 384(CX)(DX*4), Z6
+	VSUBPS  Z0, Z6, Z6
+	VMULPS  Z6, Z6, Z6
+	VADDPS  Z3, Z1, Z1
+	VADDPS  Z4, Z1, Z1
+	VADDPS  Z5, Z1, Z1
+	VADDPS  Z6, Z1, Z1
+	VMOVUPS 64(CX)(DX*4), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VMOVUPS 192(CX)(DX*4), Z4
+	VSUBPS  Z0, Z4, Z4
+	VMULPS  Z4, Z4, Z4
+	VMOVUPS 320(CX)(DX*4), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMULPS  Z5, Z5, Z5
+	VMOVUPS 448(CX)(DX*4), Z6
+	VSUBPS  Z0, Z6, Z6
+	VMULPS  Z6, Z6, Z6
+	VADDPS  Z3, Z2, Z2
+	VADDPS  Z4, Z2, Z2
+	VADDPS  Z5, Z2, Z2
+	VADDPS  Z6, Z2, Z2
+	ADDQ    $0x00000080, DX
+	JMP     sqdevF32AVX512_loop4
+
+sqdevF32AVX512_after4:
+sqdevF32AVX512_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sqdevF32AVX512_after1
+	VMOVUPS (CX)(DX*4), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z3, Z1, Z1
+	VMOVUPS 64(CX)(DX*4), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z3, Z2, Z2
+	ADDQ    $0x00000020, DX
+	JMP     sqdevF32AVX512_loop1
+
+sqdevF32AVX512_after1:
+	SUBQ      DX, AX
+	JZ        sqdevF32AVX512_store
+	MOVQ      $0x00000010, DI
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPS   Z1, Z3
+	VMOVUPS.Z (CX)(DX*4), K1, Z4
+	VSUBPS    Z0, Z4, Z4
+	VMULPS    Z4, Z4, Z4
+	VADDPS    Z4, Z3, Z3
+	VMOVAPS   Z3, K1, Z1
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	TESTQ     SI, SI
+	JZ        sqdevF32AVX512_store
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPS   Z2, Z3
+	VMOVUPS.Z 64(CX)(DX*4), K1, Z4
+	VSUBPS    Z0, Z4, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z0, Z3, Z3
+	VMOVAPS   Z3, K1, Z2
+
+sqdevF32AVX512_store:
+	VMOVUPS Z1, (BX)
+	VMOVUPS Z2, 64(BX)
+	VZEROUPPER
+	RET
+
 // func minofF32AVX512(n int, acc *float32, a *float32)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minofF32AVX512(SB), NOSPLIT, $0-24
@@ -9625,6 +10086,152 @@ sumsqF64AVX512_store:
 	VMOVUPD Z1, 64(BX)
 	VMOVUPD Z2, 128(BX)
 	VMOVUPD Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func sqdevF64AVX512(n int, acc *float64, a *float64, v *float64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdevF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         v+24(FP), SI
+	VBROADCASTSD (SI), Z0
+	VMOVUPD      (BX), Z1
+	VMOVUPD      64(BX), Z2
+	VMOVUPD      128(BX), Z3
+	VMOVUPD      192(BX), Z4
+
+sqdevF64AVX512_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sqdevF64AVX512_after2
+	VMOVUPD (CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VMOVUPD 256(CX)(DX*8), Z6
+	VSUBPD  Z0, Z6, Z6
+	VMULPD  Z6, Z6, Z6
+	VADDPD  Z5, Z1, Z1
+	VADDPD  Z6, Z1, Z1
+	VMOVUPD 64(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VMOVUPD 320(CX)(DX*8), Z6
+	VSUBPD  Z0, Z6, Z6
+	VMULPD  Z6, Z6, Z6
+	VADDPD  Z5, Z2, Z2
+	VADDPD  Z6, Z2, Z2
+	VMOVUPD 128(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VMOVUPD 384(CX)(DX*8), Z6
+	VSUBPD  Z0, Z6, Z6
+	VMULPD  Z6, Z6, Z6
+	VADDPD  Z5, Z3, Z3
+	VADDPD  Z6, Z3, Z3
+	VMOVUPD 192(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VMOVUPD 448(CX)(DX*8), Z6
+	VSUBPD  Z0, Z6, Z6
+	VMULPD  Z6, Z6, Z6
+	VADDPD  Z5, Z4, Z4
+	VADDPD  Z6, Z4, Z4
+	ADDQ    $0x00000040, DX
+	JMP     sqdevF64AVX512_loop2
+
+sqdevF64AVX512_after2:
+sqdevF64AVX512_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sqdevF64AVX512_after1
+	VMOVUPD (CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z5, Z1, Z1
+	VMOVUPD 64(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z5, Z2, Z2
+	VMOVUPD 128(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z5, Z3, Z3
+	VMOVUPD 192(CX)(DX*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z5, Z4, Z4
+	ADDQ    $0x00000020, DX
+	JMP     sqdevF64AVX512_loop1
+
+sqdevF64AVX512_after1:
+	SUBQ      DX, AX
+	JZ        sqdevF64AVX512_store
+	MOVQ      $0x00000008, DI
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPD   Z1, Z5
+	VMOVUPD.Z (CX)(DX*8), K1, Z6
+	VSUBPD    Z0, Z6, Z6
+	VMULPD    Z6, Z6, Z6
+	VADDPD    Z6, Z5, Z5
+	VMOVAPD   Z5, K1, Z1
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	TESTQ     SI, SI
+	JZ        sqdevF64AVX512_store
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPD   Z2, Z5
+	VMOVUPD.Z 64(CX)(DX*8), K1, Z6
+	VSUBPD    Z0, Z6, Z6
+	VMULPD    Z6, Z6, Z6
+	VADDPD    Z6, Z5, Z5
+	VMOVAPD   Z5, K1, Z2
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	TESTQ     SI, SI
+	JZ        sqdevF64AVX512_store
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPD   Z3, Z5
+	VMOVUPD.Z 128(CX)(DX*8), K1, Z6
+	VSUBPD    Z0, Z6, Z6
+	VMULPD    Z6, Z6, Z6
+	VADDPD    Z6, Z5, Z5
+	VMOVAPD   Z5, K1, Z3
+	MOVQ      AX, SI
+	CMPQ      SI, DI
+	CMOVQGT   DI, SI
+	TESTQ     SI, SI
+	JZ        sqdevF64AVX512_store
+	SUBQ      SI, AX
+	LEAQ      tailmask<>+0(SB), R8
+	KMOVQ     (R8)(SI*8), K1
+	VMOVUPD   Z4, Z5
+	VMOVUPD.Z 192(CX)(DX*8), K1, Z6
+	VSUBPD    Z0, Z6, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z0, Z5, Z5
+	VMOVAPD   Z5, K1, Z4
+
+sqdevF64AVX512_store:
+	VMOVUPD Z1, (BX)
+	VMOVUPD Z2, 64(BX)
+	VMOVUPD Z3, 128(BX)
+	VMOVUPD Z4, 192(BX)
 	VZEROUPPER
 	RET
 

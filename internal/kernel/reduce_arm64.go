@@ -19,6 +19,11 @@ func dotF32NEON(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32NEON(n int, acc *float32, a *float32)
 
+// sqdevF32NEON adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sqdevF32NEON(n int, acc *float32, a *float32, v *float32)
+
 // minofF32NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
@@ -63,6 +68,11 @@ func dotF64NEON(n int, acc *float64, a *float64, b *float64)
 //
 //go:noescape
 func sumsqF64NEON(n int, acc *float64, a *float64)
+
+// sqdevF64NEON adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sqdevF64NEON(n int, acc *float64, a *float64, v *float64)
 
 // minofF64NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //

@@ -286,6 +286,110 @@ last1:
 done:
 	RET
 
+	// func sqdevF32NEON(n int, acc *float32, a *float32, v *float32)
+TEXT ·sqdevF32NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	v+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1R	(R3), [V31.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD	$0x4ebfd610 // fsub v16.4s, v16.4s, v31.4s
+	WORD	$0x6e30de10 // fmul v16.4s, v16.4s, v16.4s
+	WORD	$0x4e30d400 // fadd v0.4s, v0.4s, v16.4s
+	WORD	$0x4ebfd631 // fsub v17.4s, v17.4s, v31.4s
+	WORD	$0x6e31de31 // fmul v17.4s, v17.4s, v17.4s
+	WORD	$0x4e31d421 // fadd v1.4s, v1.4s, v17.4s
+	WORD	$0x4ebfd652 // fsub v18.4s, v18.4s, v31.4s
+	WORD	$0x6e32de52 // fmul v18.4s, v18.4s, v18.4s
+	WORD	$0x4e32d442 // fadd v2.4s, v2.4s, v18.4s
+	WORD	$0x4ebfd673 // fsub v19.4s, v19.4s, v31.4s
+	WORD	$0x6e33de73 // fmul v19.4s, v19.4s, v19.4s
+	WORD	$0x4e33d463 // fadd v3.4s, v3.4s, v19.4s
+	WORD	$0x4ebfd694 // fsub v20.4s, v20.4s, v31.4s
+	WORD	$0x6e34de94 // fmul v20.4s, v20.4s, v20.4s
+	WORD	$0x4e34d484 // fadd v4.4s, v4.4s, v20.4s
+	WORD	$0x4ebfd6b5 // fsub v21.4s, v21.4s, v31.4s
+	WORD	$0x6e35deb5 // fmul v21.4s, v21.4s, v21.4s
+	WORD	$0x4e35d4a5 // fadd v5.4s, v5.4s, v21.4s
+	WORD	$0x4ebfd6d6 // fsub v22.4s, v22.4s, v31.4s
+	WORD	$0x6e36ded6 // fmul v22.4s, v22.4s, v22.4s
+	WORD	$0x4e36d4c6 // fadd v6.4s, v6.4s, v22.4s
+	WORD	$0x4ebfd6f7 // fsub v23.4s, v23.4s, v31.4s
+	WORD	$0x6e37def7 // fmul v23.4s, v23.4s, v23.4s
+	WORD	$0x4e37d4e7 // fadd v7.4s, v7.4s, v23.4s
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	MOVD	R1, R5
+	TBZ	$4, R4, last8
+	MOVD	R5, R8
+	VLD1.P	64(R8), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	WORD	$0x4ebfd610 // fsub v16.4s, v16.4s, v31.4s
+	WORD	$0x6e30de10 // fmul v16.4s, v16.4s, v16.4s
+	WORD	$0x4e30d400 // fadd v0.4s, v0.4s, v16.4s
+	WORD	$0x4ebfd631 // fsub v17.4s, v17.4s, v31.4s
+	WORD	$0x6e31de31 // fmul v17.4s, v17.4s, v17.4s
+	WORD	$0x4e31d421 // fadd v1.4s, v1.4s, v17.4s
+	WORD	$0x4ebfd652 // fsub v18.4s, v18.4s, v31.4s
+	WORD	$0x6e32de52 // fmul v18.4s, v18.4s, v18.4s
+	WORD	$0x4e32d442 // fadd v2.4s, v2.4s, v18.4s
+	WORD	$0x4ebfd673 // fsub v19.4s, v19.4s, v31.4s
+	WORD	$0x6e33de73 // fmul v19.4s, v19.4s, v19.4s
+	WORD	$0x4e33d463 // fadd v3.4s, v3.4s, v19.4s
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+last8:
+	TBZ	$3, R4, last4
+	MOVD	R5, R8
+	VLD1.P	32(R8), [V0.S4, V1.S4]
+	VLD1.P	32(R2), [V16.S4, V17.S4]
+	WORD	$0x4ebfd610 // fsub v16.4s, v16.4s, v31.4s
+	WORD	$0x6e30de10 // fmul v16.4s, v16.4s, v16.4s
+	WORD	$0x4e30d400 // fadd v0.4s, v0.4s, v16.4s
+	WORD	$0x4ebfd631 // fsub v17.4s, v17.4s, v31.4s
+	WORD	$0x6e31de31 // fmul v17.4s, v17.4s, v17.4s
+	WORD	$0x4e31d421 // fadd v1.4s, v1.4s, v17.4s
+	VST1.P	[V0.S4, V1.S4], 32(R5)
+last4:
+	TBZ	$2, R4, last2
+	MOVD	R5, R8
+	VLD1.P	16(R8), [V0.S4]
+	VLD1.P	16(R2), [V16.S4]
+	WORD	$0x4ebfd610 // fsub v16.4s, v16.4s, v31.4s
+	WORD	$0x6e30de10 // fmul v16.4s, v16.4s, v16.4s
+	WORD	$0x4e30d400 // fadd v0.4s, v0.4s, v16.4s
+	VST1.P	[V0.S4], 16(R5)
+last2:
+	TBZ	$1, R4, last1
+	VLD1	(R5), [V0.S2]
+	VLD1.P	8(R2), [V16.S2]
+	WORD	$0x0ebfd610 // fsub v16.2s, v16.2s, v31.2s
+	WORD	$0x2e30de10 // fmul v16.2s, v16.2s, v16.2s
+	WORD	$0x0e30d400 // fadd v0.2s, v0.2s, v16.2s
+	VST1.P	[V0.S2], 8(R5)
+last1:
+	TBZ	$0, R4, done
+	FMOVS	(R5), F0
+	FMOVS.P	4(R2), F16
+	FSUBS	F31, F16, F16
+	FMULS	F16, F16, F16
+	FADDS	F16, F0, F0
+	FMOVS	F0, (R5)
+done:
+	RET
+
 	// func minofF32NEON(n int, acc *float32, a *float32)
 TEXT ·minofF32NEON(SB), NOSPLIT, $0-24
 	MOVD	n+0(FP), R0
@@ -1076,6 +1180,165 @@ last1:
 	TBZ	$0, R4, done
 	FMOVD	(R5), F0
 	FMOVD.P	8(R2), F16
+	FMULD	F16, F16, F16
+	FADDD	F16, F0, F0
+	FMOVD	F0, (R5)
+done:
+	RET
+
+	// func sqdevF64NEON(n int, acc *float64, a *float64, v *float64)
+TEXT ·sqdevF64NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	v+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	VLD1R	(R3), [V31.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d400 // fadd v0.2d, v0.2d, v16.2d
+	WORD	$0x4effd631 // fsub v17.2d, v17.2d, v31.2d
+	WORD	$0x6e71de31 // fmul v17.2d, v17.2d, v17.2d
+	WORD	$0x4e71d421 // fadd v1.2d, v1.2d, v17.2d
+	WORD	$0x4effd652 // fsub v18.2d, v18.2d, v31.2d
+	WORD	$0x6e72de52 // fmul v18.2d, v18.2d, v18.2d
+	WORD	$0x4e72d442 // fadd v2.2d, v2.2d, v18.2d
+	WORD	$0x4effd673 // fsub v19.2d, v19.2d, v31.2d
+	WORD	$0x6e73de73 // fmul v19.2d, v19.2d, v19.2d
+	WORD	$0x4e73d463 // fadd v3.2d, v3.2d, v19.2d
+	WORD	$0x4effd694 // fsub v20.2d, v20.2d, v31.2d
+	WORD	$0x6e74de94 // fmul v20.2d, v20.2d, v20.2d
+	WORD	$0x4e74d484 // fadd v4.2d, v4.2d, v20.2d
+	WORD	$0x4effd6b5 // fsub v21.2d, v21.2d, v31.2d
+	WORD	$0x6e75deb5 // fmul v21.2d, v21.2d, v21.2d
+	WORD	$0x4e75d4a5 // fadd v5.2d, v5.2d, v21.2d
+	WORD	$0x4effd6d6 // fsub v22.2d, v22.2d, v31.2d
+	WORD	$0x6e76ded6 // fmul v22.2d, v22.2d, v22.2d
+	WORD	$0x4e76d4c6 // fadd v6.2d, v6.2d, v22.2d
+	WORD	$0x4effd6f7 // fsub v23.2d, v23.2d, v31.2d
+	WORD	$0x6e77def7 // fmul v23.2d, v23.2d, v23.2d
+	WORD	$0x4e77d4e7 // fadd v7.2d, v7.2d, v23.2d
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d508 // fadd v8.2d, v8.2d, v16.2d
+	WORD	$0x4effd631 // fsub v17.2d, v17.2d, v31.2d
+	WORD	$0x6e71de31 // fmul v17.2d, v17.2d, v17.2d
+	WORD	$0x4e71d529 // fadd v9.2d, v9.2d, v17.2d
+	WORD	$0x4effd652 // fsub v18.2d, v18.2d, v31.2d
+	WORD	$0x6e72de52 // fmul v18.2d, v18.2d, v18.2d
+	WORD	$0x4e72d54a // fadd v10.2d, v10.2d, v18.2d
+	WORD	$0x4effd673 // fsub v19.2d, v19.2d, v31.2d
+	WORD	$0x6e73de73 // fmul v19.2d, v19.2d, v19.2d
+	WORD	$0x4e73d56b // fadd v11.2d, v11.2d, v19.2d
+	WORD	$0x4effd694 // fsub v20.2d, v20.2d, v31.2d
+	WORD	$0x6e74de94 // fmul v20.2d, v20.2d, v20.2d
+	WORD	$0x4e74d58c // fadd v12.2d, v12.2d, v20.2d
+	WORD	$0x4effd6b5 // fsub v21.2d, v21.2d, v31.2d
+	WORD	$0x6e75deb5 // fmul v21.2d, v21.2d, v21.2d
+	WORD	$0x4e75d5ad // fadd v13.2d, v13.2d, v21.2d
+	WORD	$0x4effd6d6 // fsub v22.2d, v22.2d, v31.2d
+	WORD	$0x6e76ded6 // fmul v22.2d, v22.2d, v22.2d
+	WORD	$0x4e76d5ce // fadd v14.2d, v14.2d, v22.2d
+	WORD	$0x4effd6f7 // fsub v23.2d, v23.2d, v31.2d
+	WORD	$0x6e77def7 // fmul v23.2d, v23.2d, v23.2d
+	WORD	$0x4e77d5ef // fadd v15.2d, v15.2d, v23.2d
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	MOVD	R1, R5
+	TBZ	$4, R4, last8
+	MOVD	R5, R8
+	VLD1.P	64(R8), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R8), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d400 // fadd v0.2d, v0.2d, v16.2d
+	WORD	$0x4effd631 // fsub v17.2d, v17.2d, v31.2d
+	WORD	$0x6e71de31 // fmul v17.2d, v17.2d, v17.2d
+	WORD	$0x4e71d421 // fadd v1.2d, v1.2d, v17.2d
+	WORD	$0x4effd652 // fsub v18.2d, v18.2d, v31.2d
+	WORD	$0x6e72de52 // fmul v18.2d, v18.2d, v18.2d
+	WORD	$0x4e72d442 // fadd v2.2d, v2.2d, v18.2d
+	WORD	$0x4effd673 // fsub v19.2d, v19.2d, v31.2d
+	WORD	$0x6e73de73 // fmul v19.2d, v19.2d, v19.2d
+	WORD	$0x4e73d463 // fadd v3.2d, v3.2d, v19.2d
+	WORD	$0x4effd694 // fsub v20.2d, v20.2d, v31.2d
+	WORD	$0x6e74de94 // fmul v20.2d, v20.2d, v20.2d
+	WORD	$0x4e74d484 // fadd v4.2d, v4.2d, v20.2d
+	WORD	$0x4effd6b5 // fsub v21.2d, v21.2d, v31.2d
+	WORD	$0x6e75deb5 // fmul v21.2d, v21.2d, v21.2d
+	WORD	$0x4e75d4a5 // fadd v5.2d, v5.2d, v21.2d
+	WORD	$0x4effd6d6 // fsub v22.2d, v22.2d, v31.2d
+	WORD	$0x6e76ded6 // fmul v22.2d, v22.2d, v22.2d
+	WORD	$0x4e76d4c6 // fadd v6.2d, v6.2d, v22.2d
+	WORD	$0x4effd6f7 // fsub v23.2d, v23.2d, v31.2d
+	WORD	$0x6e77def7 // fmul v23.2d, v23.2d, v23.2d
+	WORD	$0x4e77d4e7 // fadd v7.2d, v7.2d, v23.2d
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+last8:
+	TBZ	$3, R4, last4
+	MOVD	R5, R8
+	VLD1.P	64(R8), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d400 // fadd v0.2d, v0.2d, v16.2d
+	WORD	$0x4effd631 // fsub v17.2d, v17.2d, v31.2d
+	WORD	$0x6e71de31 // fmul v17.2d, v17.2d, v17.2d
+	WORD	$0x4e71d421 // fadd v1.2d, v1.2d, v17.2d
+	WORD	$0x4effd652 // fsub v18.2d, v18.2d, v31.2d
+	WORD	$0x6e72de52 // fmul v18.2d, v18.2d, v18.2d
+	WORD	$0x4e72d442 // fadd v2.2d, v2.2d, v18.2d
+	WORD	$0x4effd673 // fsub v19.2d, v19.2d, v31.2d
+	WORD	$0x6e73de73 // fmul v19.2d, v19.2d, v19.2d
+	WORD	$0x4e73d463 // fadd v3.2d, v3.2d, v19.2d
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+last4:
+	TBZ	$2, R4, last2
+	MOVD	R5, R8
+	VLD1.P	32(R8), [V0.D2, V1.D2]
+	VLD1.P	32(R2), [V16.D2, V17.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d400 // fadd v0.2d, v0.2d, v16.2d
+	WORD	$0x4effd631 // fsub v17.2d, v17.2d, v31.2d
+	WORD	$0x6e71de31 // fmul v17.2d, v17.2d, v17.2d
+	WORD	$0x4e71d421 // fadd v1.2d, v1.2d, v17.2d
+	VST1.P	[V0.D2, V1.D2], 32(R5)
+last2:
+	TBZ	$1, R4, last1
+	MOVD	R5, R8
+	VLD1.P	16(R8), [V0.D2]
+	VLD1.P	16(R2), [V16.D2]
+	WORD	$0x4effd610 // fsub v16.2d, v16.2d, v31.2d
+	WORD	$0x6e70de10 // fmul v16.2d, v16.2d, v16.2d
+	WORD	$0x4e70d400 // fadd v0.2d, v0.2d, v16.2d
+	VST1.P	[V0.D2], 16(R5)
+last1:
+	TBZ	$0, R4, done
+	FMOVD	(R5), F0
+	FMOVD.P	8(R2), F16
+	FSUBD	F31, F16, F16
 	FMULD	F16, F16, F16
 	FADDD	F16, F0, F0
 	FMOVD	F0, (R5)

@@ -262,6 +262,25 @@ func sumsqPiece[T Number](acc, a []T) {
 	SumSqGeneric(acc, a)
 }
 
+// sqdevPiece runs SqDev on one piece.
+func sqdevPiece[T Number](acc, a []T, v T) {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			sqdevF32NEON(len(a), ptr[float32](acc), ptr[float32](a), (*float32)(unsafe.Pointer(&v)))
+			return
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			sqdevF64NEON(len(a), ptr[float64](acc), ptr[float64](a), (*float64)(unsafe.Pointer(&v)))
+			return
+		}
+	}
+	SqDevGeneric(acc, a, v)
+}
+
 // minofPiece runs MinOf on one piece.
 func minofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {

@@ -134,6 +134,45 @@ func SumSq[T Number](acc, a []T) {
 	}
 }
 
+// SqDevGeneric adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with the generic Go loop: the reference.
+func SqDevGeneric[T Number](acc, a []T, v T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + T(T(a[i]-v)*T(a[i]-v))
+		}
+		acc[0] = s
+		return
+	}
+	for len(a) >= len(acc) {
+		ra := a[:len(acc)]
+		for j := range acc {
+			acc[j] = acc[j] + T(T(ra[j]-v)*T(ra[j]-v))
+		}
+		a = a[len(acc):]
+	}
+	for j := range a {
+		acc[j] = acc[j] + T(T(a[j]-v)*T(a[j]-v))
+	}
+}
+
+// SqDev adds the squared deviations (a[i]-v)*(a[i]-v), difference and square each rounded to T, into acc in the canonical order with the implementation in use: the trusted entry,
+// which checks nothing (acc has Lanes elements). It folds pieces of
+// chunkBytes, a whole number of rounds of the accumulators each, so that the
+// goroutine can be preempted between them.
+func SqDev[T Number](acc, a []T, v T) {
+	if raceEnabled {
+		raceRead(a)
+		raceWrite(acc)
+	}
+	c := chunkElems[T]()
+	for off := 0; off < len(a); off += c {
+		end := min(off+c, len(a))
+		sqdevPiece(acc, a[off:end], v)
+	}
+}
+
 // MinOfGeneric folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with the generic Go loop: the reference.
 func MinOfGeneric[T Number](acc, a []T) {
 	if !isFloat[T]() {

@@ -24,6 +24,11 @@ func sumsqPiece[T Number](acc, a []T) {
 	SumSqGeneric(acc, a)
 }
 
+// sqdevPiece runs SqDev on one piece.
+func sqdevPiece[T Number](acc, a []T, v T) {
+	SqDevGeneric(acc, a, v)
+}
+
 // minofPiece runs MinOf on one piece.
 func minofPiece[T Number](acc, a []T) {
 	MinOfGeneric(acc, a)

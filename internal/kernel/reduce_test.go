@@ -20,6 +20,7 @@ type reduction[T kernel.Number] struct {
 	name     string
 	inputs   int
 	fold     string // "sum", "min", "max", "findbits", "findnan", "argmax", "argmin"
+	shifted  bool   // the fold's terms read v (sqdev)
 	run, ref func(acc []T, in [][]T, v T) int
 }
 
@@ -163,16 +164,23 @@ func checkReduction[T kernel.Number](t *testing.T, r reduction[T], in [][]T, rng
 	case "findnan", "argmax", "argmin":
 		require.Equal(t, r.ref(nil, in, 0), r.run(nil, in, 0), what)
 	default:
+		var v T // a shifted fold's shift: an element (differences of 0 among them), or a value not there
+		if r.shifted {
+			v = T(1) / 3
+			if n > 0 && rng.IntN(2) == 0 {
+				v = in[0][rng.IntN(n)]
+			}
+		}
 		for _, random := range []bool{false, true} {
 			want, got := r.start(rng, random), r.start(rng, random)
 			copy(got, want)
-			r.ref(want, in, 0)
-			r.run(got, in, 0)
+			r.ref(want, in, v)
+			r.run(got, in, v)
 			if !isFloat[T]() { // the order does not matter: only the fold of the accumulators
 				require.Equal(t, r.result(want), r.result(got), "%s random start %v", what, random)
 				continue
 			}
-			requireSameOrNaN(t, want, got, fmt.Sprintf("%s random start %v", what, random))
+			requireSameOrNaN(t, want, got, fmt.Sprintf("%s random start %v v=%v", what, random, v))
 		}
 	}
 }

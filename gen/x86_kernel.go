@@ -259,9 +259,8 @@ func (k *x86Kernel) generate() {
 		k.Label(single)
 		k.rowValues()
 		k.XORQ(k.j, k.j)
-		if k.isa.masked { // the AVX-512 computations are written for its widths
-			k.MOVQ(U32(1), k.cnt)
-			k.maskedTail(single + "_tail")
+		if k.isa.masked {
+			k.single()
 		} else {
 			k.piece(1)
 		}
@@ -451,6 +450,25 @@ func (k *x86Kernel) piece(lanes int) {
 	})
 	r := k.em.compute(k, srcs, 16)
 	k.out.elem.store(k.Context, lanes*k.out.elem.Size(), r, k.at(&k.out, 0))
+}
+
+// single emits the one element of a row at AVX-512: each operand moved by
+// the instruction of exactly its bytes into the low lane of a register
+// (the others zero), computed at the level's widths, as its emitters are
+// written for them. Masked moves of whole vectors, as the tail makes them,
+// cost a failed store forwarding at every row of a column whose stride is
+// a few bytes past a multiple of 4 KiB (a load then meets the low address
+// bits of the last row's masked store): a column of 1024 float32 with a
+// stride of 1025 scaled in place took 8.8 ns per element that way on a
+// Zen 4, against 1.7 for the plain Go loop.
+func (k *x86Kernel) single() {
+	srcs := k.sources(0, k.lanes, func(o *x86Operand, w int, m Mem) Op {
+		r := k.vec(w)
+		o.elem.load(k.Context, o.elem.Size(), m, r.AsX())
+		return narrow(r, w)
+	})
+	r := k.em.compute(k, srcs, k.isa.Vector)
+	k.out.elem.store(k.Context, k.out.elem.Size(), r.(reg.Vec).AsX(), k.at(&k.out, 0))
 }
 
 // maskedTail emits the AVX-512 tail: zero-masked loads of the cnt lanes,

@@ -52,6 +52,14 @@ func (e x86Elem) load(c *build.Context, bytes int, m Mem, r Op) {
 		c.VMOVSS(m, r)
 	case bytes == 4:
 		c.VMOVD(m, r)
+	case bytes <= 2 && e.evex: // through a GP register: VPXOR has no EVEX form for X16-X31
+		g := c.GP32()
+		if bytes == 2 {
+			c.MOVWLZX(m, g)
+		} else {
+			c.MOVBLZX(m, g)
+		}
+		c.VMOVD(g, r)
 	case bytes == 2:
 		c.VPXOR(r, r, r)
 		c.VPINSRW(U8(0), m, r, r)

@@ -51541,24 +51541,16 @@ addVVF32AVX512_exact4:
 	JMP     addVVF32AVX512_end
 
 addVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        addVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z0
-	VMOVUPS.Z (R8)(R10*4), K1, Z1
-	VADDPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-addVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VADDPS Z1, Z0, Z2
+	VMOVSS X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVF32AVX512_single
 
 addVVF32AVX512_end:
 addVVF32AVX512_done:
@@ -51816,22 +51808,14 @@ addVSF32AVX512_exact4:
 addVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMOVSS       (SI)(R10*4), X1
 	VADDPS       Z0, Z1, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-addVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSF32AVX512_single
 
 addVSF32AVX512_end:
 addVSF32AVX512_done:
@@ -52073,22 +52057,14 @@ addSVF32AVX512_exact4:
 addSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMOVSS       (R8)(R10*4), X1
 	VADDPS       Z1, Z0, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-addSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVF32AVX512_single
 
 addSVF32AVX512_end:
 addSVF32AVX512_done:
@@ -52334,24 +52310,16 @@ subVVF32AVX512_exact4:
 	JMP     subVVF32AVX512_end
 
 subVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        subVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z0
-	VMOVUPS.Z (R8)(R10*4), K1, Z1
-	VSUBPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-subVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VSUBPS Z1, Z0, Z2
+	VMOVSS X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVF32AVX512_single
 
 subVVF32AVX512_end:
 subVVF32AVX512_done:
@@ -52609,22 +52577,14 @@ subVSF32AVX512_exact4:
 subVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMOVSS       (SI)(R10*4), X1
 	VSUBPS       Z0, Z1, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-subVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSF32AVX512_single
 
 subVSF32AVX512_end:
 subVSF32AVX512_done:
@@ -52866,22 +52826,14 @@ subSVF32AVX512_exact4:
 subSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMOVSS       (R8)(R10*4), X1
 	VSUBPS       Z1, Z0, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-subSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVF32AVX512_single
 
 subSVF32AVX512_end:
 subSVF32AVX512_done:
@@ -53127,24 +53079,16 @@ mulVVF32AVX512_exact4:
 	JMP     mulVVF32AVX512_end
 
 mulVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        mulVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z0
-	VMOVUPS.Z (R8)(R10*4), K1, Z1
-	VMULPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-mulVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VMULPS Z1, Z0, Z2
+	VMOVSS X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    mulVVF32AVX512_single
 
 mulVVF32AVX512_end:
 mulVVF32AVX512_done:
@@ -53402,22 +53346,14 @@ mulVSF32AVX512_exact4:
 mulVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMOVSS       (SI)(R10*4), X1
 	VMULPS       Z0, Z1, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-mulVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSF32AVX512_single
 
 mulVSF32AVX512_end:
 mulVSF32AVX512_done:
@@ -53659,22 +53595,14 @@ mulSVF32AVX512_exact4:
 mulSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMOVSS       (R8)(R10*4), X1
 	VMULPS       Z1, Z0, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-mulSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVF32AVX512_single
 
 mulSVF32AVX512_end:
 mulSVF32AVX512_done:
@@ -53920,24 +53848,16 @@ divVVF32AVX512_exact4:
 	JMP     divVVF32AVX512_end
 
 divVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        divVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z0
-	VMOVUPS.Z (R8)(R10*4), K1, Z1
-	VDIVPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-divVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VDIVPS Z1, Z0, Z2
+	VMOVSS X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    divVVF32AVX512_single
 
 divVVF32AVX512_end:
 divVVF32AVX512_done:
@@ -54479,24 +54399,19 @@ divVSF32AVX512_single:
 	VPANDD       Z8, Z0, Z11
 	VMULPS       Z5, Z11, Z10
 	VMAXPS       Z4, Z10, Z10
-	VMULPS       Z6, Z11, Z12
-	VMINPS       Z7, Z12, Z12
+	VMULPS       Z6, Z11, Z13
+	VMINPS       Z7, Z13, Z13
 	VCMPPS       $0x1d, Z2, Z11, K1
 	VCMPPS       $0x12, Z3, Z11, K2
 	KANDW        K2, K1, K1
-	VPSUBD       Z10, Z12, Z11
+	VPSUBD       Z10, Z13, Z11
 	KNOTW        K1, K1
 	VPXORD       Z11, Z11, K1, Z11
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           divVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z12
+	VMOVSS       (SI)(R10*4), X12
 	VPANDD       Z12, Z0, Z13
 	VPSUBD       Z10, Z13, Z13
-	VPCMPUD      $0x05, Z11, Z13, K2
+	VPCMPUD      $0x05, Z11, Z13, K1
 	VMULPS       Z9, Z12, Z11
 	VMOVUPS      Z12, Z10
 	VFNMADD231PS Z8, Z11, Z10
@@ -54504,20 +54419,17 @@ divVSF32AVX512_single:
 	VMOVUPS      Z12, Z10
 	VFNMADD231PS Z8, Z11, Z10
 	VFMADD231PS  Z9, Z10, Z11
-	KORTESTW     K2, K2
+	KORTESTW     K1, K1
 	JZ           divexact55
 	VDIVPS       Z8, Z12, Z11
 
 divexact55:
-	VMOVUPS Z11, K1, (DX)(R10*4)
-	ADDQ    R11, R10
-
-divVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divVSF32AVX512_single
+	VMOVSS X11, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    divVSF32AVX512_single
 
 divVSF32AVX512_end:
 divVSF32AVX512_done:
@@ -54884,22 +54796,14 @@ divSVF32AVX512_exact4:
 divSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           divSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VMOVSS       (R8)(R10*4), X1
 	VDIVPS       Z1, Z0, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-divSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divSVF32AVX512_single
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divSVF32AVX512_single
 
 divSVF32AVX512_end:
 divSVF32AVX512_done:
@@ -55177,26 +55081,18 @@ minVVF32AVX512_exact4:
 	JMP     minVVF32AVX512_end
 
 minVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        minVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z0
-	VMOVUPS.Z (R8)(R10*4), K1, Z1
-	VMINPS    Z1, Z0, Z1
-	VMINPS    Z0, Z1, Z0
-	VPORD     Z0, Z1, Z0
-	VMOVUPS   Z0, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-minVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X0
+	VMOVSS (R8)(R10*4), X1
+	VMINPS Z1, Z0, Z2
+	VMINPS Z0, Z2, Z3
+	VPORD  Z3, Z2, Z2
+	VMOVSS X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    minVVF32AVX512_single
 
 minVVF32AVX512_end:
 minVVF32AVX512_done:
@@ -55500,24 +55396,16 @@ minVSF32AVX512_exact4:
 minVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VMOVSS       (SI)(R10*4), X1
 	VMINPS       Z0, Z1, Z0
-	VMINPS       Z1, Z0, Z1
-	VPORD        Z1, Z0, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSF32AVX512_single
+	VMINPS       Z1, Z0, Z2
+	VPORD        Z2, Z0, Z0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSF32AVX512_single
 
 minVSF32AVX512_end:
 minVSF32AVX512_done:
@@ -55805,24 +55693,16 @@ minSVF32AVX512_exact4:
 minSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z1
-	VMINPS       Z1, Z0, Z1
-	VMINPS       Z0, Z1, Z0
-	VPORD        Z0, Z1, Z0
-	VMOVUPS      Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVF32AVX512_single
+	VMOVSS       (R8)(R10*4), X1
+	VMINPS       Z1, Z0, Z2
+	VMINPS       Z0, Z2, Z0
+	VPORD        Z0, Z2, Z0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVF32AVX512_single
 
 minSVF32AVX512_end:
 minSVF32AVX512_done:
@@ -56165,29 +56045,21 @@ maxVVF32AVX512_exact4:
 	JMP     maxVVF32AVX512_end
 
 maxVVF32AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        maxVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPS.Z (SI)(R10*4), K1, Z1
-	VMOVUPS.Z (R8)(R10*4), K1, Z2
-	VPXORD    Z1, Z0, Z1
-	VPXORD    Z2, Z0, Z2
-	VMINPS    Z2, Z1, Z2
-	VMINPS    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VPXORD    Z0, Z1, Z1
-	VMOVUPS   Z1, K1, (DX)(R10*4)
-	ADDQ      R11, R10
-
-maxVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVF32AVX512_single
+	XORQ   R10, R10
+	VMOVSS (SI)(R10*4), X1
+	VMOVSS (R8)(R10*4), X2
+	VPXORD Z1, Z0, Z3
+	VPXORD Z2, Z0, Z4
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VPORD  Z3, Z4, Z3
+	VPXORD Z0, Z3, Z3
+	VMOVSS X3, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    maxVVF32AVX512_single
 
 maxVVF32AVX512_end:
 maxVVF32AVX512_done:
@@ -56556,26 +56428,18 @@ maxVSF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (SI)(R10*4), K1, Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z1, Z2, Z1
-	VMINPS       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVSS       (SI)(R10*4), X2
+	VPXORD       Z2, Z0, Z3
+	VMINPS       Z1, Z3, Z1
+	VMINPS       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMOVUPS      Z1, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSF32AVX512_single
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSF32AVX512_single
 
 maxVSF32AVX512_end:
 maxVSF32AVX512_done:
@@ -56922,26 +56786,18 @@ maxSVF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPS.Z    (R8)(R10*4), K1, Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVSS       (R8)(R10*4), X2
+	VPXORD       Z2, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMOVUPS      Z1, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVF32AVX512_single
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVF32AVX512_single
 
 maxSVF32AVX512_end:
 maxSVF32AVX512_done:
@@ -60967,24 +60823,16 @@ addVVF64AVX512_exact4:
 	JMP     addVVF64AVX512_end
 
 addVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        addVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z0
-	VMOVUPD.Z (R8)(R10*8), K1, Z1
-	VADDPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-addVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VADDPD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVF64AVX512_single
 
 addVVF64AVX512_end:
 addVVF64AVX512_done:
@@ -61242,22 +61090,14 @@ addVSF64AVX512_exact4:
 addVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VADDPD       Z0, Z1, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-addVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSF64AVX512_single
 
 addVSF64AVX512_end:
 addVSF64AVX512_done:
@@ -61499,22 +61339,14 @@ addSVF64AVX512_exact4:
 addSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VADDPD       Z1, Z0, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-addSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVF64AVX512_single
 
 addSVF64AVX512_end:
 addSVF64AVX512_done:
@@ -61760,24 +61592,16 @@ subVVF64AVX512_exact4:
 	JMP     subVVF64AVX512_end
 
 subVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        subVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z0
-	VMOVUPD.Z (R8)(R10*8), K1, Z1
-	VSUBPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-subVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VSUBPD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVF64AVX512_single
 
 subVVF64AVX512_end:
 subVVF64AVX512_done:
@@ -62035,22 +61859,14 @@ subVSF64AVX512_exact4:
 subVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VSUBPD       Z0, Z1, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-subVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSF64AVX512_single
 
 subVSF64AVX512_end:
 subVSF64AVX512_done:
@@ -62292,22 +62108,14 @@ subSVF64AVX512_exact4:
 subSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VSUBPD       Z1, Z0, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-subSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVF64AVX512_single
 
 subSVF64AVX512_end:
 subSVF64AVX512_done:
@@ -62553,24 +62361,16 @@ mulVVF64AVX512_exact4:
 	JMP     mulVVF64AVX512_end
 
 mulVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        mulVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z0
-	VMOVUPD.Z (R8)(R10*8), K1, Z1
-	VMULPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-mulVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VMULPD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    mulVVF64AVX512_single
 
 mulVVF64AVX512_end:
 mulVVF64AVX512_done:
@@ -62828,22 +62628,14 @@ mulVSF64AVX512_exact4:
 mulVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VMULPD       Z0, Z1, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-mulVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSF64AVX512_single
 
 mulVSF64AVX512_end:
 mulVSF64AVX512_done:
@@ -63085,22 +62877,14 @@ mulSVF64AVX512_exact4:
 mulSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VMULPD       Z1, Z0, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-mulSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVF64AVX512_single
 
 mulSVF64AVX512_end:
 mulSVF64AVX512_done:
@@ -63346,24 +63130,16 @@ divVVF64AVX512_exact4:
 	JMP     divVVF64AVX512_end
 
 divVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        divVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z0
-	VMOVUPD.Z (R8)(R10*8), K1, Z1
-	VDIVPD    Z1, Z0, Z0
-	VMOVUPD   Z0, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-divVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VDIVPD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    divVVF64AVX512_single
 
 divVVF64AVX512_end:
 divVVF64AVX512_done:
@@ -63905,24 +63681,19 @@ divVSF64AVX512_single:
 	VPANDD       Z8, Z0, Z11
 	VMULPD       Z5, Z11, Z10
 	VMAXPD       Z4, Z10, Z10
-	VMULPD       Z6, Z11, Z12
-	VMINPD       Z7, Z12, Z12
+	VMULPD       Z6, Z11, Z13
+	VMINPD       Z7, Z13, Z13
 	VCMPPD       $0x1d, Z2, Z11, K1
 	VCMPPD       $0x12, Z3, Z11, K2
 	KANDW        K2, K1, K1
-	VPSUBQ       Z10, Z12, Z11
+	VPSUBQ       Z10, Z13, Z11
 	KNOTW        K1, K1
 	VPXORQ       Z11, Z11, K1, Z11
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           divVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z12
+	VMOVQ        (SI)(R10*8), X12
 	VPANDD       Z12, Z0, Z13
 	VPSUBQ       Z10, Z13, Z13
-	VPCMPUQ      $0x05, Z11, Z13, K2
+	VPCMPUQ      $0x05, Z11, Z13, K1
 	VMULPD       Z9, Z12, Z11
 	VMOVUPS      Z12, Z10
 	VFNMADD231PD Z8, Z11, Z10
@@ -63930,20 +63701,17 @@ divVSF64AVX512_single:
 	VMOVUPS      Z12, Z10
 	VFNMADD231PD Z8, Z11, Z10
 	VFMADD231PD  Z9, Z10, Z11
-	KORTESTW     K2, K2
+	KORTESTW     K1, K1
 	JZ           divexact67
 	VDIVPD       Z8, Z12, Z11
 
 divexact67:
-	VMOVUPD Z11, K1, (DX)(R10*8)
-	ADDQ    R11, R10
-
-divVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divVSF64AVX512_single
+	VMOVQ X11, (DX)(R10*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   divVSF64AVX512_single
 
 divVSF64AVX512_end:
 divVSF64AVX512_done:
@@ -64310,22 +64078,14 @@ divSVF64AVX512_exact4:
 divSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           divSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VDIVPD       Z1, Z0, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-divSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  divSVF64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          divSVF64AVX512_single
 
 divSVF64AVX512_end:
 divSVF64AVX512_done:
@@ -64603,26 +64363,18 @@ minVVF64AVX512_exact4:
 	JMP     minVVF64AVX512_end
 
 minVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        minVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z0
-	VMOVUPD.Z (R8)(R10*8), K1, Z1
-	VMINPD    Z1, Z0, Z1
-	VMINPD    Z0, Z1, Z0
-	VPORD     Z0, Z1, Z0
-	VMOVUPD   Z0, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-minVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VMINPD Z1, Z0, Z2
+	VMINPD Z0, Z2, Z3
+	VPORD  Z3, Z2, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    minVVF64AVX512_single
 
 minVVF64AVX512_end:
 minVVF64AVX512_done:
@@ -64926,24 +64678,16 @@ minVSF64AVX512_exact4:
 minVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VMINPD       Z0, Z1, Z0
-	VMINPD       Z1, Z0, Z1
-	VPORD        Z1, Z0, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSF64AVX512_single
+	VMINPD       Z1, Z0, Z2
+	VPORD        Z2, Z0, Z0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSF64AVX512_single
 
 minVSF64AVX512_end:
 minVSF64AVX512_done:
@@ -65231,24 +64975,16 @@ minSVF64AVX512_exact4:
 minSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z1
-	VMINPD       Z1, Z0, Z1
-	VMINPD       Z0, Z1, Z0
-	VPORD        Z0, Z1, Z0
-	VMOVUPD      Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVF64AVX512_single
+	VMOVQ        (R8)(R10*8), X1
+	VMINPD       Z1, Z0, Z2
+	VMINPD       Z0, Z2, Z0
+	VPORD        Z0, Z2, Z0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVF64AVX512_single
 
 minSVF64AVX512_end:
 minSVF64AVX512_done:
@@ -65591,29 +65327,21 @@ maxVVF64AVX512_exact4:
 	JMP     maxVVF64AVX512_end
 
 maxVVF64AVX512_single:
-	XORQ      R10, R10
-	MOVQ      $0x00000001, R11
-	TESTQ     R11, R11
-	JZ        maxVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R11*8), K1
-	VMOVUPD.Z (SI)(R10*8), K1, Z1
-	VMOVUPD.Z (R8)(R10*8), K1, Z2
-	VPXORD    Z1, Z0, Z1
-	VPXORD    Z2, Z0, Z2
-	VMINPD    Z2, Z1, Z2
-	VMINPD    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VPXORD    Z0, Z1, Z1
-	VMOVUPD   Z1, K1, (DX)(R10*8)
-	ADDQ      R11, R10
-
-maxVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVF64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X1
+	VMOVQ  (R8)(R10*8), X2
+	VPXORD Z1, Z0, Z3
+	VPXORD Z2, Z0, Z4
+	VMINPD Z4, Z3, Z4
+	VMINPD Z3, Z4, Z3
+	VPORD  Z3, Z4, Z3
+	VPXORD Z0, Z3, Z3
+	VMOVQ  X3, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    maxVVF64AVX512_single
 
 maxVVF64AVX512_end:
 maxVVF64AVX512_done:
@@ -65982,26 +65710,18 @@ maxVSF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (SI)(R10*8), K1, Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z1, Z2, Z1
-	VMINPD       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVQ        (SI)(R10*8), X2
+	VPXORD       Z2, Z0, Z3
+	VMINPD       Z1, Z3, Z1
+	VMINPD       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMOVUPD      Z1, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSF64AVX512_single
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSF64AVX512_single
 
 maxVSF64AVX512_end:
 maxVSF64AVX512_done:
@@ -66348,26 +66068,18 @@ maxSVF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVUPD.Z    (R8)(R10*8), K1, Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVQ        (R8)(R10*8), X2
+	VPXORD       Z2, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMOVUPD      Z1, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVF64AVX512_single
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVF64AVX512_single
 
 maxSVF64AVX512_end:
 maxSVF64AVX512_done:
@@ -70453,24 +70165,18 @@ addVVI8AVX512_exact4:
 	JMP       addVVI8AVX512_end
 
 addVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         addVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPADDB     Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-addVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPADDB  Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     addVVI8AVX512_single
 
 addVVI8AVX512_end:
 addVVI8AVX512_done:
@@ -70728,22 +70434,15 @@ addVSI8AVX512_exact4:
 addVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPADDB       Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-addVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI8AVX512_single
 
 addVSI8AVX512_end:
 addVSI8AVX512_done:
@@ -70985,22 +70684,15 @@ addSVI8AVX512_exact4:
 addSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPADDB       Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-addSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI8AVX512_single
 
 addSVI8AVX512_end:
 addSVI8AVX512_done:
@@ -71246,24 +70938,18 @@ subVVI8AVX512_exact4:
 	JMP       subVVI8AVX512_end
 
 subVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         subVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPSUBB     Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-subVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPSUBB  Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     subVVI8AVX512_single
 
 subVVI8AVX512_end:
 subVVI8AVX512_done:
@@ -71521,22 +71207,15 @@ subVSI8AVX512_exact4:
 subVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPSUBB       Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-subVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI8AVX512_single
 
 subVSI8AVX512_end:
 subVSI8AVX512_done:
@@ -71778,22 +71457,15 @@ subSVI8AVX512_exact4:
 subSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPSUBB       Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-subSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI8AVX512_single
 
 subSVI8AVX512_end:
 subSVI8AVX512_done:
@@ -72140,29 +71812,23 @@ mulVVI8AVX512_exact4:
 	JMP       mulVVI8AVX512_end
 
 mulVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         mulVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z2
-	VMOVDQU8.Z (R8)(R10*1), K1, Z3
-	VPMULLW    Z3, Z2, Z4
-	VPANDD     Z0, Z4, Z4
-	VPSRLW     $0x08, Z2, Z2
-	VPANDD     Z1, Z3, Z3
-	VPMULLW    Z3, Z2, Z2
-	VPORD      Z2, Z4, Z2
-	VMOVDQU8   Z2, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-mulVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X2
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X3
+	VPMULLW Z3, Z2, Z4
+	VPANDD  Z0, Z4, Z4
+	VPSRLW  $0x08, Z2, Z5
+	VPANDD  Z1, Z3, Z6
+	VPMULLW Z6, Z5, Z5
+	VPORD   Z5, Z4, Z4
+	VPEXTRB $0x00, X4, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI8AVX512_single
 
 mulVVI8AVX512_end:
 mulVVI8AVX512_done:
@@ -72552,27 +72218,20 @@ mulVSI8AVX512_exact4:
 mulVSI8AVX512_single:
 	VPBROADCASTB (R8), Z2
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z3
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X3
 	VPMULLW      Z2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
-	VPSRLW       $0x08, Z3, Z3
+	VPSRLW       $0x08, Z3, Z5
 	VPANDD       Z1, Z2, Z2
-	VPMULLW      Z2, Z3, Z3
-	VPORD        Z3, Z4, Z2
-	VMOVDQU8     Z2, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-mulVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSI8AVX512_single
+	VPMULLW      Z2, Z5, Z5
+	VPORD        Z5, Z4, Z2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI8AVX512_single
 
 mulVSI8AVX512_end:
 mulVSI8AVX512_done:
@@ -72956,27 +72615,20 @@ mulSVI8AVX512_exact4:
 mulSVI8AVX512_single:
 	VPBROADCASTB (SI), Z2
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z3
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X3
 	VPMULLW      Z3, Z2, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSRLW       $0x08, Z2, Z2
-	VPANDD       Z1, Z3, Z3
-	VPMULLW      Z3, Z2, Z2
+	VPANDD       Z1, Z3, Z5
+	VPMULLW      Z5, Z2, Z2
 	VPORD        Z2, Z4, Z2
-	VMOVDQU8     Z2, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-mulSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVI8AVX512_single
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI8AVX512_single
 
 mulSVI8AVX512_end:
 mulSVI8AVX512_done:
@@ -73268,24 +72920,18 @@ minVVI8AVX512_exact4:
 	JMP       minVVI8AVX512_end
 
 minVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         minVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPMINSB    Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-minVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPMINSB Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI8AVX512_single
 
 minVVI8AVX512_end:
 minVVI8AVX512_done:
@@ -73543,22 +73189,15 @@ minVSI8AVX512_exact4:
 minVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPMINSB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-minVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI8AVX512_single
 
 minVSI8AVX512_end:
 minVSI8AVX512_done:
@@ -73800,22 +73439,15 @@ minSVI8AVX512_exact4:
 minSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPMINSB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-minSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI8AVX512_single
 
 minSVI8AVX512_end:
 minSVI8AVX512_done:
@@ -74061,24 +73693,18 @@ maxVVI8AVX512_exact4:
 	JMP       maxVVI8AVX512_end
 
 maxVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         maxVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPMAXSB    Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-maxVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPMAXSB Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI8AVX512_single
 
 maxVVI8AVX512_end:
 maxVVI8AVX512_done:
@@ -74336,22 +73962,15 @@ maxVSI8AVX512_exact4:
 maxVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPMAXSB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-maxVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI8AVX512_single
 
 maxVSI8AVX512_end:
 maxVSI8AVX512_done:
@@ -74593,22 +74212,15 @@ maxSVI8AVX512_exact4:
 maxSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPMAXSB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-maxSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI8AVX512_single
 
 maxSVI8AVX512_end:
 maxSVI8AVX512_done:
@@ -74854,24 +74466,18 @@ addVVI16AVX512_exact4:
 	JMP       addVVI16AVX512_end
 
 addVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          addVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPADDW      Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-addVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPADDW  Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     addVVI16AVX512_single
 
 addVVI16AVX512_end:
 addVVI16AVX512_done:
@@ -75129,22 +74735,15 @@ addVSI16AVX512_exact4:
 addVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPADDW       Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-addVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI16AVX512_single
 
 addVSI16AVX512_end:
 addVSI16AVX512_done:
@@ -75386,22 +74985,15 @@ addSVI16AVX512_exact4:
 addSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPADDW       Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-addSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI16AVX512_single
 
 addSVI16AVX512_end:
 addSVI16AVX512_done:
@@ -75647,24 +75239,18 @@ subVVI16AVX512_exact4:
 	JMP       subVVI16AVX512_end
 
 subVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          subVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPSUBW      Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-subVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPSUBW  Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     subVVI16AVX512_single
 
 subVVI16AVX512_end:
 subVVI16AVX512_done:
@@ -75922,22 +75508,15 @@ subVSI16AVX512_exact4:
 subVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPSUBW       Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-subVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI16AVX512_single
 
 subVSI16AVX512_end:
 subVSI16AVX512_done:
@@ -76179,22 +75758,15 @@ subSVI16AVX512_exact4:
 subSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPSUBW       Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-subSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI16AVX512_single
 
 subSVI16AVX512_end:
 subSVI16AVX512_done:
@@ -76440,24 +76012,18 @@ mulVVI16AVX512_exact4:
 	JMP       mulVVI16AVX512_end
 
 mulVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          mulVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPMULLW     Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-mulVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPMULLW Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI16AVX512_single
 
 mulVVI16AVX512_end:
 mulVVI16AVX512_done:
@@ -76715,22 +76281,15 @@ mulVSI16AVX512_exact4:
 mulVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPMULLW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-mulVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI16AVX512_single
 
 mulVSI16AVX512_end:
 mulVSI16AVX512_done:
@@ -76972,22 +76531,15 @@ mulSVI16AVX512_exact4:
 mulSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPMULLW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-mulSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI16AVX512_single
 
 mulSVI16AVX512_end:
 mulSVI16AVX512_done:
@@ -77233,24 +76785,18 @@ minVVI16AVX512_exact4:
 	JMP       minVVI16AVX512_end
 
 minVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPMINSW     Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-minVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPMINSW Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI16AVX512_single
 
 minVVI16AVX512_end:
 minVVI16AVX512_done:
@@ -77508,22 +77054,15 @@ minVSI16AVX512_exact4:
 minVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPMINSW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-minVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI16AVX512_single
 
 minVSI16AVX512_end:
 minVSI16AVX512_done:
@@ -77765,22 +77304,15 @@ minSVI16AVX512_exact4:
 minSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPMINSW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-minSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI16AVX512_single
 
 minSVI16AVX512_end:
 minSVI16AVX512_done:
@@ -78026,24 +77558,18 @@ maxVVI16AVX512_exact4:
 	JMP       maxVVI16AVX512_end
 
 maxVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPMAXSW     Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-maxVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPMAXSW Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI16AVX512_single
 
 maxVVI16AVX512_end:
 maxVVI16AVX512_done:
@@ -78301,22 +77827,15 @@ maxVSI16AVX512_exact4:
 maxVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPMAXSW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-maxVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI16AVX512_single
 
 maxVSI16AVX512_end:
 maxVSI16AVX512_done:
@@ -78558,22 +78077,15 @@ maxSVI16AVX512_exact4:
 maxSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPMAXSW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-maxSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI16AVX512_single
 
 maxSVI16AVX512_end:
 maxSVI16AVX512_done:
@@ -78819,24 +78331,16 @@ addVVI32AVX512_exact4:
 	JMP       addVVI32AVX512_end
 
 addVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          addVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPADDD      Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-addVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVI32AVX512_single
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPADDD Z1, Z0, Z2
+	VMOVD  X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVI32AVX512_single
 
 addVVI32AVX512_end:
 addVVI32AVX512_done:
@@ -79094,22 +78598,14 @@ addVSI32AVX512_exact4:
 addVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPADDD       Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-addVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI32AVX512_single
 
 addVSI32AVX512_end:
 addVSI32AVX512_done:
@@ -79351,22 +78847,14 @@ addSVI32AVX512_exact4:
 addSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPADDD       Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-addSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI32AVX512_single
 
 addSVI32AVX512_end:
 addSVI32AVX512_done:
@@ -79612,24 +79100,16 @@ subVVI32AVX512_exact4:
 	JMP       subVVI32AVX512_end
 
 subVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          subVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPSUBD      Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-subVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVI32AVX512_single
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPSUBD Z1, Z0, Z2
+	VMOVD  X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVI32AVX512_single
 
 subVVI32AVX512_end:
 subVVI32AVX512_done:
@@ -79887,22 +79367,14 @@ subVSI32AVX512_exact4:
 subVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPSUBD       Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-subVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI32AVX512_single
 
 subVSI32AVX512_end:
 subVSI32AVX512_done:
@@ -80144,22 +79616,14 @@ subSVI32AVX512_exact4:
 subSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPSUBD       Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-subSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI32AVX512_single
 
 subSVI32AVX512_end:
 subSVI32AVX512_done:
@@ -80405,24 +79869,16 @@ mulVVI32AVX512_exact4:
 	JMP       mulVVI32AVX512_end
 
 mulVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          mulVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPMULLD     Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-mulVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVI32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMULLD Z1, Z0, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI32AVX512_single
 
 mulVVI32AVX512_end:
 mulVVI32AVX512_done:
@@ -80680,22 +80136,14 @@ mulVSI32AVX512_exact4:
 mulVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPMULLD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-mulVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI32AVX512_single
 
 mulVSI32AVX512_end:
 mulVSI32AVX512_done:
@@ -80937,22 +80385,14 @@ mulSVI32AVX512_exact4:
 mulSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPMULLD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-mulSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI32AVX512_single
 
 mulSVI32AVX512_end:
 mulSVI32AVX512_done:
@@ -81198,24 +80638,16 @@ minVVI32AVX512_exact4:
 	JMP       minVVI32AVX512_end
 
 minVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPMINSD     Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-minVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVI32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMINSD Z1, Z0, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI32AVX512_single
 
 minVVI32AVX512_end:
 minVVI32AVX512_done:
@@ -81473,22 +80905,14 @@ minVSI32AVX512_exact4:
 minVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPMINSD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI32AVX512_single
 
 minVSI32AVX512_end:
 minVSI32AVX512_done:
@@ -81730,22 +81154,14 @@ minSVI32AVX512_exact4:
 minSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPMINSD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI32AVX512_single
 
 minSVI32AVX512_end:
 minSVI32AVX512_done:
@@ -81991,24 +81407,16 @@ maxVVI32AVX512_exact4:
 	JMP       maxVVI32AVX512_end
 
 maxVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPMAXSD     Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-maxVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVI32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMAXSD Z1, Z0, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI32AVX512_single
 
 maxVVI32AVX512_end:
 maxVVI32AVX512_done:
@@ -82266,22 +81674,14 @@ maxVSI32AVX512_exact4:
 maxVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPMAXSD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI32AVX512_single
 
 maxVSI32AVX512_end:
 maxVSI32AVX512_done:
@@ -82523,22 +81923,14 @@ maxSVI32AVX512_exact4:
 maxSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPMAXSD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI32AVX512_single
 
 maxSVI32AVX512_end:
 maxSVI32AVX512_done:
@@ -82784,24 +82176,16 @@ addVVI64AVX512_exact4:
 	JMP       addVVI64AVX512_end
 
 addVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          addVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPADDQ      Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-addVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVVI64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPADDQ Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    addVVI64AVX512_single
 
 addVVI64AVX512_end:
 addVVI64AVX512_done:
@@ -83059,22 +82443,14 @@ addVSI64AVX512_exact4:
 addVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPADDQ       Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-addVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addVSI64AVX512_single
 
 addVSI64AVX512_end:
 addVSI64AVX512_done:
@@ -83316,22 +82692,14 @@ addSVI64AVX512_exact4:
 addSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           addSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPADDQ       Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-addSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  addSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          addSVI64AVX512_single
 
 addSVI64AVX512_end:
 addSVI64AVX512_done:
@@ -83577,24 +82945,16 @@ subVVI64AVX512_exact4:
 	JMP       subVVI64AVX512_end
 
 subVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          subVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPSUBQ      Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-subVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVVI64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPSUBQ Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    subVVI64AVX512_single
 
 subVVI64AVX512_end:
 subVVI64AVX512_done:
@@ -83852,22 +83212,14 @@ subVSI64AVX512_exact4:
 subVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPSUBQ       Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-subVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subVSI64AVX512_single
 
 subVSI64AVX512_end:
 subVSI64AVX512_done:
@@ -84109,22 +83461,14 @@ subSVI64AVX512_exact4:
 subSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           subSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPSUBQ       Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-subSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  subSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          subSVI64AVX512_single
 
 subSVI64AVX512_end:
 subSVI64AVX512_done:
@@ -84370,24 +83714,16 @@ mulVVI64AVX512_exact4:
 	JMP       mulVVI64AVX512_end
 
 mulVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          mulVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPMULLQ     Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-mulVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVVI64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPMULLQ Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     mulVVI64AVX512_single
 
 mulVVI64AVX512_end:
 mulVVI64AVX512_done:
@@ -84645,22 +83981,14 @@ mulVSI64AVX512_exact4:
 mulVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPMULLQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-mulVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulVSI64AVX512_single
 
 mulVSI64AVX512_end:
 mulVSI64AVX512_done:
@@ -84902,22 +84230,14 @@ mulSVI64AVX512_exact4:
 mulSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           mulSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPMULLQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-mulSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  mulSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          mulSVI64AVX512_single
 
 mulSVI64AVX512_end:
 mulSVI64AVX512_done:
@@ -85163,24 +84483,16 @@ minVVI64AVX512_exact4:
 	JMP       minVVI64AVX512_end
 
 minVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPMINSQ     Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-minVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVI64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPMINSQ Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVI64AVX512_single
 
 minVVI64AVX512_end:
 minVVI64AVX512_done:
@@ -85438,22 +84750,14 @@ minVSI64AVX512_exact4:
 minVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPMINSQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSI64AVX512_single
 
 minVSI64AVX512_end:
 minVSI64AVX512_done:
@@ -85695,22 +84999,14 @@ minSVI64AVX512_exact4:
 minSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPMINSQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVI64AVX512_single
 
 minSVI64AVX512_end:
 minSVI64AVX512_done:
@@ -85956,24 +85252,16 @@ maxVVI64AVX512_exact4:
 	JMP       maxVVI64AVX512_end
 
 maxVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPMAXSQ     Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-maxVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVI64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPMAXSQ Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVI64AVX512_single
 
 maxVVI64AVX512_end:
 maxVVI64AVX512_done:
@@ -86231,22 +85519,14 @@ maxVSI64AVX512_exact4:
 maxVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPMAXSQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSI64AVX512_single
 
 maxVSI64AVX512_end:
 maxVSI64AVX512_done:
@@ -86488,22 +85768,14 @@ maxSVI64AVX512_exact4:
 maxSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPMAXSQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVI64AVX512_single
 
 maxSVI64AVX512_end:
 maxSVI64AVX512_done:
@@ -86749,24 +86021,18 @@ minVVU8AVX512_exact4:
 	JMP       minVVU8AVX512_end
 
 minVVU8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         minVVU8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPMINUB    Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-minVVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVU8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPMINUB Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU8AVX512_single
 
 minVVU8AVX512_end:
 minVVU8AVX512_done:
@@ -87024,22 +86290,15 @@ minVSU8AVX512_exact4:
 minVSU8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPMINUB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-minVSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU8AVX512_single
 
 minVSU8AVX512_end:
 minVSU8AVX512_done:
@@ -87281,22 +86540,15 @@ minSVU8AVX512_exact4:
 minSVU8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPMINUB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-minSVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU8AVX512_single
 
 minSVU8AVX512_end:
 minSVU8AVX512_done:
@@ -87542,24 +86794,18 @@ maxVVU8AVX512_exact4:
 	JMP       maxVVU8AVX512_end
 
 maxVVU8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         maxVVU8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPMAXUB    Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-maxVVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVU8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPMAXUB Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU8AVX512_single
 
 maxVVU8AVX512_end:
 maxVVU8AVX512_done:
@@ -87817,22 +87063,15 @@ maxVSU8AVX512_exact4:
 maxVSU8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPMAXUB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-maxVSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU8AVX512_single
 
 maxVSU8AVX512_end:
 maxVSU8AVX512_done:
@@ -88074,22 +87313,15 @@ maxSVU8AVX512_exact4:
 maxSVU8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPMAXUB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-maxSVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU8AVX512_single
 
 maxSVU8AVX512_end:
 maxSVU8AVX512_done:
@@ -88335,24 +87567,18 @@ minVVU16AVX512_exact4:
 	JMP       minVVU16AVX512_end
 
 minVVU16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVU16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPMINUW     Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-minVVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVU16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPMINUW Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU16AVX512_single
 
 minVVU16AVX512_end:
 minVVU16AVX512_done:
@@ -88610,22 +87836,15 @@ minVSU16AVX512_exact4:
 minVSU16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPMINUW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-minVSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU16AVX512_single
 
 minVSU16AVX512_end:
 minVSU16AVX512_done:
@@ -88867,22 +88086,15 @@ minSVU16AVX512_exact4:
 minSVU16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPMINUW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-minSVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU16AVX512_single
 
 minSVU16AVX512_end:
 minSVU16AVX512_done:
@@ -89128,24 +88340,18 @@ maxVVU16AVX512_exact4:
 	JMP       maxVVU16AVX512_end
 
 maxVVU16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVU16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPMAXUW     Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-maxVVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVU16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPMAXUW Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU16AVX512_single
 
 maxVVU16AVX512_end:
 maxVVU16AVX512_done:
@@ -89403,22 +88609,15 @@ maxVSU16AVX512_exact4:
 maxVSU16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPMAXUW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-maxVSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU16AVX512_single
 
 maxVSU16AVX512_end:
 maxVSU16AVX512_done:
@@ -89660,22 +88859,15 @@ maxSVU16AVX512_exact4:
 maxSVU16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPMAXUW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-maxSVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU16AVX512_single
 
 maxSVU16AVX512_end:
 maxSVU16AVX512_done:
@@ -89921,24 +89113,16 @@ minVVU32AVX512_exact4:
 	JMP       minVVU32AVX512_end
 
 minVVU32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVU32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPMINUD     Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-minVVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVU32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMINUD Z1, Z0, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU32AVX512_single
 
 minVVU32AVX512_end:
 minVVU32AVX512_done:
@@ -90196,22 +89380,14 @@ minVSU32AVX512_exact4:
 minVSU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPMINUD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minVSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSU32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU32AVX512_single
 
 minVSU32AVX512_end:
 minVSU32AVX512_done:
@@ -90453,22 +89629,14 @@ minSVU32AVX512_exact4:
 minSVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPMINUD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-minSVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVU32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU32AVX512_single
 
 minSVU32AVX512_end:
 minSVU32AVX512_done:
@@ -90714,24 +89882,16 @@ maxVVU32AVX512_exact4:
 	JMP       maxVVU32AVX512_end
 
 maxVVU32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVU32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPMAXUD     Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-maxVVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVU32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPMAXUD Z1, Z0, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU32AVX512_single
 
 maxVVU32AVX512_end:
 maxVVU32AVX512_done:
@@ -90989,22 +90149,14 @@ maxVSU32AVX512_exact4:
 maxVSU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPMAXUD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxVSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSU32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU32AVX512_single
 
 maxVSU32AVX512_end:
 maxVSU32AVX512_done:
@@ -91246,22 +90398,14 @@ maxSVU32AVX512_exact4:
 maxSVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPMAXUD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-maxSVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVU32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU32AVX512_single
 
 maxSVU32AVX512_end:
 maxSVU32AVX512_done:
@@ -91507,24 +90651,16 @@ minVVU64AVX512_exact4:
 	JMP       minVVU64AVX512_end
 
 minVVU64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          minVVU64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPMINUQ     Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-minVVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVVU64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPMINUQ Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     minVVU64AVX512_single
 
 minVVU64AVX512_end:
 minVVU64AVX512_done:
@@ -91782,22 +90918,14 @@ minVSU64AVX512_exact4:
 minVSU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minVSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPMINUQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minVSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minVSU64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minVSU64AVX512_single
 
 minVSU64AVX512_end:
 minVSU64AVX512_done:
@@ -92039,22 +91167,14 @@ minSVU64AVX512_exact4:
 minSVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           minSVU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPMINUQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-minSVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  minSVU64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          minSVU64AVX512_single
 
 minSVU64AVX512_end:
 minSVU64AVX512_done:
@@ -92300,24 +91420,16 @@ maxVVU64AVX512_exact4:
 	JMP       maxVVU64AVX512_end
 
 maxVVU64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          maxVVU64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPMAXUQ     Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-maxVVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVVU64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPMAXUQ Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     maxVVU64AVX512_single
 
 maxVVU64AVX512_end:
 maxVVU64AVX512_done:
@@ -92575,22 +91687,14 @@ maxVSU64AVX512_exact4:
 maxVSU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxVSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPMAXUQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxVSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxVSU64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxVSU64AVX512_single
 
 maxVSU64AVX512_end:
 maxVSU64AVX512_done:
@@ -92832,22 +91936,14 @@ maxSVU64AVX512_exact4:
 maxSVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           maxSVU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPMAXUQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-maxSVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  maxSVU64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          maxSVU64AVX512_single
 
 maxSVU64AVX512_end:
 maxSVU64AVX512_done:

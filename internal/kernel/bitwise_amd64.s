@@ -16076,24 +16076,18 @@ andVVI8AVX512_exact4:
 	JMP       andVVI8AVX512_end
 
 andVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         andVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPANDD     Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-andVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPANDD  Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andVVI8AVX512_single
 
 andVVI8AVX512_end:
 andVVI8AVX512_done:
@@ -16351,22 +16345,15 @@ andVSI8AVX512_exact4:
 andVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPANDD       Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-andVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI8AVX512_single
 
 andVSI8AVX512_end:
 andVSI8AVX512_done:
@@ -16608,22 +16595,15 @@ andSVI8AVX512_exact4:
 andSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPANDD       Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-andSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI8AVX512_single
 
 andSVI8AVX512_end:
 andSVI8AVX512_done:
@@ -16869,24 +16849,18 @@ orVVI8AVX512_exact4:
 	JMP       orVVI8AVX512_end
 
 orVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         orVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPORD      Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-orVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPORD   Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     orVVI8AVX512_single
 
 orVVI8AVX512_end:
 orVVI8AVX512_done:
@@ -17144,22 +17118,15 @@ orVSI8AVX512_exact4:
 orVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPORD        Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-orVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI8AVX512_single
 
 orVSI8AVX512_end:
 orVSI8AVX512_done:
@@ -17401,22 +17368,15 @@ orSVI8AVX512_exact4:
 orSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPORD        Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-orSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI8AVX512_single
 
 orSVI8AVX512_end:
 orSVI8AVX512_done:
@@ -17662,24 +17622,18 @@ xorVVI8AVX512_exact4:
 	JMP       xorVVI8AVX512_end
 
 xorVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         xorVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPXORD     Z1, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-xorVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPXORD  Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     xorVVI8AVX512_single
 
 xorVVI8AVX512_end:
 xorVVI8AVX512_done:
@@ -17937,22 +17891,15 @@ xorVSI8AVX512_exact4:
 xorVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPXORD       Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-xorVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI8AVX512_single
 
 xorVSI8AVX512_end:
 xorVSI8AVX512_done:
@@ -18194,22 +18141,15 @@ xorSVI8AVX512_exact4:
 xorSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPXORD       Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-xorSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI8AVX512_single
 
 xorSVI8AVX512_end:
 xorSVI8AVX512_done:
@@ -18470,24 +18410,18 @@ andnotVVI8AVX512_exact4:
 	JMP       andnotVVI8AVX512_end
 
 andnotVVI8AVX512_single:
-	XORQ       R10, R10
-	MOVQ       $0x00000001, R11
-	TESTQ      R11, R11
-	JZ         andnotVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z0
-	VMOVDQU8.Z (R8)(R10*1), K1, Z1
-	VPANDND    Z0, Z1, Z0
-	VMOVDQU8   Z0, K1, (DX)(R10*1)
-	ADDQ       R11, R10
-
-andnotVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVVI8AVX512_single
+	XORQ    R10, R10
+	MOVBLZX (SI)(R10*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R10*1), CX
+	VMOVD   CX, X1
+	VPANDND Z0, Z1, Z2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI8AVX512_single
 
 andnotVVI8AVX512_end:
 andnotVVI8AVX512_done:
@@ -18750,22 +18684,15 @@ andnotVSI8AVX512_exact4:
 andnotVSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z1
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
 	VPANDND      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-andnotVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI8AVX512_single
 
 andnotVSI8AVX512_end:
 andnotVSI8AVX512_done:
@@ -19022,22 +18949,15 @@ andnotSVI8AVX512_exact4:
 andnotSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (R8)(R10*1), K1, Z1
+	MOVBLZX      (R8)(R10*1), CX
+	VMOVD        CX, X1
 	VPANDND      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-andnotSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI8AVX512_single
 
 andnotSVI8AVX512_end:
 andnotSVI8AVX512_done:
@@ -19288,24 +19208,18 @@ andVVI16AVX512_exact4:
 	JMP       andVVI16AVX512_end
 
 andVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPANDD      Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-andVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPANDD  Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andVVI16AVX512_single
 
 andVVI16AVX512_end:
 andVVI16AVX512_done:
@@ -19563,22 +19477,15 @@ andVSI16AVX512_exact4:
 andVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPANDD       Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-andVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI16AVX512_single
 
 andVSI16AVX512_end:
 andVSI16AVX512_done:
@@ -19820,22 +19727,15 @@ andSVI16AVX512_exact4:
 andSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPANDD       Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-andSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI16AVX512_single
 
 andSVI16AVX512_end:
 andSVI16AVX512_done:
@@ -20081,24 +19981,18 @@ orVVI16AVX512_exact4:
 	JMP       orVVI16AVX512_end
 
 orVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          orVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPORD       Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-orVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPORD   Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     orVVI16AVX512_single
 
 orVVI16AVX512_end:
 orVVI16AVX512_done:
@@ -20356,22 +20250,15 @@ orVSI16AVX512_exact4:
 orVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPORD        Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-orVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI16AVX512_single
 
 orVSI16AVX512_end:
 orVSI16AVX512_done:
@@ -20613,22 +20500,15 @@ orSVI16AVX512_exact4:
 orSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPORD        Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-orSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI16AVX512_single
 
 orSVI16AVX512_end:
 orSVI16AVX512_done:
@@ -20874,24 +20754,18 @@ xorVVI16AVX512_exact4:
 	JMP       xorVVI16AVX512_end
 
 xorVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          xorVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPXORD      Z1, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-xorVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPXORD  Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     xorVVI16AVX512_single
 
 xorVVI16AVX512_end:
 xorVVI16AVX512_done:
@@ -21149,22 +21023,15 @@ xorVSI16AVX512_exact4:
 xorVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPXORD       Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-xorVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI16AVX512_single
 
 xorVSI16AVX512_end:
 xorVSI16AVX512_done:
@@ -21406,22 +21273,15 @@ xorSVI16AVX512_exact4:
 xorSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPXORD       Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-xorSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI16AVX512_single
 
 xorSVI16AVX512_end:
 xorSVI16AVX512_done:
@@ -21682,24 +21542,18 @@ andnotVVI16AVX512_exact4:
 	JMP       andnotVVI16AVX512_end
 
 andnotVVI16AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andnotVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU16.Z (SI)(R10*2), K1, Z0
-	VMOVDQU16.Z (R8)(R10*2), K1, Z1
-	VPANDND     Z0, Z1, Z0
-	VMOVDQU16   Z0, K1, (DX)(R10*2)
-	ADDQ        R11, R10
-
-andnotVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVVI16AVX512_single
+	XORQ    R10, R10
+	MOVWLZX (SI)(R10*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R10*2), CX
+	VMOVD   CX, X1
+	VPANDND Z0, Z1, Z2
+	VPEXTRW $0x00, X2, (DX)(R10*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI16AVX512_single
 
 andnotVVI16AVX512_end:
 andnotVVI16AVX512_done:
@@ -21962,22 +21816,15 @@ andnotVSI16AVX512_exact4:
 andnotVSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPANDND      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-andnotVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI16AVX512_single
 
 andnotVSI16AVX512_end:
 andnotVSI16AVX512_done:
@@ -22234,22 +22081,15 @@ andnotSVI16AVX512_exact4:
 andnotSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (R8)(R10*2), K1, Z1
+	MOVWLZX      (R8)(R10*2), CX
+	VMOVD        CX, X1
 	VPANDND      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-andnotSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI16AVX512_single
 
 andnotSVI16AVX512_end:
 andnotSVI16AVX512_done:
@@ -22500,24 +22340,16 @@ andVVI32AVX512_exact4:
 	JMP       andVVI32AVX512_end
 
 andVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPANDD      Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-andVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVVI32AVX512_single
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPANDD Z1, Z0, Z2
+	VMOVD  X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    andVVI32AVX512_single
 
 andVVI32AVX512_end:
 andVVI32AVX512_done:
@@ -22775,22 +22607,14 @@ andVSI32AVX512_exact4:
 andVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPANDD       Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-andVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI32AVX512_single
 
 andVSI32AVX512_end:
 andVSI32AVX512_done:
@@ -23032,22 +22856,14 @@ andSVI32AVX512_exact4:
 andSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPANDD       Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-andSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI32AVX512_single
 
 andSVI32AVX512_end:
 andSVI32AVX512_done:
@@ -23293,24 +23109,16 @@ orVVI32AVX512_exact4:
 	JMP       orVVI32AVX512_end
 
 orVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          orVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPORD       Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-orVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVVI32AVX512_single
+	XORQ  R10, R10
+	VMOVD (SI)(R10*4), X0
+	VMOVD (R8)(R10*4), X1
+	VPORD Z1, Z0, Z2
+	VMOVD X2, (DX)(R10*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   orVVI32AVX512_single
 
 orVVI32AVX512_end:
 orVVI32AVX512_done:
@@ -23568,22 +23376,14 @@ orVSI32AVX512_exact4:
 orVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPORD        Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-orVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI32AVX512_single
 
 orVSI32AVX512_end:
 orVSI32AVX512_done:
@@ -23825,22 +23625,14 @@ orSVI32AVX512_exact4:
 orSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPORD        Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-orSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI32AVX512_single
 
 orSVI32AVX512_end:
 orSVI32AVX512_done:
@@ -24086,24 +23878,16 @@ xorVVI32AVX512_exact4:
 	JMP       xorVVI32AVX512_end
 
 xorVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          xorVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPXORD      Z1, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-xorVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVVI32AVX512_single
+	XORQ   R10, R10
+	VMOVD  (SI)(R10*4), X0
+	VMOVD  (R8)(R10*4), X1
+	VPXORD Z1, Z0, Z2
+	VMOVD  X2, (DX)(R10*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    xorVVI32AVX512_single
 
 xorVVI32AVX512_end:
 xorVVI32AVX512_done:
@@ -24361,22 +24145,14 @@ xorVSI32AVX512_exact4:
 xorVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPXORD       Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-xorVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI32AVX512_single
 
 xorVSI32AVX512_end:
 xorVSI32AVX512_done:
@@ -24618,22 +24394,14 @@ xorSVI32AVX512_exact4:
 xorSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPXORD       Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-xorSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI32AVX512_single
 
 xorSVI32AVX512_end:
 xorSVI32AVX512_done:
@@ -24894,24 +24662,16 @@ andnotVVI32AVX512_exact4:
 	JMP       andnotVVI32AVX512_end
 
 andnotVVI32AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andnotVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU32.Z (SI)(R10*4), K1, Z0
-	VMOVDQU32.Z (R8)(R10*4), K1, Z1
-	VPANDND     Z0, Z1, Z0
-	VMOVDQU32   Z0, K1, (DX)(R10*4)
-	ADDQ        R11, R10
-
-andnotVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVVI32AVX512_single
+	XORQ    R10, R10
+	VMOVD   (SI)(R10*4), X0
+	VMOVD   (R8)(R10*4), X1
+	VPANDND Z0, Z1, Z2
+	VMOVD   X2, (DX)(R10*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI32AVX512_single
 
 andnotVVI32AVX512_end:
 andnotVVI32AVX512_done:
@@ -25174,22 +24934,14 @@ andnotVSI32AVX512_exact4:
 andnotVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPANDND      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-andnotVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI32AVX512_single
 
 andnotVSI32AVX512_end:
 andnotVSI32AVX512_done:
@@ -25446,22 +25198,14 @@ andnotSVI32AVX512_exact4:
 andnotSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (R8)(R10*4), K1, Z1
+	VMOVD        (R8)(R10*4), X1
 	VPANDND      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-andnotSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotSVI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI32AVX512_single
 
 andnotSVI32AVX512_end:
 andnotSVI32AVX512_done:
@@ -25712,24 +25456,16 @@ andVVI64AVX512_exact4:
 	JMP       andVVI64AVX512_end
 
 andVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPANDD      Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-andVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVVI64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPANDD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    andVVI64AVX512_single
 
 andVVI64AVX512_end:
 andVVI64AVX512_done:
@@ -25987,22 +25723,14 @@ andVSI64AVX512_exact4:
 andVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPANDD       Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-andVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andVSI64AVX512_single
 
 andVSI64AVX512_end:
 andVSI64AVX512_done:
@@ -26244,22 +25972,14 @@ andSVI64AVX512_exact4:
 andSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPANDD       Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-andSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andSVI64AVX512_single
 
 andSVI64AVX512_end:
 andSVI64AVX512_done:
@@ -26505,24 +26225,16 @@ orVVI64AVX512_exact4:
 	JMP       orVVI64AVX512_end
 
 orVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          orVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPORD       Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-orVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVVI64AVX512_single
+	XORQ  R10, R10
+	VMOVQ (SI)(R10*8), X0
+	VMOVQ (R8)(R10*8), X1
+	VPORD Z1, Z0, Z2
+	VMOVQ X2, (DX)(R10*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	ADDQ  R9, R8
+	DECQ  AX
+	JNZ   orVVI64AVX512_single
 
 orVVI64AVX512_end:
 orVVI64AVX512_done:
@@ -26780,22 +26492,14 @@ orVSI64AVX512_exact4:
 orVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPORD        Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-orVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orVSI64AVX512_single
 
 orVSI64AVX512_end:
 orVSI64AVX512_done:
@@ -27037,22 +26741,14 @@ orSVI64AVX512_exact4:
 orSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           orSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPORD        Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-orSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  orSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          orSVI64AVX512_single
 
 orSVI64AVX512_end:
 orSVI64AVX512_done:
@@ -27298,24 +26994,16 @@ xorVVI64AVX512_exact4:
 	JMP       xorVVI64AVX512_end
 
 xorVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          xorVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPXORD      Z1, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-xorVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVVI64AVX512_single
+	XORQ   R10, R10
+	VMOVQ  (SI)(R10*8), X0
+	VMOVQ  (R8)(R10*8), X1
+	VPXORD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R10*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	DECQ   AX
+	JNZ    xorVVI64AVX512_single
 
 xorVVI64AVX512_end:
 xorVVI64AVX512_done:
@@ -27573,22 +27261,14 @@ xorVSI64AVX512_exact4:
 xorVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPXORD       Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-xorVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorVSI64AVX512_single
 
 xorVSI64AVX512_end:
 xorVSI64AVX512_done:
@@ -27830,22 +27510,14 @@ xorSVI64AVX512_exact4:
 xorSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           xorSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPXORD       Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-xorSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  xorSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          xorSVI64AVX512_single
 
 xorSVI64AVX512_end:
 xorSVI64AVX512_done:
@@ -28106,24 +27778,16 @@ andnotVVI64AVX512_exact4:
 	JMP       andnotVVI64AVX512_end
 
 andnotVVI64AVX512_single:
-	XORQ        R10, R10
-	MOVQ        $0x00000001, R11
-	TESTQ       R11, R11
-	JZ          andnotVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R11*8), K1
-	VMOVDQU64.Z (SI)(R10*8), K1, Z0
-	VMOVDQU64.Z (R8)(R10*8), K1, Z1
-	VPANDND     Z0, Z1, Z0
-	VMOVDQU64   Z0, K1, (DX)(R10*8)
-	ADDQ        R11, R10
-
-andnotVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVVI64AVX512_single
+	XORQ    R10, R10
+	VMOVQ   (SI)(R10*8), X0
+	VMOVQ   (R8)(R10*8), X1
+	VPANDND Z0, Z1, Z2
+	VMOVQ   X2, (DX)(R10*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     andnotVVI64AVX512_single
 
 andnotVVI64AVX512_end:
 andnotVVI64AVX512_done:
@@ -28386,22 +28050,14 @@ andnotVSI64AVX512_exact4:
 andnotVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPANDND      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-andnotVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotVSI64AVX512_single
 
 andnotVSI64AVX512_end:
 andnotVSI64AVX512_done:
@@ -28658,22 +28314,14 @@ andnotSVI64AVX512_exact4:
 andnotSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           andnotSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (R8)(R10*8), K1, Z1
+	VMOVQ        (R8)(R10*8), X1
 	VPANDND      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-andnotSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  andnotSVI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          andnotSVI64AVX512_single
 
 andnotSVI64AVX512_end:
 andnotSVI64AVX512_done:

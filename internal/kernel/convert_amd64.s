@@ -4579,21 +4579,13 @@ convertF32F64AVX512_exact4:
 
 convertF32F64AVX512_single:
 	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        convertF32F64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPS.Z (SI)(R8*4), K1, Y0
-	VCVTPS2PD Y0, Z0
-	VMOVUPD   Z0, K1, (DX)(R8*8)
-	ADDQ      R9, R8
-
-convertF32F64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32F64AVX512_single
+	VMOVSS    (SI)(R8*4), X0
+	VCVTPS2PD Y0, Z1
+	VMOVQ     X1, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertF32F64AVX512_single
 
 convertF32F64AVX512_end:
 convertF32F64AVX512_done:
@@ -4930,27 +4922,19 @@ convertF32I8AVX512_exact4:
 
 convertF32I8AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF32I8AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VMOVSS      (SI)(R8*4), X1
 	VCVTTPS2DQ  Z1, Z2
-	VCMPPS      $0x1d, Z0, Z1, K2
-	VCMPPS      $0x07, Z1, Z1, K3
+	VCMPPS      $0x1d, Z0, Z1, K1
+	VCMPPS      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORD      Z3, Z2, K2, Z2
-	VMOVDQA32.Z Z2, K3, Z1
-	VPMOVSDB    Z1, X1
-	VMOVDQU8    X1, K1, (DX)(R8*1)
-	ADDQ        R9, R8
-
-convertF32I8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32I8AVX512_single
+	VPXORD      Z3, Z2, K1, Z2
+	VMOVDQA32.Z Z2, K2, Z2
+	VPMOVSDB    Z2, X1
+	VPEXTRB     $0x00, X1, (DX)(R8*1)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF32I8AVX512_single
 
 convertF32I8AVX512_end:
 convertF32I8AVX512_done:
@@ -5197,27 +5181,19 @@ convertF32I16AVX512_exact4:
 
 convertF32I16AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF32I16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VMOVSS      (SI)(R8*4), X1
 	VCVTTPS2DQ  Z1, Z2
-	VCMPPS      $0x1d, Z0, Z1, K2
-	VCMPPS      $0x07, Z1, Z1, K3
+	VCMPPS      $0x1d, Z0, Z1, K1
+	VCMPPS      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORD      Z3, Z2, K2, Z2
-	VMOVDQA32.Z Z2, K3, Z1
-	VPMOVSDW    Z1, Y1
-	VMOVDQU16   Y1, K1, (DX)(R8*2)
-	ADDQ        R9, R8
-
-convertF32I16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32I16AVX512_single
+	VPXORD      Z3, Z2, K1, Z2
+	VMOVDQA32.Z Z2, K2, Z2
+	VPMOVSDW    Z2, Y2
+	VPEXTRW     $0x00, X2, (DX)(R8*2)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF32I16AVX512_single
 
 convertF32I16AVX512_end:
 convertF32I16AVX512_done:
@@ -5448,26 +5424,18 @@ convertF32I32AVX512_exact4:
 
 convertF32I32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF32I32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VMOVSS      (SI)(R8*4), X1
 	VCVTTPS2DQ  Z1, Z2
-	VCMPPS      $0x1d, Z0, Z1, K2
-	VCMPPS      $0x07, Z1, Z1, K3
+	VCMPPS      $0x1d, Z0, Z1, K1
+	VCMPPS      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORD      Z3, Z2, K2, Z2
-	VMOVDQA32.Z Z2, K3, Z1
-	VMOVDQU32   Z1, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-convertF32I32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32I32AVX512_single
+	VPXORD      Z3, Z2, K1, Z2
+	VMOVDQA32.Z Z2, K2, Z2
+	VMOVD       X2, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF32I32AVX512_single
 
 convertF32I32AVX512_end:
 convertF32I32AVX512_done:
@@ -5874,29 +5842,21 @@ convertF32U8AVX512_exact4:
 
 convertF32U8AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF32U8AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VMOVSS      (SI)(R8*4), X1
 	VCVTTPS2DQ  Z1, Z2
-	VCMPPS      $0x1d, Z0, Z1, K2
-	VCMPPS      $0x07, Z1, Z1, K3
+	VCMPPS      $0x1d, Z0, Z1, K1
+	VCMPPS      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORD      Z3, Z2, K2, Z2
-	VMOVDQA32.Z Z2, K3, Z1
+	VPXORD      Z3, Z2, K1, Z2
+	VMOVDQA32.Z Z2, K2, Z2
 	VPXORD      Z4, Z4, Z4
-	VPMAXSD     Z4, Z1, Z1
-	VPMOVUSDB   Z1, X1
-	VMOVDQU8    X1, K1, (DX)(R8*1)
-	ADDQ        R9, R8
-
-convertF32U8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32U8AVX512_single
+	VPMAXSD     Z4, Z2, Z2
+	VPMOVUSDB   Z2, X1
+	VPEXTRB     $0x00, X1, (DX)(R8*1)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF32U8AVX512_single
 
 convertF32U8AVX512_end:
 convertF32U8AVX512_done:
@@ -6175,29 +6135,21 @@ convertF32U16AVX512_exact4:
 
 convertF32U16AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF32U16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z1
+	VMOVSS      (SI)(R8*4), X1
 	VCVTTPS2DQ  Z1, Z2
-	VCMPPS      $0x1d, Z0, Z1, K2
-	VCMPPS      $0x07, Z1, Z1, K3
+	VCMPPS      $0x1d, Z0, Z1, K1
+	VCMPPS      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORD      Z3, Z2, K2, Z2
-	VMOVDQA32.Z Z2, K3, Z1
+	VPXORD      Z3, Z2, K1, Z2
+	VMOVDQA32.Z Z2, K2, Z2
 	VPXORD      Z4, Z4, Z4
-	VPMAXSD     Z4, Z1, Z1
-	VPMOVUSDW   Z1, Y1
-	VMOVDQU16   Y1, K1, (DX)(R8*2)
-	ADDQ        R9, R8
-
-convertF32U16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF32U16AVX512_single
+	VPMAXSD     Z4, Z2, Z2
+	VPMOVUSDW   Z2, Y2
+	VPEXTRW     $0x00, X2, (DX)(R8*2)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF32U16AVX512_single
 
 convertF32U16AVX512_end:
 convertF32U16AVX512_done:
@@ -6345,21 +6297,13 @@ convertF64F32AVX512_exact4:
 
 convertF64F32AVX512_single:
 	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        convertF64F32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPD.Z (SI)(R8*8), K1, Z0
-	VCVTPD2PS Z0, Y0
-	VMOVUPS   Y0, K1, (DX)(R8*4)
-	ADDQ      R9, R8
-
-convertF64F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF64F32AVX512_single
+	VMOVQ     (SI)(R8*8), X0
+	VCVTPD2PS Z0, Y1
+	VMOVSS    X1, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertF64F32AVX512_single
 
 convertF64F32AVX512_end:
 convertF64F32AVX512_done:
@@ -6590,26 +6534,18 @@ convertF64I64AVX512_exact4:
 
 convertF64I64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertF64I64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z1
+	VMOVQ       (SI)(R8*8), X1
 	VCVTTPD2QQ  Z1, Z2
-	VCMPPD      $0x1d, Z0, Z1, K2
-	VCMPPD      $0x07, Z1, Z1, K3
+	VCMPPD      $0x1d, Z0, Z1, K1
+	VCMPPD      $0x07, Z1, Z1, K2
 	VPTERNLOGD  $0xff, Z3, Z3, Z3
-	VPXORQ      Z3, Z2, K2, Z2
-	VMOVDQA64.Z Z2, K3, Z1
-	VMOVDQU64   Z1, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-convertF64I64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertF64I64AVX512_single
+	VPXORQ      Z3, Z2, K1, Z2
+	VMOVDQA64.Z Z2, K2, Z2
+	VMOVQ       X2, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         convertF64I64AVX512_single
 
 convertF64I64AVX512_end:
 convertF64I64AVX512_done:
@@ -6900,23 +6836,16 @@ convertI8F32AVX512_exact4:
 	JMP       convertI8F32AVX512_end
 
 convertI8F32AVX512_single:
-	XORQ       R8, R8
-	MOVQ       $0x00000001, R9
-	TESTQ      R9, R9
-	JZ         convertI8F32AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R9*8), K1
-	VMOVDQU8.Z (SI)(R8*1), K1, X0
-	VPMOVSXBD  X0, Z0
-	VCVTDQ2PS  Z0, Z0
-	VMOVUPS    Z0, K1, (DX)(R8*4)
-	ADDQ       R9, R8
-
-convertI8F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertI8F32AVX512_single
+	XORQ      R8, R8
+	MOVBLZX   (SI)(R8*1), CX
+	VMOVD     CX, X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI8F32AVX512_single
 
 convertI8F32AVX512_end:
 convertI8F32AVX512_done:
@@ -7176,23 +7105,16 @@ convertI16F32AVX512_exact4:
 	JMP       convertI16F32AVX512_end
 
 convertI16F32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertI16F32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU16.Z (SI)(R8*2), K1, Y0
-	VPMOVSXWD   Y0, Z0
-	VCVTDQ2PS   Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-convertI16F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertI16F32AVX512_single
+	XORQ      R8, R8
+	MOVWLZX   (SI)(R8*2), CX
+	VMOVD     CX, X0
+	VPMOVSXWD Y0, Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVSS    X1, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI16F32AVX512_single
 
 convertI16F32AVX512_end:
 convertI16F32AVX512_done:
@@ -7436,22 +7358,14 @@ convertI32F32AVX512_exact4:
 	JMP       convertI32F32AVX512_end
 
 convertI32F32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertI32F32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Z0
-	VCVTDQ2PS   Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-convertI32F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertI32F32AVX512_single
+	XORQ      R8, R8
+	VMOVD     (SI)(R8*4), X0
+	VCVTDQ2PS Z0, Z1
+	VMOVSS    X1, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI32F32AVX512_single
 
 convertI32F32AVX512_end:
 convertI32F32AVX512_done:
@@ -7688,22 +7602,14 @@ convertI32F64AVX512_exact4:
 	JMP       convertI32F64AVX512_end
 
 convertI32F64AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertI32F64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Y0
-	VCVTDQ2PD   Y0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-convertI32F64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertI32F64AVX512_single
+	XORQ      R8, R8
+	VMOVD     (SI)(R8*4), X0
+	VCVTDQ2PD Y0, Z1
+	VMOVQ     X1, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI32F64AVX512_single
 
 convertI32F64AVX512_end:
 convertI32F64AVX512_done:
@@ -7940,22 +7846,14 @@ convertI64F64AVX512_exact4:
 	JMP       convertI64F64AVX512_end
 
 convertI64F64AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertI64F64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU64.Z (SI)(R8*8), K1, Z0
-	VCVTQQ2PD   Z0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-convertI64F64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertI64F64AVX512_single
+	XORQ      R8, R8
+	VMOVQ     (SI)(R8*8), X0
+	VCVTQQ2PD Z0, Z1
+	VMOVQ     X1, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertI64F64AVX512_single
 
 convertI64F64AVX512_end:
 convertI64F64AVX512_done:
@@ -8208,23 +8106,16 @@ convertU8F32AVX512_exact4:
 	JMP       convertU8F32AVX512_end
 
 convertU8F32AVX512_single:
-	XORQ       R8, R8
-	MOVQ       $0x00000001, R9
-	TESTQ      R9, R9
-	JZ         convertU8F32AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R9*8), K1
-	VMOVDQU8.Z (SI)(R8*1), K1, X0
-	VPMOVZXBD  X0, Z0
-	VCVTDQ2PS  Z0, Z0
-	VMOVUPS    Z0, K1, (DX)(R8*4)
-	ADDQ       R9, R8
-
-convertU8F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertU8F32AVX512_single
+	XORQ      R8, R8
+	MOVBLZX   (SI)(R8*1), CX
+	VMOVD     CX, X0
+	VPMOVZXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertU8F32AVX512_single
 
 convertU8F32AVX512_end:
 convertU8F32AVX512_done:
@@ -8484,23 +8375,16 @@ convertU16F32AVX512_exact4:
 	JMP       convertU16F32AVX512_end
 
 convertU16F32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertU16F32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU16.Z (SI)(R8*2), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VCVTDQ2PS   Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-convertU16F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertU16F32AVX512_single
+	XORQ      R8, R8
+	MOVWLZX   (SI)(R8*2), CX
+	VMOVD     CX, X0
+	VPMOVZXWD Y0, Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVSS    X1, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       convertU16F32AVX512_single
 
 convertU16F32AVX512_end:
 convertU16F32AVX512_done:
@@ -8744,22 +8628,14 @@ convertU32F32AVX512_exact4:
 	JMP        convertU32F32AVX512_end
 
 convertU32F32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          convertU32F32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Z0
-	VCVTUDQ2PS  Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-convertU32F32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  convertU32F32AVX512_single
+	XORQ       R8, R8
+	VMOVD      (SI)(R8*4), X0
+	VCVTUDQ2PS Z0, Z1
+	VMOVSS     X1, (DX)(R8*4)
+	ADDQ       BX, DX
+	ADDQ       DI, SI
+	DECQ       AX
+	JNZ        convertU32F32AVX512_single
 
 convertU32F32AVX512_end:
 convertU32F32AVX512_done:

@@ -4919,26 +4919,19 @@ shlVSI8AVX512_exact4:
 shlVSI8AVX512_single:
 	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shlVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z3
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X3
 	VPSLLW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
-	VPANDD       Z1, Z3, Z3
-	VPSLLW       X2, Z3, Z3
-	VPORD        Z3, Z4, Z2
-	VMOVDQU8     Z2, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-shlVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shlVSI8AVX512_single
+	VPANDD       Z1, Z3, Z5
+	VPSLLW       X2, Z5, Z5
+	VPORD        Z5, Z4, Z2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI8AVX512_single
 
 shlVSI8AVX512_end:
 shlVSI8AVX512_done:
@@ -5110,42 +5103,42 @@ TEXT ·shrVSI8AVX512(SB), NOSPLIT, $0-64
 	JE           shrVSI8AVX512_exact4
 
 shrVSI8AVX512_row:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
 shrVSI8AVX512_loop4:
 	CMPQ      R11, $0x00000100
 	JB        shrVSI8AVX512_after4
-	VMOVDQU64 (SI)(R10*1), Z2
-	VPSRAW    X1, Z2, Z3
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPSRAW    X2, Z1, Z3
 	VPANDD    Z0, Z3, Z3
-	VPSLLW    $0x08, Z2, Z2
-	VPSRAW    X1, Z2, Z2
-	VPSRLW    $0x08, Z2, Z2
-	VPORD     Z3, Z2, Z2
+	VPSLLW    $0x08, Z1, Z1
+	VPSRAW    X2, Z1, Z1
+	VPSRLW    $0x08, Z1, Z1
+	VPORD     Z3, Z1, Z1
 	VMOVDQU64 64(SI)(R10*1), Z3
-	VPSRAW    X1, Z3, Z4
+	VPSRAW    X2, Z3, Z4
 	VPANDD    Z0, Z4, Z4
 	VPSLLW    $0x08, Z3, Z3
-	VPSRAW    X1, Z3, Z3
+	VPSRAW    X2, Z3, Z3
 	VPSRLW    $0x08, Z3, Z3
 	VPORD     Z4, Z3, Z3
 	VMOVDQU64 128(SI)(R10*1), Z4
-	VPSRAW    X1, Z4, Z5
+	VPSRAW    X2, Z4, Z5
 	VPANDD    Z0, Z5, Z5
 	VPSLLW    $0x08, Z4, Z4
-	VPSRAW    X1, Z4, Z4
+	VPSRAW    X2, Z4, Z4
 	VPSRLW    $0x08, Z4, Z4
 	VPORD     Z5, Z4, Z4
 	VMOVDQU64 192(SI)(R10*1), Z5
-	VPSRAW    X1, Z5, Z6
+	VPSRAW    X2, Z5, Z6
 	VPANDD    Z0, Z6, Z6
 	VPSLLW    $0x08, Z5, Z5
-	VPSRAW    X1, Z5, Z5
+	VPSRAW    X2, Z5, Z5
 	VPSRLW    $0x08, Z5, Z5
 	VPORD     Z6, Z5, Z5
-	VMOVDQU64 Z2, (DX)(R10*1)
+	VMOVDQU64 Z1, (DX)(R10*1)
 	VMOVDQU64 Z3, 64(DX)(R10*1)
 	VMOVDQU64 Z4, 128(DX)(R10*1)
 	VMOVDQU64 Z5, 192(DX)(R10*1)
@@ -5157,14 +5150,14 @@ shrVSI8AVX512_after4:
 shrVSI8AVX512_loop1:
 	CMPQ      R11, $0x00000040
 	JB        shrVSI8AVX512_after1
-	VMOVDQU64 (SI)(R10*1), Z2
-	VPSRAW    X1, Z2, Z3
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPSRAW    X2, Z1, Z3
 	VPANDD    Z0, Z3, Z3
-	VPSLLW    $0x08, Z2, Z2
-	VPSRAW    X1, Z2, Z2
-	VPSRLW    $0x08, Z2, Z2
-	VPORD     Z3, Z2, Z2
-	VMOVDQU64 Z2, (DX)(R10*1)
+	VPSLLW    $0x08, Z1, Z1
+	VPSRAW    X2, Z1, Z1
+	VPSRLW    $0x08, Z1, Z1
+	VPORD     Z3, Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
 	ADDQ      $0x00000040, R10
 	SUBQ      $0x00000040, R11
 	JMP       shrVSI8AVX512_loop1
@@ -5174,13 +5167,13 @@ shrVSI8AVX512_after1:
 	JZ         shrVSI8AVX512_tail_done
 	LEAQ       tailmask<>+0(SB), R12
 	KMOVQ      (R12)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z2
-	VPSRAW     X1, Z2, Z3
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPSRAW     X2, Z1, Z3
 	VPANDD     Z0, Z3, Z3
-	VPSLLW     $0x08, Z2, Z2
-	VPSRAW     X1, Z2, Z2
-	VPSRLW     $0x08, Z2, Z2
-	VPORD      Z3, Z2, Z1
+	VPSLLW     $0x08, Z1, Z1
+	VPSRAW     X2, Z1, Z1
+	VPSRLW     $0x08, Z1, Z1
+	VPORD      Z3, Z1, Z1
 	VMOVDQU8   Z1, K1, (DX)(R10*1)
 	ADDQ       R11, R10
 
@@ -5193,15 +5186,15 @@ shrVSI8AVX512_tail_done:
 	JMP  shrVSI8AVX512_end
 
 shrVSI8AVX512_exact1:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRAW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRAW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRAW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z1
+	VPSLLW       $0x08, Z1, Z1
+	VPSRAW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    Z1, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -5211,24 +5204,24 @@ shrVSI8AVX512_exact1:
 	JMP          shrVSI8AVX512_end
 
 shrVSI8AVX512_exact2:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRAW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRAW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRAW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRAW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRAW       X1, Z3, Z4
+	VPSRAW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRAW       X1, Z3, Z3
+	VPSRAW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
-	VPORD        Z4, Z3, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
-	VMOVDQU64    Z1, 64(DX)(R10*1)
+	VPORD        Z4, Z3, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
+	VMOVDQU64    Z2, 64(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -5237,32 +5230,32 @@ shrVSI8AVX512_exact2:
 	JMP          shrVSI8AVX512_end
 
 shrVSI8AVX512_exact3:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRAW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRAW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRAW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRAW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRAW       X1, Z3, Z4
+	VPSRAW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRAW       X1, Z3, Z3
+	VPSRAW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
 	VPORD        Z4, Z3, Z3
 	VMOVDQU64    128(SI)(R10*1), Z4
-	VPSRAW       X1, Z4, Z5
+	VPSRAW       X2, Z4, Z5
 	VPANDD       Z0, Z5, Z5
 	VPSLLW       $0x08, Z4, Z4
-	VPSRAW       X1, Z4, Z4
+	VPSRAW       X2, Z4, Z4
 	VPSRLW       $0x08, Z4, Z4
-	VPORD        Z5, Z4, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
+	VPORD        Z5, Z4, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
 	VMOVDQU64    Z3, 64(DX)(R10*1)
-	VMOVDQU64    Z1, 128(DX)(R10*1)
+	VMOVDQU64    Z2, 128(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -5271,40 +5264,40 @@ shrVSI8AVX512_exact3:
 	JMP          shrVSI8AVX512_end
 
 shrVSI8AVX512_exact4:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRAW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRAW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRAW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRAW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRAW       X1, Z3, Z4
+	VPSRAW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRAW       X1, Z3, Z3
+	VPSRAW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
 	VPORD        Z4, Z3, Z3
 	VMOVDQU64    128(SI)(R10*1), Z4
-	VPSRAW       X1, Z4, Z5
+	VPSRAW       X2, Z4, Z5
 	VPANDD       Z0, Z5, Z5
 	VPSLLW       $0x08, Z4, Z4
-	VPSRAW       X1, Z4, Z4
+	VPSRAW       X2, Z4, Z4
 	VPSRLW       $0x08, Z4, Z4
 	VPORD        Z5, Z4, Z4
 	VMOVDQU64    192(SI)(R10*1), Z5
-	VPSRAW       X1, Z5, Z6
+	VPSRAW       X2, Z5, Z6
 	VPANDD       Z0, Z6, Z6
 	VPSLLW       $0x08, Z5, Z5
-	VPSRAW       X1, Z5, Z5
+	VPSRAW       X2, Z5, Z5
 	VPSRLW       $0x08, Z5, Z5
-	VPORD        Z6, Z5, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
+	VPORD        Z6, Z5, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
 	VMOVDQU64    Z3, 64(DX)(R10*1)
 	VMOVDQU64    Z4, 128(DX)(R10*1)
-	VMOVDQU64    Z1, 192(DX)(R10*1)
+	VMOVDQU64    Z2, 192(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -5313,29 +5306,22 @@ shrVSI8AVX512_exact4:
 	JMP          shrVSI8AVX512_end
 
 shrVSI8AVX512_single:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z2
-	VPSRAW       X1, Z2, Z3
-	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRAW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z1
-	VMOVDQU8     Z1, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-shrVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSI8AVX512_single
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
+	VPSRAW       X2, Z1, Z4
+	VPANDD       Z0, Z4, Z4
+	VPSLLW       $0x08, Z1, Z3
+	VPSRAW       X2, Z3, Z3
+	VPSRLW       $0x08, Z3, Z3
+	VPORD        Z4, Z3, Z2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI8AVX512_single
 
 shrVSI8AVX512_end:
 shrVSI8AVX512_done:
@@ -5633,22 +5619,15 @@ shlVSI16AVX512_exact4:
 shlVSI16AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shlVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPSLLW       X0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-shlVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shlVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI16AVX512_single
 
 shlVSI16AVX512_end:
 shlVSI16AVX512_done:
@@ -5905,22 +5884,15 @@ shrVSI16AVX512_exact4:
 shrVSI16AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPSRAW       X0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-shrVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI16AVX512_single
 
 shrVSI16AVX512_end:
 shrVSI16AVX512_done:
@@ -6177,22 +6149,14 @@ shlVSI32AVX512_exact4:
 shlVSI32AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shlVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPSLLD       X0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-shlVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shlVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI32AVX512_single
 
 shlVSI32AVX512_end:
 shlVSI32AVX512_done:
@@ -6449,22 +6413,14 @@ shrVSI32AVX512_exact4:
 shrVSI32AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPSRAD       X0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-shrVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSI32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI32AVX512_single
 
 shrVSI32AVX512_end:
 shrVSI32AVX512_done:
@@ -6721,22 +6677,14 @@ shlVSI64AVX512_exact4:
 shlVSI64AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shlVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPSLLQ       X0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-shlVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shlVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shlVSI64AVX512_single
 
 shlVSI64AVX512_end:
 shlVSI64AVX512_done:
@@ -6993,22 +6941,14 @@ shrVSI64AVX512_exact4:
 shrVSI64AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPSRAQ       X0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-shrVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSI64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSI64AVX512_single
 
 shrVSI64AVX512_end:
 shrVSI64AVX512_done:
@@ -7146,42 +7086,42 @@ TEXT ·shrVSU8AVX512(SB), NOSPLIT, $0-64
 	JE           shrVSU8AVX512_exact4
 
 shrVSU8AVX512_row:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
 shrVSU8AVX512_loop4:
 	CMPQ      R11, $0x00000100
 	JB        shrVSU8AVX512_after4
-	VMOVDQU64 (SI)(R10*1), Z2
-	VPSRLW    X1, Z2, Z3
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPSRLW    X2, Z1, Z3
 	VPANDD    Z0, Z3, Z3
-	VPSLLW    $0x08, Z2, Z2
-	VPSRLW    X1, Z2, Z2
-	VPSRLW    $0x08, Z2, Z2
-	VPORD     Z3, Z2, Z2
+	VPSLLW    $0x08, Z1, Z1
+	VPSRLW    X2, Z1, Z1
+	VPSRLW    $0x08, Z1, Z1
+	VPORD     Z3, Z1, Z1
 	VMOVDQU64 64(SI)(R10*1), Z3
-	VPSRLW    X1, Z3, Z4
+	VPSRLW    X2, Z3, Z4
 	VPANDD    Z0, Z4, Z4
 	VPSLLW    $0x08, Z3, Z3
-	VPSRLW    X1, Z3, Z3
+	VPSRLW    X2, Z3, Z3
 	VPSRLW    $0x08, Z3, Z3
 	VPORD     Z4, Z3, Z3
 	VMOVDQU64 128(SI)(R10*1), Z4
-	VPSRLW    X1, Z4, Z5
+	VPSRLW    X2, Z4, Z5
 	VPANDD    Z0, Z5, Z5
 	VPSLLW    $0x08, Z4, Z4
-	VPSRLW    X1, Z4, Z4
+	VPSRLW    X2, Z4, Z4
 	VPSRLW    $0x08, Z4, Z4
 	VPORD     Z5, Z4, Z4
 	VMOVDQU64 192(SI)(R10*1), Z5
-	VPSRLW    X1, Z5, Z6
+	VPSRLW    X2, Z5, Z6
 	VPANDD    Z0, Z6, Z6
 	VPSLLW    $0x08, Z5, Z5
-	VPSRLW    X1, Z5, Z5
+	VPSRLW    X2, Z5, Z5
 	VPSRLW    $0x08, Z5, Z5
 	VPORD     Z6, Z5, Z5
-	VMOVDQU64 Z2, (DX)(R10*1)
+	VMOVDQU64 Z1, (DX)(R10*1)
 	VMOVDQU64 Z3, 64(DX)(R10*1)
 	VMOVDQU64 Z4, 128(DX)(R10*1)
 	VMOVDQU64 Z5, 192(DX)(R10*1)
@@ -7193,14 +7133,14 @@ shrVSU8AVX512_after4:
 shrVSU8AVX512_loop1:
 	CMPQ      R11, $0x00000040
 	JB        shrVSU8AVX512_after1
-	VMOVDQU64 (SI)(R10*1), Z2
-	VPSRLW    X1, Z2, Z3
+	VMOVDQU64 (SI)(R10*1), Z1
+	VPSRLW    X2, Z1, Z3
 	VPANDD    Z0, Z3, Z3
-	VPSLLW    $0x08, Z2, Z2
-	VPSRLW    X1, Z2, Z2
-	VPSRLW    $0x08, Z2, Z2
-	VPORD     Z3, Z2, Z2
-	VMOVDQU64 Z2, (DX)(R10*1)
+	VPSLLW    $0x08, Z1, Z1
+	VPSRLW    X2, Z1, Z1
+	VPSRLW    $0x08, Z1, Z1
+	VPORD     Z3, Z1, Z1
+	VMOVDQU64 Z1, (DX)(R10*1)
 	ADDQ      $0x00000040, R10
 	SUBQ      $0x00000040, R11
 	JMP       shrVSU8AVX512_loop1
@@ -7210,13 +7150,13 @@ shrVSU8AVX512_after1:
 	JZ         shrVSU8AVX512_tail_done
 	LEAQ       tailmask<>+0(SB), R12
 	KMOVQ      (R12)(R11*8), K1
-	VMOVDQU8.Z (SI)(R10*1), K1, Z2
-	VPSRLW     X1, Z2, Z3
+	VMOVDQU8.Z (SI)(R10*1), K1, Z1
+	VPSRLW     X2, Z1, Z3
 	VPANDD     Z0, Z3, Z3
-	VPSLLW     $0x08, Z2, Z2
-	VPSRLW     X1, Z2, Z2
-	VPSRLW     $0x08, Z2, Z2
-	VPORD      Z3, Z2, Z1
+	VPSLLW     $0x08, Z1, Z1
+	VPSRLW     X2, Z1, Z1
+	VPSRLW     $0x08, Z1, Z1
+	VPORD      Z3, Z1, Z1
 	VMOVDQU8   Z1, K1, (DX)(R10*1)
 	ADDQ       R11, R10
 
@@ -7229,15 +7169,15 @@ shrVSU8AVX512_tail_done:
 	JMP  shrVSU8AVX512_end
 
 shrVSU8AVX512_exact1:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRLW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRLW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRLW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z1
+	VPSLLW       $0x08, Z1, Z1
+	VPSRLW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    Z1, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -7247,24 +7187,24 @@ shrVSU8AVX512_exact1:
 	JMP          shrVSU8AVX512_end
 
 shrVSU8AVX512_exact2:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRLW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRLW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRLW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRLW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRLW       X1, Z3, Z4
+	VPSRLW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRLW       X1, Z3, Z3
+	VPSRLW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
-	VPORD        Z4, Z3, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
-	VMOVDQU64    Z1, 64(DX)(R10*1)
+	VPORD        Z4, Z3, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
+	VMOVDQU64    Z2, 64(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -7273,32 +7213,32 @@ shrVSU8AVX512_exact2:
 	JMP          shrVSU8AVX512_end
 
 shrVSU8AVX512_exact3:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRLW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRLW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRLW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRLW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRLW       X1, Z3, Z4
+	VPSRLW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRLW       X1, Z3, Z3
+	VPSRLW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
 	VPORD        Z4, Z3, Z3
 	VMOVDQU64    128(SI)(R10*1), Z4
-	VPSRLW       X1, Z4, Z5
+	VPSRLW       X2, Z4, Z5
 	VPANDD       Z0, Z5, Z5
 	VPSLLW       $0x08, Z4, Z4
-	VPSRLW       X1, Z4, Z4
+	VPSRLW       X2, Z4, Z4
 	VPSRLW       $0x08, Z4, Z4
-	VPORD        Z5, Z4, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
+	VPORD        Z5, Z4, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
 	VMOVDQU64    Z3, 64(DX)(R10*1)
-	VMOVDQU64    Z1, 128(DX)(R10*1)
+	VMOVDQU64    Z2, 128(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -7307,40 +7247,40 @@ shrVSU8AVX512_exact3:
 	JMP          shrVSU8AVX512_end
 
 shrVSU8AVX512_exact4:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	VMOVDQU64    (SI)(R10*1), Z2
-	VPSRLW       X1, Z2, Z3
+	VMOVDQU64    (SI)(R10*1), Z1
+	VPSRLW       X2, Z1, Z3
 	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRLW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z2
+	VPSLLW       $0x08, Z1, Z1
+	VPSRLW       X2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VPORD        Z3, Z1, Z1
 	VMOVDQU64    64(SI)(R10*1), Z3
-	VPSRLW       X1, Z3, Z4
+	VPSRLW       X2, Z3, Z4
 	VPANDD       Z0, Z4, Z4
 	VPSLLW       $0x08, Z3, Z3
-	VPSRLW       X1, Z3, Z3
+	VPSRLW       X2, Z3, Z3
 	VPSRLW       $0x08, Z3, Z3
 	VPORD        Z4, Z3, Z3
 	VMOVDQU64    128(SI)(R10*1), Z4
-	VPSRLW       X1, Z4, Z5
+	VPSRLW       X2, Z4, Z5
 	VPANDD       Z0, Z5, Z5
 	VPSLLW       $0x08, Z4, Z4
-	VPSRLW       X1, Z4, Z4
+	VPSRLW       X2, Z4, Z4
 	VPSRLW       $0x08, Z4, Z4
 	VPORD        Z5, Z4, Z4
 	VMOVDQU64    192(SI)(R10*1), Z5
-	VPSRLW       X1, Z5, Z6
+	VPSRLW       X2, Z5, Z6
 	VPANDD       Z0, Z6, Z6
 	VPSLLW       $0x08, Z5, Z5
-	VPSRLW       X1, Z5, Z5
+	VPSRLW       X2, Z5, Z5
 	VPSRLW       $0x08, Z5, Z5
-	VPORD        Z6, Z5, Z1
-	VMOVDQU64    Z2, (DX)(R10*1)
+	VPORD        Z6, Z5, Z2
+	VMOVDQU64    Z1, (DX)(R10*1)
 	VMOVDQU64    Z3, 64(DX)(R10*1)
 	VMOVDQU64    Z4, 128(DX)(R10*1)
-	VMOVDQU64    Z1, 192(DX)(R10*1)
+	VMOVDQU64    Z2, 192(DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -7349,29 +7289,22 @@ shrVSU8AVX512_exact4:
 	JMP          shrVSU8AVX512_end
 
 shrVSU8AVX512_single:
-	VPBROADCASTQ (R8), X1
+	VPBROADCASTQ (R8), X2
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU8.Z   (SI)(R10*1), K1, Z2
-	VPSRLW       X1, Z2, Z3
-	VPANDD       Z0, Z3, Z3
-	VPSLLW       $0x08, Z2, Z2
-	VPSRLW       X1, Z2, Z2
-	VPSRLW       $0x08, Z2, Z2
-	VPORD        Z3, Z2, Z1
-	VMOVDQU8     Z1, K1, (DX)(R10*1)
-	ADDQ         R11, R10
-
-shrVSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSU8AVX512_single
+	MOVBLZX      (SI)(R10*1), CX
+	VMOVD        CX, X1
+	VPSRLW       X2, Z1, Z4
+	VPANDD       Z0, Z4, Z4
+	VPSLLW       $0x08, Z1, Z3
+	VPSRLW       X2, Z3, Z3
+	VPSRLW       $0x08, Z3, Z3
+	VPORD        Z4, Z3, Z2
+	VPEXTRB      $0x00, X2, (DX)(R10*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU8AVX512_single
 
 shrVSU8AVX512_end:
 shrVSU8AVX512_done:
@@ -7669,22 +7602,15 @@ shrVSU16AVX512_exact4:
 shrVSU16AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU16.Z  (SI)(R10*2), K1, Z1
+	MOVWLZX      (SI)(R10*2), CX
+	VMOVD        CX, X1
 	VPSRLW       X0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R10*2)
-	ADDQ         R11, R10
-
-shrVSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R10*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU16AVX512_single
 
 shrVSU16AVX512_end:
 shrVSU16AVX512_done:
@@ -7941,22 +7867,14 @@ shrVSU32AVX512_exact4:
 shrVSU32AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU32.Z  (SI)(R10*4), K1, Z1
+	VMOVD        (SI)(R10*4), X1
 	VPSRLD       X0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R10*4)
-	ADDQ         R11, R10
-
-shrVSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSU32AVX512_single
+	VMOVD        X0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU32AVX512_single
 
 shrVSU32AVX512_end:
 shrVSU32AVX512_done:
@@ -8213,22 +8131,14 @@ shrVSU64AVX512_exact4:
 shrVSU64AVX512_single:
 	VPBROADCASTQ (R8), X0
 	XORQ         R10, R10
-	MOVQ         $0x00000001, R11
-	TESTQ        R11, R11
-	JZ           shrVSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R11*8), K1
-	VMOVDQU64.Z  (SI)(R10*8), K1, Z1
+	VMOVQ        (SI)(R10*8), X1
 	VPSRLQ       X0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R10*8)
-	ADDQ         R11, R10
-
-shrVSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	DECQ AX
-	JNZ  shrVSU64AVX512_single
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          shrVSU64AVX512_single
 
 shrVSU64AVX512_end:
 shrVSU64AVX512_done:

@@ -36430,26 +36430,18 @@ fmaVVVF32AVX512_exact4:
 
 fmaVVVF32AVX512_single:
 	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          fmaVVVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVUPS.Z   (SI)(R12*4), K1, Z0
-	VMOVUPS.Z   (R8)(R12*4), K1, Z1
-	VMOVUPS.Z   (R10)(R12*4), K1, Z2
-	VMOVUPS     Z2, Z2
-	VFMADD231PS Z1, Z0, Z2
-	VMOVUPS     Z2, K1, (DX)(R12*4)
-	ADDQ        R13, R12
-
-fmaVVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVVVF32AVX512_single
+	VMOVSS      (SI)(R12*4), X0
+	VMOVSS      (R8)(R12*4), X1
+	VMOVSS      (R10)(R12*4), X2
+	VMOVUPS     Z2, Z3
+	VFMADD231PS Z1, Z0, Z3
+	VMOVSS      X3, (DX)(R12*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	ADDQ        R9, R8
+	ADDQ        R11, R10
+	DECQ        AX
+	JNZ         fmaVVVF32AVX512_single
 
 fmaVVVF32AVX512_end:
 fmaVVVF32AVX512_done:
@@ -36750,25 +36742,17 @@ fmaVVSF32AVX512_exact4:
 fmaVVSF32AVX512_single:
 	VBROADCASTSS (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z1
-	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R8)(R12*4), X2
 	VMOVUPS      Z0, Z0
 	VFMADD231PS  Z2, Z1, Z0
-	VMOVUPS      Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaVVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVVSF32AVX512_single
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVVSF32AVX512_single
 
 fmaVVSF32AVX512_end:
 fmaVVSF32AVX512_done:
@@ -37078,25 +37062,17 @@ fmaVSVF32AVX512_exact4:
 fmaVSVF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z1
-	VMOVUPS.Z    (R10)(R12*4), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PS  Z0, Z1, Z2
-	VMOVUPS      Z2, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaVSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVSVF32AVX512_single
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PS  Z0, Z1, Z3
+	VMOVSS       X3, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSVF32AVX512_single
 
 fmaVSVF32AVX512_end:
 fmaVSVF32AVX512_done:
@@ -37396,25 +37372,17 @@ fmaSVVF32AVX512_exact4:
 fmaSVVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSVVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R8)(R12*4), K1, Z1
-	VMOVUPS.Z    (R10)(R12*4), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PS  Z1, Z0, Z2
-	VMOVUPS      Z2, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaSVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSVVF32AVX512_single
+	VMOVSS       (R8)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PS  Z1, Z0, Z3
+	VMOVSS       X3, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVVF32AVX512_single
 
 fmaSVVF32AVX512_end:
 fmaSVVF32AVX512_done:
@@ -37714,24 +37682,16 @@ fmaVSSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVSSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z2
+	VMOVSS       (SI)(R12*4), X2
 	VMOVUPS      Z1, Z1
 	VFMADD231PS  Z0, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaVSSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVSSF32AVX512_single
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSSF32AVX512_single
 
 fmaVSSF32AVX512_end:
 fmaVSSF32AVX512_done:
@@ -38015,24 +37975,16 @@ fmaSVSF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VMOVSS       (R8)(R12*4), X2
 	VMOVUPS      Z1, Z1
 	VFMADD231PS  Z2, Z0, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaSVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSVSF32AVX512_single
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVSF32AVX512_single
 
 fmaSVSF32AVX512_end:
 fmaSVSF32AVX512_done:
@@ -38326,24 +38278,16 @@ fmaSSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	VBROADCASTSS (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R10)(R12*4), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PS  Z1, Z0, Z2
-	VMOVUPS      Z2, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-fmaSSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSSVF32AVX512_single
+	VMOVSS       (R10)(R12*4), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PS  Z1, Z0, Z3
+	VMOVSS       X3, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSSVF32AVX512_single
 
 fmaSSVF32AVX512_end:
 fmaSSVF32AVX512_done:
@@ -38761,34 +38705,26 @@ clampVVVF32AVX512_exact4:
 	JMP     clampVVVF32AVX512_end
 
 clampVVVF32AVX512_single:
-	XORQ      R12, R12
-	MOVQ      $0x00000001, R13
-	TESTQ     R13, R13
-	JZ        clampVVVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R13*8), K1
-	VMOVUPS.Z (SI)(R12*4), K1, Z1
-	VMOVUPS.Z (R8)(R12*4), K1, Z2
-	VMOVUPS.Z (R10)(R12*4), K1, Z3
-	VPXORD    Z1, Z0, Z1
-	VPXORD    Z2, Z0, Z2
-	VMINPS    Z2, Z1, Z2
-	VMINPS    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VPXORD    Z0, Z1, Z1
-	VMINPS    Z3, Z1, Z2
-	VMINPS    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VMOVUPS   Z1, K1, (DX)(R12*4)
-	ADDQ      R13, R12
-
-clampVVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVF32AVX512_single
+	XORQ   R12, R12
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R8)(R12*4), X2
+	VMOVSS (R10)(R12*4), X3
+	VPXORD Z1, Z0, Z4
+	VPXORD Z2, Z0, Z5
+	VMINPS Z5, Z4, Z5
+	VMINPS Z4, Z5, Z4
+	VPORD  Z4, Z5, Z4
+	VPXORD Z0, Z4, Z4
+	VMINPS Z3, Z4, Z5
+	VMINPS Z4, Z5, Z4
+	VPORD  Z4, Z5, Z4
+	VMOVSS X4, (DX)(R12*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    clampVVVF32AVX512_single
 
 clampVVVF32AVX512_end:
 clampVVVF32AVX512_done:
@@ -39262,32 +39198,24 @@ clampVVSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	VPXORD       Z1, Z0, Z2
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z2
-	VMOVUPS.Z    (R8)(R12*4), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z3, Z2, Z3
-	VMINPS       Z2, Z3, Z2
-	VPORD        Z2, Z3, Z2
+	VMOVSS       (SI)(R12*4), X3
+	VMOVSS       (R8)(R12*4), X4
+	VPXORD       Z3, Z0, Z2
+	VPXORD       Z4, Z0, Z5
+	VMINPS       Z5, Z2, Z5
+	VMINPS       Z2, Z5, Z2
+	VPORD        Z2, Z5, Z2
 	VPXORD       Z0, Z2, Z2
 	VMINPS       Z1, Z2, Z1
 	VMINPS       Z2, Z1, Z2
 	VPORD        Z2, Z1, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSF32AVX512_single
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSF32AVX512_single
 
 clampVVSF32AVX512_end:
 clampVVSF32AVX512_done:
@@ -39740,31 +39668,23 @@ clampVSVF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z2
-	VMOVUPS.Z    (R10)(R12*4), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z1, Z2, Z1
-	VMINPS       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVSS       (SI)(R12*4), X2
+	VMOVSS       (R10)(R12*4), X3
+	VPXORD       Z2, Z0, Z4
+	VMINPS       Z1, Z4, Z1
+	VMINPS       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVF32AVX512_single
+	VMINPS       Z3, Z1, Z4
+	VMINPS       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVF32AVX512_single
 
 clampVSVF32AVX512_end:
 clampVSVF32AVX512_done:
@@ -40225,31 +40145,23 @@ clampSVVF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R8)(R12*4), K1, Z2
-	VMOVUPS.Z    (R10)(R12*4), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVSS       (R8)(R12*4), X2
+	VMOVSS       (R10)(R12*4), X3
+	VPXORD       Z2, Z0, Z4
+	VMINPS       Z4, Z1, Z4
+	VMINPS       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVF32AVX512_single
+	VMINPS       Z3, Z1, Z4
+	VMINPS       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVF32AVX512_single
 
 clampSVVF32AVX512_end:
 clampSVVF32AVX512_done:
@@ -40453,28 +40365,28 @@ TEXT ·clampVSSF32AVX512(SB), NOSPLIT, $0-80
 clampVSSF32AVX512_row:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampVSSF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampVSSF32AVX512_after4
-	VPXORD  (SI)(R12*4), Z0, Z3
-	VMINPS  Z1, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPS  Z2, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
+	VPXORD  (SI)(R12*4), Z0, Z2
+	VMINPS  Z1, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPS  Z3, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
 	VPXORD  64(SI)(R12*4), Z0, Z4
 	VMINPS  Z1, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z2, Z4, Z5
+	VMINPS  Z3, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  128(SI)(R12*4), Z0, Z5
@@ -40482,7 +40394,7 @@ clampVSSF32AVX512_loop4:
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPS  Z2, Z5, Z6
+	VMINPS  Z3, Z5, Z6
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  192(SI)(R12*4), Z0, Z6
@@ -40490,10 +40402,10 @@ clampVSSF32AVX512_loop4:
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPS  Z2, Z6, Z7
+	VMINPS  Z3, Z6, Z7
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPS Z3, (DX)(R12*4)
+	VMOVUPS Z2, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -40505,15 +40417,15 @@ clampVSSF32AVX512_after4:
 clampVSSF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampVSSF32AVX512_after1
-	VPXORD  (SI)(R12*4), Z0, Z3
-	VMINPS  Z1, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPS  Z2, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VMOVUPS Z3, (DX)(R12*4)
+	VPXORD  (SI)(R12*4), Z0, Z2
+	VMINPS  Z1, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPS  Z3, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VMOVUPS Z2, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampVSSF32AVX512_loop1
@@ -40523,13 +40435,13 @@ clampVSSF32AVX512_after1:
 	JZ        clampVSSF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (SI)(R12*4), K1, Z3
-	VPXORD    Z3, Z0, Z3
-	VMINPS    Z1, Z3, Z1
-	VMINPS    Z3, Z1, Z3
-	VPORD     Z3, Z1, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPS.Z (SI)(R12*4), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z1, Z2, Z1
 	VMINPS    Z2, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPS    Z3, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -40547,15 +40459,15 @@ clampVSSF32AVX512_tail_done:
 clampVSSF32AVX512_exact1:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z3
-	VMINPS       Z1, Z3, Z1
-	VMINPS       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXORD       (SI)(R12*4), Z0, Z2
+	VMINPS       Z1, Z2, Z1
 	VMINPS       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -40570,26 +40482,26 @@ clampVSSF32AVX512_exact1:
 clampVSSF32AVX512_exact2:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z3
-	VMINPS       Z1, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*4), Z0, Z2
+	VMINPS       Z1, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z1
 	VMINPS       Z4, Z1, Z4
 	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -40602,23 +40514,23 @@ clampVSSF32AVX512_exact2:
 clampVSSF32AVX512_exact3:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z3
-	VMINPS       Z1, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*4), Z0, Z2
+	VMINPS       Z1, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z5
+	VMINPS       Z3, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*4), Z0, Z5
@@ -40626,10 +40538,10 @@ clampVSSF32AVX512_exact3:
 	VMINPS       Z5, Z1, Z5
 	VPORD        Z5, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -40643,23 +40555,23 @@ clampVSSF32AVX512_exact3:
 clampVSSF32AVX512_exact4:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z3
-	VMINPS       Z1, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*4), Z0, Z2
+	VMINPS       Z1, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z5
+	VMINPS       Z3, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*4), Z0, Z5
@@ -40667,7 +40579,7 @@ clampVSSF32AVX512_exact4:
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPS       Z2, Z5, Z6
+	VMINPS       Z3, Z5, Z6
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       192(SI)(R12*4), Z0, Z6
@@ -40675,10 +40587,10 @@ clampVSSF32AVX512_exact4:
 	VMINPS       Z6, Z1, Z6
 	VPORD        Z6, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -40693,33 +40605,25 @@ clampVSSF32AVX512_exact4:
 clampVSSF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (SI)(R12*4), K1, Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z1, Z3, Z1
-	VMINPS       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
+	VMOVSS       (SI)(R12*4), X2
+	VPXORD       Z2, Z0, Z4
+	VMINPS       Z1, Z4, Z1
+	VMINPS       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSF32AVX512_single
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSF32AVX512_single
 
 clampVSSF32AVX512_end:
 clampVSSF32AVX512_done:
@@ -40913,30 +40817,30 @@ TEXT ·clampSVSF32AVX512(SB), NOSPLIT, $0-80
 clampSVSF32AVX512_row:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSVSF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampSVSF32AVX512_after4
-	VMOVUPS (R8)(R12*4), Z3
-	VPXORD  Z3, Z0, Z3
-	VMINPS  Z3, Z1, Z3
-	VMINPS  Z1, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPS  Z2, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
+	VMOVUPS (R8)(R12*4), Z2
+	VPXORD  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPS  Z3, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
 	VMOVUPS 64(R8)(R12*4), Z4
 	VPXORD  Z4, Z0, Z4
 	VMINPS  Z4, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z2, Z4, Z5
+	VMINPS  Z3, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VMOVUPS 128(R8)(R12*4), Z5
@@ -40945,7 +40849,7 @@ clampSVSF32AVX512_loop4:
 	VMINPS  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPS  Z2, Z5, Z6
+	VMINPS  Z3, Z5, Z6
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VMOVUPS 192(R8)(R12*4), Z6
@@ -40954,10 +40858,10 @@ clampSVSF32AVX512_loop4:
 	VMINPS  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPS  Z2, Z6, Z7
+	VMINPS  Z3, Z6, Z7
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPS Z3, (DX)(R12*4)
+	VMOVUPS Z2, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -40969,16 +40873,16 @@ clampSVSF32AVX512_after4:
 clampSVSF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampSVSF32AVX512_after1
-	VMOVUPS (R8)(R12*4), Z3
-	VPXORD  Z3, Z0, Z3
-	VMINPS  Z3, Z1, Z3
-	VMINPS  Z1, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPS  Z2, Z3, Z4
-	VMINPS  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VMOVUPS Z3, (DX)(R12*4)
+	VMOVUPS (R8)(R12*4), Z2
+	VPXORD  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPS  Z3, Z2, Z4
+	VMINPS  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VMOVUPS Z2, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampSVSF32AVX512_loop1
@@ -40988,13 +40892,13 @@ clampSVSF32AVX512_after1:
 	JZ        clampSVSF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (R8)(R12*4), K1, Z3
-	VPXORD    Z3, Z0, Z3
-	VMINPS    Z3, Z1, Z3
-	VMINPS    Z1, Z3, Z1
-	VPORD     Z1, Z3, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VPXORD    Z2, Z0, Z2
 	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPS    Z3, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -41012,16 +40916,16 @@ clampSVSF32AVX512_tail_done:
 clampSVSF32AVX512_exact1:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VMOVUPS      (R8)(R12*4), Z2
+	VPXORD       Z2, Z0, Z2
 	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -41036,28 +40940,28 @@ clampSVSF32AVX512_exact1:
 clampSVSF32AVX512_exact2:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPS      (R8)(R12*4), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z1
 	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -41070,25 +40974,25 @@ clampSVSF32AVX512_exact2:
 clampSVSF32AVX512_exact3:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPS      (R8)(R12*4), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z5
+	VMINPS       Z3, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPS      128(R8)(R12*4), Z5
@@ -41097,10 +41001,10 @@ clampSVSF32AVX512_exact3:
 	VMINPS       Z1, Z5, Z1
 	VPORD        Z1, Z5, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -41114,25 +41018,25 @@ clampSVSF32AVX512_exact3:
 clampSVSF32AVX512_exact4:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPS       Z2, Z3, Z4
-	VMINPS       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPS      (R8)(R12*4), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPS       Z3, Z2, Z4
+	VMINPS       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z5
+	VMINPS       Z3, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPS      128(R8)(R12*4), Z5
@@ -41141,7 +41045,7 @@ clampSVSF32AVX512_exact4:
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPS       Z2, Z5, Z6
+	VMINPS       Z3, Z5, Z6
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VMOVUPS      192(R8)(R12*4), Z6
@@ -41150,10 +41054,10 @@ clampSVSF32AVX512_exact4:
 	VMINPS       Z1, Z6, Z1
 	VPORD        Z1, Z6, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -41168,33 +41072,25 @@ clampSVSF32AVX512_exact4:
 clampSVSF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSS (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R8)(R12*4), K1, Z3
-	VPXORD       Z3, Z0, Z3
+	VMOVSS       (R8)(R12*4), X2
+	VPXORD       Z2, Z0, Z4
+	VMINPS       Z4, Z1, Z4
+	VMINPS       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VPXORD       Z0, Z1, Z1
 	VMINPS       Z3, Z1, Z3
 	VMINPS       Z1, Z3, Z1
 	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVSF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSF32AVX512_single
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSF32AVX512_single
 
 clampSVSF32AVX512_end:
 clampSVSF32AVX512_done:
@@ -41393,24 +41289,24 @@ TEXT ·clampSSVF32AVX512(SB), NOSPLIT, $0-80
 clampSSVF32AVX512_row:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSSVF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampSSVF32AVX512_after4
-	VMOVUPS (R10)(R12*4), Z3
-	VMINPS  Z2, Z1, Z4
+	VMOVUPS (R10)(R12*4), Z2
+	VMINPS  Z3, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z3, Z4, Z3
-	VMINPS  Z4, Z3, Z4
-	VPORD   Z4, Z3, Z3
+	VMINPS  Z2, Z4, Z2
+	VMINPS  Z4, Z2, Z4
+	VPORD   Z4, Z2, Z2
 	VMOVUPS 64(R10)(R12*4), Z4
-	VMINPS  Z2, Z1, Z5
+	VMINPS  Z3, Z1, Z5
 	VMINPS  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
@@ -41418,7 +41314,7 @@ clampSSVF32AVX512_loop4:
 	VMINPS  Z5, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VMOVUPS 128(R10)(R12*4), Z5
-	VMINPS  Z2, Z1, Z6
+	VMINPS  Z3, Z1, Z6
 	VMINPS  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
@@ -41426,14 +41322,14 @@ clampSSVF32AVX512_loop4:
 	VMINPS  Z6, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VMOVUPS 192(R10)(R12*4), Z6
-	VMINPS  Z2, Z1, Z7
+	VMINPS  Z3, Z1, Z7
 	VMINPS  Z1, Z7, Z8
 	VPORD   Z8, Z7, Z7
 	VPXORD  Z0, Z7, Z7
 	VMINPS  Z6, Z7, Z6
 	VMINPS  Z7, Z6, Z7
 	VPORD   Z7, Z6, Z6
-	VMOVUPS Z3, (DX)(R12*4)
+	VMOVUPS Z2, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -41445,15 +41341,15 @@ clampSSVF32AVX512_after4:
 clampSSVF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampSSVF32AVX512_after1
-	VMOVUPS (R10)(R12*4), Z3
-	VMINPS  Z2, Z1, Z4
+	VMOVUPS (R10)(R12*4), Z2
+	VMINPS  Z3, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z3, Z4, Z3
-	VMINPS  Z4, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VMOVUPS Z3, (DX)(R12*4)
+	VMINPS  Z2, Z4, Z2
+	VMINPS  Z4, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VMOVUPS Z2, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampSSVF32AVX512_loop1
@@ -41463,12 +41359,12 @@ clampSSVF32AVX512_after1:
 	JZ        clampSSVF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (R10)(R12*4), K1, Z3
-	VMINPS    Z2, Z1, Z2
-	VMINPS    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VMINPS    Z3, Z1, Z3
+	VMINPS    Z1, Z3, Z1
+	VPORD     Z1, Z3, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPS    Z3, Z1, Z2
+	VMINPS    Z2, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -41486,15 +41382,15 @@ clampSSVF32AVX512_tail_done:
 clampSSVF32AVX512_exact1:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z3
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVUPS      (R10)(R12*4), Z2
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
+	VMINPS       Z2, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -41509,26 +41405,26 @@ clampSSVF32AVX512_exact1:
 clampSSVF32AVX512_exact2:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z3
-	VMINPS       Z2, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z2
+	VMINPS       Z3, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z3
-	VMINPS       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPS       Z2, Z4, Z2
+	VMINPS       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z4, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z4, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -41541,19 +41437,19 @@ clampSSVF32AVX512_exact2:
 clampSSVF32AVX512_exact3:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z3
-	VMINPS       Z2, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z2
+	VMINPS       Z3, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z3
-	VMINPS       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPS       Z2, Z4, Z2
+	VMINPS       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z2, Z1, Z5
+	VMINPS       Z3, Z1, Z5
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -41561,14 +41457,14 @@ clampSSVF32AVX512_exact3:
 	VMINPS       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPS      128(R10)(R12*4), Z5
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z5, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z5, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -41582,19 +41478,19 @@ clampSSVF32AVX512_exact3:
 clampSSVF32AVX512_exact4:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z3
-	VMINPS       Z2, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z2
+	VMINPS       Z3, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z3
-	VMINPS       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPS       Z2, Z4, Z2
+	VMINPS       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z2, Z1, Z5
+	VMINPS       Z3, Z1, Z5
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -41602,7 +41498,7 @@ clampSSVF32AVX512_exact4:
 	VMINPS       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPS      128(R10)(R12*4), Z5
-	VMINPS       Z2, Z1, Z6
+	VMINPS       Z3, Z1, Z6
 	VMINPS       Z1, Z6, Z7
 	VPORD        Z7, Z6, Z6
 	VPXORD       Z0, Z6, Z6
@@ -41610,14 +41506,14 @@ clampSSVF32AVX512_exact4:
 	VMINPS       Z6, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VMOVUPS      192(R10)(R12*4), Z6
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z6, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z3, (DX)(R12*4)
+	VMINPS       Z6, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPS      Z2, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -41632,32 +41528,24 @@ clampSSVF32AVX512_exact4:
 clampSSVF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSS (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVF32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPS.Z    (R10)(R12*4), K1, Z3
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVSS       (R10)(R12*4), X2
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPS      Z1, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSSVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVF32AVX512_single
+	VMINPS       Z2, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVSS       X1, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVF32AVX512_single
 
 clampSSVF32AVX512_end:
 clampSSVF32AVX512_done:
@@ -42001,26 +41889,18 @@ fmaVVVF64AVX512_exact4:
 
 fmaVVVF64AVX512_single:
 	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          fmaVVVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVUPD.Z   (SI)(R12*8), K1, Z0
-	VMOVUPD.Z   (R8)(R12*8), K1, Z1
-	VMOVUPD.Z   (R10)(R12*8), K1, Z2
-	VMOVUPS     Z2, Z2
-	VFMADD231PD Z1, Z0, Z2
-	VMOVUPD     Z2, K1, (DX)(R12*8)
-	ADDQ        R13, R12
-
-fmaVVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVVVF64AVX512_single
+	VMOVQ       (SI)(R12*8), X0
+	VMOVQ       (R8)(R12*8), X1
+	VMOVQ       (R10)(R12*8), X2
+	VMOVUPS     Z2, Z3
+	VFMADD231PD Z1, Z0, Z3
+	VMOVQ       X3, (DX)(R12*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	ADDQ        R9, R8
+	ADDQ        R11, R10
+	DECQ        AX
+	JNZ         fmaVVVF64AVX512_single
 
 fmaVVVF64AVX512_end:
 fmaVVVF64AVX512_done:
@@ -42321,25 +42201,17 @@ fmaVVSF64AVX512_exact4:
 fmaVVSF64AVX512_single:
 	VBROADCASTSD (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z1
-	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
 	VMOVUPS      Z0, Z0
 	VFMADD231PD  Z2, Z1, Z0
-	VMOVUPD      Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaVVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVVSF64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVVSF64AVX512_single
 
 fmaVVSF64AVX512_end:
 fmaVVSF64AVX512_done:
@@ -42649,25 +42521,17 @@ fmaVSVF64AVX512_exact4:
 fmaVSVF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z1
-	VMOVUPD.Z    (R10)(R12*8), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PD  Z0, Z1, Z2
-	VMOVUPD      Z2, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaVSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVSVF64AVX512_single
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PD  Z0, Z1, Z3
+	VMOVQ        X3, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSVF64AVX512_single
 
 fmaVSVF64AVX512_end:
 fmaVSVF64AVX512_done:
@@ -42967,25 +42831,17 @@ fmaSVVF64AVX512_exact4:
 fmaSVVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSVVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R8)(R12*8), K1, Z1
-	VMOVUPD.Z    (R10)(R12*8), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PD  Z1, Z0, Z2
-	VMOVUPD      Z2, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaSVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSVVF64AVX512_single
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VMOVQ        X3, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVVF64AVX512_single
 
 fmaSVVF64AVX512_end:
 fmaSVVF64AVX512_done:
@@ -43285,24 +43141,16 @@ fmaVSSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaVSSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X2
 	VMOVUPS      Z1, Z1
 	VFMADD231PD  Z0, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaVSSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaVSSF64AVX512_single
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaVSSF64AVX512_single
 
 fmaVSSF64AVX512_end:
 fmaVSSF64AVX512_done:
@@ -43586,24 +43434,16 @@ fmaSVSF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VMOVQ        (R8)(R12*8), X2
 	VMOVUPS      Z1, Z1
 	VFMADD231PD  Z2, Z0, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaSVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSVSF64AVX512_single
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSVSF64AVX512_single
 
 fmaSVSF64AVX512_end:
 fmaSVSF64AVX512_done:
@@ -43897,24 +43737,16 @@ fmaSSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	VBROADCASTSD (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           fmaSSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R10)(R12*8), K1, Z2
-	VMOVUPS      Z2, Z2
-	VFMADD231PD  Z1, Z0, Z2
-	VMOVUPD      Z2, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-fmaSSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  fmaSSVF64AVX512_single
+	VMOVQ        (R10)(R12*8), X2
+	VMOVUPS      Z2, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VMOVQ        X3, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          fmaSSVF64AVX512_single
 
 fmaSSVF64AVX512_end:
 fmaSSVF64AVX512_done:
@@ -44332,34 +44164,26 @@ clampVVVF64AVX512_exact4:
 	JMP     clampVVVF64AVX512_end
 
 clampVVVF64AVX512_single:
-	XORQ      R12, R12
-	MOVQ      $0x00000001, R13
-	TESTQ     R13, R13
-	JZ        clampVVVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R13*8), K1
-	VMOVUPD.Z (SI)(R12*8), K1, Z1
-	VMOVUPD.Z (R8)(R12*8), K1, Z2
-	VMOVUPD.Z (R10)(R12*8), K1, Z3
-	VPXORD    Z1, Z0, Z1
-	VPXORD    Z2, Z0, Z2
-	VMINPD    Z2, Z1, Z2
-	VMINPD    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VPXORD    Z0, Z1, Z1
-	VMINPD    Z3, Z1, Z2
-	VMINPD    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
-	VMOVUPD   Z1, K1, (DX)(R12*8)
-	ADDQ      R13, R12
-
-clampVVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVF64AVX512_single
+	XORQ   R12, R12
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R8)(R12*8), X2
+	VMOVQ  (R10)(R12*8), X3
+	VPXORD Z1, Z0, Z4
+	VPXORD Z2, Z0, Z5
+	VMINPD Z5, Z4, Z5
+	VMINPD Z4, Z5, Z4
+	VPORD  Z4, Z5, Z4
+	VPXORD Z0, Z4, Z4
+	VMINPD Z3, Z4, Z5
+	VMINPD Z4, Z5, Z4
+	VPORD  Z4, Z5, Z4
+	VMOVQ  X4, (DX)(R12*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    clampVVVF64AVX512_single
 
 clampVVVF64AVX512_end:
 clampVVVF64AVX512_done:
@@ -44833,32 +44657,24 @@ clampVVSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	VPXORD       Z1, Z0, Z2
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z2
-	VMOVUPD.Z    (R8)(R12*8), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z3, Z2, Z3
-	VMINPD       Z2, Z3, Z2
-	VPORD        Z2, Z3, Z2
+	VMOVQ        (SI)(R12*8), X3
+	VMOVQ        (R8)(R12*8), X4
+	VPXORD       Z3, Z0, Z2
+	VPXORD       Z4, Z0, Z5
+	VMINPD       Z5, Z2, Z5
+	VMINPD       Z2, Z5, Z2
+	VPORD        Z2, Z5, Z2
 	VPXORD       Z0, Z2, Z2
 	VMINPD       Z1, Z2, Z1
 	VMINPD       Z2, Z1, Z2
 	VPORD        Z2, Z1, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSF64AVX512_single
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSF64AVX512_single
 
 clampVVSF64AVX512_end:
 clampVVSF64AVX512_done:
@@ -45311,31 +45127,23 @@ clampVSVF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z2
-	VMOVUPD.Z    (R10)(R12*8), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z1, Z2, Z1
-	VMINPD       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXORD       Z2, Z0, Z4
+	VMINPD       Z1, Z4, Z1
+	VMINPD       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVF64AVX512_single
+	VMINPD       Z3, Z1, Z4
+	VMINPD       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVF64AVX512_single
 
 clampVSVF64AVX512_end:
 clampVSVF64AVX512_done:
@@ -45796,31 +45604,23 @@ clampSVVF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R8)(R12*8), K1, Z2
-	VMOVUPD.Z    (R10)(R12*8), K1, Z3
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVQ        (R8)(R12*8), X2
+	VMOVQ        (R10)(R12*8), X3
+	VPXORD       Z2, Z0, Z4
+	VMINPD       Z4, Z1, Z4
+	VMINPD       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVF64AVX512_single
+	VMINPD       Z3, Z1, Z4
+	VMINPD       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVF64AVX512_single
 
 clampSVVF64AVX512_end:
 clampSVVF64AVX512_done:
@@ -46024,28 +45824,28 @@ TEXT ·clampVSSF64AVX512(SB), NOSPLIT, $0-80
 clampVSSF64AVX512_row:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampVSSF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampVSSF64AVX512_after4
-	VPXORD  (SI)(R12*8), Z0, Z3
-	VMINPD  Z1, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPD  Z2, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
+	VPXORD  (SI)(R12*8), Z0, Z2
+	VMINPD  Z1, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPD  Z3, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
 	VPXORD  64(SI)(R12*8), Z0, Z4
 	VMINPD  Z1, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z2, Z4, Z5
+	VMINPD  Z3, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  128(SI)(R12*8), Z0, Z5
@@ -46053,7 +45853,7 @@ clampVSSF64AVX512_loop4:
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPD  Z2, Z5, Z6
+	VMINPD  Z3, Z5, Z6
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  192(SI)(R12*8), Z0, Z6
@@ -46061,10 +45861,10 @@ clampVSSF64AVX512_loop4:
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPD  Z2, Z6, Z7
+	VMINPD  Z3, Z6, Z7
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPD Z3, (DX)(R12*8)
+	VMOVUPD Z2, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -46076,15 +45876,15 @@ clampVSSF64AVX512_after4:
 clampVSSF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampVSSF64AVX512_after1
-	VPXORD  (SI)(R12*8), Z0, Z3
-	VMINPD  Z1, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPD  Z2, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VMOVUPD Z3, (DX)(R12*8)
+	VPXORD  (SI)(R12*8), Z0, Z2
+	VMINPD  Z1, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPD  Z3, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VMOVUPD Z2, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampVSSF64AVX512_loop1
@@ -46094,13 +45894,13 @@ clampVSSF64AVX512_after1:
 	JZ        clampVSSF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (SI)(R12*8), K1, Z3
-	VPXORD    Z3, Z0, Z3
-	VMINPD    Z1, Z3, Z1
-	VMINPD    Z3, Z1, Z3
-	VPORD     Z3, Z1, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPD.Z (SI)(R12*8), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z1, Z2, Z1
 	VMINPD    Z2, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPD    Z3, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -46118,15 +45918,15 @@ clampVSSF64AVX512_tail_done:
 clampVSSF64AVX512_exact1:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z3
-	VMINPD       Z1, Z3, Z1
-	VMINPD       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXORD       (SI)(R12*8), Z0, Z2
+	VMINPD       Z1, Z2, Z1
 	VMINPD       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -46141,26 +45941,26 @@ clampVSSF64AVX512_exact1:
 clampVSSF64AVX512_exact2:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z3
-	VMINPD       Z1, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*8), Z0, Z2
+	VMINPD       Z1, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z1
 	VMINPD       Z4, Z1, Z4
 	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46173,23 +45973,23 @@ clampVSSF64AVX512_exact2:
 clampVSSF64AVX512_exact3:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z3
-	VMINPD       Z1, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*8), Z0, Z2
+	VMINPD       Z1, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z5
+	VMINPD       Z3, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*8), Z0, Z5
@@ -46197,10 +45997,10 @@ clampVSSF64AVX512_exact3:
 	VMINPD       Z5, Z1, Z5
 	VPORD        Z5, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -46214,23 +46014,23 @@ clampVSSF64AVX512_exact3:
 clampVSSF64AVX512_exact4:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z3
-	VMINPD       Z1, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VPXORD       (SI)(R12*8), Z0, Z2
+	VMINPD       Z1, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z5
+	VMINPD       Z3, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*8), Z0, Z5
@@ -46238,7 +46038,7 @@ clampVSSF64AVX512_exact4:
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPD       Z2, Z5, Z6
+	VMINPD       Z3, Z5, Z6
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       192(SI)(R12*8), Z0, Z6
@@ -46246,10 +46046,10 @@ clampVSSF64AVX512_exact4:
 	VMINPD       Z6, Z1, Z6
 	VPORD        Z6, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -46264,33 +46064,25 @@ clampVSSF64AVX512_exact4:
 clampVSSF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (SI)(R12*8), K1, Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z1, Z3, Z1
-	VMINPD       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
+	VMOVQ        (SI)(R12*8), X2
+	VPXORD       Z2, Z0, Z4
+	VMINPD       Z1, Z4, Z1
+	VMINPD       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSF64AVX512_single
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSF64AVX512_single
 
 clampVSSF64AVX512_end:
 clampVSSF64AVX512_done:
@@ -46484,30 +46276,30 @@ TEXT ·clampSVSF64AVX512(SB), NOSPLIT, $0-80
 clampSVSF64AVX512_row:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSVSF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampSVSF64AVX512_after4
-	VMOVUPD (R8)(R12*8), Z3
-	VPXORD  Z3, Z0, Z3
-	VMINPD  Z3, Z1, Z3
-	VMINPD  Z1, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPD  Z2, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
+	VMOVUPD (R8)(R12*8), Z2
+	VPXORD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPD  Z3, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
 	VMOVUPD 64(R8)(R12*8), Z4
 	VPXORD  Z4, Z0, Z4
 	VMINPD  Z4, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z2, Z4, Z5
+	VMINPD  Z3, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VMOVUPD 128(R8)(R12*8), Z5
@@ -46516,7 +46308,7 @@ clampSVSF64AVX512_loop4:
 	VMINPD  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPD  Z2, Z5, Z6
+	VMINPD  Z3, Z5, Z6
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VMOVUPD 192(R8)(R12*8), Z6
@@ -46525,10 +46317,10 @@ clampSVSF64AVX512_loop4:
 	VMINPD  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPD  Z2, Z6, Z7
+	VMINPD  Z3, Z6, Z7
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPD Z3, (DX)(R12*8)
+	VMOVUPD Z2, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -46540,16 +46332,16 @@ clampSVSF64AVX512_after4:
 clampSVSF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampSVSF64AVX512_after1
-	VMOVUPD (R8)(R12*8), Z3
-	VPXORD  Z3, Z0, Z3
-	VMINPD  Z3, Z1, Z3
-	VMINPD  Z1, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VPXORD  Z0, Z3, Z3
-	VMINPD  Z2, Z3, Z4
-	VMINPD  Z3, Z4, Z3
-	VPORD   Z3, Z4, Z3
-	VMOVUPD Z3, (DX)(R12*8)
+	VMOVUPD (R8)(R12*8), Z2
+	VPXORD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VPXORD  Z0, Z2, Z2
+	VMINPD  Z3, Z2, Z4
+	VMINPD  Z2, Z4, Z2
+	VPORD   Z2, Z4, Z2
+	VMOVUPD Z2, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampSVSF64AVX512_loop1
@@ -46559,13 +46351,13 @@ clampSVSF64AVX512_after1:
 	JZ        clampSVSF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (R8)(R12*8), K1, Z3
-	VPXORD    Z3, Z0, Z3
-	VMINPD    Z3, Z1, Z3
-	VMINPD    Z1, Z3, Z1
-	VPORD     Z1, Z3, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VPXORD    Z2, Z0, Z2
 	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPD    Z3, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -46583,16 +46375,16 @@ clampSVSF64AVX512_tail_done:
 clampSVSF64AVX512_exact1:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VMOVUPD      (R8)(R12*8), Z2
+	VPXORD       Z2, Z0, Z2
 	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -46607,28 +46399,28 @@ clampSVSF64AVX512_exact1:
 clampSVSF64AVX512_exact2:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPD      (R8)(R12*8), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z1
 	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46641,25 +46433,25 @@ clampSVSF64AVX512_exact2:
 clampSVSF64AVX512_exact3:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPD      (R8)(R12*8), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z5
+	VMINPD       Z3, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPD      128(R8)(R12*8), Z5
@@ -46668,10 +46460,10 @@ clampSVSF64AVX512_exact3:
 	VMINPD       Z1, Z5, Z1
 	VPORD        Z1, Z5, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -46685,25 +46477,25 @@ clampSVSF64AVX512_exact3:
 clampSVSF64AVX512_exact4:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z3
-	VPXORD       Z3, Z0, Z3
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z4
-	VPORD        Z4, Z3, Z3
-	VPXORD       Z0, Z3, Z3
-	VMINPD       Z2, Z3, Z4
-	VMINPD       Z3, Z4, Z3
-	VPORD        Z3, Z4, Z3
+	VMOVUPD      (R8)(R12*8), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z4
+	VPORD        Z4, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMINPD       Z3, Z2, Z4
+	VMINPD       Z2, Z4, Z2
+	VPORD        Z2, Z4, Z2
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z5
+	VMINPD       Z3, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPD      128(R8)(R12*8), Z5
@@ -46712,7 +46504,7 @@ clampSVSF64AVX512_exact4:
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPD       Z2, Z5, Z6
+	VMINPD       Z3, Z5, Z6
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VMOVUPD      192(R8)(R12*8), Z6
@@ -46721,10 +46513,10 @@ clampSVSF64AVX512_exact4:
 	VMINPD       Z1, Z6, Z1
 	VPORD        Z1, Z6, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -46739,33 +46531,25 @@ clampSVSF64AVX512_exact4:
 clampSVSF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z2
-	VPXORD       Z2, Z0, Z3
+	VBROADCASTSD (R10), Z3
+	VPXORD       Z3, Z0, Z4
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R8)(R12*8), K1, Z3
-	VPXORD       Z3, Z0, Z3
+	VMOVQ        (R8)(R12*8), X2
+	VPXORD       Z2, Z0, Z4
+	VMINPD       Z4, Z1, Z4
+	VMINPD       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VPXORD       Z0, Z1, Z1
 	VMINPD       Z3, Z1, Z3
 	VMINPD       Z1, Z3, Z1
 	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVSF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSF64AVX512_single
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSF64AVX512_single
 
 clampSVSF64AVX512_end:
 clampSVSF64AVX512_done:
@@ -46964,24 +46748,24 @@ TEXT ·clampSSVF64AVX512(SB), NOSPLIT, $0-80
 clampSSVF64AVX512_row:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSSVF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampSSVF64AVX512_after4
-	VMOVUPD (R10)(R12*8), Z3
-	VMINPD  Z2, Z1, Z4
+	VMOVUPD (R10)(R12*8), Z2
+	VMINPD  Z3, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z3, Z4, Z3
-	VMINPD  Z4, Z3, Z4
-	VPORD   Z4, Z3, Z3
+	VMINPD  Z2, Z4, Z2
+	VMINPD  Z4, Z2, Z4
+	VPORD   Z4, Z2, Z2
 	VMOVUPD 64(R10)(R12*8), Z4
-	VMINPD  Z2, Z1, Z5
+	VMINPD  Z3, Z1, Z5
 	VMINPD  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
@@ -46989,7 +46773,7 @@ clampSSVF64AVX512_loop4:
 	VMINPD  Z5, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VMOVUPD 128(R10)(R12*8), Z5
-	VMINPD  Z2, Z1, Z6
+	VMINPD  Z3, Z1, Z6
 	VMINPD  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
@@ -46997,14 +46781,14 @@ clampSSVF64AVX512_loop4:
 	VMINPD  Z6, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VMOVUPD 192(R10)(R12*8), Z6
-	VMINPD  Z2, Z1, Z7
+	VMINPD  Z3, Z1, Z7
 	VMINPD  Z1, Z7, Z8
 	VPORD   Z8, Z7, Z7
 	VPXORD  Z0, Z7, Z7
 	VMINPD  Z6, Z7, Z6
 	VMINPD  Z7, Z6, Z7
 	VPORD   Z7, Z6, Z6
-	VMOVUPD Z3, (DX)(R12*8)
+	VMOVUPD Z2, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -47016,15 +46800,15 @@ clampSSVF64AVX512_after4:
 clampSSVF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampSSVF64AVX512_after1
-	VMOVUPD (R10)(R12*8), Z3
-	VMINPD  Z2, Z1, Z4
+	VMOVUPD (R10)(R12*8), Z2
+	VMINPD  Z3, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z3, Z4, Z3
-	VMINPD  Z4, Z3, Z4
-	VPORD   Z4, Z3, Z3
-	VMOVUPD Z3, (DX)(R12*8)
+	VMINPD  Z2, Z4, Z2
+	VMINPD  Z4, Z2, Z4
+	VPORD   Z4, Z2, Z2
+	VMOVUPD Z2, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampSSVF64AVX512_loop1
@@ -47034,12 +46818,12 @@ clampSSVF64AVX512_after1:
 	JZ        clampSSVF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (R10)(R12*8), K1, Z3
-	VMINPD    Z2, Z1, Z2
-	VMINPD    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VMINPD    Z3, Z1, Z3
+	VMINPD    Z1, Z3, Z1
+	VPORD     Z1, Z3, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPD    Z3, Z1, Z2
+	VMINPD    Z2, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -47057,15 +46841,15 @@ clampSSVF64AVX512_tail_done:
 clampSSVF64AVX512_exact1:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z3
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVUPD      (R10)(R12*8), Z2
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
+	VMINPD       Z2, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -47080,26 +46864,26 @@ clampSSVF64AVX512_exact1:
 clampSSVF64AVX512_exact2:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z3
-	VMINPD       Z2, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z2
+	VMINPD       Z3, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z3
-	VMINPD       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPD       Z2, Z4, Z2
+	VMINPD       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z4, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z4, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -47112,19 +46896,19 @@ clampSSVF64AVX512_exact2:
 clampSSVF64AVX512_exact3:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z3
-	VMINPD       Z2, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z2
+	VMINPD       Z3, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z3
-	VMINPD       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPD       Z2, Z4, Z2
+	VMINPD       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z2, Z1, Z5
+	VMINPD       Z3, Z1, Z5
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -47132,14 +46916,14 @@ clampSSVF64AVX512_exact3:
 	VMINPD       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPD      128(R10)(R12*8), Z5
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z5, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z5, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -47153,19 +46937,19 @@ clampSSVF64AVX512_exact3:
 clampSSVF64AVX512_exact4:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z3
-	VMINPD       Z2, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z2
+	VMINPD       Z3, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z3
-	VMINPD       Z4, Z3, Z4
-	VPORD        Z4, Z3, Z3
+	VMINPD       Z2, Z4, Z2
+	VMINPD       Z4, Z2, Z4
+	VPORD        Z4, Z2, Z2
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z2, Z1, Z5
+	VMINPD       Z3, Z1, Z5
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -47173,7 +46957,7 @@ clampSSVF64AVX512_exact4:
 	VMINPD       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPD      128(R10)(R12*8), Z5
-	VMINPD       Z2, Z1, Z6
+	VMINPD       Z3, Z1, Z6
 	VMINPD       Z1, Z6, Z7
 	VPORD        Z7, Z6, Z6
 	VPXORD       Z0, Z6, Z6
@@ -47181,14 +46965,14 @@ clampSSVF64AVX512_exact4:
 	VMINPD       Z6, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VMOVUPD      192(R10)(R12*8), Z6
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z6, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z3, (DX)(R12*8)
+	VMINPD       Z6, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVUPD      Z2, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -47203,32 +46987,24 @@ clampSSVF64AVX512_exact4:
 clampSSVF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z2
-	VPXORD       Z2, Z0, Z2
+	VBROADCASTSD (R8), Z3
+	VPXORD       Z3, Z0, Z3
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVF64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVUPD.Z    (R10)(R12*8), K1, Z3
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVQ        (R10)(R12*8), X2
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
-	VMOVUPD      Z1, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSSVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVF64AVX512_single
+	VMINPD       Z2, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VMOVQ        X1, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVF64AVX512_single
 
 clampSSVF64AVX512_end:
 clampSSVF64AVX512_done:
@@ -47571,27 +47347,22 @@ clampVVVI8AVX512_exact4:
 	JMP       clampVVVI8AVX512_end
 
 clampVVVI8AVX512_single:
-	XORQ       R12, R12
-	MOVQ       $0x00000001, R13
-	TESTQ      R13, R13
-	JZ         clampVVVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R13*8), K1
-	VMOVDQU8.Z (SI)(R12*1), K1, Z0
-	VMOVDQU8.Z (R8)(R12*1), K1, Z1
-	VMOVDQU8.Z (R10)(R12*1), K1, Z2
-	VPMAXSB    Z1, Z0, Z0
-	VPMINSB    Z2, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R12*1)
-	ADDQ       R13, R12
-
-clampVVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVI8AVX512_single
+	XORQ    R12, R12
+	MOVBLZX (SI)(R12*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R12*1), CX
+	VMOVD   CX, X1
+	MOVBLZX (R10)(R12*1), CX
+	VMOVD   CX, X2
+	VPMAXSB Z1, Z0, Z3
+	VPMINSB Z2, Z3, Z3
+	VPEXTRB $0x00, X3, (DX)(R12*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI8AVX512_single
 
 clampVVVI8AVX512_end:
 clampVVVI8AVX512_done:
@@ -47892,25 +47663,19 @@ clampVVSI8AVX512_exact4:
 clampVVSI8AVX512_single:
 	VPBROADCASTB (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
-	VPMAXSB      Z2, Z1, Z1
-	VPMINSB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSI8AVX512_single
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X2
+	VPMAXSB      Z2, Z1, Z3
+	VPMINSB      Z0, Z3, Z0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI8AVX512_single
 
 clampVVSI8AVX512_end:
 clampVVSI8AVX512_done:
@@ -48220,25 +47985,19 @@ clampVSVI8AVX512_exact4:
 clampVSVI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXSB      Z0, Z1, Z0
 	VPMINSB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI8AVX512_single
 
 clampVSVI8AVX512_end:
 clampVSVI8AVX512_done:
@@ -48538,25 +48297,19 @@ clampSVVI8AVX512_exact4:
 clampSVVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXSB      Z1, Z0, Z0
 	VPMINSB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSVVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI8AVX512_single
 
 clampSVVI8AVX512_end:
 clampSVVI8AVX512_done:
@@ -48856,24 +48609,17 @@ clampVSSI8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	VPBROADCASTB (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXSB      Z0, Z2, Z0
 	VPMINSB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVSSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI8AVX512_single
 
 clampVSSI8AVX512_end:
 clampVSSI8AVX512_done:
@@ -49157,24 +48903,17 @@ clampSVSI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	VPBROADCASTB (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXSB      Z2, Z0, Z0
 	VPMINSB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSVSI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI8AVX512_single
 
 clampSVSI8AVX512_end:
 clampSVSI8AVX512_done:
@@ -49468,24 +49207,17 @@ clampSSVI8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	VPBROADCASTB (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVI8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXSB      Z1, Z0, Z0
 	VPMINSB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSSVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVI8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI8AVX512_single
 
 clampSSVI8AVX512_end:
 clampSSVI8AVX512_done:
@@ -49788,27 +49520,22 @@ clampVVVI16AVX512_exact4:
 	JMP       clampVVVI16AVX512_end
 
 clampVVVI16AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU16.Z (SI)(R12*2), K1, Z0
-	VMOVDQU16.Z (R8)(R12*2), K1, Z1
-	VMOVDQU16.Z (R10)(R12*2), K1, Z2
-	VPMAXSW     Z1, Z0, Z0
-	VPMINSW     Z2, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R12*2)
-	ADDQ        R13, R12
-
-clampVVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVI16AVX512_single
+	XORQ    R12, R12
+	MOVWLZX (SI)(R12*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R12*2), CX
+	VMOVD   CX, X1
+	MOVWLZX (R10)(R12*2), CX
+	VMOVD   CX, X2
+	VPMAXSW Z1, Z0, Z3
+	VPMINSW Z2, Z3, Z3
+	VPEXTRW $0x00, X3, (DX)(R12*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI16AVX512_single
 
 clampVVVI16AVX512_end:
 clampVVVI16AVX512_done:
@@ -50109,25 +49836,19 @@ clampVVSI16AVX512_exact4:
 clampVVSI16AVX512_single:
 	VPBROADCASTW (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
-	VPMAXSW      Z2, Z1, Z1
-	VPMINSW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSI16AVX512_single
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X2
+	VPMAXSW      Z2, Z1, Z3
+	VPMINSW      Z0, Z3, Z0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI16AVX512_single
 
 clampVVSI16AVX512_end:
 clampVVSI16AVX512_done:
@@ -50437,25 +50158,19 @@ clampVSVI16AVX512_exact4:
 clampVSVI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXSW      Z0, Z1, Z0
 	VPMINSW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI16AVX512_single
 
 clampVSVI16AVX512_end:
 clampVSVI16AVX512_done:
@@ -50755,25 +50470,19 @@ clampSVVI16AVX512_exact4:
 clampSVVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXSW      Z1, Z0, Z0
 	VPMINSW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSVVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI16AVX512_single
 
 clampSVVI16AVX512_end:
 clampSVVI16AVX512_done:
@@ -51073,24 +50782,17 @@ clampVSSI16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	VPBROADCASTW (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z2
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXSW      Z0, Z2, Z0
 	VPMINSW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVSSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI16AVX512_single
 
 clampVSSI16AVX512_end:
 clampVSSI16AVX512_done:
@@ -51374,24 +51076,17 @@ clampSVSI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	VPBROADCASTW (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXSW      Z2, Z0, Z0
 	VPMINSW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSVSI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI16AVX512_single
 
 clampSVSI16AVX512_end:
 clampSVSI16AVX512_done:
@@ -51685,24 +51380,17 @@ clampSSVI16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	VPBROADCASTW (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVI16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXSW      Z1, Z0, Z0
 	VPMINSW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSSVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVI16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI16AVX512_single
 
 clampSSVI16AVX512_end:
 clampSSVI16AVX512_done:
@@ -52005,27 +51693,19 @@ clampVVVI32AVX512_exact4:
 	JMP       clampVVVI32AVX512_end
 
 clampVVVI32AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU32.Z (SI)(R12*4), K1, Z0
-	VMOVDQU32.Z (R8)(R12*4), K1, Z1
-	VMOVDQU32.Z (R10)(R12*4), K1, Z2
-	VPMAXSD     Z1, Z0, Z0
-	VPMINSD     Z2, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R12*4)
-	ADDQ        R13, R12
-
-clampVVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVI32AVX512_single
+	XORQ    R12, R12
+	VMOVD   (SI)(R12*4), X0
+	VMOVD   (R8)(R12*4), X1
+	VMOVD   (R10)(R12*4), X2
+	VPMAXSD Z1, Z0, Z3
+	VPMINSD Z2, Z3, Z3
+	VMOVD   X3, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI32AVX512_single
 
 clampVVVI32AVX512_end:
 clampVVVI32AVX512_done:
@@ -52326,25 +52006,17 @@ clampVVSI32AVX512_exact4:
 clampVVSI32AVX512_single:
 	VPBROADCASTD (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
-	VPMAXSD      Z2, Z1, Z1
-	VPMINSD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSI32AVX512_single
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R8)(R12*4), X2
+	VPMAXSD      Z2, Z1, Z3
+	VPMINSD      Z0, Z3, Z0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI32AVX512_single
 
 clampVVSI32AVX512_end:
 clampVVSI32AVX512_done:
@@ -52654,25 +52326,17 @@ clampVSVI32AVX512_exact4:
 clampVSVI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
 	VPMAXSD      Z0, Z1, Z0
 	VPMINSD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVI32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI32AVX512_single
 
 clampVSVI32AVX512_end:
 clampVSVI32AVX512_done:
@@ -52972,25 +52636,17 @@ clampSVVI32AVX512_exact4:
 clampSVVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (R8)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
 	VPMAXSD      Z1, Z0, Z0
 	VPMINSD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVI32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI32AVX512_single
 
 clampSVVI32AVX512_end:
 clampSVVI32AVX512_done:
@@ -53290,24 +52946,16 @@ clampVSSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z2
+	VMOVD        (SI)(R12*4), X2
 	VPMAXSD      Z0, Z2, Z0
 	VPMINSD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSI32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI32AVX512_single
 
 clampVSSI32AVX512_end:
 clampVSSI32AVX512_done:
@@ -53591,24 +53239,16 @@ clampSVSI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VMOVD        (R8)(R12*4), X2
 	VPMAXSD      Z2, Z0, Z0
 	VPMINSD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVSI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSI32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI32AVX512_single
 
 clampSVSI32AVX512_end:
 clampSVSI32AVX512_done:
@@ -53902,24 +53542,16 @@ clampSSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	VPBROADCASTD (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVI32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (R10)(R12*4), X2
 	VPMAXSD      Z1, Z0, Z0
 	VPMINSD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSSVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVI32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI32AVX512_single
 
 clampSSVI32AVX512_end:
 clampSSVI32AVX512_done:
@@ -54222,27 +53854,19 @@ clampVVVI64AVX512_exact4:
 	JMP       clampVVVI64AVX512_end
 
 clampVVVI64AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU64.Z (SI)(R12*8), K1, Z0
-	VMOVDQU64.Z (R8)(R12*8), K1, Z1
-	VMOVDQU64.Z (R10)(R12*8), K1, Z2
-	VPMAXSQ     Z1, Z0, Z0
-	VPMINSQ     Z2, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R12*8)
-	ADDQ        R13, R12
-
-clampVVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVI64AVX512_single
+	XORQ    R12, R12
+	VMOVQ   (SI)(R12*8), X0
+	VMOVQ   (R8)(R12*8), X1
+	VMOVQ   (R10)(R12*8), X2
+	VPMAXSQ Z1, Z0, Z3
+	VPMINSQ Z2, Z3, Z3
+	VMOVQ   X3, (DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVI64AVX512_single
 
 clampVVVI64AVX512_end:
 clampVVVI64AVX512_done:
@@ -54543,25 +54167,17 @@ clampVVSI64AVX512_exact4:
 clampVVSI64AVX512_single:
 	VPBROADCASTQ (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
-	VPMAXSQ      Z2, Z1, Z1
-	VPMINSQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSI64AVX512_single
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VPMAXSQ      Z2, Z1, Z3
+	VPMINSQ      Z0, Z3, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSI64AVX512_single
 
 clampVVSI64AVX512_end:
 clampVVSI64AVX512_done:
@@ -54871,25 +54487,17 @@ clampVSVI64AVX512_exact4:
 clampVSVI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXSQ      Z0, Z1, Z0
 	VPMINSQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVI64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVI64AVX512_single
 
 clampVSVI64AVX512_end:
 clampVSVI64AVX512_done:
@@ -55189,25 +54797,17 @@ clampSVVI64AVX512_exact4:
 clampSVVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXSQ      Z1, Z0, Z0
 	VPMINSQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVI64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVI64AVX512_single
 
 clampSVVI64AVX512_end:
 clampSVVI64AVX512_done:
@@ -55507,24 +55107,16 @@ clampVSSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X2
 	VPMAXSQ      Z0, Z2, Z0
 	VPMINSQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSI64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSI64AVX512_single
 
 clampVSSI64AVX512_end:
 clampVSSI64AVX512_done:
@@ -55808,24 +55400,16 @@ clampSVSI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VMOVQ        (R8)(R12*8), X2
 	VPMAXSQ      Z2, Z0, Z0
 	VPMINSQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVSI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSI64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSI64AVX512_single
 
 clampSVSI64AVX512_end:
 clampSVSI64AVX512_done:
@@ -56119,24 +55703,16 @@ clampSSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVI64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXSQ      Z1, Z0, Z0
 	VPMINSQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSSVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVI64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVI64AVX512_single
 
 clampSSVI64AVX512_end:
 clampSSVI64AVX512_done:
@@ -56439,27 +56015,22 @@ clampVVVU8AVX512_exact4:
 	JMP       clampVVVU8AVX512_end
 
 clampVVVU8AVX512_single:
-	XORQ       R12, R12
-	MOVQ       $0x00000001, R13
-	TESTQ      R13, R13
-	JZ         clampVVVU8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R13*8), K1
-	VMOVDQU8.Z (SI)(R12*1), K1, Z0
-	VMOVDQU8.Z (R8)(R12*1), K1, Z1
-	VMOVDQU8.Z (R10)(R12*1), K1, Z2
-	VPMAXUB    Z1, Z0, Z0
-	VPMINUB    Z2, Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R12*1)
-	ADDQ       R13, R12
-
-clampVVVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVU8AVX512_single
+	XORQ    R12, R12
+	MOVBLZX (SI)(R12*1), CX
+	VMOVD   CX, X0
+	MOVBLZX (R8)(R12*1), CX
+	VMOVD   CX, X1
+	MOVBLZX (R10)(R12*1), CX
+	VMOVD   CX, X2
+	VPMAXUB Z1, Z0, Z3
+	VPMINUB Z2, Z3, Z3
+	VPEXTRB $0x00, X3, (DX)(R12*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU8AVX512_single
 
 clampVVVU8AVX512_end:
 clampVVVU8AVX512_done:
@@ -56760,25 +56331,19 @@ clampVVSU8AVX512_exact4:
 clampVVSU8AVX512_single:
 	VPBROADCASTB (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
-	VPMAXUB      Z2, Z1, Z1
-	VPMINUB      Z0, Z1, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVVSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSU8AVX512_single
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X2
+	VPMAXUB      Z2, Z1, Z3
+	VPMINUB      Z0, Z3, Z0
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU8AVX512_single
 
 clampVVSU8AVX512_end:
 clampVVSU8AVX512_done:
@@ -57088,25 +56653,19 @@ clampVSVU8AVX512_exact4:
 clampVSVU8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXUB      Z0, Z1, Z0
 	VPMINUB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVSVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU8AVX512_single
 
 clampVSVU8AVX512_end:
 clampVSVU8AVX512_done:
@@ -57406,25 +56965,19 @@ clampSVVU8AVX512_exact4:
 clampSVVU8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X1
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXUB      Z1, Z0, Z0
 	VPMINUB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSVVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU8AVX512_single
 
 clampSVVU8AVX512_end:
 clampSVVU8AVX512_done:
@@ -57724,24 +57277,17 @@ clampVSSU8AVX512_single:
 	VPBROADCASTB (R8), Z0
 	VPBROADCASTB (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (SI)(R12*1), K1, Z2
+	MOVBLZX      (SI)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXUB      Z0, Z2, Z0
 	VPMINUB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampVSSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU8AVX512_single
 
 clampVSSU8AVX512_end:
 clampVSSU8AVX512_done:
@@ -58025,24 +57571,17 @@ clampSVSU8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	VPBROADCASTB (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R8)(R12*1), K1, Z2
+	MOVBLZX      (R8)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXUB      Z2, Z0, Z0
 	VPMINUB      Z1, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSVSU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU8AVX512_single
 
 clampSVSU8AVX512_end:
 clampSVSU8AVX512_done:
@@ -58336,24 +57875,17 @@ clampSSVU8AVX512_single:
 	VPBROADCASTB (SI), Z0
 	VPBROADCASTB (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVU8AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU8.Z   (R10)(R12*1), K1, Z2
+	MOVBLZX      (R10)(R12*1), CX
+	VMOVD        CX, X2
 	VPMAXUB      Z1, Z0, Z0
 	VPMINUB      Z2, Z0, Z0
-	VMOVDQU8     Z0, K1, (DX)(R12*1)
-	ADDQ         R13, R12
-
-clampSSVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVU8AVX512_single
+	VPEXTRB      $0x00, X0, (DX)(R12*1)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU8AVX512_single
 
 clampSSVU8AVX512_end:
 clampSSVU8AVX512_done:
@@ -58656,27 +58188,22 @@ clampVVVU16AVX512_exact4:
 	JMP       clampVVVU16AVX512_end
 
 clampVVVU16AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVU16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU16.Z (SI)(R12*2), K1, Z0
-	VMOVDQU16.Z (R8)(R12*2), K1, Z1
-	VMOVDQU16.Z (R10)(R12*2), K1, Z2
-	VPMAXUW     Z1, Z0, Z0
-	VPMINUW     Z2, Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R12*2)
-	ADDQ        R13, R12
-
-clampVVVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVU16AVX512_single
+	XORQ    R12, R12
+	MOVWLZX (SI)(R12*2), CX
+	VMOVD   CX, X0
+	MOVWLZX (R8)(R12*2), CX
+	VMOVD   CX, X1
+	MOVWLZX (R10)(R12*2), CX
+	VMOVD   CX, X2
+	VPMAXUW Z1, Z0, Z3
+	VPMINUW Z2, Z3, Z3
+	VPEXTRW $0x00, X3, (DX)(R12*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU16AVX512_single
 
 clampVVVU16AVX512_end:
 clampVVVU16AVX512_done:
@@ -58977,25 +58504,19 @@ clampVVSU16AVX512_exact4:
 clampVVSU16AVX512_single:
 	VPBROADCASTW (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
-	VPMAXUW      Z2, Z1, Z1
-	VPMINUW      Z0, Z1, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVVSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSU16AVX512_single
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X2
+	VPMAXUW      Z2, Z1, Z3
+	VPMINUW      Z0, Z3, Z0
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU16AVX512_single
 
 clampVVSU16AVX512_end:
 clampVVSU16AVX512_done:
@@ -59305,25 +58826,19 @@ clampVSVU16AVX512_exact4:
 clampVSVU16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXUW      Z0, Z1, Z0
 	VPMINUW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVSVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU16AVX512_single
 
 clampVSVU16AVX512_end:
 clampVSVU16AVX512_done:
@@ -59623,25 +59138,19 @@ clampSVVU16AVX512_exact4:
 clampSVVU16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X1
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXUW      Z1, Z0, Z0
 	VPMINUW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSVVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU16AVX512_single
 
 clampSVVU16AVX512_end:
 clampSVVU16AVX512_done:
@@ -59941,24 +59450,17 @@ clampVSSU16AVX512_single:
 	VPBROADCASTW (R8), Z0
 	VPBROADCASTW (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (SI)(R12*2), K1, Z2
+	MOVWLZX      (SI)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXUW      Z0, Z2, Z0
 	VPMINUW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampVSSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU16AVX512_single
 
 clampVSSU16AVX512_end:
 clampVSSU16AVX512_done:
@@ -60242,24 +59744,17 @@ clampSVSU16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	VPBROADCASTW (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R8)(R12*2), K1, Z2
+	MOVWLZX      (R8)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXUW      Z2, Z0, Z0
 	VPMINUW      Z1, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSVSU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU16AVX512_single
 
 clampSVSU16AVX512_end:
 clampSVSU16AVX512_done:
@@ -60553,24 +60048,17 @@ clampSSVU16AVX512_single:
 	VPBROADCASTW (SI), Z0
 	VPBROADCASTW (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVU16AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU16.Z  (R10)(R12*2), K1, Z2
+	MOVWLZX      (R10)(R12*2), CX
+	VMOVD        CX, X2
 	VPMAXUW      Z1, Z0, Z0
 	VPMINUW      Z2, Z0, Z0
-	VMOVDQU16    Z0, K1, (DX)(R12*2)
-	ADDQ         R13, R12
-
-clampSSVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVU16AVX512_single
+	VPEXTRW      $0x00, X0, (DX)(R12*2)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU16AVX512_single
 
 clampSSVU16AVX512_end:
 clampSSVU16AVX512_done:
@@ -60873,27 +60361,19 @@ clampVVVU32AVX512_exact4:
 	JMP       clampVVVU32AVX512_end
 
 clampVVVU32AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVU32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU32.Z (SI)(R12*4), K1, Z0
-	VMOVDQU32.Z (R8)(R12*4), K1, Z1
-	VMOVDQU32.Z (R10)(R12*4), K1, Z2
-	VPMAXUD     Z1, Z0, Z0
-	VPMINUD     Z2, Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R12*4)
-	ADDQ        R13, R12
-
-clampVVVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVU32AVX512_single
+	XORQ    R12, R12
+	VMOVD   (SI)(R12*4), X0
+	VMOVD   (R8)(R12*4), X1
+	VMOVD   (R10)(R12*4), X2
+	VPMAXUD Z1, Z0, Z3
+	VPMINUD Z2, Z3, Z3
+	VMOVD   X3, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU32AVX512_single
 
 clampVVVU32AVX512_end:
 clampVVVU32AVX512_done:
@@ -61194,25 +60674,17 @@ clampVVSU32AVX512_exact4:
 clampVVSU32AVX512_single:
 	VPBROADCASTD (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
-	VPMAXUD      Z2, Z1, Z1
-	VPMINUD      Z0, Z1, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVVSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSU32AVX512_single
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R8)(R12*4), X2
+	VPMAXUD      Z2, Z1, Z3
+	VPMINUD      Z0, Z3, Z0
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU32AVX512_single
 
 clampVVSU32AVX512_end:
 clampVVSU32AVX512_done:
@@ -61522,25 +60994,17 @@ clampVSVU32AVX512_exact4:
 clampVSVU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (SI)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
 	VPMAXUD      Z0, Z1, Z0
 	VPMINUD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVU32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU32AVX512_single
 
 clampVSVU32AVX512_end:
 clampVSVU32AVX512_done:
@@ -61840,25 +61304,17 @@ clampSVVU32AVX512_exact4:
 clampSVVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (R8)(R12*4), X1
+	VMOVD        (R10)(R12*4), X2
 	VPMAXUD      Z1, Z0, Z0
 	VPMINUD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVU32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU32AVX512_single
 
 clampSVVU32AVX512_end:
 clampSVVU32AVX512_done:
@@ -62158,24 +61614,16 @@ clampVSSU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (SI)(R12*4), K1, Z2
+	VMOVD        (SI)(R12*4), X2
 	VPMAXUD      Z0, Z2, Z0
 	VPMINUD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampVSSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSU32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU32AVX512_single
 
 clampVSSU32AVX512_end:
 clampVSSU32AVX512_done:
@@ -62459,24 +61907,16 @@ clampSVSU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R8)(R12*4), K1, Z2
+	VMOVD        (R8)(R12*4), X2
 	VPMAXUD      Z2, Z0, Z0
 	VPMINUD      Z1, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSVSU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSU32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU32AVX512_single
 
 clampSVSU32AVX512_end:
 clampSVSU32AVX512_done:
@@ -62770,24 +62210,16 @@ clampSSVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	VPBROADCASTD (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVU32AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU32.Z  (R10)(R12*4), K1, Z2
+	VMOVD        (R10)(R12*4), X2
 	VPMAXUD      Z1, Z0, Z0
 	VPMINUD      Z2, Z0, Z0
-	VMOVDQU32    Z0, K1, (DX)(R12*4)
-	ADDQ         R13, R12
-
-clampSSVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVU32AVX512_single
+	VMOVD        X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU32AVX512_single
 
 clampSSVU32AVX512_end:
 clampSSVU32AVX512_done:
@@ -63090,27 +62522,19 @@ clampVVVU64AVX512_exact4:
 	JMP       clampVVVU64AVX512_end
 
 clampVVVU64AVX512_single:
-	XORQ        R12, R12
-	MOVQ        $0x00000001, R13
-	TESTQ       R13, R13
-	JZ          clampVVVU64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R13*8), K1
-	VMOVDQU64.Z (SI)(R12*8), K1, Z0
-	VMOVDQU64.Z (R8)(R12*8), K1, Z1
-	VMOVDQU64.Z (R10)(R12*8), K1, Z2
-	VPMAXUQ     Z1, Z0, Z0
-	VPMINUQ     Z2, Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R12*8)
-	ADDQ        R13, R12
-
-clampVVVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVVU64AVX512_single
+	XORQ    R12, R12
+	VMOVQ   (SI)(R12*8), X0
+	VMOVQ   (R8)(R12*8), X1
+	VMOVQ   (R10)(R12*8), X2
+	VPMAXUQ Z1, Z0, Z3
+	VPMINUQ Z2, Z3, Z3
+	VMOVQ   X3, (DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     clampVVVU64AVX512_single
 
 clampVVVU64AVX512_end:
 clampVVVU64AVX512_done:
@@ -63411,25 +62835,17 @@ clampVVSU64AVX512_exact4:
 clampVVSU64AVX512_single:
 	VPBROADCASTQ (R10), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVVSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
-	VPMAXUQ      Z2, Z1, Z1
-	VPMINUQ      Z0, Z1, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVVSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVVSU64AVX512_single
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VPMAXUQ      Z2, Z1, Z3
+	VPMINUQ      Z0, Z3, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVVSU64AVX512_single
 
 clampVVSU64AVX512_end:
 clampVVSU64AVX512_done:
@@ -63739,25 +63155,17 @@ clampVSVU64AVX512_exact4:
 clampVSVU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSVU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXUQ      Z0, Z1, Z0
 	VPMINUQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSVU64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSVU64AVX512_single
 
 clampVSVU64AVX512_end:
 clampVSVU64AVX512_done:
@@ -64057,25 +63465,17 @@ clampSVVU64AVX512_exact4:
 clampSVVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVVU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXUQ      Z1, Z0, Z0
 	VPMINUQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVVU64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVVU64AVX512_single
 
 clampSVVU64AVX512_end:
 clampSVVU64AVX512_done:
@@ -64375,24 +63775,16 @@ clampVSSU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampVSSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (SI)(R12*8), K1, Z2
+	VMOVQ        (SI)(R12*8), X2
 	VPMAXUQ      Z0, Z2, Z0
 	VPMINUQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampVSSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampVSSU64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampVSSU64AVX512_single
 
 clampVSSU64AVX512_end:
 clampVSSU64AVX512_done:
@@ -64676,24 +64068,16 @@ clampSVSU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSVSU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R8)(R12*8), K1, Z2
+	VMOVQ        (R8)(R12*8), X2
 	VPMAXUQ      Z2, Z0, Z0
 	VPMINUQ      Z1, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSVSU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSVSU64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSVSU64AVX512_single
 
 clampSVSU64AVX512_end:
 clampSVSU64AVX512_done:
@@ -64987,24 +64371,16 @@ clampSSVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ (R8), Z1
 	XORQ         R12, R12
-	MOVQ         $0x00000001, R13
-	TESTQ        R13, R13
-	JZ           clampSSVU64AVX512_single_tail_done
-	LEAQ         tailmask<>+0(SB), CX
-	KMOVQ        (CX)(R13*8), K1
-	VMOVDQU64.Z  (R10)(R12*8), K1, Z2
+	VMOVQ        (R10)(R12*8), X2
 	VPMAXUQ      Z1, Z0, Z0
 	VPMINUQ      Z2, Z0, Z0
-	VMOVDQU64    Z0, K1, (DX)(R12*8)
-	ADDQ         R13, R12
-
-clampSSVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	ADDQ R9, R8
-	ADDQ R11, R10
-	DECQ AX
-	JNZ  clampSSVU64AVX512_single
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          clampSSVU64AVX512_single
 
 clampSSVU64AVX512_end:
 clampSSVU64AVX512_done:

@@ -25823,22 +25823,14 @@ negVF32AVX512_exact4:
 	JMP     negVF32AVX512_end
 
 negVF32AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        negVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPS.Z (SI)(R8*4), K1, Z1
-	VPXORD    Z1, Z0, Z1
-	VMOVUPS   Z1, K1, (DX)(R8*4)
-	ADDQ      R9, R8
-
-negVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVF32AVX512_single
+	XORQ   R8, R8
+	VMOVSS (SI)(R8*4), X1
+	VPXORD Z1, Z0, Z2
+	VMOVSS X2, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVF32AVX512_single
 
 negVF32AVX512_end:
 negVF32AVX512_done:
@@ -26061,22 +26053,14 @@ absVF32AVX512_exact4:
 	JMP     absVF32AVX512_end
 
 absVF32AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        absVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPS.Z (SI)(R8*4), K1, Z1
-	VPANDND   Z1, Z0, Z1
-	VMOVUPS   Z1, K1, (DX)(R8*4)
-	ADDQ      R9, R8
-
-absVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVF32AVX512_single
+	XORQ    R8, R8
+	VMOVSS  (SI)(R8*4), X1
+	VPANDND Z1, Z0, Z2
+	VMOVSS  X2, (DX)(R8*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVF32AVX512_single
 
 absVF32AVX512_end:
 absVF32AVX512_done:
@@ -26296,22 +26280,14 @@ sqrtVF32AVX512_exact4:
 	JMP     sqrtVF32AVX512_end
 
 sqrtVF32AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        sqrtVF32AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPS.Z (SI)(R8*4), K1, Z0
-	VSQRTPS   Z0, Z0
-	VMOVUPS   Z0, K1, (DX)(R8*4)
-	ADDQ      R9, R8
-
-sqrtVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  sqrtVF32AVX512_single
+	XORQ    R8, R8
+	VMOVSS  (SI)(R8*4), X0
+	VSQRTPS Z0, Z1
+	VMOVSS  X1, (DX)(R8*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     sqrtVF32AVX512_single
 
 sqrtVF32AVX512_end:
 sqrtVF32AVX512_done:
@@ -26529,21 +26505,13 @@ floorVF32AVX512_exact4:
 
 floorVF32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          floorVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z0
-	VRNDSCALEPS $0x09, Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-floorVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  floorVF32AVX512_single
+	VMOVSS      (SI)(R8*4), X0
+	VRNDSCALEPS $0x09, Z0, Z1
+	VMOVSS      X1, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         floorVF32AVX512_single
 
 floorVF32AVX512_end:
 floorVF32AVX512_done:
@@ -26761,21 +26729,13 @@ ceilVF32AVX512_exact4:
 
 ceilVF32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          ceilVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z0
-	VRNDSCALEPS $0x0a, Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-ceilVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  ceilVF32AVX512_single
+	VMOVSS      (SI)(R8*4), X0
+	VRNDSCALEPS $0x0a, Z0, Z1
+	VMOVSS      X1, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         ceilVF32AVX512_single
 
 ceilVF32AVX512_end:
 ceilVF32AVX512_done:
@@ -26993,21 +26953,13 @@ truncVF32AVX512_exact4:
 
 truncVF32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          truncVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z0
-	VRNDSCALEPS $0x0b, Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-truncVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  truncVF32AVX512_single
+	VMOVSS      (SI)(R8*4), X0
+	VRNDSCALEPS $0x0b, Z0, Z1
+	VMOVSS      X1, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         truncVF32AVX512_single
 
 truncVF32AVX512_end:
 truncVF32AVX512_done:
@@ -27225,21 +27177,13 @@ roundevenVF32AVX512_exact4:
 
 roundevenVF32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          roundevenVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z0
-	VRNDSCALEPS $0x08, Z0, Z0
-	VMOVUPS     Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-roundevenVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  roundevenVF32AVX512_single
+	VMOVSS      (SI)(R8*4), X0
+	VRNDSCALEPS $0x08, Z0, Z1
+	VMOVSS      X1, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         roundevenVF32AVX512_single
 
 roundevenVF32AVX512_end:
 roundevenVF32AVX512_done:
@@ -27593,28 +27537,20 @@ roundVF32AVX512_exact4:
 
 roundVF32AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          roundVF32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPS.Z   (SI)(R8*4), K1, Z3
+	VMOVSS      (SI)(R8*4), X3
 	VRNDSCALEPS $0x0b, Z3, Z4
 	VSUBPS      Z4, Z3, Z5
 	VPANDND     Z5, Z0, Z5
-	VPANDD      Z0, Z3, Z3
-	VPORD       Z2, Z3, Z3
-	VCMPPS      $0x1d, Z1, Z5, K2
+	VPANDD      Z0, Z3, Z6
+	VPORD       Z2, Z6, Z6
+	VCMPPS      $0x1d, Z1, Z5, K1
 	VMOVAPS     Z4, Z5
-	VADDPS      Z3, Z4, K2, Z5
-	VMOVUPS     Z5, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-roundVF32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  roundVF32AVX512_single
+	VADDPS      Z6, Z4, K1, Z5
+	VMOVSS      X5, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         roundVF32AVX512_single
 
 roundVF32AVX512_end:
 roundVF32AVX512_done:
@@ -32634,22 +32570,14 @@ negVF64AVX512_exact4:
 	JMP     negVF64AVX512_end
 
 negVF64AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        negVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPD.Z (SI)(R8*8), K1, Z1
-	VPXORD    Z1, Z0, Z1
-	VMOVUPD   Z1, K1, (DX)(R8*8)
-	ADDQ      R9, R8
-
-negVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVF64AVX512_single
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPXORD Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVF64AVX512_single
 
 negVF64AVX512_end:
 negVF64AVX512_done:
@@ -32872,22 +32800,14 @@ absVF64AVX512_exact4:
 	JMP     absVF64AVX512_end
 
 absVF64AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        absVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPD.Z (SI)(R8*8), K1, Z1
-	VPANDND   Z1, Z0, Z1
-	VMOVUPD   Z1, K1, (DX)(R8*8)
-	ADDQ      R9, R8
-
-absVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVF64AVX512_single
+	XORQ    R8, R8
+	VMOVQ   (SI)(R8*8), X1
+	VPANDND Z1, Z0, Z2
+	VMOVQ   X2, (DX)(R8*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVF64AVX512_single
 
 absVF64AVX512_end:
 absVF64AVX512_done:
@@ -33107,22 +33027,14 @@ sqrtVF64AVX512_exact4:
 	JMP     sqrtVF64AVX512_end
 
 sqrtVF64AVX512_single:
-	XORQ      R8, R8
-	MOVQ      $0x00000001, R9
-	TESTQ     R9, R9
-	JZ        sqrtVF64AVX512_single_tail_done
-	LEAQ      tailmask<>+0(SB), CX
-	KMOVQ     (CX)(R9*8), K1
-	VMOVUPD.Z (SI)(R8*8), K1, Z0
-	VSQRTPD   Z0, Z0
-	VMOVUPD   Z0, K1, (DX)(R8*8)
-	ADDQ      R9, R8
-
-sqrtVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  sqrtVF64AVX512_single
+	XORQ    R8, R8
+	VMOVQ   (SI)(R8*8), X0
+	VSQRTPD Z0, Z1
+	VMOVQ   X1, (DX)(R8*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     sqrtVF64AVX512_single
 
 sqrtVF64AVX512_end:
 sqrtVF64AVX512_done:
@@ -33340,21 +33252,13 @@ floorVF64AVX512_exact4:
 
 floorVF64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          floorVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z0
-	VRNDSCALEPD $0x09, Z0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-floorVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  floorVF64AVX512_single
+	VMOVQ       (SI)(R8*8), X0
+	VRNDSCALEPD $0x09, Z0, Z1
+	VMOVQ       X1, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         floorVF64AVX512_single
 
 floorVF64AVX512_end:
 floorVF64AVX512_done:
@@ -33572,21 +33476,13 @@ ceilVF64AVX512_exact4:
 
 ceilVF64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          ceilVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z0
-	VRNDSCALEPD $0x0a, Z0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-ceilVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  ceilVF64AVX512_single
+	VMOVQ       (SI)(R8*8), X0
+	VRNDSCALEPD $0x0a, Z0, Z1
+	VMOVQ       X1, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         ceilVF64AVX512_single
 
 ceilVF64AVX512_end:
 ceilVF64AVX512_done:
@@ -33804,21 +33700,13 @@ truncVF64AVX512_exact4:
 
 truncVF64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          truncVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z0
-	VRNDSCALEPD $0x0b, Z0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-truncVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  truncVF64AVX512_single
+	VMOVQ       (SI)(R8*8), X0
+	VRNDSCALEPD $0x0b, Z0, Z1
+	VMOVQ       X1, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         truncVF64AVX512_single
 
 truncVF64AVX512_end:
 truncVF64AVX512_done:
@@ -34036,21 +33924,13 @@ roundevenVF64AVX512_exact4:
 
 roundevenVF64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          roundevenVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z0
-	VRNDSCALEPD $0x08, Z0, Z0
-	VMOVUPD     Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-roundevenVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  roundevenVF64AVX512_single
+	VMOVQ       (SI)(R8*8), X0
+	VRNDSCALEPD $0x08, Z0, Z1
+	VMOVQ       X1, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         roundevenVF64AVX512_single
 
 roundevenVF64AVX512_end:
 roundevenVF64AVX512_done:
@@ -34436,30 +34316,22 @@ roundVF64AVX512_exact4:
 
 roundVF64AVX512_single:
 	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          roundVF64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVUPD.Z   (SI)(R8*8), K1, Z3
+	VMOVQ       (SI)(R8*8), X3
 	VRNDSCALEPD $0x0b, Z3, Z4
 	VSUBPD      Z4, Z3, Z5
 	VPANDND     Z5, Z0, Z5
 	VPANDD      Z0, Z3, Z6
 	VPORD       Z2, Z6, Z6
-	VCMPPD      $0x1d, Z1, Z5, K2
+	VCMPPD      $0x1d, Z1, Z5, K1
 	VMOVAPD     Z4, Z5
-	VADDPD      Z6, Z4, K2, Z5
-	VCMPPD      $0x03, Z3, Z3, K2
-	VMOVAPD     Z3, K2, Z5
-	VMOVUPD     Z5, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-roundVF64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  roundVF64AVX512_single
+	VADDPD      Z6, Z4, K1, Z5
+	VCMPPD      $0x03, Z3, Z3, K1
+	VMOVAPD     Z3, K1, Z5
+	VMOVQ       X5, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         roundVF64AVX512_single
 
 roundVF64AVX512_end:
 roundVF64AVX512_done:
@@ -40484,22 +40356,15 @@ negVI8AVX512_exact4:
 	JMP       negVI8AVX512_end
 
 negVI8AVX512_single:
-	XORQ       R8, R8
-	MOVQ       $0x00000001, R9
-	TESTQ      R9, R9
-	JZ         negVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R9*8), K1
-	VMOVDQU8.Z (SI)(R8*1), K1, Z1
-	VPSUBB     Z1, Z0, Z1
-	VMOVDQU8   Z1, K1, (DX)(R8*1)
-	ADDQ       R9, R8
-
-negVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVI8AVX512_single
+	XORQ    R8, R8
+	MOVBLZX (SI)(R8*1), CX
+	VMOVD   CX, X1
+	VPSUBB  Z1, Z0, Z2
+	VPEXTRB $0x00, X2, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     negVI8AVX512_single
 
 negVI8AVX512_end:
 negVI8AVX512_done:
@@ -40718,22 +40583,15 @@ absVI8AVX512_exact4:
 	JMP       absVI8AVX512_end
 
 absVI8AVX512_single:
-	XORQ       R8, R8
-	MOVQ       $0x00000001, R9
-	TESTQ      R9, R9
-	JZ         absVI8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R9*8), K1
-	VMOVDQU8.Z (SI)(R8*1), K1, Z0
-	VPABSB     Z0, Z0
-	VMOVDQU8   Z0, K1, (DX)(R8*1)
-	ADDQ       R9, R8
-
-absVI8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVI8AVX512_single
+	XORQ    R8, R8
+	MOVBLZX (SI)(R8*1), CX
+	VMOVD   CX, X1
+	VPABSB  Z1, Z0
+	VPEXTRB $0x00, X0, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVI8AVX512_single
 
 absVI8AVX512_end:
 absVI8AVX512_done:
@@ -40952,22 +40810,15 @@ negVI16AVX512_exact4:
 	JMP       negVI16AVX512_end
 
 negVI16AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          negVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU16.Z (SI)(R8*2), K1, Z1
-	VPSUBW      Z1, Z0, Z1
-	VMOVDQU16   Z1, K1, (DX)(R8*2)
-	ADDQ        R9, R8
-
-negVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVI16AVX512_single
+	XORQ    R8, R8
+	MOVWLZX (SI)(R8*2), CX
+	VMOVD   CX, X1
+	VPSUBW  Z1, Z0, Z2
+	VPEXTRW $0x00, X2, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     negVI16AVX512_single
 
 negVI16AVX512_end:
 negVI16AVX512_done:
@@ -41186,22 +41037,15 @@ absVI16AVX512_exact4:
 	JMP       absVI16AVX512_end
 
 absVI16AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVI16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU16.Z (SI)(R8*2), K1, Z0
-	VPABSW      Z0, Z0
-	VMOVDQU16   Z0, K1, (DX)(R8*2)
-	ADDQ        R9, R8
-
-absVI16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVI16AVX512_single
+	XORQ    R8, R8
+	MOVWLZX (SI)(R8*2), CX
+	VMOVD   CX, X1
+	VPABSW  Z1, Z0
+	VPEXTRW $0x00, X0, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVI16AVX512_single
 
 absVI16AVX512_end:
 absVI16AVX512_done:
@@ -41420,22 +41264,14 @@ negVI32AVX512_exact4:
 	JMP       negVI32AVX512_end
 
 negVI32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          negVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Z1
-	VPSUBD      Z1, Z0, Z1
-	VMOVDQU32   Z1, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-negVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVI32AVX512_single
+	XORQ   R8, R8
+	VMOVD  (SI)(R8*4), X1
+	VPSUBD Z1, Z0, Z2
+	VMOVD  X2, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVI32AVX512_single
 
 negVI32AVX512_end:
 negVI32AVX512_done:
@@ -41654,22 +41490,14 @@ absVI32AVX512_exact4:
 	JMP       absVI32AVX512_end
 
 absVI32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVI32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Z0
-	VPABSD      Z0, Z0
-	VMOVDQU32   Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-absVI32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVI32AVX512_single
+	XORQ   R8, R8
+	VMOVD  (SI)(R8*4), X1
+	VPABSD Z1, Z0
+	VMOVD  X0, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVI32AVX512_single
 
 absVI32AVX512_end:
 absVI32AVX512_done:
@@ -41888,22 +41716,14 @@ negVI64AVX512_exact4:
 	JMP       negVI64AVX512_end
 
 negVI64AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          negVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU64.Z (SI)(R8*8), K1, Z1
-	VPSUBQ      Z1, Z0, Z1
-	VMOVDQU64   Z1, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-negVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  negVI64AVX512_single
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPSUBQ Z1, Z0, Z2
+	VMOVQ  X2, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    negVI64AVX512_single
 
 negVI64AVX512_end:
 negVI64AVX512_done:
@@ -42122,22 +41942,14 @@ absVI64AVX512_exact4:
 	JMP       absVI64AVX512_end
 
 absVI64AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVI64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU64.Z (SI)(R8*8), K1, Z0
-	VPABSQ      Z0, Z0
-	VMOVDQU64   Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-absVI64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVI64AVX512_single
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPABSQ Z1, Z0
+	VMOVQ  X0, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVI64AVX512_single
 
 absVI64AVX512_end:
 absVI64AVX512_done:
@@ -42355,21 +42167,14 @@ absVU8AVX512_exact4:
 	JMP       absVU8AVX512_end
 
 absVU8AVX512_single:
-	XORQ       R8, R8
-	MOVQ       $0x00000001, R9
-	TESTQ      R9, R9
-	JZ         absVU8AVX512_single_tail_done
-	LEAQ       tailmask<>+0(SB), CX
-	KMOVQ      (CX)(R9*8), K1
-	VMOVDQU8.Z (SI)(R8*1), K1, Z0
-	VMOVDQU8   Z0, K1, (DX)(R8*1)
-	ADDQ       R9, R8
-
-absVU8AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVU8AVX512_single
+	XORQ    R8, R8
+	MOVBLZX (SI)(R8*1), CX
+	VMOVD   CX, X0
+	VPEXTRB $0x00, X0, (DX)(R8*1)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVU8AVX512_single
 
 absVU8AVX512_end:
 absVU8AVX512_done:
@@ -42585,21 +42390,14 @@ absVU16AVX512_exact4:
 	JMP       absVU16AVX512_end
 
 absVU16AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVU16AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU16.Z (SI)(R8*2), K1, Z0
-	VMOVDQU16   Z0, K1, (DX)(R8*2)
-	ADDQ        R9, R8
-
-absVU16AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVU16AVX512_single
+	XORQ    R8, R8
+	MOVWLZX (SI)(R8*2), CX
+	VMOVD   CX, X0
+	VPEXTRW $0x00, X0, (DX)(R8*2)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     absVU16AVX512_single
 
 absVU16AVX512_end:
 absVU16AVX512_done:
@@ -42815,21 +42613,13 @@ absVU32AVX512_exact4:
 	JMP       absVU32AVX512_end
 
 absVU32AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVU32AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU32.Z (SI)(R8*4), K1, Z0
-	VMOVDQU32   Z0, K1, (DX)(R8*4)
-	ADDQ        R9, R8
-
-absVU32AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVU32AVX512_single
+	XORQ  R8, R8
+	VMOVD (SI)(R8*4), X0
+	VMOVD X0, (DX)(R8*4)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   absVU32AVX512_single
 
 absVU32AVX512_end:
 absVU32AVX512_done:
@@ -43045,21 +42835,13 @@ absVU64AVX512_exact4:
 	JMP       absVU64AVX512_end
 
 absVU64AVX512_single:
-	XORQ        R8, R8
-	MOVQ        $0x00000001, R9
-	TESTQ       R9, R9
-	JZ          absVU64AVX512_single_tail_done
-	LEAQ        tailmask<>+0(SB), CX
-	KMOVQ       (CX)(R9*8), K1
-	VMOVDQU64.Z (SI)(R8*8), K1, Z0
-	VMOVDQU64   Z0, K1, (DX)(R8*8)
-	ADDQ        R9, R8
-
-absVU64AVX512_single_tail_done:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  absVU64AVX512_single
+	XORQ  R8, R8
+	VMOVQ (SI)(R8*8), X0
+	VMOVQ X0, (DX)(R8*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   absVU64AVX512_single
 
 absVU64AVX512_end:
 absVU64AVX512_done:

@@ -67,11 +67,14 @@ func tanhProgram(t Type) *MathProgram {
 		big = 19.125
 	}
 	y = b.sel(b.lt(ax, b.f(big)), y, one)
+	// The polynomial is a block: only vectors with a lane under small take
+	// it (a third of them for arguments spread over (-10, 10)).
 	small := tanhSmall(t)
-	z := b.mul(x, x)
-	p := b.horner(z, tanhPoly(t, small)...)
-	ys := b.fma(b.mul(z, x), p, x)
-	y = b.sel(b.lt(ax, b.f(small)), ys, y)
+	y = b.block(b.lt(ax, b.f(small)), []int{y}, func() []int {
+		z := b.mul(x, x)
+		p := b.horner(z, tanhPoly(t, small)...)
+		return []int{b.fma(b.mul(z, x), p, x)}
+	})[0]
 	return b.finish(b.or(y, b.and(x, sign))) // x's sign: tanh(-0) = -0 too
 }
 

@@ -2581,7 +2581,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock217
+	JZ           mathblock241
 	VPAND        exp32consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -2613,7 +2613,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
-mathblock217:
+mathblock241:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2650,7 +2650,7 @@ expVF32AVX2_after1:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock218
+	JZ           mathblock242
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2679,7 +2679,7 @@ expVF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock218:
+mathblock242:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -2715,7 +2715,7 @@ expVF32AVX2_tail4:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock219
+	JZ           mathblock243
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2744,7 +2744,7 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock219:
+mathblock243:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -2780,7 +2780,7 @@ expVF32AVX2_tail2:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock220
+	JZ           mathblock244
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2809,7 +2809,7 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock220:
+mathblock244:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3064,7 +3064,7 @@ logVF32AVX2_loop1:
 	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock221
+	JZ          mathblock245
 	VMOVUPS     (SI)(R8*4), Y2
 	VMULPS      log32consts<>+960(SB), Y2, Y2
 	VPADDD      log32consts<>+0(SB), Y2, Y2
@@ -3118,7 +3118,7 @@ logVF32AVX2_loop1:
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock221:
+mathblock245:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3169,7 +3169,7 @@ logVF32AVX2_after1:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock222
+	JZ          mathblock246
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3220,7 +3220,7 @@ logVF32AVX2_after1:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock222:
+mathblock246:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3270,7 +3270,7 @@ logVF32AVX2_tail4:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock223
+	JZ          mathblock247
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3321,7 +3321,7 @@ logVF32AVX2_tail4:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock223:
+mathblock247:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3371,7 +3371,7 @@ logVF32AVX2_tail2:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock224
+	JZ          mathblock248
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3422,7 +3422,7 @@ logVF32AVX2_tail2:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock224:
+mathblock248:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3711,7 +3711,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock225
+	JZ           mathblock249
 	VPAND        exp232consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -3743,7 +3743,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock225:
+mathblock249:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3779,7 +3779,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock226
+	JZ           mathblock250
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3808,7 +3808,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock226:
+mathblock250:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3843,7 +3843,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock227
+	JZ           mathblock251
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3872,7 +3872,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock227:
+mathblock251:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3907,7 +3907,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock228
+	JZ           mathblock252
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3936,7 +3936,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock228:
+mathblock252:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4598,7 +4598,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock229
+	JZ           mathblock253
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -4657,7 +4657,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock229:
+mathblock253:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4713,7 +4713,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock230
+	JZ           mathblock254
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4769,7 +4769,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock230:
+mathblock254:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4824,7 +4824,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock231
+	JZ           mathblock255
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4880,7 +4880,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock231:
+mathblock255:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4935,7 +4935,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock232
+	JZ           mathblock256
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4991,7 +4991,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock232:
+mathblock256:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5307,7 +5307,7 @@ log10VF32AVX2_loop1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock233
+	JZ           mathblock257
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -5366,7 +5366,7 @@ log10VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock233:
+mathblock257:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5422,7 +5422,7 @@ log10VF32AVX2_after1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock234
+	JZ           mathblock258
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5478,7 +5478,7 @@ log10VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock234:
+mathblock258:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5533,7 +5533,7 @@ log10VF32AVX2_tail4:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock235
+	JZ           mathblock259
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5589,7 +5589,7 @@ log10VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock235:
+mathblock259:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5644,7 +5644,7 @@ log10VF32AVX2_tail2:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock236
+	JZ           mathblock260
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5700,7 +5700,7 @@ log10VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock236:
+mathblock260:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6040,7 +6040,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock237
+	JZ           mathblock261
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+448(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -6057,7 +6057,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock237:
+mathblock261:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6126,7 +6126,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock238
+	JZ           mathblock262
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6138,7 +6138,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock238:
+mathblock262:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6206,7 +6206,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock239
+	JZ           mathblock263
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6218,7 +6218,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock239:
+mathblock263:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6286,7 +6286,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock240
+	JZ           mathblock264
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6298,7 +6298,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock240:
+mathblock264:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6546,7 +6546,7 @@ sigmoidVF32AVX2_loop1:
 	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock241
+	JZ           mathblock265
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+64(SB), Y2
@@ -6603,7 +6603,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y5, Y5
 
-mathblock241:
+mathblock265:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6660,7 +6660,7 @@ sigmoidVF32AVX2_after1:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock242
+	JZ           mathblock266
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6711,7 +6711,7 @@ sigmoidVF32AVX2_after1:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock242:
+mathblock266:
 	VMOVUPS X6, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6767,7 +6767,7 @@ sigmoidVF32AVX2_tail4:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock243
+	JZ           mathblock267
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6818,7 +6818,7 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock243:
+mathblock267:
 	VMOVQ X6, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6874,7 +6874,7 @@ sigmoidVF32AVX2_tail2:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock244
+	JZ           mathblock268
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6925,7 +6925,7 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock244:
+mathblock268:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7159,29 +7159,33 @@ tanhVF32AVX2_loop1:
 	VCMPPS       $0x11, tanh32consts<>+640(SB), Y0, Y1
 	VMOVUPS      tanh32consts<>+576(SB), Y2
 	VBLENDVPS    Y1, Y4, Y2, Y4
+	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock269
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
-	VMOVUPS      tanh32consts<>+704(SB), Y2
-	VFMADD213PS  tanh32consts<>+768(SB), Y1, Y2
+	VMOVUPS      tanh32consts<>+768(SB), Y2
 	VFMADD213PS  tanh32consts<>+832(SB), Y1, Y2
 	VFMADD213PS  tanh32consts<>+896(SB), Y1, Y2
 	VFMADD213PS  tanh32consts<>+960(SB), Y1, Y2
+	VFMADD213PS  tanh32consts<>+1024(SB), Y1, Y2
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VFMADD213PS  (SI)(R8*4), Y2, Y1
-	VCMPPS       $0x11, tanh32consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, Y1, Y4, Y1
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        tanh32consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y1
-	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         tanh32consts<>+1088(SB), Y2, Y2
-	VBLENDVPS    Y0, Y2, Y1, Y2
-	VMOVUPS      Y2, (DX)(R8*4)
-	ADDQ         $0x00000008, R8
-	SUBQ         $0x00000008, R9
-	JMP          tanhVF32AVX2_loop1
+	VBLENDVPS    Y0, Y1, Y4, Y4
+
+mathblock269:
+	VMOVUPS   (SI)(R8*4), Y0
+	VPAND     tanh32consts<>+0(SB), Y0, Y0
+	VPOR      Y0, Y4, Y4
+	VMOVUPS   (SI)(R8*4), Y0
+	VCMPPS    $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS   (SI)(R8*4), Y1
+	VPOR      tanh32consts<>+1088(SB), Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y1
+	VMOVUPS   Y1, (DX)(R8*4)
+	ADDQ      $0x00000008, R8
+	SUBQ      $0x00000008, R9
+	JMP       tanhVF32AVX2_loop1
 
 tanhVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
@@ -7237,24 +7241,28 @@ tanhVF32AVX2_after1:
 	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
 	VMOVUPS      tanh32consts<>+576(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
+	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock270
 	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+704(SB), X3
-	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
 	VMULPS       X0, X2, X2
 	VFMADD213PS  X0, X3, X2
-	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
-	VBLENDVPS    X1, X2, X5, X2
-	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X2, X2
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X1, X0, X2, X0
-	VMOVUPS      X0, (DX)(R8*4)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
+	VBLENDVPS    X1, X2, X5, X5
+
+mathblock270:
+	VPAND     tanh32consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPS    $0x03, X0, X0, X1
+	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS X1, X0, X5, X0
+	VMOVUPS   X0, (DX)(R8*4)
+	ADDQ      $0x00000004, R8
+	SUBQ      $0x00000004, R9
 
 tanhVF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
@@ -7310,24 +7318,28 @@ tanhVF32AVX2_tail4:
 	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
 	VMOVUPS      tanh32consts<>+576(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
+	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock271
 	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+704(SB), X3
-	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
 	VMULPS       X0, X2, X2
 	VFMADD213PS  X0, X3, X2
-	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
-	VBLENDVPS    X1, X2, X5, X2
-	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X2, X2
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X1, X0, X2, X0
-	VMOVQ        X0, (DX)(R8*4)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VBLENDVPS    X1, X2, X5, X5
+
+mathblock271:
+	VPAND     tanh32consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPS    $0x03, X0, X0, X1
+	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS X1, X0, X5, X0
+	VMOVQ     X0, (DX)(R8*4)
+	ADDQ      $0x00000002, R8
+	SUBQ      $0x00000002, R9
 
 tanhVF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
@@ -7383,24 +7395,28 @@ tanhVF32AVX2_tail2:
 	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
 	VMOVUPS      tanh32consts<>+576(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
+	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock272
 	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+704(SB), X3
-	VFMADD213PS  tanh32consts<>+768(SB), X2, X3
+	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
 	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
+	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
 	VMULPS       X0, X2, X2
 	VFMADD213PS  X0, X3, X2
-	VCMPPS       $0x11, tanh32consts<>+1024(SB), X1, X1
-	VBLENDVPS    X1, X2, X5, X2
-	VPAND        tanh32consts<>+0(SB), X0, X1
-	VPOR         X1, X2, X2
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         tanh32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X1, X0, X2, X0
-	VMOVSS       X0, (DX)(R8*4)
-	ADDQ         $0x00000001, R8
-	SUBQ         $0x00000001, R9
+	VBLENDVPS    X1, X2, X5, X5
+
+mathblock272:
+	VPAND     tanh32consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPS    $0x03, X0, X0, X1
+	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VBLENDVPS X1, X0, X5, X0
+	VMOVSS    X0, (DX)(R8*4)
+	ADDQ      $0x00000001, R8
+	SUBQ      $0x00000001, R9
 
 tanhVF32AVX2_tail1:
 	ADDQ BX, DX
@@ -7500,54 +7516,54 @@ DATA tanh32consts<>+672(SB)/8, $0x4112000041120000
 DATA tanh32consts<>+680(SB)/8, $0x4112000041120000
 DATA tanh32consts<>+688(SB)/8, $0x4112000041120000
 DATA tanh32consts<>+696(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+704(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+712(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+720(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+728(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+736(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+744(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+752(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+760(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+768(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+776(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+784(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+792(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+800(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+808(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+816(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+824(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+832(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+840(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+848(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+856(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+864(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+872(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+880(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+888(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+896(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+904(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+912(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+920(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+928(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+936(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+944(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+952(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+960(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+968(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+976(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+984(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+992(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1000(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1008(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1016(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1024(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1032(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1040(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1048(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1056(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1064(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1072(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+1080(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+704(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+712(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+720(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+728(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+736(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+744(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+752(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+760(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+768(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+776(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+784(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+792(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+800(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+808(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+816(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+824(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+832(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+840(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+848(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+856(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+864(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+872(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+880(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+888(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+896(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+904(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+912(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+920(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+928(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+936(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+944(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+952(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+960(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+968(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+976(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+984(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+992(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1000(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1008(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1016(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1024(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1032(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1040(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1048(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1056(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1064(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1072(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1080(SB)/8, $0xbeaaaaabbeaaaaab
 DATA tanh32consts<>+1088(SB)/8, $0x0040000000400000
 DATA tanh32consts<>+1096(SB)/8, $0x0040000000400000
 DATA tanh32consts<>+1104(SB)/8, $0x0040000000400000
@@ -8186,7 +8202,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock245
+	JZ           mathblock273
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -8316,7 +8332,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock245:
+mathblock273:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -8416,7 +8432,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock246
+	JZ           mathblock274
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8546,7 +8562,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock246:
+mathblock274:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8641,7 +8657,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock247
+	JZ           mathblock275
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8771,7 +8787,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock247:
+mathblock275:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8866,7 +8882,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock248
+	JZ           mathblock276
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8996,7 +9012,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock248:
+mathblock276:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -9557,7 +9573,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock249
+	JZ           mathblock277
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -9687,7 +9703,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock249:
+mathblock277:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -9785,7 +9801,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock250
+	JZ           mathblock278
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -9915,7 +9931,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock250:
+mathblock278:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10009,7 +10025,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock251
+	JZ           mathblock279
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10139,7 +10155,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock251:
+mathblock279:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10233,7 +10249,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock252
+	JZ           mathblock280
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10363,7 +10379,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock252:
+mathblock280:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -13045,7 +13061,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock253
+	JZ           mathblock281
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -13078,7 +13094,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock253:
+mathblock281:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13118,7 +13134,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock254
+	JZ           mathblock282
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13147,7 +13163,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock254:
+mathblock282:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13186,7 +13202,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock255
+	JZ           mathblock283
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13215,7 +13231,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock255:
+mathblock283:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -13502,7 +13518,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock256
+	JZ          mathblock284
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -13564,7 +13580,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock256:
+mathblock284:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13620,7 +13636,7 @@ logVF64AVX2_after1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock257
+	JZ          mathblock285
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13676,7 +13692,7 @@ logVF64AVX2_after1:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock257:
+mathblock285:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13731,7 +13747,7 @@ logVF64AVX2_tail2:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock258
+	JZ          mathblock286
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13787,7 +13803,7 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock258:
+mathblock286:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14121,7 +14137,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock259
+	JZ           mathblock287
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14154,7 +14170,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock259:
+mathblock287:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14193,7 +14209,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock260
+	JZ           mathblock288
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14222,7 +14238,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock260:
+mathblock288:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -14260,7 +14276,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock261
+	JZ           mathblock289
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14289,7 +14305,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock261:
+mathblock289:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14975,7 +14991,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock262
+	JZ           mathblock290
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -15042,7 +15058,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock262:
+mathblock290:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15103,7 +15119,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock263
+	JZ           mathblock291
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15164,7 +15180,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock263:
+mathblock291:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15224,7 +15240,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock264
+	JZ           mathblock292
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15285,7 +15301,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock264:
+mathblock292:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15649,7 +15665,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock265
+	JZ           mathblock293
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -15716,7 +15732,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock265:
+mathblock293:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15777,7 +15793,7 @@ log10VF64AVX2_after1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock266
+	JZ           mathblock294
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15838,7 +15854,7 @@ log10VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock266:
+mathblock294:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15898,7 +15914,7 @@ log10VF64AVX2_tail2:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock267
+	JZ           mathblock295
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15959,7 +15975,7 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock267:
+mathblock295:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16347,7 +16363,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock268
+	JZ           mathblock296
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+448(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -16364,7 +16380,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock268:
+mathblock296:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16438,7 +16454,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock269
+	JZ           mathblock297
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16450,7 +16466,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock269:
+mathblock297:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16523,7 +16539,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock270
+	JZ           mathblock298
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16535,7 +16551,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock270:
+mathblock298:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16828,7 +16844,7 @@ sigmoidVF64AVX2_loop1:
 	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock271
+	JZ           mathblock299
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+64(SB), Y2
@@ -16890,7 +16906,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y5, Y5
 
-mathblock271:
+mathblock299:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16950,7 +16966,7 @@ sigmoidVF64AVX2_after1:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock272
+	JZ           mathblock300
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17004,7 +17020,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock272:
+mathblock300:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -17063,7 +17079,7 @@ sigmoidVF64AVX2_tail2:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock273
+	JZ           mathblock301
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17117,7 +17133,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock273:
+mathblock301:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17380,10 +17396,12 @@ tanhVF64AVX2_loop1:
 	VCMPPD       $0x11, tanh64consts<>+832(SB), Y0, Y1
 	VMOVUPS      tanh64consts<>+768(SB), Y2
 	VBLENDVPD    Y1, Y4, Y2, Y4
+	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock302
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       (SI)(R8*8), Y1, Y1
-	VMOVUPD      tanh64consts<>+896(SB), Y2
-	VFMADD213PD  tanh64consts<>+960(SB), Y1, Y2
+	VMOVUPD      tanh64consts<>+960(SB), Y2
 	VFMADD213PD  tanh64consts<>+1024(SB), Y1, Y2
 	VFMADD213PD  tanh64consts<>+1088(SB), Y1, Y2
 	VFMADD213PD  tanh64consts<>+1152(SB), Y1, Y2
@@ -17392,22 +17410,24 @@ tanhVF64AVX2_loop1:
 	VFMADD213PD  tanh64consts<>+1344(SB), Y1, Y2
 	VFMADD213PD  tanh64consts<>+1408(SB), Y1, Y2
 	VFMADD213PD  tanh64consts<>+1472(SB), Y1, Y2
+	VFMADD213PD  tanh64consts<>+1536(SB), Y1, Y2
 	VMULPD       (SI)(R8*8), Y1, Y1
 	VFMADD213PD  (SI)(R8*8), Y2, Y1
-	VCMPPD       $0x11, tanh64consts<>+1536(SB), Y0, Y0
-	VBLENDVPD    Y0, Y1, Y4, Y1
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        tanh64consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y1
-	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         tanh64consts<>+1600(SB), Y2, Y2
-	VBLENDVPD    Y0, Y2, Y1, Y2
-	VMOVUPD      Y2, (DX)(R8*8)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
-	JMP          tanhVF64AVX2_loop1
+	VBLENDVPD    Y0, Y1, Y4, Y4
+
+mathblock302:
+	VMOVUPD   (SI)(R8*8), Y0
+	VPAND     tanh64consts<>+0(SB), Y0, Y0
+	VPOR      Y0, Y4, Y4
+	VMOVUPD   (SI)(R8*8), Y0
+	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD   (SI)(R8*8), Y1
+	VPOR      tanh64consts<>+1600(SB), Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y1
+	VMOVUPD   Y1, (DX)(R8*8)
+	ADDQ      $0x00000004, R8
+	SUBQ      $0x00000004, R9
+	JMP       tanhVF64AVX2_loop1
 
 tanhVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
@@ -17466,9 +17486,11 @@ tanhVF64AVX2_after1:
 	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
 	VMOVUPS      tanh64consts<>+768(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
+	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock303
 	VMULPD       X0, X0, X2
-	VMOVUPD      tanh64consts<>+896(SB), X3
-	VFMADD213PD  tanh64consts<>+960(SB), X2, X3
+	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
@@ -17477,18 +17499,20 @@ tanhVF64AVX2_after1:
 	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1536(SB), X2, X3
 	VMULPD       X0, X2, X2
 	VFMADD213PD  X0, X3, X2
-	VCMPPD       $0x11, tanh64consts<>+1536(SB), X1, X1
-	VBLENDVPD    X1, X2, X5, X2
-	VPAND        tanh64consts<>+0(SB), X0, X1
-	VPOR         X1, X2, X2
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         tanh64consts<>+1600(SB), X0, X0
-	VBLENDVPD    X1, X0, X2, X0
-	VMOVUPD      X0, (DX)(R8*8)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VBLENDVPD    X1, X2, X5, X5
+
+mathblock303:
+	VPAND     tanh64consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPD    $0x03, X0, X0, X1
+	VPOR      tanh64consts<>+1600(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
+	VMOVUPD   X0, (DX)(R8*8)
+	ADDQ      $0x00000002, R8
+	SUBQ      $0x00000002, R9
 
 tanhVF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
@@ -17547,9 +17571,11 @@ tanhVF64AVX2_tail2:
 	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
 	VMOVUPS      tanh64consts<>+768(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
+	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock304
 	VMULPD       X0, X0, X2
-	VMOVUPD      tanh64consts<>+896(SB), X3
-	VFMADD213PD  tanh64consts<>+960(SB), X2, X3
+	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
@@ -17558,18 +17584,20 @@ tanhVF64AVX2_tail2:
 	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
 	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
+	VFMADD213PD  tanh64consts<>+1536(SB), X2, X3
 	VMULPD       X0, X2, X2
 	VFMADD213PD  X0, X3, X2
-	VCMPPD       $0x11, tanh64consts<>+1536(SB), X1, X1
-	VBLENDVPD    X1, X2, X5, X2
-	VPAND        tanh64consts<>+0(SB), X0, X1
-	VPOR         X1, X2, X2
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         tanh64consts<>+1600(SB), X0, X0
-	VBLENDVPD    X1, X0, X2, X0
-	VMOVQ        X0, (DX)(R8*8)
-	ADDQ         $0x00000001, R8
-	SUBQ         $0x00000001, R9
+	VBLENDVPD    X1, X2, X5, X5
+
+mathblock304:
+	VPAND     tanh64consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPD    $0x03, X0, X0, X1
+	VPOR      tanh64consts<>+1600(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
+	VMOVQ     X0, (DX)(R8*8)
+	ADDQ      $0x00000001, R8
+	SUBQ      $0x00000001, R9
 
 tanhVF64AVX2_tail1:
 	ADDQ BX, DX
@@ -17693,94 +17721,94 @@ DATA tanh64consts<>+864(SB)/8, $0x4033200000000000
 DATA tanh64consts<>+872(SB)/8, $0x4033200000000000
 DATA tanh64consts<>+880(SB)/8, $0x4033200000000000
 DATA tanh64consts<>+888(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+896(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+904(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+912(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+920(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+928(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+936(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+944(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+952(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+960(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+968(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+976(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+984(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+992(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1000(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1008(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1016(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1024(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1032(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1040(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1048(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1056(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1064(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1072(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1080(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1088(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1096(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1104(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1112(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1120(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1128(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1136(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1144(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1152(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1160(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1168(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1176(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1184(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1192(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1200(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1208(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1216(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1224(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1232(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1240(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1248(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1256(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1264(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1272(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1280(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1288(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1296(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1304(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1312(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1320(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1328(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1336(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1344(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1352(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1360(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1368(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1376(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1384(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1392(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1400(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1408(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1416(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1424(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1432(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1440(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1448(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1456(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1464(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1472(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1480(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1488(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1496(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1504(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1512(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1520(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1528(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1536(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1544(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1552(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1560(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1568(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1576(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1584(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+1592(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+896(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+904(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+912(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+920(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+928(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+936(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+944(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+952(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+960(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+968(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+976(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+984(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+992(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1000(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1008(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1016(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1024(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1032(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1040(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1048(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1056(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1064(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1072(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1080(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1088(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1096(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1104(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1112(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1120(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1128(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1136(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1144(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1152(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1160(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1168(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1176(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1184(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1192(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1200(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1208(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1216(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1224(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1232(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1240(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1248(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1256(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1264(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1272(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1280(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1288(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1296(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1304(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1312(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1320(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1328(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1336(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1344(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1352(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1360(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1368(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1376(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1384(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1392(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1400(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1408(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1416(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1424(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1432(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1440(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1448(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1456(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1464(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1472(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1480(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1488(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1496(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1504(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1512(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1520(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1528(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1536(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1544(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1552(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1560(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1568(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1576(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1584(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1592(SB)/8, $0xbfd5555555555555
 DATA tanh64consts<>+1600(SB)/8, $0x0008000000000000
 DATA tanh64consts<>+1608(SB)/8, $0x0008000000000000
 DATA tanh64consts<>+1616(SB)/8, $0x0008000000000000
@@ -19063,7 +19091,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock274
+	JZ           mathblock305
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -19193,7 +19221,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock274:
+mathblock305:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -19300,7 +19328,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock275
+	JZ           mathblock306
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19430,7 +19458,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock275:
+mathblock306:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -19532,7 +19560,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock276
+	JZ           mathblock307
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19662,7 +19690,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock276:
+mathblock307:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -21174,7 +21202,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock277
+	JZ           mathblock308
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -21304,7 +21332,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock277:
+mathblock308:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -21409,7 +21437,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock278
+	JZ           mathblock309
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21539,7 +21567,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock278:
+mathblock309:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -21640,7 +21668,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock279
+	JZ           mathblock310
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21770,7 +21798,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock279:
+mathblock310:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -27791,7 +27819,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock280
+	JZ                mathblock311
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -27874,7 +27902,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock280:
+mathblock311:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -27907,7 +27935,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock281
+	JZ                mathblock312
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -27936,7 +27964,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock281:
+mathblock312:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -27967,7 +27995,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock282
+	JZ                mathblock313
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -27992,7 +28020,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock282:
+mathblock313:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28125,7 +28153,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock283
+	JZ               mathblock314
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28256,7 +28284,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock283:
+mathblock314:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -28300,7 +28328,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock284
+	JZ               mathblock315
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28345,7 +28373,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock284:
+mathblock315:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28386,7 +28414,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock285
+	JZ               mathblock316
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -28425,7 +28453,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock285:
+mathblock316:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28525,7 +28553,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock286
+	JZ                mathblock317
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -28608,7 +28636,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock286:
+mathblock317:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -28641,7 +28669,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock287
+	JZ                mathblock318
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -28670,7 +28698,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock287:
+mathblock318:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28700,7 +28728,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock288
+	JZ                mathblock319
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28725,7 +28753,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock288:
+mathblock319:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29222,7 +29250,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock289
+	JZ               mathblock320
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29368,7 +29396,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock289:
+mathblock320:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29417,7 +29445,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock290
+	JZ               mathblock321
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29467,7 +29495,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock290:
+mathblock321:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -29513,7 +29541,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock291
+	JZ               mathblock322
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -29557,7 +29585,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock291:
+mathblock322:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29705,7 +29733,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock292
+	JZ               mathblock323
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -29851,7 +29879,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock292:
+mathblock323:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29900,7 +29928,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock293
+	JZ               mathblock324
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -29950,7 +29978,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock293:
+mathblock324:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -29996,7 +30024,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock294
+	JZ               mathblock325
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -30040,7 +30068,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock294:
+mathblock325:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30185,7 +30213,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock295
+	JZ               mathblock326
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -30219,7 +30247,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock295:
+mathblock326:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -30284,7 +30312,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock296
+	JZ               mathblock327
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -30302,7 +30330,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock296:
+mathblock327:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30362,7 +30390,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock297
+	JZ               mathblock328
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -30375,7 +30403,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock297:
+mathblock328:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30544,7 +30572,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock298
+	JZ                mathblock329
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30696,7 +30724,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VBLENDMPS         Z0, Z17, K3, Z17
 
-mathblock298:
+mathblock329:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -30752,7 +30780,7 @@ sigmoidVF32AVX512_loop1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock299
+	JZ                mathblock330
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30804,7 +30832,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
 
-mathblock299:
+mathblock330:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30857,7 +30885,7 @@ sigmoidVF32AVX512_after1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock300
+	JZ                mathblock331
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
 	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
@@ -30901,7 +30929,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z1, K3, Z1
 	VBLENDMPS         Z1, Z6, K2, Z6
 
-mathblock300:
+mathblock331:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31028,49 +31056,54 @@ tanhVF32AVX512_loop2:
 	VBROADCASTSS      tanh32consts<>+576(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPS         Z9, Z3, K2, Z3
-	VMOVUPS           (SI)(R8*4), Z4
-	VMULPS            (SI)(R8*4), Z4, Z4
-	VMOVUPS           64(SI)(R8*4), Z5
-	VMULPS            64(SI)(R8*4), Z5, Z5
-	VBROADCASTSS      tanh32consts<>+704(SB), Z6
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z4, Z6
-	VBROADCASTSS      tanh32consts<>+704(SB), Z7
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z5, Z7
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z4, Z6
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z5, Z7
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z6
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z5, Z7
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z4, Z6
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z5, Z7
-	VMULPS            (SI)(R8*4), Z4, Z4
-	VMULPS            64(SI)(R8*4), Z5, Z5
-	VFMADD213PS       (SI)(R8*4), Z6, Z4
-	VFMADD213PS       64(SI)(R8*4), Z7, Z5
-	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z0, K1
-	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z1, K2
-	VBLENDMPS         Z4, Z2, K1, Z2
-	VBLENDMPS         Z5, Z3, K2, Z3
+	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock332
 	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPANDD.BCST       tanh32consts<>+0(SB), Z1, Z1
-	VPORD             Z0, Z2, Z2
-	VPORD             Z1, Z3, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        tanh32consts<>+1088(SB), Z1, Z1
+	VMULPS            (SI)(R8*4), Z0, Z0
+	VBROADCASTSS      tanh32consts<>+768(SB), Z1
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z1
+	VMULPS            (SI)(R8*4), Z0, Z0
+	VFMADD213PS       (SI)(R8*4), Z1, Z0
 	VBLENDMPS         Z0, Z2, K1, Z2
-	VBLENDMPS         Z1, Z3, K2, Z3
-	VMOVUPS           Z2, (DX)(R8*4)
-	VMOVUPS           Z3, 64(DX)(R8*4)
-	ADDQ              $0x00000020, R8
-	SUBQ              $0x00000020, R9
-	JMP               tanhVF32AVX512_loop2
+	VMOVUPS           64(SI)(R8*4), Z0
+	VMULPS            64(SI)(R8*4), Z0, Z0
+	VBROADCASTSS      tanh32consts<>+768(SB), Z1
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z1
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z1
+	VMULPS            64(SI)(R8*4), Z0, Z0
+	VFMADD213PS       64(SI)(R8*4), Z1, Z0
+	VBLENDMPS         Z0, Z3, K2, Z3
+
+mathblock332:
+	VMOVUPS     (SI)(R8*4), Z0
+	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
+	VMOVUPS     64(SI)(R8*4), Z1
+	VPANDD.BCST tanh32consts<>+0(SB), Z1, Z1
+	VPORD       Z0, Z2, Z2
+	VPORD       Z1, Z3, Z3
+	VMOVUPS     (SI)(R8*4), Z0
+	VCMPPS      $0x03, (SI)(R8*4), Z0, K1
+	VMOVUPS     64(SI)(R8*4), Z0
+	VCMPPS      $0x03, 64(SI)(R8*4), Z0, K2
+	VMOVUPS     (SI)(R8*4), Z0
+	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VMOVUPS     64(SI)(R8*4), Z1
+	VPORD.BCST  tanh32consts<>+1088(SB), Z1, Z1
+	VBLENDMPS   Z0, Z2, K1, Z2
+	VBLENDMPS   Z1, Z3, K2, Z3
+	VMOVUPS     Z2, (DX)(R8*4)
+	VMOVUPS     Z3, 64(DX)(R8*4)
+	ADDQ        $0x00000020, R8
+	SUBQ        $0x00000020, R9
+	JMP         tanhVF32AVX512_loop2
 
 tanhVF32AVX512_after2:
 tanhVF32AVX512_loop1:
@@ -31121,29 +31154,33 @@ tanhVF32AVX512_loop1:
 	VBROADCASTSS      tanh32consts<>+576(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z4, Z1, K1, Z1
-	VMOVUPS           (SI)(R8*4), Z2
-	VMULPS            (SI)(R8*4), Z2, Z2
-	VBROADCASTSS      tanh32consts<>+704(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z2, Z3
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z2, Z3
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z2, Z3
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z2, Z3
-	VMULPS            (SI)(R8*4), Z2, Z2
-	VFMADD213PS       (SI)(R8*4), Z3, Z2
-	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z0, K1
-	VBLENDMPS         Z2, Z1, K1, Z1
+	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock333
 	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z0
-	VPORD             Z0, Z1, Z1
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
+	VMULPS            (SI)(R8*4), Z0, Z0
+	VBROADCASTSS      tanh32consts<>+768(SB), Z2
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z2
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z2
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z2
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z2
+	VMULPS            (SI)(R8*4), Z0, Z0
+	VFMADD213PS       (SI)(R8*4), Z2, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
-	VMOVUPS           Z1, (DX)(R8*4)
-	ADDQ              $0x00000010, R8
-	SUBQ              $0x00000010, R9
-	JMP               tanhVF32AVX512_loop1
+
+mathblock333:
+	VMOVUPS     (SI)(R8*4), Z0
+	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VMOVUPS     (SI)(R8*4), Z0
+	VCMPPS      $0x03, (SI)(R8*4), Z0, K1
+	VMOVUPS     (SI)(R8*4), Z0
+	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVUPS     Z1, (DX)(R8*4)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         tanhVF32AVX512_loop1
 
 tanhVF32AVX512_after1:
 	TESTQ             R9, R9
@@ -31194,23 +31231,27 @@ tanhVF32AVX512_after1:
 	VBROADCASTSS      tanh32consts<>+576(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z5, Z2, K2, Z2
-	VMULPS            Z0, Z0, Z3
-	VBROADCASTSS      tanh32consts<>+704(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+768(SB), Z3, Z4
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z3, Z4
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z3, Z4
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z3, Z4
-	VMULPS            Z0, Z3, Z3
-	VFMADD213PS       Z0, Z4, Z3
-	VCMPPS.BCST       $0x11, tanh32consts<>+1024(SB), Z1, K2
-	VBLENDMPS         Z3, Z2, K2, Z2
-	VPANDD.BCST       tanh32consts<>+0(SB), Z0, Z1
-	VPORD             Z1, Z2, Z2
-	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        tanh32consts<>+1088(SB), Z0, Z0
-	VBLENDMPS         Z0, Z2, K2, Z2
-	VMOVUPS           Z2, K1, (DX)(R8*4)
-	ADDQ              R9, R8
+	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock334
+	VMULPS            Z0, Z0, Z1
+	VBROADCASTSS      tanh32consts<>+768(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z1, Z3
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z1, Z3
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z1, Z3
+	VMULPS            Z0, Z1, Z1
+	VFMADD213PS       Z0, Z3, Z1
+	VBLENDMPS         Z1, Z2, K2, Z2
+
+mathblock334:
+	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
+	VPORD       Z1, Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K2, Z2
+	VMOVUPS     Z2, K1, (DX)(R8*4)
+	ADDQ        R9, R8
 
 tanhVF32AVX512_tail_done:
 	ADDQ BX, DX
@@ -31581,7 +31622,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock301
+	JZ                mathblock335
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -31700,7 +31741,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock301:
+mathblock335:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -31802,7 +31843,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock302
+	JZ                mathblock336
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -31921,7 +31962,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock302:
+mathblock336:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -32045,7 +32086,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock303
+	JZ                mathblock337
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -32164,7 +32205,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock303:
+mathblock337:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -32264,7 +32305,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock304
+	JZ                mathblock338
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -32383,7 +32424,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock304:
+mathblock338:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -34601,7 +34642,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock305
+	JZ                mathblock339
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -34687,7 +34728,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock305:
+mathblock339:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -34725,7 +34766,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock306
+	JZ                mathblock340
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -34755,7 +34796,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock306:
+mathblock340:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -34791,7 +34832,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock307
+	JZ                mathblock341
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -34817,7 +34858,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock307:
+mathblock341:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -34974,7 +35015,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock308
+	JZ               mathblock342
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -35129,7 +35170,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock308:
+mathblock342:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -35181,7 +35222,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock309
+	JZ               mathblock343
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -35234,7 +35275,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock309:
+mathblock343:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35283,7 +35324,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock310
+	JZ               mathblock344
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -35330,7 +35371,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock310:
+mathblock344:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35445,7 +35486,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock311
+	JZ                mathblock345
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -35531,7 +35572,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock311:
+mathblock345:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -35569,7 +35610,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock312
+	JZ                mathblock346
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -35599,7 +35640,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock312:
+mathblock346:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35634,7 +35675,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock313
+	JZ                mathblock347
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -35660,7 +35701,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock313:
+mathblock347:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36206,7 +36247,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock314
+	JZ               mathblock348
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36376,7 +36417,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock314:
+mathblock348:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -36433,7 +36474,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock315
+	JZ               mathblock349
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36491,7 +36532,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock315:
+mathblock349:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -36545,7 +36586,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock316
+	JZ               mathblock350
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -36597,7 +36638,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock316:
+mathblock350:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36769,7 +36810,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock317
+	JZ               mathblock351
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -36939,7 +36980,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock317:
+mathblock351:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -36996,7 +37037,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock318
+	JZ               mathblock352
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -37054,7 +37095,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock318:
+mathblock352:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37108,7 +37149,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock319
+	JZ               mathblock353
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -37160,7 +37201,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock319:
+mathblock353:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37321,7 +37362,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock320
+	JZ               mathblock354
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -37355,7 +37396,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock320:
+mathblock354:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -37428,7 +37469,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock321
+	JZ               mathblock355
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -37446,7 +37487,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock321:
+mathblock355:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37514,7 +37555,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock322
+	JZ               mathblock356
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -37527,7 +37568,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock322:
+mathblock356:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37711,7 +37752,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock323
+	JZ                mathblock357
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -37878,7 +37919,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VBLENDMPD         Z0, Z17, K3, Z17
 
-mathblock323:
+mathblock357:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -37939,7 +37980,7 @@ sigmoidVF64AVX512_loop1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock324
+	JZ                mathblock358
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -37996,7 +38037,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
 
-mathblock324:
+mathblock358:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38054,7 +38095,7 @@ sigmoidVF64AVX512_after1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock325
+	JZ                mathblock359
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
@@ -38103,7 +38144,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z1, K3, Z1
 	VBLENDMPD         Z1, Z6, K2, Z6
 
-mathblock325:
+mathblock359:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38240,59 +38281,64 @@ tanhVF64AVX512_loop2:
 	VBROADCASTSD      tanh64consts<>+768(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD         Z9, Z3, K2, Z3
-	VMOVUPD           (SI)(R8*8), Z4
-	VMULPD            (SI)(R8*8), Z4, Z4
-	VMOVUPD           64(SI)(R8*8), Z5
-	VMULPD            64(SI)(R8*8), Z5, Z5
-	VBROADCASTSD      tanh64consts<>+896(SB), Z6
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z4, Z6
-	VBROADCASTSD      tanh64consts<>+896(SB), Z7
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z5, Z7
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z5, Z7
-	VMULPD            (SI)(R8*8), Z4, Z4
-	VMULPD            64(SI)(R8*8), Z5, Z5
-	VFMADD213PD       (SI)(R8*8), Z6, Z4
-	VFMADD213PD       64(SI)(R8*8), Z7, Z5
-	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z0, K1
-	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z1, K2
-	VBLENDMPD         Z4, Z2, K1, Z2
-	VBLENDMPD         Z5, Z3, K2, Z3
+	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock360
 	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPANDQ.BCST       tanh64consts<>+0(SB), Z1, Z1
-	VPORQ             Z0, Z2, Z2
-	VPORQ             Z1, Z3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        tanh64consts<>+1600(SB), Z1, Z1
+	VMULPD            (SI)(R8*8), Z0, Z0
+	VBROADCASTSD      tanh64consts<>+960(SB), Z1
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z1
+	VMULPD            (SI)(R8*8), Z0, Z0
+	VFMADD213PD       (SI)(R8*8), Z1, Z0
 	VBLENDMPD         Z0, Z2, K1, Z2
-	VBLENDMPD         Z1, Z3, K2, Z3
-	VMOVUPD           Z2, (DX)(R8*8)
-	VMOVUPD           Z3, 64(DX)(R8*8)
-	ADDQ              $0x00000010, R8
-	SUBQ              $0x00000010, R9
-	JMP               tanhVF64AVX512_loop2
+	VMOVUPD           64(SI)(R8*8), Z0
+	VMULPD            64(SI)(R8*8), Z0, Z0
+	VBROADCASTSD      tanh64consts<>+960(SB), Z1
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z1
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z1
+	VMULPD            64(SI)(R8*8), Z0, Z0
+	VFMADD213PD       64(SI)(R8*8), Z1, Z0
+	VBLENDMPD         Z0, Z3, K2, Z3
+
+mathblock360:
+	VMOVUPD     (SI)(R8*8), Z0
+	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VPANDQ.BCST tanh64consts<>+0(SB), Z1, Z1
+	VPORQ       Z0, Z2, Z2
+	VPORQ       Z1, Z3, Z3
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD     64(SI)(R8*8), Z0
+	VCMPPD      $0x03, 64(SI)(R8*8), Z0, K2
+	VMOVUPD     (SI)(R8*8), Z0
+	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VPORQ.BCST  tanh64consts<>+1600(SB), Z1, Z1
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VMOVUPD     Z2, (DX)(R8*8)
+	VMOVUPD     Z3, 64(DX)(R8*8)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         tanhVF64AVX512_loop2
 
 tanhVF64AVX512_after2:
 tanhVF64AVX512_loop1:
@@ -38348,34 +38394,38 @@ tanhVF64AVX512_loop1:
 	VBROADCASTSD      tanh64consts<>+768(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z4, Z1, K1, Z1
-	VMOVUPD           (SI)(R8*8), Z2
-	VMULPD            (SI)(R8*8), Z2, Z2
-	VBROADCASTSD      tanh64consts<>+896(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z2, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z2, Z3
-	VMULPD            (SI)(R8*8), Z2, Z2
-	VFMADD213PD       (SI)(R8*8), Z3, Z2
-	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z0, K1
-	VBLENDMPD         Z2, Z1, K1, Z1
+	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock361
 	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z0
-	VPORQ             Z0, Z1, Z1
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
+	VMULPD            (SI)(R8*8), Z0, Z0
+	VBROADCASTSD      tanh64consts<>+960(SB), Z2
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z2
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z2
+	VMULPD            (SI)(R8*8), Z0, Z0
+	VFMADD213PD       (SI)(R8*8), Z2, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
-	VMOVUPD           Z1, (DX)(R8*8)
-	ADDQ              $0x00000008, R8
-	SUBQ              $0x00000008, R9
-	JMP               tanhVF64AVX512_loop1
+
+mathblock361:
+	VMOVUPD     (SI)(R8*8), Z0
+	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
+	VPORQ       Z0, Z1, Z1
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD     (SI)(R8*8), Z0
+	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVUPD     Z1, (DX)(R8*8)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         tanhVF64AVX512_loop1
 
 tanhVF64AVX512_after1:
 	TESTQ             R9, R9
@@ -38431,28 +38481,32 @@ tanhVF64AVX512_after1:
 	VBROADCASTSD      tanh64consts<>+768(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z5, Z2, K2, Z2
-	VMULPD            Z0, Z0, Z3
-	VBROADCASTSD      tanh64consts<>+896(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+960(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z3, Z4
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z3, Z4
-	VMULPD            Z0, Z3, Z3
-	VFMADD213PD       Z0, Z4, Z3
-	VCMPPD.BCST       $0x11, tanh64consts<>+1536(SB), Z1, K2
-	VBLENDMPD         Z3, Z2, K2, Z2
-	VPANDQ.BCST       tanh64consts<>+0(SB), Z0, Z1
-	VPORQ             Z1, Z2, Z2
-	VCMPPD            $0x03, Z0, Z0, K2
-	VPORQ.BCST        tanh64consts<>+1600(SB), Z0, Z0
-	VBLENDMPD         Z0, Z2, K2, Z2
-	VMOVUPD           Z2, K1, (DX)(R8*8)
-	ADDQ              R9, R8
+	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock362
+	VMULPD            Z0, Z0, Z1
+	VBROADCASTSD      tanh64consts<>+960(SB), Z3
+	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z1, Z3
+	VMULPD            Z0, Z1, Z1
+	VFMADD213PD       Z0, Z3, Z1
+	VBLENDMPD         Z1, Z2, K2, Z2
+
+mathblock362:
+	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
+	VPORQ       Z1, Z2, Z2
+	VCMPPD      $0x03, Z0, Z0, K2
+	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K2, Z2
+	VMOVUPD     Z2, K1, (DX)(R8*8)
+	ADDQ        R9, R8
 
 tanhVF64AVX512_tail_done:
 	ADDQ BX, DX
@@ -39293,7 +39347,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock326
+	JZ                mathblock363
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -39424,7 +39478,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock326:
+mathblock363:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -39533,7 +39587,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock327
+	JZ                mathblock364
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -39664,7 +39718,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock327:
+mathblock364:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -39795,7 +39849,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock328
+	JZ                mathblock365
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -39926,7 +39980,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock328:
+mathblock365:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -40033,7 +40087,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock329
+	JZ                mathblock366
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -40164,7 +40218,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock329:
+mathblock366:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

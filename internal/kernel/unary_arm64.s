@@ -750,12 +750,12 @@ DATA tanh32consts<>+28(SB)/4, $0x3e2aaace
 DATA tanh32consts<>+32(SB)/4, $0x3f000111
 DATA tanh32consts<>+36(SB)/4, $0x3f800000
 DATA tanh32consts<>+40(SB)/4, $0x41120000
-DATA tanh32consts<>+44(SB)/4, $0xbc06c930
-DATA tanh32consts<>+48(SB)/4, $0x3cb2ccd7
-DATA tanh32consts<>+52(SB)/4, $0xbd5d0c67
-DATA tanh32consts<>+56(SB)/4, $0x3e088887
-DATA tanh32consts<>+60(SB)/4, $0xbeaaaaab
-DATA tanh32consts<>+64(SB)/4, $0x3e800000
+DATA tanh32consts<>+44(SB)/4, $0x3e800000
+DATA tanh32consts<>+48(SB)/4, $0xbc06c930
+DATA tanh32consts<>+52(SB)/4, $0x3cb2ccd7
+DATA tanh32consts<>+56(SB)/4, $0xbd5d0c67
+DATA tanh32consts<>+60(SB)/4, $0x3e088887
+DATA tanh32consts<>+64(SB)/4, $0xbeaaaaab
 DATA tanh32consts<>+68(SB)/4, $0x400000
 GLOBL tanh32consts<>(SB), RODATA|NOPTR, $72
 DATA tanh64consts<>+0(SB)/8, $0x8000000000000000
@@ -772,17 +772,17 @@ DATA tanh64consts<>+80(SB)/8, $0x3fc555555548c6d6
 DATA tanh64consts<>+88(SB)/8, $0x3fdfffffffffffb7
 DATA tanh64consts<>+96(SB)/8, $0x3ff0000000000000
 DATA tanh64consts<>+104(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+112(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+120(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+128(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+136(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+144(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+152(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+160(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+168(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+176(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+184(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+192(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+112(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+120(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+128(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+136(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+144(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+152(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+160(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+168(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+176(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+184(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+192(SB)/8, $0xbfd5555555555555
 DATA tanh64consts<>+200(SB)/8, $0x8000000000000
 GLOBL tanh64consts<>(SB), RODATA|NOPTR, $208
 DATA erf32consts<>+0(SB)/4, $0x80000000
@@ -18099,44 +18099,49 @@ loop:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock64
+	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
-	VMOV	V0.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
+	VMOV	V0.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock64:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V0.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V0.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V0.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -18249,44 +18254,49 @@ loop:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock65
+	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e21dd4b // fmul v11.4s, v10.4s, v1.4s
-	VMOV	V1.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e21dd12 // fmul v18.4s, v8.4s, v1.4s
+	VMOV	V1.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock65:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V1.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V1.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V1.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V13.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -18399,44 +18409,49 @@ loop:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e22dc4a // fmul v10.4s, v2.4s, v2.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock66
+	WORD	$0x6e22dc48 // fmul v8.4s, v2.4s, v2.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e22dd4b // fmul v11.4s, v10.4s, v2.4s
-	VMOV	V2.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e22dd12 // fmul v18.4s, v8.4s, v2.4s
+	VMOV	V2.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock66:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V2.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V2.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e22e44a // fcmeq v10.4s, v2.4s, v2.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V2.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V14.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -18549,44 +18564,49 @@ loop:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e23dc6a // fmul v10.4s, v3.4s, v3.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock67
+	WORD	$0x6e23dc68 // fmul v8.4s, v3.4s, v3.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e23dd4b // fmul v11.4s, v10.4s, v3.4s
-	VMOV	V3.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e23dd12 // fmul v18.4s, v8.4s, v3.4s
+	VMOV	V3.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock67:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V3.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V3.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e23e46a // fcmeq v10.4s, v3.4s, v3.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V3.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -18705,44 +18725,49 @@ tail:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock68
+	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
-	VMOV	V0.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
+	VMOV	V0.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock68:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V0.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V0.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V0.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -18855,44 +18880,49 @@ tail:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock69
+	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e21dd4b // fmul v11.4s, v10.4s, v1.4s
-	VMOV	V1.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e21dd12 // fmul v18.4s, v8.4s, v1.4s
+	VMOV	V1.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock69:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V1.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V1.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V1.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -19009,44 +19039,49 @@ tail4:
 	VLD1R	(R19), [V28.S4]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B16, V27.B16, V7.B16
-	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S4]
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock70
+	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S4, V9.S4, V8.S4
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S4, V8.S4, V24.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S4, V25.S4, V5.S4
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S4, V24.S4, V21.S4
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S4, V5.S4, V16.S4
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S4, V21.S4, V6.S4
-	WORD	$0x6e20dd4b // fmul v11.4s, v10.4s, v0.4s
-	VMOV	V0.B16, V19.B16
-	VFMLA	V6.S4, V11.S4, V19.S4
+	VLD1R	(R19), [V6.S4]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S4, V16.S4, V11.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb1e6f2 // fcmgt v18.4s, v23.4s, v17.4s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B16, V19.B16, V20.B16
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S4, V11.S4, V23.S4
+	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
+	VMOV	V0.B16, V20.B16
+	VFMLA	V23.S4, V18.S4, V20.S4
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B16, V20.B16, V4.B16
+	VMOV	V4.B16, V7.B16
+mathblock70:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V0.B16, V28.B16
-	VORR	V28.B16, V20.B16, V26.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V0.B16, V26.B16
+	VORR	V26.B16, V7.B16, V27.B16
+	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V0.B16, V22.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B16, V22.B16, V25.B16
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V22.B16
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B16, V22.B16, V25.B16
 	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -19163,44 +19198,49 @@ tail2:
 	VLD1R	(R19), [V28.S2]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B8, V27.B8, V7.B8
-	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S2]
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock71
+	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S2, V9.S2, V8.S2
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S2, V8.S2, V24.S2
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S2, V25.S2, V5.S2
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S2, V24.S2, V21.S2
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S2, V5.S2, V16.S2
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S2, V21.S2, V6.S2
-	WORD	$0x2e20dd4b // fmul v11.2s, v10.2s, v0.2s
-	VMOV	V0.B16, V19.B16
-	VFMLA	V6.S2, V11.S2, V19.S2
+	VLD1R	(R19), [V6.S2]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S2, V16.S2, V11.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb1e6f2 // fcmgt v18.2s, v23.2s, v17.2s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B8, V19.B8, V20.B8
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S2, V11.S2, V23.S2
+	WORD	$0x2e20dd12 // fmul v18.2s, v8.2s, v0.2s
+	VMOV	V0.B16, V20.B16
+	VFMLA	V23.S2, V18.S2, V20.S2
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B8, V20.B8, V4.B8
+	VMOV	V4.B16, V7.B16
+mathblock71:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VAND	V4.B8, V0.B8, V28.B8
-	VORR	V28.B8, V20.B8, V26.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VLD1R	(R19), [V28.S2]
+	VAND	V28.B8, V0.B8, V26.B8
+	VORR	V26.B8, V7.B8, V27.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V0.B8, V22.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B8, V22.B8, V25.B8
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V22.B8
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B8, V22.B8, V25.B8
 	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -19317,44 +19357,49 @@ tail1:
 	VLD1R	(R19), [V28.S2]
 	VMOV	V26.B16, V7.B16
 	VBSL	V28.B8, V27.B8, V7.B8
-	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V9.S2]
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
+	WORD	$0x6eb0a936 // umaxv s22, v9.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock72
+	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V22.B16, V8.B16
-	VFMLA	V10.S2, V9.S2, V8.S2
-	MOVD	$tanh32consts<>+52(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V24.B16
-	VFMLA	V10.S2, V8.S2, V24.S2
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V8.S2, V25.S2, V5.S2
 	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V5.B16, V21.B16
-	VFMLA	V10.S2, V24.S2, V21.S2
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V16.B16
+	VFMLA	V8.S2, V5.S2, V16.S2
 	MOVD	$tanh32consts<>+60(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V6.B16
-	VFMLA	V10.S2, V21.S2, V6.S2
-	WORD	$0x2e20dd4b // fmul v11.2s, v10.2s, v0.2s
-	VMOV	V0.B16, V19.B16
-	VFMLA	V6.S2, V11.S2, V19.S2
+	VLD1R	(R19), [V6.S2]
+	VMOV	V6.B16, V11.B16
+	VFMLA	V8.S2, V16.S2, V11.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb1e6f2 // fcmgt v18.2s, v23.2s, v17.2s
-	VMOV	V18.B16, V20.B16
-	VBSL	V7.B8, V19.B8, V20.B8
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V8.S2, V11.S2, V23.S2
+	WORD	$0x2e20dd12 // fmul v18.2s, v8.2s, v0.2s
+	VMOV	V0.B16, V20.B16
+	VFMLA	V23.S2, V18.S2, V20.S2
+	VMOV	V9.B16, V4.B16
+	VBSL	V7.B8, V20.B8, V4.B8
+	VMOV	V4.B16, V7.B16
+mathblock72:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VAND	V4.B8, V0.B8, V28.B8
-	VORR	V28.B8, V20.B8, V26.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VLD1R	(R19), [V28.S2]
+	VAND	V28.B8, V0.B8, V26.B8
+	VORR	V26.B8, V7.B8, V27.B8
+	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
 	MOVD	$tanh32consts<>+68(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V0.B8, V22.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V26.B8, V22.B8, V25.B8
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V22.B8
+	VMOV	V10.B16, V25.B16
+	VBSL	V27.B8, V22.B8, V25.B8
 	VMOV	V25.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -21150,7 +21195,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock64
+	CBZ	R20, mathblock73
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -21400,7 +21445,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock64:
+mathblock73:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -21592,7 +21637,7 @@ mathblock64:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock65
+	CBZ	R20, mathblock74
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -21842,7 +21887,7 @@ mathblock64:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock65:
+mathblock74:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22034,7 +22079,7 @@ mathblock65:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock66
+	CBZ	R20, mathblock75
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22284,7 +22329,7 @@ mathblock65:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock66:
+mathblock75:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22476,7 +22521,7 @@ mathblock66:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock67
+	CBZ	R20, mathblock76
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22726,7 +22771,7 @@ mathblock66:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock67:
+mathblock76:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22924,7 +22969,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock68
+	CBZ	R20, mathblock77
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23174,7 +23219,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock68:
+mathblock77:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23366,7 +23411,7 @@ mathblock68:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock69
+	CBZ	R20, mathblock78
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23616,7 +23661,7 @@ mathblock68:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock69:
+mathblock78:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23812,7 +23857,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock70
+	CBZ	R20, mathblock79
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24062,7 +24107,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock70:
+mathblock79:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -24258,7 +24303,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock71
+	CBZ	R20, mathblock80
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24508,7 +24553,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock71:
+mathblock80:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -24704,7 +24749,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock72
+	CBZ	R20, mathblock81
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24954,7 +24999,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock72:
+mathblock81:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -25177,7 +25222,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock73
+	CBZ	R20, mathblock82
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -25427,7 +25472,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock73:
+mathblock82:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -25620,7 +25665,7 @@ mathblock73:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock74
+	CBZ	R20, mathblock83
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -25870,7 +25915,7 @@ mathblock73:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock74:
+mathblock83:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26063,7 +26108,7 @@ mathblock74:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock75
+	CBZ	R20, mathblock84
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26313,7 +26358,7 @@ mathblock74:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock75:
+mathblock84:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26506,7 +26551,7 @@ mathblock75:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock76
+	CBZ	R20, mathblock85
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26756,7 +26801,7 @@ mathblock75:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock76:
+mathblock85:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26955,7 +27000,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock77
+	CBZ	R20, mathblock86
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27205,7 +27250,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock77:
+mathblock86:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27398,7 +27443,7 @@ mathblock77:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock78
+	CBZ	R20, mathblock87
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27648,7 +27693,7 @@ mathblock77:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock78:
+mathblock87:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27845,7 +27890,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock79
+	CBZ	R20, mathblock88
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28095,7 +28140,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock79:
+mathblock88:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -28292,7 +28337,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock80
+	CBZ	R20, mathblock89
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28542,7 +28587,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock80:
+mathblock89:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -28739,7 +28784,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock81
+	CBZ	R20, mathblock90
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28989,7 +29034,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock81:
+mathblock90:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -29631,7 +29676,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock82
+	CBZ	R20, mathblock91
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29688,7 +29733,7 @@ loop:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock82:
+mathblock91:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -29760,7 +29805,7 @@ mathblock82:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock83
+	CBZ	R20, mathblock92
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29817,7 +29862,7 @@ mathblock82:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock83:
+mathblock92:
 	VMOV	V23.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -29889,7 +29934,7 @@ mathblock83:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock84
+	CBZ	R20, mathblock93
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29946,7 +29991,7 @@ mathblock83:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock84:
+mathblock93:
 	VMOV	V23.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30018,7 +30063,7 @@ mathblock84:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock85
+	CBZ	R20, mathblock94
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30075,7 +30120,7 @@ mathblock84:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock85:
+mathblock94:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -30153,7 +30198,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock86
+	CBZ	R20, mathblock95
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30210,7 +30255,7 @@ tail:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock86:
+mathblock95:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30282,7 +30327,7 @@ mathblock86:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock87
+	CBZ	R20, mathblock96
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30339,7 +30384,7 @@ mathblock86:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock87:
+mathblock96:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -30415,7 +30460,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock88
+	CBZ	R20, mathblock97
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30472,7 +30517,7 @@ tail2:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock88:
+mathblock97:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -30548,7 +30593,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock89
+	CBZ	R20, mathblock98
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30605,7 +30650,7 @@ tail1:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock89:
+mathblock98:
 	VMOV	V23.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -30750,7 +30795,7 @@ loop:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock90
+	CBZ	R20, mathblock99
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -30890,7 +30935,7 @@ loop:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock90:
+mathblock99:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31004,7 +31049,7 @@ mathblock90:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock91
+	CBZ	R20, mathblock100
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -31144,7 +31189,7 @@ mathblock90:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock91:
+mathblock100:
 	VMOV	V24.B16, V13.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31258,7 +31303,7 @@ mathblock91:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock92
+	CBZ	R20, mathblock101
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc4a // fmul v10.2d, v2.2d, v22.2d
@@ -31398,7 +31443,7 @@ mathblock91:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock92:
+mathblock101:
 	VMOV	V24.B16, V14.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31512,7 +31557,7 @@ mathblock92:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock93
+	CBZ	R20, mathblock102
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc6a // fmul v10.2d, v3.2d, v22.2d
@@ -31652,7 +31697,7 @@ mathblock92:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock93:
+mathblock102:
 	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -31772,7 +31817,7 @@ tail:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock94
+	CBZ	R20, mathblock103
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -31912,7 +31957,7 @@ tail:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock94:
+mathblock103:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32026,7 +32071,7 @@ mathblock94:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock95
+	CBZ	R20, mathblock104
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -32166,7 +32211,7 @@ mathblock94:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock95:
+mathblock104:
 	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -32284,7 +32329,7 @@ tail2:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock96
+	CBZ	R20, mathblock105
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -32424,7 +32469,7 @@ tail2:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock96:
+mathblock105:
 	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -32542,7 +32587,7 @@ tail1:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock97
+	CBZ	R20, mathblock106
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -32682,7 +32727,7 @@ tail1:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock97:
+mathblock106:
 	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -32784,7 +32829,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock98
+	CBZ	R20, mathblock107
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -32841,7 +32886,7 @@ loop:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock98:
+mathblock107:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32912,7 +32957,7 @@ mathblock98:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock99
+	CBZ	R20, mathblock108
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -32969,7 +33014,7 @@ mathblock98:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock99:
+mathblock108:
 	VMOV	V20.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33040,7 +33085,7 @@ mathblock99:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock100
+	CBZ	R20, mathblock109
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33097,7 +33142,7 @@ mathblock99:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock100:
+mathblock109:
 	VMOV	V20.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33168,7 +33213,7 @@ mathblock100:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock101
+	CBZ	R20, mathblock110
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33225,7 +33270,7 @@ mathblock100:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock101:
+mathblock110:
 	VMOV	V20.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -33302,7 +33347,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock102
+	CBZ	R20, mathblock111
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33359,7 +33404,7 @@ tail:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock102:
+mathblock111:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33430,7 +33475,7 @@ mathblock102:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock103
+	CBZ	R20, mathblock112
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33487,7 +33532,7 @@ mathblock102:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock103:
+mathblock112:
 	VMOV	V20.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -33562,7 +33607,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock104
+	CBZ	R20, mathblock113
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33619,7 +33664,7 @@ tail2:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock104:
+mathblock113:
 	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -33694,7 +33739,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock105
+	CBZ	R20, mathblock114
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33751,7 +33796,7 @@ tail1:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock105:
+mathblock114:
 	VMOV	V20.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -35065,7 +35110,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock106
+	CBZ	R20, mathblock115
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -35217,7 +35262,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock106:
+mathblock115:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35343,7 +35388,7 @@ mathblock106:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock107
+	CBZ	R20, mathblock116
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -35495,7 +35540,7 @@ mathblock106:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock107:
+mathblock116:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35621,7 +35666,7 @@ mathblock107:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock108
+	CBZ	R20, mathblock117
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -35773,7 +35818,7 @@ mathblock107:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock108:
+mathblock117:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35899,7 +35944,7 @@ mathblock108:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock109
+	CBZ	R20, mathblock118
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -36051,7 +36096,7 @@ mathblock108:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock109:
+mathblock118:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -36183,7 +36228,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock110
+	CBZ	R20, mathblock119
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -36335,7 +36380,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock110:
+mathblock119:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -36461,7 +36506,7 @@ mathblock110:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock111
+	CBZ	R20, mathblock120
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -36613,7 +36658,7 @@ mathblock110:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock111:
+mathblock120:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -36743,7 +36788,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock112
+	CBZ	R20, mathblock121
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -36895,7 +36940,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock112:
+mathblock121:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -37025,7 +37070,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock113
+	CBZ	R20, mathblock122
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37177,7 +37222,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock113:
+mathblock122:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -37334,7 +37379,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock114
+	CBZ	R20, mathblock123
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37486,7 +37531,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock114:
+mathblock123:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37612,7 +37657,7 @@ mathblock114:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock115
+	CBZ	R20, mathblock124
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -37764,7 +37809,7 @@ mathblock114:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock115:
+mathblock124:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37890,7 +37935,7 @@ mathblock115:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock116
+	CBZ	R20, mathblock125
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -38042,7 +38087,7 @@ mathblock115:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock116:
+mathblock125:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -38168,7 +38213,7 @@ mathblock116:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock117
+	CBZ	R20, mathblock126
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -38320,7 +38365,7 @@ mathblock116:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock117:
+mathblock126:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -38452,7 +38497,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock118
+	CBZ	R20, mathblock127
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -38604,7 +38649,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock118:
+mathblock127:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -38730,7 +38775,7 @@ mathblock118:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock119
+	CBZ	R20, mathblock128
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -38882,7 +38927,7 @@ mathblock118:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock119:
+mathblock128:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -39012,7 +39057,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock120
+	CBZ	R20, mathblock129
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39164,7 +39209,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock120:
+mathblock129:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -39294,7 +39339,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock121
+	CBZ	R20, mathblock130
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39446,7 +39491,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock121:
+mathblock130:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -39626,7 +39671,7 @@ loop:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock122
+	CBZ	R20, mathblock131
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -39658,7 +39703,7 @@ loop:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock122:
+mathblock131:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -39807,7 +39852,7 @@ mathblock122:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock123
+	CBZ	R20, mathblock132
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
@@ -39839,7 +39884,7 @@ mathblock122:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock123:
+mathblock132:
 	VMOV	V10.B16, V13.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -39988,7 +40033,7 @@ mathblock123:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock124
+	CBZ	R20, mathblock133
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e45b // fcmeq v27.2d, v2.2d, v23.2d
@@ -40020,7 +40065,7 @@ mathblock123:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock124:
+mathblock133:
 	VMOV	V10.B16, V14.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40169,7 +40214,7 @@ mathblock124:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock125
+	CBZ	R20, mathblock134
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e47b // fcmeq v27.2d, v3.2d, v23.2d
@@ -40201,7 +40246,7 @@ mathblock124:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock125:
+mathblock134:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -40356,7 +40401,7 @@ tail:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock126
+	CBZ	R20, mathblock135
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -40388,7 +40433,7 @@ tail:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock126:
+mathblock135:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40537,7 +40582,7 @@ mathblock126:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock127
+	CBZ	R20, mathblock136
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
@@ -40569,7 +40614,7 @@ mathblock126:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock127:
+mathblock136:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -40722,7 +40767,7 @@ tail2:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock128
+	CBZ	R20, mathblock137
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -40754,7 +40799,7 @@ tail2:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock128:
+mathblock137:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -40907,7 +40952,7 @@ tail1:
 	VORR	V5.B16, V26.B16, V20.B16
 	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
 	FMOVS	F25, R20
-	CBZ	R20, mathblock129
+	CBZ	R20, mathblock138
 	MOVD	$log1p64consts<>+56(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
@@ -40939,7 +40984,7 @@ tail1:
 	VMOV	V20.B16, V26.B16
 	VBSL	V10.B16, V16.B16, V26.B16
 	VMOV	V26.B16, V10.B16
-mathblock129:
+mathblock138:
 	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -41078,7 +41123,7 @@ loop:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock130
+	CBZ	R20, mathblock139
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -41197,7 +41242,7 @@ loop:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock130:
+mathblock139:
 	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41305,7 +41350,7 @@ mathblock130:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock131
+	CBZ	R20, mathblock140
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
@@ -41424,7 +41469,7 @@ mathblock130:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock131:
+mathblock140:
 	VMOV	V22.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41532,7 +41577,7 @@ mathblock131:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock132
+	CBZ	R20, mathblock141
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee2e759 // fcmgt v25.2d, v26.2d, v2.2d
@@ -41651,7 +41696,7 @@ mathblock131:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock132:
+mathblock141:
 	VMOV	V22.B16, V14.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41759,7 +41804,7 @@ mathblock132:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock133
+	CBZ	R20, mathblock142
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee3e759 // fcmgt v25.2d, v26.2d, v3.2d
@@ -41878,7 +41923,7 @@ mathblock132:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock133:
+mathblock142:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -41992,7 +42037,7 @@ tail:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock134
+	CBZ	R20, mathblock143
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42111,7 +42156,7 @@ tail:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock134:
+mathblock143:
 	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -42219,7 +42264,7 @@ mathblock134:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock135
+	CBZ	R20, mathblock144
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
@@ -42338,7 +42383,7 @@ mathblock134:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock135:
+mathblock144:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -42450,7 +42495,7 @@ tail2:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock136
+	CBZ	R20, mathblock145
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42569,7 +42614,7 @@ tail2:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock136:
+mathblock145:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -42681,7 +42726,7 @@ tail1:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock137
+	CBZ	R20, mathblock146
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42800,7 +42845,7 @@ tail1:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock137:
+mathblock146:
 	VMOV	V22.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -42940,65 +42985,70 @@ loop:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock147
+	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
-	VMOV	V0.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
+	VMOV	V0.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock147:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V0.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V0.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -43106,65 +43156,70 @@ loop:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock148
+	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
-	VMOV	V1.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e61de98 // fmul v24.2d, v20.2d, v1.2d
+	VMOV	V1.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock148:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V1.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V1.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V13.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V1.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V13.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -43272,65 +43327,70 @@ loop:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e62dc56 // fmul v22.2d, v2.2d, v2.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock149
+	WORD	$0x6e62dc54 // fmul v20.2d, v2.2d, v2.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e62deda // fmul v26.2d, v22.2d, v2.2d
-	VMOV	V2.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e62de98 // fmul v24.2d, v20.2d, v2.2d
+	VMOV	V2.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock149:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V2.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e62e452 // fcmeq v18.2d, v2.2d, v2.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V2.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e62e457 // fcmeq v23.2d, v2.2d, v2.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V2.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V14.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V2.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V14.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -43438,65 +43498,70 @@ loop:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e63dc76 // fmul v22.2d, v3.2d, v3.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock150
+	WORD	$0x6e63dc74 // fmul v20.2d, v3.2d, v3.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e63deda // fmul v26.2d, v22.2d, v3.2d
-	VMOV	V3.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e63de98 // fmul v24.2d, v20.2d, v3.2d
+	VMOV	V3.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock150:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V3.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e63e472 // fcmeq v18.2d, v3.2d, v3.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V3.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e63e477 // fcmeq v23.2d, v3.2d, v3.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V3.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V15.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V3.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -43610,65 +43675,70 @@ tail:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock151
+	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
-	VMOV	V0.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
+	VMOV	V0.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock151:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V0.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V0.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -43776,65 +43846,70 @@ tail:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock152
+	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
-	VMOV	V1.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e61de98 // fmul v24.2d, v20.2d, v1.2d
+	VMOV	V1.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock152:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V1.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e61e432 // fcmeq v18.2d, v1.2d, v1.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V1.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V13.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V1.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -43946,65 +44021,70 @@ tail2:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock153
+	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
-	VMOV	V0.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
+	VMOV	V0.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock153:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V0.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V0.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -44116,65 +44196,70 @@ tail1:
 	VLD1R	(R19), [V10.D2]
 	VMOV	V11.B16, V16.B16
 	VBSL	V10.B16, V7.B16, V16.B16
-	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
+	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
+	FMOVS	F26, R20
+	CBZ	R20, mathblock154
+	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V22.D2, V19.D2, V20.D2
-	MOVD	$tanh64consts<>+128(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V24.B16
-	VFMLA	V22.D2, V20.D2, V24.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V5.B16
+	VFMLA	V20.D2, V6.D2, V5.D2
 	MOVD	$tanh64consts<>+136(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V9.B16
-	VFMLA	V22.D2, V24.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V25.B16
+	VFMLA	V20.D2, V5.D2, V25.D2
 	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V18.B16
-	VFMLA	V22.D2, V9.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V23.B16
+	VFMLA	V20.D2, V25.D2, V23.D2
 	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V4.B16
-	VFMLA	V22.D2, V18.D2, V4.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V28.B16
+	VFMLA	V20.D2, V23.D2, V28.D2
 	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V27.B16
-	VFMLA	V22.D2, V4.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V20.D2, V28.D2, V21.D2
 	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V8.B16
-	VFMLA	V22.D2, V27.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V10.B16
+	VFMLA	V20.D2, V21.D2, V10.D2
 	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V11.B16
-	VFMLA	V22.D2, V8.D2, V11.D2
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V7.B16
+	VFMLA	V20.D2, V10.D2, V7.D2
 	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V19.B16
-	VFMLA	V22.D2, V11.D2, V19.D2
-	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
-	VMOV	V0.B16, V6.B16
-	VFMLA	V19.D2, V26.D2, V6.D2
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V17.B16
+	VFMLA	V20.D2, V7.D2, V17.D2
 	MOVD	$tanh64consts<>+192(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x6ef1e685 // fcmgt v5.2d, v20.2d, v17.2d
-	VMOV	V5.B16, V24.B16
-	VBSL	V16.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V6.B16
+	VFMLA	V20.D2, V17.D2, V6.D2
+	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
+	VMOV	V0.B16, V9.B16
+	VFMLA	V6.D2, V24.D2, V9.D2
+	VMOV	V19.B16, V5.B16
+	VBSL	V16.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V16.B16
+mathblock154:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V0.B16, V9.B16
-	VORR	V9.B16, V24.B16, V23.B16
-	WORD	$0x4e60e412 // fcmeq v18.2d, v0.2d, v0.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V25.B16
+	VORR	V25.B16, V16.B16, V4.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V4.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V23.B16, V4.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V0.B16, V28.B16
+	VMOV	V23.B16, V8.B16
+	VBSL	V4.B16, V28.B16, V8.B16
+	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -47543,7 +47628,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock138
+	CBZ	R20, mathblock155
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -47761,7 +47846,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock138:
+mathblock155:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -47981,7 +48066,7 @@ mathblock138:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock139
+	CBZ	R20, mathblock156
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48199,7 +48284,7 @@ mathblock138:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock139:
+mathblock156:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48419,7 +48504,7 @@ mathblock139:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock140
+	CBZ	R20, mathblock157
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48637,7 +48722,7 @@ mathblock139:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock140:
+mathblock157:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48857,7 +48942,7 @@ mathblock140:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock141
+	CBZ	R20, mathblock158
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49075,7 +49160,7 @@ mathblock140:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock141:
+mathblock158:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49301,7 +49386,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock142
+	CBZ	R20, mathblock159
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49519,7 +49604,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock142:
+mathblock159:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49739,7 +49824,7 @@ mathblock142:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock143
+	CBZ	R20, mathblock160
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49957,7 +50042,7 @@ mathblock142:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock143:
+mathblock160:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50181,7 +50266,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock144
+	CBZ	R20, mathblock161
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50399,7 +50484,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock144:
+mathblock161:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50623,7 +50708,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock145
+	CBZ	R20, mathblock162
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50841,7 +50926,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock145:
+mathblock162:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -51092,7 +51177,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock146
+	CBZ	R20, mathblock163
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -51310,7 +51395,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock146:
+mathblock163:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -51531,7 +51616,7 @@ mathblock146:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock147
+	CBZ	R20, mathblock164
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -51749,7 +51834,7 @@ mathblock146:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock147:
+mathblock164:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -51970,7 +52055,7 @@ mathblock147:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock148
+	CBZ	R20, mathblock165
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52188,7 +52273,7 @@ mathblock147:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock148:
+mathblock165:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52409,7 +52494,7 @@ mathblock148:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock149
+	CBZ	R20, mathblock166
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52627,7 +52712,7 @@ mathblock148:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock149:
+mathblock166:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52854,7 +52939,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock150
+	CBZ	R20, mathblock167
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53072,7 +53157,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock150:
+mathblock167:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53293,7 +53378,7 @@ mathblock150:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock151
+	CBZ	R20, mathblock168
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53511,7 +53596,7 @@ mathblock150:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock151:
+mathblock168:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53736,7 +53821,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock152
+	CBZ	R20, mathblock169
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53954,7 +54039,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock152:
+mathblock169:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -54179,7 +54264,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock153
+	CBZ	R20, mathblock170
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -54397,7 +54482,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock153:
+mathblock170:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2

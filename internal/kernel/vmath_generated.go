@@ -2467,17 +2467,17 @@ func tanh32(x0 float32) float32 {
 	if v44 {
 		v45 = v42
 	}
-	v46 := float32(x0 * x0)
-	v49 := fma32(float32(-0.008226678), v46, float32(0.02182619))
-	v51 := fma32(v49, v46, float32(-0.053966906))
-	v53 := fma32(v51, v46, float32(0.13333331))
-	v55 := fma32(v53, v46, float32(-0.33333334))
-	v56 := float32(v46 * x0)
-	v57 := fma32(v56, v55, x0)
-	v59 := math.Float32frombits(v3) < float32(0.25)
+	v47 := math.Float32frombits(v3) < float32(0.25)
 	v60 := v45
-	if v59 {
-		v60 = v57
+	if v47 {
+		v48 := float32(x0 * x0)
+		v51 := fma32(float32(-0.008226678), v48, float32(0.02182619))
+		v53 := fma32(v51, v48, float32(-0.053966906))
+		v55 := fma32(v53, v48, float32(0.13333331))
+		v57 := fma32(v55, v48, float32(-0.33333334))
+		v58 := float32(v48 * x0)
+		v59 := fma32(v58, v57, x0)
+		v60 = v59
 	}
 	v61 := math.Float32bits(x0) & uint32(0x80000000)
 	v62 := math.Float32bits(v60) | v61
@@ -2532,22 +2532,22 @@ func tanh64(x0 float64) float64 {
 	if v50 {
 		v51 = v48
 	}
-	v52 := float64(x0 * x0)
-	v55 := math.FMA(float64(8.439299030158577e-05), v52, float64(-0.00023731598930502932))
-	v57 := math.FMA(v55, v52, float64(0.0005898773218888107))
-	v59 := math.FMA(v57, v52, float64(-0.0014558266440348432))
-	v61 := math.FMA(v59, v52, float64(0.003592127780119066))
-	v63 := math.FMA(v61, v52, float64(-0.008863235524465071))
-	v65 := math.FMA(v63, v52, float64(0.021869488536083847))
-	v67 := math.FMA(v65, v52, float64(-0.05396825396825343))
-	v69 := math.FMA(v67, v52, float64(0.13333333333333333))
-	v71 := math.FMA(v69, v52, float64(-0.3333333333333333))
-	v72 := float64(v52 * x0)
-	v73 := math.FMA(v72, v71, x0)
-	v75 := math.Float64frombits(v3) < float64(0.25)
+	v53 := math.Float64frombits(v3) < float64(0.25)
 	v76 := v51
-	if v75 {
-		v76 = v73
+	if v53 {
+		v54 := float64(x0 * x0)
+		v57 := math.FMA(float64(8.439299030158577e-05), v54, float64(-0.00023731598930502932))
+		v59 := math.FMA(v57, v54, float64(0.0005898773218888107))
+		v61 := math.FMA(v59, v54, float64(-0.0014558266440348432))
+		v63 := math.FMA(v61, v54, float64(0.003592127780119066))
+		v65 := math.FMA(v63, v54, float64(-0.008863235524465071))
+		v67 := math.FMA(v65, v54, float64(0.021869488536083847))
+		v69 := math.FMA(v67, v54, float64(-0.05396825396825343))
+		v71 := math.FMA(v69, v54, float64(0.13333333333333333))
+		v73 := math.FMA(v71, v54, float64(-0.3333333333333333))
+		v74 := float64(v54 * x0)
+		v75 := math.FMA(v74, v73, x0)
+		v76 = v75
 	}
 	v77 := math.Float64bits(x0) & uint64(0x8000000000000000)
 	v78 := math.Float64bits(v76) | v77

@@ -829,9 +829,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 		for c0 := 0; c0 < cols; c0 += columnTile {
 			w := min(columnTile, cols-c0)
 			acc := rows[:lanes*w]
-			for i := range acc {
-				acc[i] = start
-			}
+			fillRow(acc, start)
 			shift := f.shifts(o+c0, w)
 			i := 0
 			offsets(above, 0, func(off int) {
